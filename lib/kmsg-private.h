@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef KMSG_PRIVATE_H
+#define KMSG_PRIVATE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "libkmsg.h"
+
+#define _public_ __attribute__((visibility("default")))
+#define _unused_ __attribute__((unused))
+
+/* Records longer than this from a 6.3+ kernel were cut without a newline. */
+#define KMSG_TRUNCATED_RECORD 2048u
+
+struct dict_entry {
+        size_t key_off;
+        size_t val_off;
+        size_t val_len;
+};
+
+struct kmsg_record {
+        int n_ref;
+        unsigned priority;
+        uint64_t seqnum;
+        uint64_t usec;
+        bool has_priority;
+        bool has_seqnum;
+        bool has_timestamp;
+        bool has_caller;
+        char caller_kind;
+        uint32_t caller_id;
+
+        /* All strings live in data, NUL-terminated; offsets below. */
+        char *data;
+        size_t data_len;
+        size_t data_cap;
+        size_t flags_off;
+        size_t fields_off;
+        size_t caller_off; /* SIZE_MAX: none */
+        size_t msg_off;
+        size_t msg_len;
+
+        struct dict_entry *dict;
+        size_t n_dict;
+        size_t dict_cap;
+        ssize_t subsystem_idx;
+        ssize_t device_idx;
+};
+
+/* record.c */
+struct kmsg_record *record_new(void);
+void record_reset(struct kmsg_record *r);
+/* Append len bytes (+ NUL) to the data area; returns offset or -ENOMEM via *ret. */
+int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_off);
+/* Append len bytes decoding \xNN escapes; returns offset and decoded length. */
+int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, size_t *ret_off,
+                            size_t *ret_len);
+/* Keep the caller field's text and parse "T123" / "C4" from it. */
+int record_set_caller(struct kmsg_record *r, const char *v, size_t len);
+int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
+                    size_t val_len, bool unescape);
+/*
+ * Parse the kmsg text form into r (reset first).  On -EBADMSG, *ret_err
+ * points to a static description.
+ */
+int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err);
+
+/* Decode escapes of src into dst (capacity >= len); returns decoded length. */
+size_t kmsg_unescape(char *dst, const char *src, size_t len);
+/* Whether p[0..len) starts with "KEY=" where KEY is [A-Za-z0-9._-]+ ; returns
+ * 1 yes, 0 no, -1 cannot tell yet (ran out of bytes). */
+int dict_line_check(const char *p, size_t len);
+/* Whether p[0..len) starts with a plausible kmsg header "N,N,N" + [,;]. */
+bool header_check(const char *p, size_t len);
+
+/* reader.c: the device test double. */
+struct kmsg_device_ops {
+        ssize_t (*read)(void *userdata, void *buf, size_t n);
+        off_t (*seek)(void *userdata, off_t off, int whence);
+};
+int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
+                               struct kmsg_reader **ret);
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libkmsg: exact, streaming parser for kernel log records.
+ *
+ * Conventions: functions return 0 or a positive value on success and a
+ * negative errno on failure.  Objects are reference counted; every unref()
+ * accepts NULL and returns NULL.  Out parameters (ret_*) are left untouched
+ * on failure.  The library never prints and never exits.
+ */
+#ifndef LIBKMSG_H
+#define LIBKMSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Version                                                            */
+
+/* The library's version string, e.g. "0.1.0". */
+const char *kmsg_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Names                                                              */
+
+/* Level name ("emerg" .. "debug") for 0..7, or NULL. */
+const char *kmsg_level_to_name(unsigned level);
+/* Level number for a name (case-insensitive), or -EINVAL. */
+int kmsg_level_from_name(const char *name);
+/* Facility name ("kern", "user", ... "local7") for 0..23, or NULL. */
+const char *kmsg_facility_to_name(unsigned facility);
+/* Facility number for a name (case-insensitive), or -EINVAL. */
+int kmsg_facility_from_name(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Records                                                            */
+
+struct kmsg_record;
+
+/*
+ * Parse one record in /dev/kmsg text form: a header line
+ * "PRI,SEQ,USEC[,FLAGS[,FIELD...]];TEXT" and optional dictionary lines
+ * " KEY=VALUE".  The buffer need not be NUL-terminated; a missing final
+ * newline, CRLF line ends and leading white space before the header are
+ * accepted.  Returns 0 and a new record, or -EBADMSG (malformed),
+ * -EINVAL (bad arguments), -ENOMEM.
+ */
+int kmsg_record_parse(const char *buf, size_t len, struct kmsg_record **ret);
+
+struct kmsg_record *kmsg_record_ref(struct kmsg_record *r);
+struct kmsg_record *kmsg_record_unref(struct kmsg_record *r);
+
+/* Whether the record carries a priority (plain "[ 1.0] msg" lines do not). */
+int kmsg_record_has_priority(const struct kmsg_record *r);
+/* The raw priority, facility << 3 | level.  Facility may exceed 23. */
+unsigned kmsg_record_get_priority(const struct kmsg_record *r);
+unsigned kmsg_record_get_level(const struct kmsg_record *r);
+unsigned kmsg_record_get_facility(const struct kmsg_record *r);
+
+/* Whether the record carries a sequence number (syslog-form input does not). */
+int kmsg_record_has_seqnum(const struct kmsg_record *r);
+uint64_t kmsg_record_get_seqnum(const struct kmsg_record *r);
+
+/* Whether the record carries a time stamp (e.g. "<6>msg" does not). */
+int kmsg_record_has_timestamp(const struct kmsg_record *r);
+/* Monotonic time stamp in microseconds. */
+uint64_t kmsg_record_get_timestamp(const struct kmsg_record *r);
+
+/*
+ * The flags field as written: "-", "c", "+" or anything else, kept
+ * verbatim.  "" when the header had no flags field (3.5-rc format).
+ */
+const char *kmsg_record_get_flags(const struct kmsg_record *r);
+/* Non-zero for continuation fragments (flags contain 'c' or '+'). */
+int kmsg_record_is_fragment(const struct kmsg_record *r);
+
+/*
+ * The caller field: *ret_kind is 'T' (thread id) or 'C' (CPU), *ret_id the
+ * number.  Returns 0, or -ENODATA when the record has no parsable caller.
+ */
+int kmsg_record_get_caller(const struct kmsg_record *r, char *ret_kind, uint32_t *ret_id);
+/* The caller field's value text as written ("T123"), or NULL. */
+const char *kmsg_record_get_caller_text(const struct kmsg_record *r);
+/*
+ * All header fields after the flags, as written, without the leading
+ * comma ("caller=T1,foo=bar"); "" when there are none.
+ */
+const char *kmsg_record_get_fields(const struct kmsg_record *r);
+
+/*
+ * The decoded message.  It may contain any byte, including NUL and
+ * newline; *ret_len (if not NULL) receives its length.  The returned
+ * buffer is NUL-terminated after the last byte.
+ */
+const char *kmsg_record_get_message(const struct kmsg_record *r, size_t *ret_len);
+
+/* Number of dictionary entries, in input order, duplicates kept. */
+size_t kmsg_record_get_dict_count(const struct kmsg_record *r);
+/*
+ * Dictionary entry i: key, decoded value and its length.  Returns 0 or
+ * -ERANGE.  Pointers stay valid as long as the record.
+ */
+int kmsg_record_get_dict_entry(const struct kmsg_record *r, size_t i, const char **ret_key,
+                               const char **ret_value, size_t *ret_len);
+/* The first value for key, or NULL.  *ret_len (if not NULL) gets its length. */
+const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *key, size_t *ret_len);
+/* Shorthands for the SUBSYSTEM and DEVICE entries, or NULL. */
+const char *kmsg_record_get_subsystem(const struct kmsg_record *r);
+const char *kmsg_record_get_device(const struct kmsg_record *r);
+
+/* ------------------------------------------------------------------ */
+/* Readers                                                            */
+
+struct kmsg_reader;
+
+enum kmsg_format {
+        KMSG_FORMAT_AUTO = 0, /* detect from the first bytes */
+        KMSG_FORMAT_KMSG,     /* /dev/kmsg text form, as "cat /dev/kmsg" */
+        KMSG_FORMAT_EXPORT,   /* journal export form (KEY=VALUE, binary-safe) */
+        KMSG_FORMAT_SYSLOG,   /* "<6>[    1.234567] msg" lines, no sequence numbers */
+};
+
+/* Where a device reader starts. */
+enum kmsg_seek {
+        KMSG_SEEK_START = 0, /* oldest record in the ring (SEEK_SET) */
+        KMSG_SEEK_CLEAR,     /* after the last clear (SEEK_DATA) */
+        KMSG_SEEK_END,       /* only records written from now on (SEEK_END) */
+};
+
+/* Default record size limit for streams: 1 MiB. */
+#define KMSG_DEFAULT_MAX_RECORD 1048576u
+
+/*
+ * A reader over a byte stream (file, pipe, stdin) that is read in chunks.
+ * name is used for kmsg_reader_get_name() only.  The reader does not take
+ * ownership of fd unless kmsg_reader_new_path() opened it.
+ */
+int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret);
+/* Open path ("-" is stdin) and read it as a stream.  Errors: -errno of open(). */
+int kmsg_reader_new_path(const char *path, enum kmsg_format format, struct kmsg_reader **ret);
+/*
+ * Open a kmsg device (NULL means "/dev/kmsg") non-blocking and position it.
+ * Returns -ENODEV when path is not a character device, -EACCES/-EPERM when
+ * reading is not allowed, other -errno from open() or lseek().
+ */
+int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret);
+
+struct kmsg_reader *kmsg_reader_ref(struct kmsg_reader *reader);
+struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *reader);
+
+/* Largest record accepted (default KMSG_DEFAULT_MAX_RECORD, min 4096). */
+int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
+
+/*
+ * Move to the next record.
+ *   1        *ret is the record, borrowed: valid until the next call unless
+ *            the caller takes kmsg_record_ref().
+ *   0        end of input (streams only).
+ *   -EAGAIN  device: no record for now; poll kmsg_reader_get_fd().
+ *   -EPIPE   device: overrun; records were lost and the reader now stands
+ *            at the oldest record still in the ring.
+ *   -EMSGSIZE device: a record too large for the buffer was consumed and
+ *            lost (the buffer has grown for the next one).
+ *   -EBADMSG a malformed record was skipped; see kmsg_reader_get_error().
+ *   -E2BIG   a record over the size limit was skipped.
+ *   other    -errno of read(); the reader cannot continue.
+ * After -EBADMSG, -E2BIG, -EPIPE and -EMSGSIZE, the next call continues.
+ */
+int kmsg_reader_next(struct kmsg_reader *reader, struct kmsg_record **ret);
+
+/* The name given at creation ("-" shows as "<stdin>"). */
+const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
+/*
+ * Where the last record or error started: a 1-based line number for
+ * streams, the 1-based record number for devices.
+ */
+uint64_t kmsg_reader_get_position(const struct kmsg_reader *reader);
+/* Text describing the last -EBADMSG or -E2BIG, or "" . */
+const char *kmsg_reader_get_error(const struct kmsg_reader *reader);
+/* The format in use (after detection, or AUTO while none was seen). */
+enum kmsg_format kmsg_reader_get_format(const struct kmsg_reader *reader);
+/* The file descriptor, for poll(). */
+int kmsg_reader_get_fd(const struct kmsg_reader *reader);
+/* Non-zero for device readers. */
+int kmsg_reader_is_device(const struct kmsg_reader *reader);
+
+/* ------------------------------------------------------------------ */
+/* Sequence tracking                                                  */
+
+struct kmsg_seqtrack;
+
+enum kmsg_loss_cause {
+        KMSG_LOSS_GAP = 0, /* sequence numbers skipped */
+        KMSG_LOSS_OVERRUN, /* the reader fell behind (EPIPE) */
+        KMSG_LOSS_ROTATED, /* gone from the ring before reading started */
+        KMSG_LOSS_TOOBIG,  /* a record too large for the read buffer */
+        KMSG_LOSS_REBOOT,  /* unread records of a previous boot */
+};
+
+struct kmsg_loss {
+        uint64_t first_seq; /* first missing sequence number */
+        uint64_t count;     /* how many are missing */
+        int has_before;     /* whether usec_before is known */
+        uint64_t usec_before; /* time stamp of the record before the gap */
+        uint64_t usec_after;  /* time stamp of the record after the gap */
+        enum kmsg_loss_cause cause;
+};
+
+/* Flags returned by kmsg_seqtrack_feed(). */
+#define KMSG_SEQ_LOSS 1        /* *ret_loss describes records lost before this one */
+#define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
+#define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
+
+/* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot". */
+const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause);
+
+int kmsg_seqtrack_new(struct kmsg_seqtrack **ret);
+struct kmsg_seqtrack *kmsg_seqtrack_ref(struct kmsg_seqtrack *t);
+struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t);
+
+/*
+ * Expect seq as the next record, e.g. when resuming from a cursor; a
+ * first record above it is a loss with cause KMSG_LOSS_GAP instead of
+ * KMSG_LOSS_ROTATED.
+ */
+void kmsg_seqtrack_expect(struct kmsg_seqtrack *t, uint64_t seq);
+/* The next gap found is attributed to cause (e.g. after -EPIPE). */
+void kmsg_seqtrack_note_cause(struct kmsg_seqtrack *t, enum kmsg_loss_cause cause);
+
+/*
+ * Feed the next record.  Returns a combination of KMSG_SEQ_* flags (0 when
+ * the record follows its predecessor), or -EINVAL.  Records without a
+ * sequence number return 0 and are not tracked.  The first record of a
+ * segment with a sequence number above 0 (or above the expected one) is
+ * reported as a loss: messages produced but not available.
+ */
+int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+
+/* Totals: records lost, duplicates skipped, boot segments started. */
+uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t);
+uint64_t kmsg_seqtrack_get_duplicates(const struct kmsg_seqtrack *t);
+uint64_t kmsg_seqtrack_get_segments(const struct kmsg_seqtrack *t);
+/* The last sequence number accepted; returns 0, or -ENODATA before any. */
+int kmsg_seqtrack_get_last(const struct kmsg_seqtrack *t, uint64_t *ret_seq);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Readers: the live device (one record per read()) and byte streams (files,
+ * pipes, stdin) read in fixed chunks.  A stream never holds more than one
+ * record plus one chunk in memory, whatever its size.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kmsg-private.h"
+#include "reader-private.h"
+
+#define CHUNK 65536u
+#define DEVICE_BUFFER 16384u /* records are at most 8192 bytes on any kernel */
+
+static ssize_t fd_read(void *userdata, void *buf, size_t n) {
+        return read(*(int *)userdata, buf, n);
+}
+
+static off_t fd_seek(void *userdata, off_t off, int whence) {
+        return lseek(*(int *)userdata, off, whence);
+}
+
+static const struct kmsg_device_ops fd_ops = {
+        .read = fd_read,
+        .seek = fd_seek,
+};
+
+static struct kmsg_reader *reader_alloc(const char *name) {
+        struct kmsg_reader *rd = calloc(1, sizeof(*rd));
+
+        if (!rd)
+                return NULL;
+        rd->n_ref = 1;
+        rd->fd = -1;
+        rd->max_record = KMSG_DEFAULT_MAX_RECORD;
+        rd->name = strdup(name);
+        rd->rec = record_new();
+        if (!rd->name || !rd->rec) {
+                kmsg_reader_unref(rd);
+                return NULL;
+        }
+        return rd;
+}
+
+_public_ int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+
+        if (fd < 0 || !ret || (unsigned)format > KMSG_FORMAT_SYSLOG)
+                return -EINVAL;
+        rd = reader_alloc(name ? name : "<input>");
+        if (!rd)
+                return -ENOMEM;
+        rd->fd = fd;
+        rd->format = format;
+        rd->line = 1;
+        *ret = rd;
+        return 0;
+}
+
+_public_ int kmsg_reader_new_path(const char *path, enum kmsg_format format, struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+        int fd, e;
+
+        if (!path || !ret)
+                return -EINVAL;
+        if (strcmp(path, "-") == 0)
+                return kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", format, ret);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        e = kmsg_reader_new_fd(fd, path, format, &rd);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        rd->own_fd = true;
+        *ret = rd;
+        return 0;
+}
+
+static int device_position(struct kmsg_reader *rd, enum kmsg_seek where) {
+        int whence = where == KMSG_SEEK_END ? SEEK_END : where == KMSG_SEEK_CLEAR ? SEEK_DATA : SEEK_SET;
+
+        if (rd->ops->seek(rd->userdata, 0, whence) < 0)
+                return -errno;
+        return 0;
+}
+
+int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
+                               struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+        int e;
+
+        if (!ops || !ret)
+                return -EINVAL;
+        rd = reader_alloc("/dev/kmsg");
+        if (!rd)
+                return -ENOMEM;
+        rd->is_device = true;
+        rd->ops = ops;
+        rd->userdata = userdata;
+        rd->format = KMSG_FORMAT_KMSG;
+        rd->cap = DEVICE_BUFFER;
+        rd->buf = malloc(rd->cap);
+        if (!rd->buf) {
+                kmsg_reader_unref(rd);
+                return -ENOMEM;
+        }
+        e = device_position(rd, where);
+        if (e < 0) {
+                kmsg_reader_unref(rd);
+                return e;
+        }
+        *ret = rd;
+        return 0;
+}
+
+_public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+        struct stat st;
+        int fd, e;
+
+        if (!ret || (unsigned)where > KMSG_SEEK_END)
+                return -EINVAL;
+        if (!path)
+                path = "/dev/kmsg";
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+                close(fd);
+                return -ENODEV;
+        }
+        rd = reader_alloc(path);
+        if (!rd) {
+                close(fd);
+                return -ENOMEM;
+        }
+        rd->fd = fd;
+        rd->own_fd = true;
+        rd->is_device = true;
+        rd->ops = &fd_ops;
+        rd->userdata = &rd->fd;
+        rd->format = KMSG_FORMAT_KMSG;
+        rd->cap = DEVICE_BUFFER;
+        rd->buf = malloc(rd->cap);
+        if (!rd->buf) {
+                kmsg_reader_unref(rd);
+                return -ENOMEM;
+        }
+        e = device_position(rd, where);
+        if (e < 0) {
+                kmsg_reader_unref(rd);
+                return e;
+        }
+        *ret = rd;
+        return 0;
+}
+
+_public_ struct kmsg_reader *kmsg_reader_ref(struct kmsg_reader *rd) {
+        if (rd)
+                rd->n_ref++;
+        return rd;
+}
+
+_public_ struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *rd) {
+        if (!rd || --rd->n_ref > 0)
+                return NULL;
+        if (rd->own_fd && rd->fd >= 0)
+                close(rd->fd);
+        kmsg_record_unref(rd->rec);
+        free(rd->buf);
+        free(rd->name);
+        free(rd);
+        return NULL;
+}
+
+_public_ int kmsg_reader_set_max_record_size(struct kmsg_reader *rd, size_t max) {
+        if (!rd || max < 4096 || max > SIZE_MAX / 4)
+                return -EINVAL;
+        rd->max_record = max;
+        return 0;
+}
+
+_public_ const char *kmsg_reader_get_name(const struct kmsg_reader *rd) {
+        return rd ? rd->name : NULL;
+}
+
+_public_ uint64_t kmsg_reader_get_position(const struct kmsg_reader *rd) {
+        return rd ? rd->pos : 0;
+}
+
+_public_ const char *kmsg_reader_get_error(const struct kmsg_reader *rd) {
+        return rd ? rd->err : NULL;
+}
+
+_public_ enum kmsg_format kmsg_reader_get_format(const struct kmsg_reader *rd) {
+        return rd ? rd->format : KMSG_FORMAT_AUTO;
+}
+
+_public_ int kmsg_reader_get_fd(const struct kmsg_reader *rd) {
+        return rd ? rd->fd : -EINVAL;
+}
+
+_public_ int kmsg_reader_is_device(const struct kmsg_reader *rd) {
+        return rd && rd->is_device;
+}
+
+void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(rd->err, sizeof(rd->err), fmt, ap);
+        va_end(ap);
+}
+
+/* The record handed out last may be kept by the caller: then use a new one. */
+struct kmsg_record *reader_record(struct kmsg_reader *rd) {
+        if (rd->rec->n_ref > 1) {
+                struct kmsg_record *r = record_new();
+
+                if (!r)
+                        return NULL;
+                kmsg_record_unref(rd->rec);
+                rd->rec = r;
+        }
+        return rd->rec;
+}
+
+static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct kmsg_record *r;
+        const char *err;
+        ssize_t n;
+        int e;
+
+        for (;;) {
+                n = rd->ops->read(rd->userdata, rd->buf, rd->cap);
+                if (n >= 0)
+                        break;
+                switch (errno) {
+                case EINTR:
+                        continue;
+                case EAGAIN:
+                        return -EAGAIN;
+                case EPIPE:
+                        reader_set_error(rd, "reader overrun: records were overwritten before they were read");
+                        return -EPIPE;
+                case EINVAL:
+                        /* The kernel consumed a record that did not fit. */
+                        rd->records++;
+                        rd->pos = rd->records;
+                        reader_set_error(rd, "record larger than the %zu-byte read buffer was lost", rd->cap);
+                        if (rd->cap < rd->max_record) {
+                                char *p = realloc(rd->buf, rd->cap * 2);
+
+                                if (!p)
+                                        return -ENOMEM;
+                                rd->buf = p;
+                                rd->cap *= 2;
+                        }
+                        return -EMSGSIZE;
+                default:
+                        return -errno;
+                }
+        }
+        if (n == 0)
+                return 0;
+        rd->records++;
+        rd->pos = rd->records;
+        r = reader_record(rd);
+        if (!r)
+                return -ENOMEM;
+        e = record_parse_into(r, rd->buf, (size_t)n, &err);
+        if (e == -EBADMSG) {
+                reader_set_error(rd, "%s", err);
+                return e;
+        }
+        if (e < 0)
+                return e;
+        *ret = r;
+        return 1;
+}
+
+/* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
+int stream_fill(struct kmsg_reader *rd) {
+        size_t want;
+        ssize_t n;
+
+        if (rd->eof)
+                return 0;
+        if (rd->start > 0) {
+                memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
+                rd->end -= rd->start;
+                rd->start = 0;
+        }
+        if (rd->cap - rd->end < CHUNK) {
+                size_t cap = rd->cap ? rd->cap : CHUNK;
+                char *p;
+
+                while (cap - rd->end < CHUNK)
+                        cap *= 2;
+                p = realloc(rd->buf, cap + 1);
+                if (!p)
+                        return -ENOMEM;
+                rd->buf = p;
+                rd->cap = cap;
+        }
+        want = rd->cap - rd->end;
+        if (want > CHUNK)
+                want = CHUNK;
+        for (;;) {
+                n = read(rd->fd, rd->buf + rd->end, want);
+                if (n >= 0)
+                        break;
+                if (errno == EINTR)
+                        continue;
+                return -errno;
+        }
+        if (n == 0)
+                rd->eof = true;
+        rd->end += (size_t)n;
+        return (int)n;
+}
+
+static enum kmsg_format detect(const char *p, size_t len) {
+        size_t i;
+
+        if (len == 0)
+                return KMSG_FORMAT_AUTO;
+        if (p[0] == '<' || p[0] == '[')
+                return KMSG_FORMAT_SYSLOG;
+        if (p[0] >= '0' && p[0] <= '9')
+                return KMSG_FORMAT_KMSG;
+        if (p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')) {
+                for (i = 1; i < len; i++) {
+                        char c = p[i];
+
+                        if (c == '=' || c == '\n')
+                                return KMSG_FORMAT_EXPORT;
+                        if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+                                return KMSG_FORMAT_KMSG;
+                }
+                return KMSG_FORMAT_AUTO; /* need more bytes */
+        }
+        /* Anything else is reported record by record as kmsg. */
+        return KMSG_FORMAT_KMSG;
+}
+
+static int stream_detect(struct kmsg_reader *rd) {
+        for (;;) {
+                size_t i = rd->start;
+                enum kmsg_format f;
+                int n;
+
+                /* Skip what separates records in any format. */
+                while (i < rd->end && (rd->buf[i] == '\0' || rd->buf[i] == '\n' || rd->buf[i] == '\r' ||
+                                       rd->buf[i] == ' ' || rd->buf[i] == '\t'))
+                        i++;
+                f = detect(rd->buf + i, rd->end - i);
+                if (f != KMSG_FORMAT_AUTO || (rd->eof && i == rd->end)) {
+                        rd->format = f == KMSG_FORMAT_AUTO ? KMSG_FORMAT_KMSG : f;
+                        return 0;
+                }
+                if (rd->end - rd->start > 4096 || rd->eof) {
+                        rd->format = KMSG_FORMAT_KMSG;
+                        return 0;
+                }
+                n = stream_fill(rd);
+                if (n < 0)
+                        return n;
+        }
+}
+
+_public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        int e;
+
+        if (!rd || !ret)
+                return -EINVAL;
+        rd->err[0] = '\0';
+        if (rd->is_device)
+                return device_next(rd, ret);
+        if (rd->format == KMSG_FORMAT_AUTO) {
+                e = stream_detect(rd);
+                if (e < 0)
+                        return e;
+        }
+        switch (rd->format) {
+        case KMSG_FORMAT_EXPORT:
+                return export_next(rd, ret);
+        case KMSG_FORMAT_SYSLOG:
+                return syslog_next(rd, ret);
+        default:
+                return kmsg_stream_next(rd, ret);
+        }
+}

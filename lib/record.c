@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The record object and the parser for the /dev/kmsg text form. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg-private.h"
+
+struct kmsg_record *record_new(void) {
+        struct kmsg_record *r = calloc(1, sizeof(*r));
+
+        if (!r)
+                return NULL;
+        r->n_ref = 1;
+        record_reset(r);
+        return r;
+}
+
+void record_reset(struct kmsg_record *r) {
+        r->priority = 0;
+        r->seqnum = 0;
+        r->usec = 0;
+        r->has_priority = r->has_seqnum = r->has_timestamp = r->has_caller = false;
+        r->caller_kind = 0;
+        r->caller_id = 0;
+        r->data_len = 0;
+        r->n_dict = 0;
+        r->subsystem_idx = r->device_idx = -1;
+        r->caller_off = SIZE_MAX;
+        /* Offsets of "" until set: data always holds at least one NUL. */
+        r->flags_off = r->fields_off = r->msg_off = 0;
+        r->msg_len = 0;
+        if (r->data_cap > 0)
+                r->data[0] = '\0';
+}
+
+static int data_reserve(struct kmsg_record *r, size_t extra) {
+        size_t need, cap;
+        char *p;
+
+        if (extra > SIZE_MAX / 2 - r->data_len)
+                return -ENOMEM;
+        need = r->data_len + extra + 1;
+        if (need <= r->data_cap)
+                return 0;
+        cap = r->data_cap ? r->data_cap : 256;
+        while (cap < need)
+                cap *= 2;
+        p = realloc(r->data, cap);
+        if (!p)
+                return -ENOMEM;
+        if (r->data_cap == 0)
+                p[0] = '\0';
+        r->data = p;
+        r->data_cap = cap;
+        return 0;
+}
+
+int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_off) {
+        int e;
+
+        /* Offset 0 is reserved for the empty string. */
+        if (r->data_len == 0)
+                r->data_len = 1;
+        e = data_reserve(r, len);
+        if (e < 0)
+                return e;
+        if (r->data_len == 1)
+                r->data[0] = '\0';
+        if (len)
+                memcpy(r->data + r->data_len, p, len);
+        r->data[r->data_len + len] = '\0';
+        *ret_off = r->data_len;
+        r->data_len += len + 1;
+        return 0;
+}
+
+static inline int hexval(unsigned char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+size_t kmsg_unescape(char *dst, const char *src, size_t len) {
+        const char *end = src + len;
+        char *d = dst;
+
+        while (src < end) {
+                const char *bs = memchr(src, '\\', (size_t)(end - src));
+                int hi, lo;
+
+                if (!bs) {
+                        memcpy(d, src, (size_t)(end - src));
+                        d += end - src;
+                        break;
+                }
+                memcpy(d, src, (size_t)(bs - src));
+                d += bs - src;
+                src = bs;
+                if (end - src >= 4 && src[1] == 'x' && (hi = hexval((unsigned char)src[2])) >= 0 &&
+                    (lo = hexval((unsigned char)src[3])) >= 0) {
+                        *d++ = (char)(hi << 4 | lo);
+                        src += 4;
+                } else {
+                        /* Malformed escape: keep the backslash literally. */
+                        *d++ = *src++;
+                }
+        }
+        return (size_t)(d - dst);
+}
+
+int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, size_t *ret_off,
+                            size_t *ret_len) {
+        size_t n;
+        int e;
+
+        if (r->data_len == 0)
+                r->data_len = 1;
+        e = data_reserve(r, len);
+        if (e < 0)
+                return e;
+        if (r->data_len == 1)
+                r->data[0] = '\0';
+        n = kmsg_unescape(r->data + r->data_len, p, len);
+        r->data[r->data_len + n] = '\0';
+        *ret_off = r->data_len;
+        *ret_len = n;
+        r->data_len += n + 1;
+        return 0;
+}
+
+int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
+                    size_t val_len, bool unescape) {
+        struct dict_entry *e;
+        size_t key_off, val_off, n;
+        int err;
+
+        if (r->n_dict == r->dict_cap) {
+                size_t cap = r->dict_cap ? r->dict_cap * 2 : 4;
+
+                e = realloc(r->dict, cap * sizeof(*e));
+                if (!e)
+                        return -ENOMEM;
+                r->dict = e;
+                r->dict_cap = cap;
+        }
+        err = record_append(r, key, key_len, &key_off);
+        if (err < 0)
+                return err;
+        if (unescape)
+                err = record_append_unescaped(r, val, val_len, &val_off, &n);
+        else {
+                err = record_append(r, val, val_len, &val_off);
+                n = val_len;
+        }
+        if (err < 0)
+                return err;
+        e = &r->dict[r->n_dict];
+        e->key_off = key_off;
+        e->val_off = val_off;
+        e->val_len = n;
+        if (r->subsystem_idx < 0 && key_len == 9 && memcmp(key, "SUBSYSTEM", 9) == 0)
+                r->subsystem_idx = (ssize_t)r->n_dict;
+        else if (r->device_idx < 0 && key_len == 6 && memcmp(key, "DEVICE", 6) == 0)
+                r->device_idx = (ssize_t)r->n_dict;
+        r->n_dict++;
+        return 0;
+}
+
+static inline bool is_key_char(unsigned char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+               c == '_' || c == '-';
+}
+
+int dict_line_check(const char *p, size_t len) {
+        size_t i;
+
+        if (len == 0)
+                return -1;
+        if (p[0] != ' ')
+                return 0;
+        for (i = 1; i < len; i++) {
+                unsigned char c = (unsigned char)p[i];
+
+                if (c == '=')
+                        return i > 1 ? 1 : 0;
+                if (!is_key_char(c))
+                        return 0;
+        }
+        return -1;
+}
+
+/* Parse an unsigned decimal; returns bytes used, 0 on none or overflow. */
+static size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
+        const char *s = p;
+        uint64_t v = 0;
+
+        while (p < end && *p >= '0' && *p <= '9') {
+                unsigned d = (unsigned)(*p - '0');
+
+                if (v > (UINT64_MAX - d) / 10)
+                        return 0;
+                v = v * 10 + d;
+                p++;
+        }
+        if (p == s)
+                return 0;
+        *ret = v;
+        return (size_t)(p - s);
+}
+
+bool header_check(const char *p, size_t len) {
+        const char *end = p + len;
+        uint64_t v;
+        size_t n;
+        int i;
+
+        for (i = 0; i < 3; i++) {
+                n = parse_u64(p, end, &v);
+                if (n == 0)
+                        return false;
+                p += n;
+                if (p >= end)
+                        return false;
+                if (i < 2 && *p != ',')
+                        return false;
+                if (i < 2)
+                        p++;
+        }
+        return *p == ',' || *p == ';';
+}
+
+static const char *line_end(const char *p, const char *end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+        return nl ? nl : end;
+}
+
+int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
+        uint64_t id;
+        size_t n;
+        int e;
+
+        e = record_append(r, v, len, &r->caller_off);
+        if (e < 0)
+                return e;
+        /* Lenient: "T123", "C4"; anything else is kept as text only. */
+        if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
+                n = parse_u64(v + 1, v + len, &id);
+                if (n == len - 1 && id <= UINT32_MAX) {
+                        r->has_caller = true;
+                        r->caller_kind = v[0];
+                        r->caller_id = (uint32_t)id;
+                }
+        }
+        return 0;
+}
+
+int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err) {
+        const char *p = buf, *end = buf + len, *eol, *semi, *f, *fend;
+        uint64_t pri;
+        size_t n, tlen;
+        int e;
+
+        record_reset(r);
+
+        /* A header may be preceded by white space. */
+        while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+        eol = line_end(p, end);
+        semi = memchr(p, ';', (size_t)(eol - p));
+        if (!semi) {
+                *ret_err = "bad header: no ';' before the end of the line";
+                return -EBADMSG;
+        }
+
+        n = parse_u64(p, semi, &pri);
+        if (n == 0 || pri > UINT32_MAX) {
+                *ret_err = "bad header: priority is not a number";
+                return -EBADMSG;
+        }
+        p += n;
+        if (p >= semi || *p != ',') {
+                *ret_err = "bad header: expected ',' after the priority";
+                return -EBADMSG;
+        }
+        p++;
+        n = parse_u64(p, semi, &r->seqnum);
+        if (n == 0) {
+                *ret_err = "bad header: sequence number is not a number";
+                return -EBADMSG;
+        }
+        p += n;
+        if (p >= semi || *p != ',') {
+                *ret_err = "bad header: expected ',' after the sequence number";
+                return -EBADMSG;
+        }
+        p++;
+        n = parse_u64(p, semi, &r->usec);
+        if (n == 0) {
+                *ret_err = "bad header: time stamp is not a number";
+                return -EBADMSG;
+        }
+        p += n;
+        if (p < semi && *p != ',') {
+                *ret_err = "bad header: expected ',' or ';' after the time stamp";
+                return -EBADMSG;
+        }
+        r->priority = (unsigned)pri;
+        r->has_priority = r->has_seqnum = r->has_timestamp = true;
+
+        /* Flags: up to the next ',' or ';', kept verbatim. */
+        if (p < semi) {
+                p++;
+                f = p;
+                while (p < semi && *p != ',')
+                        p++;
+                e = record_append(r, f, (size_t)(p - f), &r->flags_off);
+                if (e < 0)
+                        return e;
+        }
+        /* Other fields, kept as written; caller= is understood. */
+        if (p < semi) {
+                p++;
+                e = record_append(r, p, (size_t)(semi - p), &r->fields_off);
+                if (e < 0)
+                        return e;
+                for (f = p; f < semi; f = fend + 1) {
+                        fend = memchr(f, ',', (size_t)(semi - f));
+                        if (!fend)
+                                fend = semi;
+                        if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
+                                e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
+                                if (e < 0)
+                                        return e;
+                        }
+                }
+        }
+
+        /* The message: after the first ';' up to the newline. */
+        p = semi + 1;
+        tlen = (size_t)(eol - p);
+        if (tlen > 0 && p[tlen - 1] == '\r')
+                tlen--;
+        e = record_append_unescaped(r, p, tlen, &r->msg_off, &r->msg_len);
+        if (e < 0)
+                return e;
+
+        /* Dictionary lines. */
+        for (p = eol; p < end;) {
+                const char *key, *eq;
+
+                p++; /* the newline */
+                if (p >= end)
+                        break;
+                eol = line_end(p, end);
+                tlen = (size_t)(eol - p);
+                if (tlen > 0 && p[tlen - 1] == '\r')
+                        tlen--;
+                if (tlen == 0) {
+                        /* Blank lines after a record carry nothing. */
+                        p = eol;
+                        continue;
+                }
+                if (dict_line_check(p, tlen) != 1) {
+                        *ret_err = "bad dictionary line: expected ' KEY=VALUE'";
+                        return -EBADMSG;
+                }
+                key = p + 1;
+                eq = memchr(key, '=', tlen - 1);
+                e = record_add_dict(r, key, (size_t)(eq - key), eq + 1, (size_t)(p + tlen - eq - 1), true);
+                if (e < 0)
+                        return e;
+                p = eol;
+        }
+        return 0;
+}
+
+_public_ int kmsg_record_parse(const char *buf, size_t len, struct kmsg_record **ret) {
+        struct kmsg_record *r;
+        const char *err;
+        int e;
+
+        if (!buf || !ret)
+                return -EINVAL;
+        r = record_new();
+        if (!r)
+                return -ENOMEM;
+        e = record_parse_into(r, buf, len, &err);
+        if (e < 0) {
+                kmsg_record_unref(r);
+                return e;
+        }
+        *ret = r;
+        return 0;
+}
+
+_public_ struct kmsg_record *kmsg_record_ref(struct kmsg_record *r) {
+        if (r)
+                r->n_ref++;
+        return r;
+}
+
+_public_ struct kmsg_record *kmsg_record_unref(struct kmsg_record *r) {
+        if (!r || --r->n_ref > 0)
+                return NULL;
+        free(r->data);
+        free(r->dict);
+        free(r);
+        return NULL;
+}
+
+_public_ unsigned kmsg_record_get_priority(const struct kmsg_record *r) {
+        return r ? r->priority : 0;
+}
+
+_public_ int kmsg_record_has_priority(const struct kmsg_record *r) {
+        return r && r->has_priority;
+}
+
+_public_ unsigned kmsg_record_get_level(const struct kmsg_record *r) {
+        return r ? r->priority & 7 : 0;
+}
+
+_public_ unsigned kmsg_record_get_facility(const struct kmsg_record *r) {
+        return r ? r->priority >> 3 : 0;
+}
+
+_public_ int kmsg_record_has_seqnum(const struct kmsg_record *r) {
+        return r && r->has_seqnum;
+}
+
+_public_ uint64_t kmsg_record_get_seqnum(const struct kmsg_record *r) {
+        return r ? r->seqnum : 0;
+}
+
+_public_ int kmsg_record_has_timestamp(const struct kmsg_record *r) {
+        return r && r->has_timestamp;
+}
+
+_public_ uint64_t kmsg_record_get_timestamp(const struct kmsg_record *r) {
+        return r ? r->usec : 0;
+}
+
+static const char *str_at(const struct kmsg_record *r, size_t off) {
+        return r->data_cap ? r->data + off : "";
+}
+
+_public_ const char *kmsg_record_get_flags(const struct kmsg_record *r) {
+        return r ? str_at(r, r->flags_off) : NULL;
+}
+
+_public_ int kmsg_record_is_fragment(const struct kmsg_record *r) {
+        const char *f = kmsg_record_get_flags(r);
+
+        return f && (strchr(f, 'c') || strchr(f, '+'));
+}
+
+_public_ int kmsg_record_get_caller(const struct kmsg_record *r, char *ret_kind, uint32_t *ret_id) {
+        if (!r)
+                return -EINVAL;
+        if (!r->has_caller)
+                return -ENODATA;
+        if (ret_kind)
+                *ret_kind = r->caller_kind;
+        if (ret_id)
+                *ret_id = r->caller_id;
+        return 0;
+}
+
+_public_ const char *kmsg_record_get_caller_text(const struct kmsg_record *r) {
+        if (!r || r->caller_off == SIZE_MAX)
+                return NULL;
+        return r->data + r->caller_off;
+}
+
+_public_ const char *kmsg_record_get_fields(const struct kmsg_record *r) {
+        return r ? str_at(r, r->fields_off) : NULL;
+}
+
+_public_ const char *kmsg_record_get_message(const struct kmsg_record *r, size_t *ret_len) {
+        if (!r)
+                return NULL;
+        if (ret_len)
+                *ret_len = r->msg_len;
+        return str_at(r, r->msg_off);
+}
+
+_public_ size_t kmsg_record_get_dict_count(const struct kmsg_record *r) {
+        return r ? r->n_dict : 0;
+}
+
+_public_ int kmsg_record_get_dict_entry(const struct kmsg_record *r, size_t i, const char **ret_key,
+                                        const char **ret_value, size_t *ret_len) {
+        if (!r)
+                return -EINVAL;
+        if (i >= r->n_dict)
+                return -ERANGE;
+        if (ret_key)
+                *ret_key = r->data + r->dict[i].key_off;
+        if (ret_value)
+                *ret_value = r->data + r->dict[i].val_off;
+        if (ret_len)
+                *ret_len = r->dict[i].val_len;
+        return 0;
+}
+
+_public_ const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *key, size_t *ret_len) {
+        size_t i;
+
+        if (!r || !key)
+                return NULL;
+        for (i = 0; i < r->n_dict; i++)
+                if (strcmp(r->data + r->dict[i].key_off, key) == 0) {
+                        if (ret_len)
+                                *ret_len = r->dict[i].val_len;
+                        return r->data + r->dict[i].val_off;
+                }
+        return NULL;
+}
+
+_public_ const char *kmsg_record_get_subsystem(const struct kmsg_record *r) {
+        if (!r || r->subsystem_idx < 0)
+                return NULL;
+        return r->data + r->dict[r->subsystem_idx].val_off;
+}
+
+_public_ const char *kmsg_record_get_device(const struct kmsg_record *r) {
+        if (!r || r->device_idx < 0)
+                return NULL;
+        return r->data + r->dict[r->device_idx].val_off;
+}

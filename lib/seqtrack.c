@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Sequence tracking: gaps, overruns, records rotated out before reading
+ * started, new boot segments and duplicates from overlapping dumps.
+ *
+ * Duplicates are told from a new boot by a fingerprint of the record
+ * (time stamp, priority, message) kept for the last WINDOW sequence
+ * numbers: a record whose sequence number was seen in this segment with
+ * the same fingerprint is a duplicate; anything else that goes backwards
+ * starts a new segment.  Memory is fixed whatever the input's size.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmsg-private.h"
+
+#define WINDOW 65536u
+
+struct slot {
+        uint64_t seq;
+        uint32_t fp;
+        uint32_t segment; /* which segment stored it; 0: never */
+};
+
+struct kmsg_seqtrack {
+        int n_ref;
+        bool have_last;
+        uint64_t last_seq;
+        uint64_t last_usec;
+        uint64_t seg_first;
+        bool have_expect;
+        uint64_t expect;
+        bool have_cause;
+        enum kmsg_loss_cause cause;
+        struct slot *ring;
+        uint64_t lost;
+        uint64_t dups;
+        uint64_t segments;
+};
+
+_public_ int kmsg_seqtrack_new(struct kmsg_seqtrack **ret) {
+        struct kmsg_seqtrack *t;
+
+        if (!ret)
+                return -EINVAL;
+        t = calloc(1, sizeof(*t));
+        if (!t)
+                return -ENOMEM;
+        t->n_ref = 1;
+        *ret = t;
+        return 0;
+}
+
+_public_ struct kmsg_seqtrack *kmsg_seqtrack_ref(struct kmsg_seqtrack *t) {
+        if (t)
+                t->n_ref++;
+        return t;
+}
+
+_public_ struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t) {
+        if (!t || --t->n_ref > 0)
+                return NULL;
+        free(t->ring);
+        free(t);
+        return NULL;
+}
+
+_public_ void kmsg_seqtrack_expect(struct kmsg_seqtrack *t, uint64_t seq) {
+        if (!t)
+                return;
+        t->have_expect = true;
+        t->expect = seq;
+}
+
+_public_ void kmsg_seqtrack_note_cause(struct kmsg_seqtrack *t, enum kmsg_loss_cause cause) {
+        if (!t)
+                return;
+        t->have_cause = true;
+        t->cause = cause;
+}
+
+static uint32_t fingerprint(const struct kmsg_record *r) {
+        const unsigned char *m;
+        uint32_t h = 2166136261u;
+        size_t len, i, n;
+
+        m = (const unsigned char *)kmsg_record_get_message(r, &len);
+        h = (h ^ (uint32_t)r->usec) * 16777619u;
+        h = (h ^ (uint32_t)(r->usec >> 32)) * 16777619u;
+        h = (h ^ r->priority) * 16777619u;
+        h = (h ^ (uint32_t)len) * 16777619u;
+        /* The head and the tail of the message are enough to tell records apart. */
+        n = len < 32 ? len : 32;
+        for (i = 0; i < n; i++)
+                h = (h ^ m[i]) * 16777619u;
+        for (i = len > 64 ? len - 32 : n; i < len; i++)
+                h = (h ^ m[i]) * 16777619u;
+        return h;
+}
+
+static void fill_loss(struct kmsg_seqtrack *t, struct kmsg_loss *l, uint64_t first, uint64_t count,
+                      const struct kmsg_record *r, bool before, enum kmsg_loss_cause dflt) {
+        l->first_seq = first;
+        l->count = count;
+        l->has_before = before;
+        l->usec_before = before ? t->last_usec : 0;
+        l->usec_after = r->usec;
+        l->cause = t->have_cause ? t->cause : dflt;
+        t->have_cause = false;
+        t->lost += count;
+}
+
+static void accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
+        struct slot *s = &t->ring[r->seqnum % WINDOW];
+
+        s->seq = r->seqnum;
+        s->fp = fp;
+        s->segment = (uint32_t)t->segments;
+        t->have_last = true;
+        t->last_seq = r->seqnum;
+        t->last_usec = r->usec;
+}
+
+_public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+        struct kmsg_loss dummy;
+        struct slot *s;
+        uint64_t seq;
+        uint32_t fp;
+        int flags = 0;
+
+        if (!t || !r)
+                return -EINVAL;
+        if (!r->has_seqnum)
+                return 0;
+        if (!ret_loss)
+                ret_loss = &dummy;
+        if (!t->ring) {
+                t->ring = calloc(WINDOW, sizeof(*t->ring));
+                if (!t->ring)
+                        return -ENOMEM;
+        }
+        seq = r->seqnum;
+        fp = fingerprint(r);
+
+        if (!t->have_last) {
+                if (t->have_expect && seq < t->expect)
+                        /* Already delivered before the resume point. */
+                        return KMSG_SEQ_DUPLICATE;
+                t->segments = 1;
+                t->seg_first = seq;
+                if (t->have_expect && seq > t->expect) {
+                        fill_loss(t, ret_loss, t->expect, seq - t->expect, r, false, KMSG_LOSS_GAP);
+                        flags = KMSG_SEQ_LOSS;
+                } else if (!t->have_expect && seq > 0) {
+                        fill_loss(t, ret_loss, 0, seq, r, false, KMSG_LOSS_ROTATED);
+                        flags = KMSG_SEQ_LOSS;
+                }
+                t->have_cause = false;
+                accept(t, r, fp);
+                return flags;
+        }
+
+        if (seq == t->last_seq + 1) {
+                t->have_cause = false;
+                accept(t, r, fp);
+                return 0;
+        }
+        if (seq > t->last_seq) {
+                fill_loss(t, ret_loss, t->last_seq + 1, seq - t->last_seq - 1, r, true, KMSG_LOSS_GAP);
+                accept(t, r, fp);
+                return KMSG_SEQ_LOSS;
+        }
+
+        /* Backwards, or the same number again. */
+        s = &t->ring[seq % WINDOW];
+        if (seq >= t->seg_first && t->last_seq - seq < WINDOW) {
+                bool seen = s->segment == (uint32_t)t->segments && s->seq == seq;
+
+                if (seen && s->fp == fp) {
+                        t->dups++;
+                        return KMSG_SEQ_DUPLICATE;
+                }
+                if (!seen && seq > t->seg_first) {
+                        /* A record that was missing here fills part of a reported gap. */
+                        s->seq = seq;
+                        s->fp = fp;
+                        s->segment = (uint32_t)t->segments;
+                        if (t->lost > 0)
+                                t->lost--;
+                        return 0;
+                }
+        }
+
+        /* A new boot segment. */
+        t->segments++;
+        t->seg_first = seq;
+        t->have_last = false;
+        flags = KMSG_SEQ_NEW_SEGMENT;
+        if (seq > 0) {
+                fill_loss(t, ret_loss, 0, seq, r, false, KMSG_LOSS_ROTATED);
+                flags |= KMSG_SEQ_LOSS;
+        }
+        t->have_cause = false;
+        accept(t, r, fp);
+        return flags;
+}
+
+_public_ uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t) {
+        return t ? t->lost : 0;
+}
+
+_public_ uint64_t kmsg_seqtrack_get_duplicates(const struct kmsg_seqtrack *t) {
+        return t ? t->dups : 0;
+}
+
+_public_ uint64_t kmsg_seqtrack_get_segments(const struct kmsg_seqtrack *t) {
+        return t ? t->segments : 0;
+}
+
+_public_ int kmsg_seqtrack_get_last(const struct kmsg_seqtrack *t, uint64_t *ret_seq) {
+        if (!t)
+                return -EINVAL;
+        if (!t->have_last)
+                return -ENODATA;
+        if (ret_seq)
+                *ret_seq = t->last_seq;
+        return 0;
+}

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The journal export form (also the seed patch's structured form):
+ *
+ *   KEY=VALUE\n            text field
+ *   KEY\n<le64 len><bytes>\n   binary field
+ *   \n                     end of record
+ *
+ * The extent of a record is found by an incremental scanner, so that a
+ * record over the size limit is passed without being held in memory and a
+ * length field is only ever checked against the bytes that are there.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader-private.h"
+
+enum { XS_FIELD, XS_LINE, XS_LEN, XS_DATA, XS_DATA_NL };
+
+static uint64_t le64(const unsigned char *p) {
+        uint64_t v = 0;
+        int i;
+
+        for (i = 7; i >= 0; i--)
+                v = v << 8 | p[i];
+        return v;
+}
+
+/*
+ * Advance the scanner.  Returns 1 at the end of a record (xs->off is just
+ * past it), 0 when more input is needed.
+ */
+static int scan(struct kmsg_reader *rd) {
+        struct export_scan *xs = &rd->xs;
+
+        for (;;) {
+                const char *p = rd->buf + xs->off;
+                size_t avail = rd->end - xs->off;
+                const char *nl;
+
+                if (avail == 0)
+                        return 0;
+                switch (xs->state) {
+                case XS_FIELD:
+                        if (*p == '\n') {
+                                xs->off++;
+                                return 1;
+                        }
+                        xs->state = XS_LINE;
+                        xs->line_has_eq = false;
+                        break;
+                case XS_LINE:
+                        nl = memchr(p, '\n', avail);
+                        if (!xs->line_has_eq && memchr(p, '=', nl ? (size_t)(nl - p) : avail))
+                                xs->line_has_eq = true;
+                        if (!nl) {
+                                xs->off = rd->end;
+                                return 0;
+                        }
+                        xs->off += (size_t)(nl - p) + 1;
+                        xs->state = xs->line_has_eq ? XS_FIELD : XS_LEN;
+                        break;
+                case XS_LEN:
+                        if (avail < 8)
+                                return 0;
+                        xs->remaining = le64((const unsigned char *)p);
+                        xs->off += 8;
+                        xs->state = XS_DATA;
+                        if (xs->remaining > rd->max_record)
+                                xs->skipping = true;
+                        break;
+                case XS_DATA:
+                        if (avail < xs->remaining) {
+                                xs->remaining -= avail;
+                                xs->off = rd->end;
+                                return 0;
+                        }
+                        xs->off += (size_t)xs->remaining;
+                        xs->remaining = 0;
+                        xs->state = XS_DATA_NL;
+                        break;
+                case XS_DATA_NL:
+                        if (*p == '\n') {
+                                xs->off++;
+                                xs->state = XS_FIELD;
+                        } else {
+                                /* The length does not match the data: resynchronise at a blank line. */
+                                if (!xs->broken)
+                                        xs->why = "binary field length does not match its data";
+                                xs->broken = true;
+                                xs->state = XS_LINE;
+                                xs->line_has_eq = true;
+                        }
+                        break;
+                }
+        }
+}
+
+static int parse_u64_field(const char *v, size_t len, uint64_t *ret) {
+        uint64_t x = 0;
+        size_t i;
+
+        if (len == 0)
+                return -EINVAL;
+        for (i = 0; i < len; i++) {
+                unsigned d;
+
+                if (v[i] < '0' || v[i] > '9')
+                        return -EINVAL;
+                d = (unsigned)(v[i] - '0');
+                if (x > (UINT64_MAX - d) / 10)
+                        return -ERANGE;
+                x = x * 10 + d;
+        }
+        *ret = x;
+        return 0;
+}
+
+static bool key_is(const char *k, size_t klen, const char *name) {
+        return strlen(name) == klen && memcmp(k, name, klen) == 0;
+}
+
+/* Map the fields of one complete record in p[0..len) onto r. */
+static int build(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
+        const char *end = p + len;
+        uint64_t level = 6, facility = 0, mono = 0, src_mono = 0;
+        bool has_level = false, has_fac = false, has_msg = false, has_mono = false, has_src = false;
+        int e;
+
+        record_reset(r);
+        while (p < end && *p != '\n') {
+                const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq, *val;
+                size_t klen, vlen;
+
+                if (!nl)
+                        nl = end;
+                eq = memchr(p, '=', (size_t)(nl - p));
+                if (eq) {
+                        klen = (size_t)(eq - p);
+                        val = eq + 1;
+                        vlen = (size_t)(nl - val);
+                        if (vlen > 0 && val[vlen - 1] == '\r')
+                                vlen--;
+                } else {
+                        klen = (size_t)(nl - p);
+                        if ((size_t)(end - nl) < 9) {
+                                *ret_err = "truncated binary field";
+                                return -EBADMSG;
+                        }
+                        vlen = (size_t)le64((const unsigned char *)nl + 1);
+                        val = nl + 9;
+                        if ((size_t)(end - val) < vlen) {
+                                *ret_err = "truncated binary field";
+                                return -EBADMSG;
+                        }
+                        nl = val + vlen;
+                }
+                if (klen == 0) {
+                        *ret_err = "field with an empty name";
+                        return -EBADMSG;
+                }
+
+                if (key_is(p, klen, "MESSAGE")) {
+                        e = record_append(r, val, vlen, &r->msg_off);
+                        if (e < 0)
+                                return e;
+                        r->msg_len = vlen;
+                        has_msg = true;
+                } else if (key_is(p, klen, "PRIORITY")) {
+                        if (parse_u64_field(val, vlen, &level) < 0 || level > 7) {
+                                *ret_err = "PRIORITY is not a number from 0 to 7";
+                                return -EBADMSG;
+                        }
+                        has_level = true;
+                } else if (key_is(p, klen, "SYSLOG_FACILITY")) {
+                        if (parse_u64_field(val, vlen, &facility) < 0 || facility > 255) {
+                                *ret_err = "SYSLOG_FACILITY is not a number from 0 to 255";
+                                return -EBADMSG;
+                        }
+                        has_fac = true;
+                } else if (key_is(p, klen, "SEQNUM")) {
+                        if (parse_u64_field(val, vlen, &r->seqnum) < 0) {
+                                *ret_err = "SEQNUM is not a number";
+                                return -EBADMSG;
+                        }
+                        r->has_seqnum = true;
+                } else if (key_is(p, klen, "TIMESTAMP")) {
+                        if (parse_u64_field(val, vlen, &r->usec) < 0) {
+                                *ret_err = "TIMESTAMP is not a number";
+                                return -EBADMSG;
+                        }
+                        r->has_timestamp = true;
+                } else if (key_is(p, klen, "_SOURCE_MONOTONIC_TIMESTAMP")) {
+                        has_src = parse_u64_field(val, vlen, &src_mono) == 0;
+                } else if (key_is(p, klen, "__MONOTONIC_TIMESTAMP")) {
+                        has_mono = parse_u64_field(val, vlen, &mono) == 0;
+                } else if (key_is(p, klen, "_KERNEL_SUBSYSTEM")) {
+                        e = record_add_dict(r, "SUBSYSTEM", 9, val, vlen, false);
+                        if (e < 0)
+                                return e;
+                } else if (key_is(p, klen, "_KERNEL_DEVICE")) {
+                        e = record_add_dict(r, "DEVICE", 6, val, vlen, false);
+                        if (e < 0)
+                                return e;
+                } else if (key_is(p, klen, "KMSG_FLAGS")) {
+                        e = record_append(r, val, vlen, &r->flags_off);
+                        if (e < 0)
+                                return e;
+                } else if (key_is(p, klen, "KMSG_FIELDS")) {
+                        const char *f, *fend, *vend = val + vlen;
+
+                        e = record_append(r, val, vlen, &r->fields_off);
+                        if (e < 0)
+                                return e;
+                        for (f = val; f < vend; f = fend + 1) {
+                                fend = memchr(f, ',', (size_t)(vend - f));
+                                if (!fend)
+                                        fend = vend;
+                                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
+                                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
+                                        if (e < 0)
+                                                return e;
+                                }
+                        }
+                } else if (p[0] != '_' && !key_is(p, klen, "SYSLOG_IDENTIFIER")) {
+                        /* Any other field that is not journal metadata is a dictionary entry. */
+                        e = record_add_dict(r, p, klen, val, vlen, false);
+                        if (e < 0)
+                                return e;
+                }
+                p = nl + 1;
+        }
+        if (!has_msg) {
+                *ret_err = "record has no MESSAGE field";
+                return -EBADMSG;
+        }
+        if (!r->has_timestamp && (has_src || has_mono)) {
+                r->usec = has_src ? src_mono : mono;
+                r->has_timestamp = true;
+        }
+        r->priority = (unsigned)(facility << 3 | level);
+        r->has_priority = has_level || has_fac;
+        if (!has_level)
+                r->priority = (unsigned)(facility << 3 | 6);
+        return 0;
+}
+
+int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct export_scan *xs = &rd->xs;
+        int e, done;
+
+        for (;;) {
+                if (!xs->active) {
+                        /* Start of a record: skip blank lines before it. */
+                        while (rd->start < rd->end && (rd->buf[rd->start] == '\n' || rd->buf[rd->start] == '\0')) {
+                                if (rd->buf[rd->start] == '\n')
+                                        rd->line++;
+                                rd->start++;
+                        }
+                        if (rd->start == rd->end) {
+                                if (rd->eof)
+                                        return 0;
+                                e = stream_fill(rd);
+                                if (e < 0)
+                                        return e;
+                                continue;
+                        }
+                        memset(xs, 0, sizeof(*xs));
+                        xs->active = true;
+                        xs->off = rd->start;
+                        rd->pos = rd->line;
+                }
+
+                done = scan(rd);
+                if (done || rd->eof) {
+                        size_t rec_end = xs->off;
+                        bool eof_cut = !done && (xs->state == XS_LEN || xs->state == XS_DATA ||
+                                                 xs->state == XS_DATA_NL);
+                        struct kmsg_record *r;
+                        const char *err = NULL;
+
+                        xs->active = false;
+                        if (xs->skipping) {
+                                stream_consume(rd, rec_end);
+                                reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
+                                return -E2BIG;
+                        }
+                        r = reader_record(rd);
+                        if (!r)
+                                return -ENOMEM;
+                        if (xs->broken) {
+                                err = xs->why;
+                                e = -EBADMSG;
+                        } else if (eof_cut) {
+                                err = "truncated binary field at the end of the input";
+                                e = -EBADMSG;
+                        } else
+                                e = build(r, rd->buf + rd->start, rec_end - rd->start, &err);
+                        stream_consume(rd, rec_end);
+                        if (e == -EBADMSG) {
+                                reader_set_error(rd, "%s", err);
+                                return e;
+                        }
+                        if (e < 0)
+                                return e;
+                        *ret = r;
+                        return 1;
+                }
+
+                if (xs->off - rd->start > rd->max_record)
+                        xs->skipping = true;
+                if (xs->skipping) {
+                        /* Drop what was scanned; keep counting lines. */
+                        stream_consume(rd, xs->off);
+                }
+                {
+                        size_t rel = xs->off - rd->start;
+
+                        e = stream_fill(rd); /* moves data to the front */
+                        if (e < 0)
+                                return e;
+                        xs->off = rd->start + rel;
+                }
+        }
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The stream splitter for the /dev/kmsg text form, as "cat /dev/kmsg"
+ * writes it: a record ends at a newline that is not followed by a
+ * dictionary line (" KEY=").  NUL bytes, CR and blank lines between
+ * records are skipped; a 6.3+ record cut at 2048 bytes that runs into
+ * the next header is split there.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "reader-private.h"
+
+enum { SKIP_NONE, SKIP_LINE, SKIP_AFTER_NL };
+
+void stream_consume(struct kmsg_reader *rd, size_t new_start) {
+        const char *p = rd->buf + rd->start, *end = rd->buf + new_start;
+
+        while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+                rd->line++;
+                p++;
+        }
+        rd->start = new_start;
+}
+
+/* Skip separators and blank lines.  Returns 1 at a record, 0 if more input is needed. */
+static int skip_separators(struct kmsg_reader *rd) {
+        while (rd->start < rd->end) {
+                char c = rd->buf[rd->start];
+                size_t j;
+
+                if (c == '\n') {
+                        rd->line++;
+                        rd->start++;
+                } else if (c == '\0' || c == '\r') {
+                        rd->start++;
+                } else if (c == ' ' || c == '\t') {
+                        /* A line of white space only is blank. */
+                        for (j = rd->start; j < rd->end && (rd->buf[j] == ' ' || rd->buf[j] == '\t' ||
+                                                            rd->buf[j] == '\r');
+                             j++)
+                                ;
+                        if (j == rd->end) {
+                                if (!rd->eof && j - rd->start < rd->max_record)
+                                        return 0;
+                                rd->start = j;
+                        } else if (rd->buf[j] == '\n' || rd->buf[j] == '\0')
+                                rd->start = j;
+                        else
+                                return 1;
+                } else
+                        return 1;
+        }
+        return 0;
+}
+
+/*
+ * Find the end of the record at buf[start].  Returns 1 and sets *ret_end
+ * (end of the record's bytes) and *ret_next (where the next one starts),
+ * *ret_lines (newlines inside); 0 when more input is needed.
+ */
+static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines) {
+        const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *h, *q;
+        uint64_t lines = 0;
+
+        nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) {
+                if (!rd->eof)
+                        return 0;
+                nl = end;
+        }
+        nul = memchr(p, '\0', (size_t)(nl - p));
+        if (nul)
+                nl = nul;
+
+        /* A 6.3+ record cut at 2048 bytes runs into the next header. */
+        for (h = p; h < nl && (*h == ' ' || *h == '\t'); h++)
+                ;
+        if ((size_t)(nl - h) > KMSG_TRUNCATED_RECORD &&
+            header_check(h + KMSG_TRUNCATED_RECORD, (size_t)(nl - h - KMSG_TRUNCATED_RECORD))) {
+                *ret_end = *ret_next = (size_t)(h + KMSG_TRUNCATED_RECORD - buf);
+                *ret_lines = 0;
+                return 1;
+        }
+        if (nl == end || *nl == '\0') {
+                *ret_end = *ret_next = (size_t)(nl - buf);
+                *ret_lines = 0;
+                return 1;
+        }
+
+        /* Dictionary lines follow the header, one leading space each. */
+        q = nl + 1;
+        lines = 1;
+        for (;;) {
+                int c = dict_line_check(q, (size_t)(end - q));
+
+                if (c < 0 && !rd->eof)
+                        return 0;
+                if (c <= 0)
+                        break;
+                nl = memchr(q, '\n', (size_t)(end - q));
+                if (!nl) {
+                        if (!rd->eof)
+                                return 0;
+                        q = end;
+                        break;
+                }
+                lines++;
+                q = nl + 1;
+        }
+        *ret_end = *ret_next = (size_t)(q - buf);
+        *ret_lines = lines;
+        return 1;
+}
+
+/* Discard a record over the size limit.  Returns 1 when it is passed, 0 if more input is needed. */
+static int skip_record(struct kmsg_reader *rd) {
+        while (rd->start < rd->end) {
+                const char *p = rd->buf + rd->start;
+                size_t avail = rd->end - rd->start;
+
+                if (rd->skip_state == SKIP_LINE) {
+                        const char *nl = memchr(p, '\n', avail);
+
+                        if (!nl) {
+                                rd->start = rd->end;
+                                break;
+                        }
+                        rd->line++;
+                        rd->start += (size_t)(nl - p) + 1;
+                        rd->skip_state = SKIP_AFTER_NL;
+                } else {
+                        int c = dict_line_check(p, avail);
+
+                        if (c < 0 && avail > 4096)
+                                c = 0;
+                        if (c < 0)
+                                break;
+                        if (c == 0) {
+                                rd->skip_state = SKIP_NONE;
+                                return 1;
+                        }
+                        rd->skip_state = SKIP_LINE;
+                }
+        }
+        if (rd->eof) {
+                rd->skip_state = SKIP_NONE;
+                return 1;
+        }
+        return 0;
+}
+
+static int too_big(struct kmsg_reader *rd) {
+        reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
+        return -E2BIG;
+}
+
+int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        size_t rec_end, next;
+        uint64_t lines;
+        int e;
+
+        for (;;) {
+                if (rd->skip_state != SKIP_NONE) {
+                        if (skip_record(rd))
+                                return too_big(rd);
+                } else if (skip_separators(rd)) {
+                        if (scan_record(rd, &rec_end, &next, &lines)) {
+                                struct kmsg_record *r;
+                                const char *err;
+
+                                rd->pos = rd->line;
+                                if (rec_end - rd->start > rd->max_record) {
+                                        rd->line += lines;
+                                        rd->start = next;
+                                        return too_big(rd);
+                                }
+                                r = reader_record(rd);
+                                if (!r)
+                                        return -ENOMEM;
+                                e = record_parse_into(r, rd->buf + rd->start, rec_end - rd->start, &err);
+                                rd->line += lines;
+                                rd->start = next;
+                                if (e == -EBADMSG) {
+                                        reader_set_error(rd, "%s", err);
+                                        return e;
+                                }
+                                if (e < 0)
+                                        return e;
+                                *ret = r;
+                                return 1;
+                        }
+                        if (rd->end - rd->start > rd->max_record) {
+                                /* Too big: drop what we have and pass the rest. */
+                                rd->pos = rd->line;
+                                rd->skip_state = SKIP_LINE;
+                                continue;
+                        }
+                } else if (rd->start == rd->end && rd->eof)
+                        return 0;
+
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+                if (e == 0 && rd->start == rd->end)
+                        return 0;
+        }
+}

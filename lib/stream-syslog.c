@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The syslog form, one record per line, as "dmesg -r" and /proc/kmsg
+ * print it:  "<6>[    1.234567] message", "[    1.234567] message" or
+ * "<6>message".  These lines carry no sequence numbers.  \xNN escapes in
+ * the message are decoded as in the kmsg form.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "reader-private.h"
+
+static int parse_line(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
+        const char *end = p + len, *q;
+        uint64_t v, frac;
+        size_t digits;
+
+        record_reset(r);
+        if (memchr(p, '\0', len)) {
+                *ret_err = "binary data (NUL byte) in a syslog-form line";
+                return -EBADMSG;
+        }
+        if (p < end && *p == '<') {
+                v = 0;
+                for (q = p + 1; q < end && *q >= '0' && *q <= '9' && q - p <= 5; q++)
+                        v = v * 10 + (uint64_t)(*q - '0');
+                if (q > p + 1 && q < end && *q == '>' && v <= 2047) {
+                        r->priority = (unsigned)v;
+                        r->has_priority = true;
+                        p = q + 1;
+                }
+        }
+        if (p < end && *p == '[') {
+                q = p + 1;
+                while (q < end && *q == ' ')
+                        q++;
+                v = 0;
+                for (digits = 0; q < end && *q >= '0' && *q <= '9'; q++, digits++)
+                        if (digits < 12)
+                                v = v * 10 + (uint64_t)(*q - '0');
+                if (digits > 0 && digits <= 12 && q < end && *q == '.') {
+                        const char *fs = ++q;
+
+                        frac = 0;
+                        for (digits = 0; q < end && *q >= '0' && *q <= '9'; q++, digits++)
+                                if (digits < 6)
+                                        frac = frac * 10 + (uint64_t)(*q - '0');
+                        for (; digits < 6; digits++)
+                                frac *= 10;
+                        if (q > fs && q < end && *q == ']') {
+                                r->usec = v * 1000000 + frac;
+                                r->has_timestamp = true;
+                                p = q + 1;
+                                if (p < end && *p == ' ')
+                                        p++;
+                        }
+                }
+        }
+        if (!r->has_priority && !r->has_timestamp) {
+                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
+                return -EBADMSG;
+        }
+        return record_append_unescaped(r, p, (size_t)(end - p), &r->msg_off, &r->msg_len);
+}
+
+int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        for (;;) {
+                const char *p = rd->buf + rd->start, *nl;
+                size_t avail = rd->end - rd->start, len;
+                int e;
+
+                /* Blank lines carry nothing. */
+                if (avail > 0 && (*p == '\n' || (*p == '\r' && avail > 1 && p[1] == '\n'))) {
+                        stream_consume(rd, rd->start + (*p == '\n' ? 1 : 2));
+                        continue;
+                }
+                nl = avail ? memchr(p, '\n', avail) : NULL;
+                if (nl || (rd->eof && avail > 0)) {
+                        struct kmsg_record *r;
+                        const char *err = NULL;
+
+                        len = nl ? (size_t)(nl - p) : avail;
+                        rd->pos = rd->line;
+                        if (len > rd->max_record) {
+                                stream_consume(rd, rd->start + len + (nl ? 1 : 0));
+                                reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+                                return -E2BIG;
+                        }
+                        if (len > 0 && p[len - 1] == '\r')
+                                len--;
+                        r = reader_record(rd);
+                        if (!r)
+                                return -ENOMEM;
+                        e = parse_line(r, p, len, &err);
+                        stream_consume(rd, (size_t)((nl ? nl + 1 : p + avail) - rd->buf));
+                        if (e == -EBADMSG) {
+                                reader_set_error(rd, "%s", err);
+                                return e;
+                        }
+                        if (e < 0)
+                                return e;
+                        *ret = r;
+                        return 1;
+                }
+                if (rd->eof)
+                        return 0;
+                if (avail > rd->max_record) {
+                        /* Drop the head of an overlong line; the rest is dropped at its end. */
+                        rd->pos = rd->line;
+                        for (;;) {
+                                rd->start = rd->end;
+                                e = stream_fill(rd);
+                                if (e < 0)
+                                        return e;
+                                p = rd->buf + rd->start;
+                                nl = memchr(p, '\n', rd->end - rd->start);
+                                if (nl || e == 0)
+                                        break;
+                        }
+                        stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
+                        rd->line = rd->pos + 1;
+                        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+                        return -E2BIG;
+                }
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+        }
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kdmesg: print the kernel log, exactly. */
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "libkmsg.h"
+#include "output.h"
+#include "sink.h"
+
+#define EXIT_BAD_INPUT 1
+/* Error messages for one source beyond this many are counted, not printed. */
+#define MAX_ERRORS_SHOWN 10
+
+static const char *program = "kdmesg";
+
+struct options {
+        const char **files;
+        size_t n_files;
+        struct output_settings out;
+};
+
+static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warnx_(const char *fmt, ...) {
+        va_list ap;
+
+        out_flush();
+        fprintf(stderr, "%s: ", program);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
+static void __attribute__((noreturn)) usage(void) {
+        FILE *o = stdout;
+
+        fputs(_("\nUsage:\n"), o);
+        fprintf(o, _(" %s [options]\n"), program);
+        fputs(_("\nDisplay or follow the kernel ring buffer, with sequence numbers, dictionaries\n"
+                "and lost messages.\n"),
+              o);
+        fputs(_("\nOptions:\n"), o);
+        fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
+                "                               (repeatable; '-' is standard input)\n"),
+              o);
+        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs("\n", o);
+        fputs(_(" -h, --help                  display this help\n"), o);
+        fputs(_(" -V, --version               display version\n"), o);
+        fputs(_("\nExit status:\n"
+                " 0  success\n"
+                " 1  input could not be read in full (unreadable source, malformed or skipped records)\n"),
+              o);
+        fprintf(o, _("\nFor more details see %s(1).\n"), program);
+        exit(EXIT_SUCCESS);
+}
+
+static void __attribute__((noreturn)) bad_usage(void) {
+        fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
+        exit(EXIT_BAD_INPUT);
+}
+
+enum {
+        OPT_NOESCAPE = 0x100,
+};
+
+static void parse_options(int argc, char **argv, struct options *o) {
+        static const struct option longopts[] = {
+                { "kmsg-file", required_argument, NULL, 'K' },
+                { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                {},
+        };
+        int c;
+
+        while ((c = getopt_long(argc, argv, "K:hV", longopts, NULL)) >= 0) {
+                switch (c) {
+                case 'K':
+                        o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
+                        if (!o->files) {
+                                warnx_("%s", strerror(ENOMEM));
+                                exit(EXIT_BAD_INPUT);
+                        }
+                        o->files[o->n_files++] = optarg;
+                        break;
+                case OPT_NOESCAPE:
+                        o->out.noescape = true;
+                        break;
+                case 'h':
+                        usage();
+                case 'V':
+                        printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
+                        exit(EXIT_SUCCESS);
+                default:
+                        bad_usage();
+                }
+        }
+        if (optind < argc) {
+                warnx_(_("unexpected argument '%s'"), argv[optind]);
+                bad_usage();
+        }
+}
+
+/* Per-run state shared by all sources. */
+struct run {
+        struct sink *sink;
+        struct kmsg_seqtrack *track;
+        uint64_t bad_records;
+        int status;
+};
+
+static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
+        const char *name = kmsg_reader_get_name(rd);
+        uint64_t pos = kmsg_reader_get_position(rd);
+
+        run->bad_records++;
+        run->status = EXIT_BAD_INPUT;
+        if (++*shown > MAX_ERRORS_SHOWN)
+                return;
+        if (kmsg_reader_is_device(rd))
+                warnx_(_("%s: record %llu: %s"), name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+        else
+                warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+}
+
+static int emit(struct run *run, const struct kmsg_record *r) {
+        struct kmsg_loss loss;
+        int f;
+
+        f = kmsg_seqtrack_feed(run->track, r, &loss);
+        if (f < 0)
+                return f;
+        if (f & KMSG_SEQ_DUPLICATE)
+                return 0;
+        /* What rotated out of the ring before reading began is not news. */
+        if ((f & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED) {
+                int e = run->sink->loss(run->sink, &loss);
+
+                if (e < 0)
+                        return e;
+        }
+        return run->sink->record(run->sink, r);
+}
+
+/* Read one source to its end.  Returns 0, or -errno when it could not go on. */
+static int drain(struct run *run, struct kmsg_reader *rd) {
+        uint64_t shown = 0;
+        int e;
+
+        for (;;) {
+                struct kmsg_record *r;
+
+                e = kmsg_reader_next(rd, &r);
+                if (e == 1) {
+                        e = emit(run, r);
+                        if (e < 0)
+                                return e;
+                        continue;
+                }
+                if (e == 0 || e == -EAGAIN)
+                        break;
+                switch (e) {
+                case -EPIPE:
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_OVERRUN);
+                        continue;
+                case -EMSGSIZE:
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
+                        continue;
+                case -EBADMSG:
+                case -E2BIG:
+                        report_bad(run, rd, &shown, e);
+                        continue;
+                default:
+                        warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        return e;
+                }
+        }
+        if (shown > MAX_ERRORS_SHOWN)
+                warnx_(_("%s: %llu malformed or oversized records skipped in all"), kmsg_reader_get_name(rd),
+                       (unsigned long long)shown);
+        return 0;
+}
+
+static int open_device(struct kmsg_reader **ret) {
+        int e = kmsg_reader_new_device(NULL, KMSG_SEEK_CLEAR, ret);
+
+        if (e == -EPERM || e == -EACCES)
+                warnx_(_("cannot open /dev/kmsg: %s (reading the kernel log needs CAP_SYSLOG when "
+                         "kernel.dmesg_restrict=1)"),
+                       strerror(-e));
+        else if (e == -ENODEV)
+                warnx_(_("/dev/kmsg is not a kmsg character device"));
+        else if (e < 0)
+                warnx_(_("cannot open /dev/kmsg: %s"), strerror(-e));
+        return e;
+}
+
+int main(int argc, char **argv) {
+        struct options o = {};
+        struct run run = {};
+        struct kmsg_reader *rd = NULL;
+        size_t i;
+        int e;
+
+        setlocale(LC_ALL, "");
+        i18n_init();
+        parse_options(argc, argv, &o);
+
+        run.sink = sink_short_new(&o.out);
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                return EXIT_BAD_INPUT;
+        }
+
+        if (o.n_files == 0) {
+                if (open_device(&rd) < 0)
+                        run.status = EXIT_BAD_INPUT;
+                else {
+                        drain(&run, rd);
+                        rd = kmsg_reader_unref(rd);
+                }
+        }
+        for (i = 0; i < o.n_files; i++) {
+                e = kmsg_reader_new_path(o.files[i], KMSG_FORMAT_AUTO, &rd);
+                if (e < 0) {
+                        warnx_(_("cannot open %s: %s"), o.files[i], strerror(-e));
+                        run.status = EXIT_BAD_INPUT;
+                        continue;
+                }
+                drain(&run, rd);
+                rd = kmsg_reader_unref(rd);
+        }
+
+        run.sink->finish(run.sink);
+        if (kmsg_seqtrack_get_duplicates(run.track) > 0)
+                warnx_(_("%llu duplicate records skipped (overlapping input)"),
+                       (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
+        e = out_close();
+        if (e < 0) {
+                fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
+                run.status = EXIT_BAD_INPUT;
+        }
+        run.sink->free(run.sink);
+        kmsg_seqtrack_unref(run.track);
+        free(o.files);
+        return run.status;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The classic dmesg view: "[    1.234567] message". */
+#include <stdlib.h>
+
+#include "output.h"
+#include "sink.h"
+
+static int short_record(struct sink *s, const struct kmsg_record *r) {
+        const char *msg;
+        size_t len;
+
+        if (kmsg_record_has_timestamp(r)) {
+                out_putc('[');
+                out_usec(kmsg_record_get_timestamp(r), 5);
+                out_write("] ", 2);
+        }
+        msg = kmsg_record_get_message(r, &len);
+        out_text(msg, len, s->settings->noescape);
+        out_putc('\n');
+        return 0;
+}
+
+static void out_range(const struct kmsg_loss *l) {
+        out_u64(l->first_seq);
+        if (l->count > 1) {
+                out_putc('-');
+                out_u64(l->first_seq + l->count - 1);
+        }
+}
+
+static int short_loss(struct sink *s, const struct kmsg_loss *l) {
+        out_write("-- ", 3);
+        out_u64(l->count);
+        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
+        out_range(l);
+        if (l->has_before) {
+                out_puts(", between ");
+                out_usec(l->usec_before, 0);
+                out_puts(" and ");
+                out_usec(l->usec_after, 0);
+        } else {
+                out_puts(", before ");
+                out_usec(l->usec_after, 0);
+        }
+        out_puts(", ");
+        out_puts(kmsg_loss_cause_to_name(l->cause));
+        out_write(") --\n", 5);
+        return 0;
+}
+
+static int short_finish(struct sink *s) {
+        return 0;
+}
+
+static void short_free(struct sink *s) {
+        free(s);
+}
+
+struct sink *sink_short_new(const struct output_settings *settings) {
+        struct sink *s = calloc(1, sizeof(*s));
+
+        if (!s)
+                return NULL;
+        s->name = "short";
+        s->record = short_record;
+        s->loss = short_loss;
+        s->finish = short_finish;
+        s->free = short_free;
+        s->settings = settings;
+        return s;
+}

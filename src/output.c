@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Buffered, error-checked standard output with terminal-safe text. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+
+char out_buf[OUT_BUF_SIZE];
+size_t out_len;
+static int out_error;
+
+void out_drain(void) {
+        size_t done = 0;
+
+        while (done < out_len) {
+                ssize_t n;
+
+                if (out_error) {
+                        break;
+                }
+                n = write(STDOUT_FILENO, out_buf + done, out_len - done);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        out_error = errno;
+                        break;
+                }
+                done += (size_t)n;
+        }
+        out_len = 0;
+}
+
+void out_write(const void *p, size_t len) {
+        const char *s = p;
+
+        while (len > 0) {
+                size_t n = OUT_BUF_SIZE - out_len;
+
+                if (n == 0) {
+                        out_drain();
+                        continue;
+                }
+                if (n > len)
+                        n = len;
+                memcpy(out_buf + out_len, s, n);
+                out_len += n;
+                s += n;
+                len -= n;
+        }
+}
+
+void out_puts(const char *s) {
+        out_write(s, strlen(s));
+}
+
+void out_u64(uint64_t v) {
+        char tmp[24];
+        int i = (int)sizeof(tmp);
+
+        do {
+                tmp[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v);
+        out_write(tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+void out_u64_padded(uint64_t v, unsigned width) {
+        char tmp[24];
+        int i = (int)sizeof(tmp);
+
+        do {
+                tmp[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v);
+        while (sizeof(tmp) - (size_t)i < width && i > 0)
+                tmp[--i] = ' ';
+        out_write(tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+void out_usec(uint64_t usec, unsigned width) {
+        char tmp[8];
+        uint64_t frac = usec % 1000000;
+        int i;
+
+        out_u64_padded(usec / 1000000, width);
+        tmp[0] = '.';
+        for (i = 6; i >= 1; i--) {
+                tmp[i] = (char)('0' + frac % 10);
+                frac /= 10;
+        }
+        out_write(tmp, 7);
+}
+
+static const char hexdigits[] = "0123456789abcdef";
+
+static void out_hex_escape(unsigned char c) {
+        char e[4] = { '\\', 'x', hexdigits[c >> 4], hexdigits[c & 15] };
+
+        out_write(e, 4);
+}
+
+/* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
+static size_t utf8_valid(const unsigned char *p, size_t len) {
+        unsigned c = p[0];
+        size_t n, i;
+        uint32_t cp;
+
+        if (c >= 0xc2 && c <= 0xdf) {
+                n = 2;
+                cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+                n = 3;
+                cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+                n = 4;
+                cp = c & 0x07;
+        } else
+                return 0;
+        if (len < n)
+                return 0;
+        for (i = 1; i < n; i++) {
+                if ((p[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = cp << 6 | (p[i] & 0x3f);
+        }
+        /* Overlong forms, surrogates, beyond U+10FFFF, and C1 controls. */
+        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+                return 0;
+        return n;
+}
+
+void out_text(const char *p, size_t len, bool raw) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
+
+        if (raw) {
+                out_write(p, len);
+                return;
+        }
+        while (s < end) {
+                unsigned char c = *s;
+                size_t n;
+
+                if (c >= 0x20 && c < 0x7f) {
+                        s++;
+                        continue;
+                }
+                if (c == '\t') {
+                        s++;
+                        continue;
+                }
+                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                        s += n;
+                        continue;
+                }
+                out_write(run, (size_t)(s - run));
+                out_hex_escape(c);
+                s++;
+                run = s;
+        }
+        out_write(run, (size_t)(s - run));
+}
+
+int out_flush(void) {
+        out_drain();
+        return out_error ? -out_error : 0;
+}
+
+int out_close(void) {
+        return out_flush();
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_OUTPUT_H
+#define KDMESG_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Buffered standard output.  Errors are remembered and reported by
+ * out_close(); after a write error further output is discarded.
+ */
+void out_write(const void *p, size_t len);
+void out_puts(const char *s);
+static inline void out_putc(char c);
+void out_u64(uint64_t v);
+/* v right-aligned in width columns, padded with spaces. */
+void out_u64_padded(uint64_t v, unsigned width);
+/* Seconds and microseconds "S.UUUUUU" from a microsecond count, S padded to width. */
+void out_usec(uint64_t usec, unsigned width);
+/*
+ * Text from the kernel log, made safe for a terminal: control bytes, DEL,
+ * C1 controls and bytes that are not valid UTF-8 become \xNN; valid UTF-8
+ * is written as it is.  With raw, the bytes are written unchanged.
+ */
+void out_text(const char *p, size_t len, bool raw);
+/* Flush now (when following, after each record). */
+int out_flush(void);
+/* Flush and return 0, or -errno of the first write error. */
+int out_close(void);
+
+/* Internal buffer, exposed for the inline out_putc(). */
+extern char out_buf[];
+extern size_t out_len;
+#define OUT_BUF_SIZE 65536
+void out_drain(void);
+
+static inline void out_putc(char c) {
+        if (out_len == OUT_BUF_SIZE)
+                out_drain();
+        out_buf[out_len++] = c;
+}
+
+#endif
