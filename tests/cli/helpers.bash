@@ -1,0 +1,17 @@
+# Shared set-up for the CLI tests: a pinned environment and golden files.
+export TZ=UTC
+export LC_ALL=C.UTF-8
+unset NO_COLOR PAGER
+: "${KDMESG:?KDMESG must point at the kdmesg binary}"
+: "${TESTS:?TESTS must point at the tests directory}"
+DATA="$TESTS/data"
+EXPECTED="$TESTS/expected"
+
+# Compare stdout of the last `run` with a golden file; KDMESG_UPDATE_GOLDEN=1 rewrites it.
+golden() {
+        local f="$EXPECTED/$1"
+        if [ -n "${KDMESG_UPDATE_GOLDEN:-}" ]; then
+                printf '%s\n' "$output" > "$f"
+        fi
+        diff -u "$f" <(printf '%s\n' "$output")
+}
