@@ -159,7 +159,8 @@ int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
  *   1        *ret is the record, borrowed: valid until the next call unless
  *            the caller takes kmsg_record_ref().
  *   0        end of input (streams only).
- *   -EAGAIN  device: no record for now; poll kmsg_reader_get_fd().
+ *   -EAGAIN  device, or a followed stream: no record for now; poll
+ *            kmsg_reader_get_fd() (see kmsg_reader_set_follow()).
  *   -EPIPE   device: overrun; records were lost and the reader now stands
  *            at the oldest record still in the ring.
  *   -EMSGSIZE device: a record too large for the buffer was consumed and
@@ -170,6 +171,20 @@ int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
  * After -EBADMSG, -E2BIG, -EPIPE and -EMSGSIZE, the next call continues.
  */
 int kmsg_reader_next(struct kmsg_reader *reader, struct kmsg_record **ret);
+
+/*
+ * Follow a stream that may still grow, as "tail -f" does.  With follow
+ * set, the end of the data is not the end of input: next() returns
+ * -EAGAIN, and a record whose last line is complete when the data pauses
+ * is returned without waiting for the next record's first bytes.  On a
+ * pipe, FIFO or terminal next() then never blocks: -EAGAIN when no bytes
+ * are ready (poll kmsg_reader_get_fd()), 0 once the writer has closed it.
+ * On a regular file -EAGAIN means "no more bytes yet"; the caller decides
+ * when a file has ended (clear follow, and the next call treats the end of
+ * the data as the end of input).  Device readers are not affected.
+ * Returns 0 or -EINVAL.
+ */
+int kmsg_reader_set_follow(struct kmsg_reader *reader, int follow);
 
 /* The name given at creation ("-" shows as "<stdin>"). */
 const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
@@ -197,12 +212,15 @@ enum kmsg_loss_cause {
         KMSG_LOSS_OVERRUN, /* the reader fell behind (EPIPE) */
         KMSG_LOSS_ROTATED, /* gone from the ring before reading started */
         KMSG_LOSS_TOOBIG,  /* a record too large for the read buffer */
-        KMSG_LOSS_REBOOT,  /* unread records of a previous boot */
+        KMSG_LOSS_REBOOT,  /* unread records of a previous boot: count unknown (0) */
+        KMSG_LOSS_INTERRUPTED, /* a writer was killed while writing them: they may
+                                  or may not have been delivered */
 };
 
 struct kmsg_loss {
         uint64_t first_seq; /* first missing sequence number */
-        uint64_t count;     /* how many are missing */
+        uint64_t count;     /* how many are missing; 0 when not known (KMSG_LOSS_REBOOT:
+                               everything from first_seq to the end of that boot) */
         int has_before;     /* whether usec_before is known */
         uint64_t usec_before; /* time stamp of the record before the gap */
         uint64_t usec_after;  /* time stamp of the record after the gap */
@@ -214,7 +232,7 @@ struct kmsg_loss {
 #define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
 
-/* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot". */
+/* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot", "interrupted". */
 const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause);
 
 int kmsg_seqtrack_new(struct kmsg_seqtrack **ret);

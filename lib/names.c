@@ -70,6 +70,8 @@ _public_ const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause) {
                 return "toobig";
         case KMSG_LOSS_REBOOT:
                 return "reboot";
+        case KMSG_LOSS_INTERRUPTED:
+                return "interrupted";
         }
         return NULL;
 }

@@ -24,6 +24,8 @@ struct kmsg_reader {
         bool own_fd;
         bool is_device;
         bool eof;
+        bool follow;  /* streams: the end of the data is not the end of input */
+        bool paused;  /* follow: the last read found no new bytes */
         char *name;
         enum kmsg_format format;
         size_t max_record;

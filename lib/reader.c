@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -189,6 +190,14 @@ _public_ int kmsg_reader_set_max_record_size(struct kmsg_reader *rd, size_t max)
         return 0;
 }
 
+_public_ int kmsg_reader_set_follow(struct kmsg_reader *rd, int follow) {
+        if (!rd)
+                return -EINVAL;
+        rd->follow = follow != 0;
+        rd->paused = false;
+        return 0;
+}
+
 _public_ const char *kmsg_reader_get_name(const struct kmsg_reader *rd) {
         return rd ? rd->name : NULL;
 }
@@ -315,13 +324,53 @@ int stream_fill(struct kmsg_reader *rd) {
         want = rd->cap - rd->end;
         if (want > CHUNK)
                 want = CHUNK;
-        for (;;) {
-                n = read(rd->fd, rd->buf + rd->end, want);
-                if (n >= 0)
-                        break;
-                if (errno == EINTR)
-                        continue;
-                return -errno;
+        if (rd->follow) {
+                struct stat st;
+
+                /* Never block: a pipe with nothing in it is "no more for now". */
+                if (fstat(rd->fd, &st) < 0)
+                        return -errno;
+                if (!S_ISREG(st.st_mode)) {
+                        struct pollfd p = { .fd = rd->fd, .events = POLLIN };
+                        int r;
+
+                        do
+                                r = poll(&p, 1, 0);
+                        while (r < 0 && errno == EINTR);
+                        if (r < 0)
+                                return -errno;
+                        if (r == 0) {
+                                rd->paused = true;
+                                return -EAGAIN;
+                        }
+                }
+                for (;;) {
+                        n = read(rd->fd, rd->buf + rd->end, want);
+                        if (n >= 0)
+                                break;
+                        if (errno == EINTR)
+                                continue;
+                        if (errno == EAGAIN) {
+                                rd->paused = true;
+                                return -EAGAIN;
+                        }
+                        return -errno;
+                }
+                if (n == 0 && S_ISREG(st.st_mode)) {
+                        /* A file that may still grow. */
+                        rd->paused = true;
+                        return -EAGAIN;
+                }
+                rd->paused = false;
+        } else {
+                for (;;) {
+                        n = read(rd->fd, rd->buf + rd->end, want);
+                        if (n >= 0)
+                                break;
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
         }
         if (n == 0)
                 rd->eof = true;

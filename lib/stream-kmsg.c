@@ -94,6 +94,9 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
         for (;;) {
                 int c = dict_line_check(q, (size_t)(end - q));
 
+                /* Following: a record whose last line ended when the data paused is complete. */
+                if (c < 0 && q == end && rd->paused)
+                        c = 0;
                 if (c < 0 && !rd->eof)
                         return 0;
                 if (c <= 0)
@@ -158,6 +161,7 @@ static int too_big(struct kmsg_reader *rd) {
 int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         size_t rec_end, next;
         uint64_t lines;
+        bool rescanned = false;
         int e;
 
         for (;;) {
@@ -200,6 +204,11 @@ int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         return 0;
 
                 e = stream_fill(rd);
+                if (e == -EAGAIN && !rescanned && rd->start < rd->end) {
+                        /* The data paused: a record that ends here is complete. */
+                        rescanned = true;
+                        continue;
+                }
                 if (e < 0)
                         return e;
                 if (e == 0 && rd->start == rd->end)

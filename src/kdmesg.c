@@ -1,32 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kdmesg: print the kernel log, exactly. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cursor.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
+#include "run.h"
 #include "sink.h"
 
-#define EXIT_BAD_INPUT 1
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
+/* Following or keeping a cursor, output is written in whole records before the buffer fills. */
+#define RECORD_FLUSH_AT (OUT_BUF_SIZE / 2)
 
 static const char *program = "kdmesg";
+volatile sig_atomic_t run_quit;
+static int quit_pipe[2] = { -1, -1 };
 
 struct options {
         const char **files;
         size_t n_files;
         struct output_settings out;
+        bool follow;
+        bool follow_new;
+        bool quiet;
+        bool fail_on_loss;
+        const char *cursor_file;
 };
 
-static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warnx_(const char *fmt, ...) {
+void warnx_(const char *fmt, ...) {
         va_list ap;
 
         out_flush();
@@ -49,13 +61,24 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
                 "                               (repeatable; '-' is standard input)\n"),
               o);
+        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
+                "                               as it grows, like tail -F)\n"),
+              o);
+        fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
+        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
+                "                               wrote, and remember the last one written\n"),
+              o);
+        fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
+        fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
-                " 1  input could not be read in full (unreadable source, malformed or skipped records)\n"),
+                " 1  input could not be read in full (unreadable source, malformed or skipped\n"
+                "    records), or the output or the cursor file could not be written\n"
+                " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
@@ -68,11 +91,18 @@ static void __attribute__((noreturn)) bad_usage(void) {
 
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_CURSOR_FILE,
+        OPT_FAIL_ON_LOSS,
 };
 
 static void parse_options(int argc, char **argv, struct options *o) {
         static const struct option longopts[] = {
                 { "kmsg-file", required_argument, NULL, 'K' },
+                { "follow", no_argument, NULL, 'w' },
+                { "follow-new", no_argument, NULL, 'W' },
+                { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
+                { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
+                { "quiet", no_argument, NULL, 'q' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
@@ -80,7 +110,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
         };
         int c;
 
-        while ((c = getopt_long(argc, argv, "K:hV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "K:wWqhV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'K':
                         o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
@@ -89,6 +119,21 @@ static void parse_options(int argc, char **argv, struct options *o) {
                                 exit(EXIT_BAD_INPUT);
                         }
                         o->files[o->n_files++] = optarg;
+                        break;
+                case 'w':
+                        o->follow = true;
+                        break;
+                case 'W':
+                        o->follow = o->follow_new = true;
+                        break;
+                case OPT_CURSOR_FILE:
+                        o->cursor_file = optarg;
+                        break;
+                case OPT_FAIL_ON_LOSS:
+                        o->fail_on_loss = true;
+                        break;
+                case 'q':
+                        o->quiet = true;
                         break;
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
@@ -106,15 +151,16 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 warnx_(_("unexpected argument '%s'"), argv[optind]);
                 bad_usage();
         }
+        if (o->follow_new && o->n_files > 0) {
+                warnx_(_("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
+                bad_usage();
+        }
+        if (o->cursor_file && o->n_files > 0) {
+                warnx_(_("--cursor-file keeps the place in the live log; it cannot be combined with "
+                         "--kmsg-file"));
+                bad_usage();
+        }
 }
-
-/* Per-run state shared by all sources. */
-struct run {
-        struct sink *sink;
-        struct kmsg_seqtrack *track;
-        uint64_t bad_records;
-        int status;
-};
 
 static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
         const char *name = kmsg_reader_get_name(rd);
@@ -130,44 +176,111 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
 }
 
-static int emit(struct run *run, const struct kmsg_record *r) {
-        struct kmsg_loss loss;
-        int f;
+int run_loss(struct run *run, const struct kmsg_loss *l) {
+        loss_stats_add(&run->loss, l);
+        return run->sink->loss(run->sink, l);
+}
 
+/* The first record read from the device: what came before it? */
+static int judge_start(struct run *run, const struct kmsg_record *r) {
+        uint64_t seq = kmsg_record_get_seqnum(r);
+
+        run->started = true;
+        switch (run->start) {
+        case START_NEW:
+                /*
+                 * Only what was written after the start is wanted.  Overrun
+                 * before the first read, what was lost starts after the newest
+                 * record seen just before opening (a few records written
+                 * between that look and the open may be counted too).
+                 */
+                if (run->overrun_at_start)
+                        kmsg_seqtrack_expect(run->track, run->have_newest ? run->newest_seq + 1 : 0);
+                else
+                        kmsg_seqtrack_expect(run->track, seq);
+                break;
+        case START_PROBED:
+                /* Records between the oldest and the last clear were cleared, not lost. */
+                if (run->overrun_at_start || !run->have_oldest)
+                        break;
+                kmsg_seqtrack_expect(run->track, seq);
+                if (run->oldest_seq > 0) {
+                        struct kmsg_loss l = {
+                                .first_seq = 0,
+                                .count = run->oldest_seq,
+                                .usec_after = run->oldest_usec,
+                                .cause = KMSG_LOSS_ROTATED,
+                        };
+
+                        return run_loss(run, &l);
+                }
+                break;
+        case START_PLAIN:
+                break;
+        }
+        return 0;
+}
+
+static int emit(struct run *run, const struct kmsg_record *r) {
+        bool has_seq = kmsg_record_has_seqnum(r);
+        struct kmsg_loss loss;
+        int f, e;
+
+        if (!run->started && has_seq) {
+                e = judge_start(run, r);
+                if (e < 0)
+                        return e;
+        }
         f = kmsg_seqtrack_feed(run->track, r, &loss);
         if (f < 0)
                 return f;
         if (f & KMSG_SEQ_DUPLICATE)
                 return 0;
-        /* What rotated out of the ring before reading began is not news. */
-        if ((f & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED) {
-                int e = run->sink->loss(run->sink, &loss);
-
+        if (f & KMSG_SEQ_LOSS) {
+                e = run_loss(run, &loss);
                 if (e < 0)
                         return e;
         }
-        return run->sink->record(run->sink, r);
+        if (run->cursor && has_seq)
+                cursor_record_begin(run->cursor, kmsg_record_get_seqnum(r));
+        e = run->sink->record(run->sink, r);
+        if (e < 0)
+                return e;
+        if (run->cursor && has_seq)
+                cursor_record_end(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT && out_flush() < 0)
+                run->fatal = true;
+        return 0;
 }
 
-/* Read one source to its end.  Returns 0, or -errno when it could not go on. */
-static int drain(struct run *run, struct kmsg_reader *rd) {
+int run_drain(struct run *run, struct kmsg_reader *rd) {
         uint64_t shown = 0;
         int e;
 
         for (;;) {
                 struct kmsg_record *r;
 
+                if (run_quit || run->fatal) {
+                        e = -EINTR;
+                        break;
+                }
                 e = kmsg_reader_next(rd, &r);
                 if (e == 1) {
                         e = emit(run, r);
-                        if (e < 0)
+                        if (e < 0) {
+                                warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                                run->status = EXIT_BAD_INPUT;
+                                run->fatal = true;
                                 return e;
+                        }
                         continue;
                 }
                 if (e == 0 || e == -EAGAIN)
                         break;
                 switch (e) {
                 case -EPIPE:
+                        if (!run->started)
+                                run->overrun_at_start = true;
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_OVERRUN);
                         continue;
                 case -EMSGSIZE:
@@ -186,11 +299,11 @@ static int drain(struct run *run, struct kmsg_reader *rd) {
         if (shown > MAX_ERRORS_SHOWN)
                 warnx_(_("%s: %llu malformed or oversized records skipped in all"), kmsg_reader_get_name(rd),
                        (unsigned long long)shown);
-        return 0;
+        return e;
 }
 
-static int open_device(struct kmsg_reader **ret) {
-        int e = kmsg_reader_new_device(NULL, KMSG_SEEK_CLEAR, ret);
+static int open_device(enum kmsg_seek where, struct kmsg_reader **ret) {
+        int e = kmsg_reader_new_device(NULL, where, ret);
 
         if (e == -EPERM || e == -EACCES)
                 warnx_(_("cannot open /dev/kmsg: %s (reading the kernel log needs CAP_SYSLOG when "
@@ -203,9 +316,186 @@ static int open_device(struct kmsg_reader **ret) {
         return e;
 }
 
+/* The oldest record in the ring: what is before it has rotated out. */
+static void probe_oldest(struct run *run) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        int e;
+
+        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
+                return;
+        do
+                e = kmsg_reader_next(rd, &r);
+        while (e == -EPIPE || e == -EMSGSIZE || e == -EBADMSG);
+        if (e == 1 && kmsg_record_has_seqnum(r)) {
+                run->have_oldest = true;
+                run->oldest_seq = kmsg_record_get_seqnum(r);
+                run->oldest_usec = kmsg_record_get_timestamp(r);
+        }
+        kmsg_reader_unref(rd);
+}
+
+/* The newest record in the ring, before --follow-new opens at the end. */
+static void probe_newest(struct run *run) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        int e;
+
+        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
+                return;
+        while ((e = kmsg_reader_next(rd, &r)) != -EAGAIN && e != 0) {
+                if (e == 1 && kmsg_record_has_seqnum(r)) {
+                        run->have_newest = true;
+                        run->newest_seq = kmsg_record_get_seqnum(r);
+                } else if (e < 0 && e != -EPIPE && e != -EMSGSIZE && e != -EBADMSG)
+                        break;
+        }
+        kmsg_reader_unref(rd);
+}
+
+/*
+ * Where reading the device starts, and what is reported as lost before the
+ * first record: with a cursor of this boot, right after it; after a
+ * reboot, from the beginning with the previous boot's tail reported.
+ */
+static enum kmsg_seek plan_device_start(struct run *run, const struct options *o) {
+        struct cursor *c = run->cursor;
+        uint64_t seq, usec, from, to;
+        char boot[BOOT_ID_MAX];
+        const char *old;
+        bool has_seq;
+        int e;
+
+        if (c) {
+                e = boot_id_read(boot);
+                if (e < 0) {
+                        warnx_(_("cannot read the boot id: %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        run->fatal = true;
+                        return KMSG_SEEK_START;
+                }
+                cursor_set_boot_id(c, boot);
+                old = cursor_get_boot_id(c);
+                has_seq = cursor_get_seq(c, &seq, &usec);
+                if (old && strcmp(old, boot) == 0) {
+                        uint64_t next = has_seq ? seq + 1 : 0;
+
+                        if (cursor_get_pending(c, &from, &to)) {
+                                struct kmsg_loss l = {
+                                        .first_seq = from,
+                                        .count = to - from + 1,
+                                        .has_before = has_seq,
+                                        .usec_before = usec,
+                                        .cause = KMSG_LOSS_INTERRUPTED,
+                                };
+
+                                run_loss(run, &l);
+                                next = to + 1;
+                        }
+                        kmsg_seqtrack_expect(run->track, next);
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
+                        run->start = START_PLAIN;
+                        return KMSG_SEEK_START;
+                }
+                if (old) {
+                        struct kmsg_loss l = {
+                                .first_seq = has_seq ? seq + 1 : 0,
+                                .count = 0,
+                                .has_before = has_seq,
+                                .usec_before = usec,
+                                .cause = KMSG_LOSS_REBOOT,
+                        };
+
+                        if (cursor_get_pending(c, &from, &to) && from < l.first_seq)
+                                l.first_seq = from;
+                        run_loss(run, &l);
+                        run->start = START_PLAIN;
+                        return KMSG_SEEK_START;
+                }
+        }
+        if (o->follow_new) {
+                run->start = START_NEW;
+                probe_newest(run);
+                return KMSG_SEEK_END;
+        }
+        run->start = START_PROBED;
+        probe_oldest(run);
+        return KMSG_SEEK_CLEAR;
+}
+
+static void on_quit(int sig) {
+        int saved = errno;
+
+        run_quit = sig;
+        if (quit_pipe[1] >= 0 && write(quit_pipe[1], "q", 1) < 0) {
+                /* The pipe is full: a wake-up is already pending. */
+        }
+        errno = saved;
+}
+
+/* SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor saved. */
+static int setup_signals(struct run *run) {
+        struct sigaction sa = { .sa_handler = on_quit };
+
+        if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+                return -errno;
+        run->quit_fd = quit_pipe[0];
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
+                return -errno;
+        return 0;
+}
+
+static void cursor_hook(struct run *run, bool before) {
+        int e;
+
+        if (run->fatal)
+                return;
+        e = before ? cursor_before_write(run->cursor) : cursor_after_write(run->cursor);
+        if (e < 0) {
+                /* Not warnx_(): it flushes, and this runs inside a flush. */
+                fprintf(stderr, _("%s: cannot update the cursor file %s: %s\n"), program,
+                        cursor_get_path(run->cursor), strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+                run->fatal = true;
+        }
+}
+
+static void cursor_before(void *userdata) {
+        cursor_hook(userdata, true);
+}
+
+static void cursor_after(void *userdata) {
+        cursor_hook(userdata, false);
+}
+
+static int read_device(struct run *run, const struct options *o) {
+        struct kmsg_reader *rd = NULL;
+        enum kmsg_seek where;
+        int e;
+
+        where = plan_device_start(run, o);
+        if (run->fatal)
+                return -EIO;
+        e = open_device(where, &rd);
+        if (e < 0) {
+                run->status = EXIT_BAD_INPUT;
+                return e;
+        }
+        if (o->follow)
+                e = follow_device(run, rd);
+        else {
+                e = run_drain(run, rd);
+                if (e == -EAGAIN)
+                        e = 0;
+        }
+        kmsg_reader_unref(rd);
+        return e;
+}
+
 int main(int argc, char **argv) {
         struct options o = {};
-        struct run run = {};
+        struct run run = { .quit_fd = -1 };
         struct kmsg_reader *rd = NULL;
         size_t i;
         int e;
@@ -219,23 +509,40 @@ int main(int argc, char **argv) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
         }
-
-        if (o.n_files == 0) {
-                if (open_device(&rd) < 0)
-                        run.status = EXIT_BAD_INPUT;
-                else {
-                        drain(&run, rd);
-                        rd = kmsg_reader_unref(rd);
-                }
+        run.stream_out = o.follow || o.cursor_file;
+        if (run.stream_out && setup_signals(&run) < 0) {
+                warnx_(_("cannot set up signal handling: %s"), strerror(errno));
+                return EXIT_BAD_INPUT;
         }
-        for (i = 0; i < o.n_files; i++) {
+        if (o.cursor_file) {
+                char err[128] = "";
+
+                e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
+                if (e == -EBADMSG) {
+                        warnx_(_("%s: %s"), o.cursor_file, err);
+                        return EXIT_BAD_INPUT;
+                }
+                if (e < 0) {
+                        warnx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
+                        return EXIT_BAD_INPUT;
+                }
+                out_set_write_hooks(cursor_before, cursor_after, &run);
+        }
+
+        if (o.n_files == 0)
+                read_device(&run, &o);
+        for (i = 0; i < o.n_files && !run_quit && !run.fatal; i++) {
+                if (o.follow && i == o.n_files - 1) {
+                        follow_stream(&run, o.files[i]);
+                        break;
+                }
                 e = kmsg_reader_new_path(o.files[i], KMSG_FORMAT_AUTO, &rd);
                 if (e < 0) {
                         warnx_(_("cannot open %s: %s"), o.files[i], strerror(-e));
                         run.status = EXIT_BAD_INPUT;
                         continue;
                 }
-                drain(&run, rd);
+                run_drain(&run, rd);
                 rd = kmsg_reader_unref(rd);
         }
 
@@ -248,8 +555,22 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
                 run.status = EXIT_BAD_INPUT;
         }
+        if (run.cursor && !run.fatal && e == 0) {
+                e = cursor_sync(run.cursor);
+                if (e < 0) {
+                        warnx_(_("cannot update the cursor file %s: %s"), o.cursor_file, strerror(-e));
+                        run.status = EXIT_BAD_INPUT;
+                }
+        }
+        if (loss_stats_any(&run.loss)) {
+                if (!o.quiet)
+                        loss_stats_summary(&run.loss, stderr, program);
+                if (o.fail_on_loss && run.status == 0)
+                        run.status = EXIT_LOSS;
+        }
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
+        cursor_free(run.cursor);
         free(o.files);
         return run.status;
 }

@@ -28,19 +28,36 @@ static void out_range(const struct kmsg_loss *l) {
         }
 }
 
+/*
+ * The marker line where records are missing:
+ *   -- 23 messages lost (seq 1200-1222, between 12.345678 and 12.400001, overrun) --
+ *   -- unknown number of messages lost (seq 1235 and later of the previous boot, reboot) --
+ */
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        out_write("-- ", 3);
-        out_u64(l->count);
-        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
-        out_range(l);
-        if (l->has_before) {
-                out_puts(", between ");
-                out_usec(l->usec_before, 0);
-                out_puts(" and ");
-                out_usec(l->usec_after, 0);
+        if (l->count == 0) {
+                out_puts("-- unknown number of messages lost (seq ");
+                out_u64(l->first_seq);
+                out_puts(" and later of the previous boot");
         } else {
-                out_puts(", before ");
-                out_usec(l->usec_after, 0);
+                out_write("-- ", 3);
+                out_u64(l->count);
+                if (l->cause == KMSG_LOSS_INTERRUPTED)
+                        out_puts(l->count == 1 ? " message possibly lost (seq " : " messages possibly lost (seq ");
+                else
+                        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
+                out_range(l);
+                if (l->has_before && l->cause != KMSG_LOSS_INTERRUPTED) {
+                        out_puts(", between ");
+                        out_usec(l->usec_before, 0);
+                        out_puts(" and ");
+                        out_usec(l->usec_after, 0);
+                } else if (l->has_before) {
+                        out_puts(", after ");
+                        out_usec(l->usec_before, 0);
+                } else if (l->cause != KMSG_LOSS_INTERRUPTED) {
+                        out_puts(", before ");
+                        out_usec(l->usec_after, 0);
+                }
         }
         out_puts(", ");
         out_puts(kmsg_loss_cause_to_name(l->cause));

@@ -10,8 +10,25 @@ char out_buf[OUT_BUF_SIZE];
 size_t out_len;
 static int out_error;
 
+static void (*hook_before)(void *userdata);
+static void (*hook_after)(void *userdata);
+static void *hook_userdata;
+
+void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata) {
+        hook_before = before;
+        hook_after = after;
+        hook_userdata = userdata;
+}
+
+size_t out_pending(void) {
+        return out_len;
+}
+
 void out_drain(void) {
         size_t done = 0;
+
+        if (out_len > 0 && !out_error && hook_before)
+                hook_before(hook_userdata);
 
         while (done < out_len) {
                 ssize_t n;
@@ -28,6 +45,8 @@ void out_drain(void) {
                 }
                 done += (size_t)n;
         }
+        if (out_len > 0 && !out_error && hook_after)
+                hook_after(hook_userdata);
         out_len = 0;
 }
 

@@ -29,6 +29,14 @@ int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */
 int out_close(void);
 
+/* Bytes buffered, not yet written. */
+size_t out_pending(void);
+/*
+ * Functions called right before and right after each write(2) of buffered
+ * output (--cursor-file marks the records in flight).  NULL: none.
+ */
+void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata);
+
 /* Internal buffer, exposed for the inline out_putc(). */
 extern char out_buf[];
 extern size_t out_len;

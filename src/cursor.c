@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cursor file: a few "key=value" lines, replaced atomically (written to
+ * FILE.tmp, then renamed over FILE).  It is not fsync()ed: the rename is
+ * atomic for every reader of the file system, so a killed kdmesg always
+ * leaves the old or the new cursor, and what a crash of the whole system
+ * could lose (the last updates) belongs to a boot whose ring is gone
+ * anyway: the next run sees a new boot id and reports the reboot.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cursor.h"
+
+struct cursor {
+        char *path;
+        char *tmp;
+        /* As loaded. */
+        bool loaded;
+        char boot_id[BOOT_ID_MAX];
+        bool has_seq;
+        uint64_t seq, usec;
+        bool has_pending;
+        uint64_t pending_from, pending;
+
+        /* This run. */
+        char cur_boot[BOOT_ID_MAX];
+        bool begun;
+        uint64_t begun_seq; /* the last record whose output has started */
+        bool batch_open;
+        uint64_t batch_first; /* the first record begun since the last save */
+        bool done;
+        uint64_t done_seq, done_usec; /* the last record whose output is complete */
+
+        /* What the file says now. */
+        bool disk_valid; /* written by this run */
+        bool disk_has_seq;
+        uint64_t disk_seq, disk_usec;
+        bool disk_has_pending;
+        uint64_t disk_pending;
+};
+
+int boot_id_read(char buf[BOOT_ID_MAX]) {
+        ssize_t n;
+        int fd;
+
+        fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        n = read(fd, buf, BOOT_ID_MAX - 1);
+        close(fd);
+        if (n < 0)
+                return -errno;
+        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+                n--;
+        buf[n] = '\0';
+        return n > 0 ? 0 : -ENODATA;
+}
+
+static int parse_u64(const char *s, uint64_t *ret) {
+        char *end;
+
+        if (*s < '0' || *s > '9')
+                return -EINVAL;
+        errno = 0;
+        *ret = strtoull(s, &end, 10);
+        if (errno || *end)
+                return -EINVAL;
+        return 0;
+}
+
+static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
+        char line[256];
+        bool has_from = false;
+        unsigned n = 0;
+
+        while (fgets(line, sizeof(line), f)) {
+                size_t len = strlen(line);
+                char *v;
+                int e = 0;
+
+                n++;
+                if (len > 0 && line[len - 1] == '\n')
+                        line[--len] = '\0';
+                if (line[0] == '#' || line[0] == '\0')
+                        continue;
+                v = strchr(line, '=');
+                if (!v) {
+                        snprintf(err, errlen, "line %u: expected KEY=VALUE", n);
+                        return -EBADMSG;
+                }
+                *v++ = '\0';
+                if (strcmp(line, "boot_id") == 0) {
+                        if (!*v || strlen(v) >= BOOT_ID_MAX)
+                                e = -EINVAL;
+                        else
+                                strcpy(c->boot_id, v);
+                } else if (strcmp(line, "seq") == 0) {
+                        e = parse_u64(v, &c->seq);
+                        c->has_seq = e == 0;
+                } else if (strcmp(line, "usec") == 0)
+                        e = parse_u64(v, &c->usec);
+                else if (strcmp(line, "pending") == 0) {
+                        e = parse_u64(v, &c->pending);
+                        c->has_pending = e == 0;
+                } else if (strcmp(line, "pending_from") == 0) {
+                        e = parse_u64(v, &c->pending_from);
+                        has_from = e == 0;
+                }
+                /* Unknown keys are ignored, for later versions. */
+                if (e < 0) {
+                        snprintf(err, errlen, "line %u: bad value for %s", n, line);
+                        return -EBADMSG;
+                }
+        }
+        if (ferror(f))
+                return -EIO;
+        if (n > 0 && !c->boot_id[0]) {
+                snprintf(err, errlen, "no boot_id");
+                return -EBADMSG;
+        }
+        if (c->has_pending) {
+                if (!has_from)
+                        c->pending_from = c->has_seq ? c->seq + 1 : 0;
+                if (c->pending < c->pending_from || (c->has_seq && c->pending_from <= c->seq)) {
+                        snprintf(err, errlen, "the pending range does not follow seq");
+                        return -EBADMSG;
+                }
+        }
+        c->loaded = n > 0;
+        return 0;
+}
+
+int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen) {
+        struct cursor *c = calloc(1, sizeof(*c));
+        FILE *f;
+        int e = 0;
+
+        if (!c)
+                return -ENOMEM;
+        c->path = strdup(path);
+        if (!c->path || asprintf(&c->tmp, "%s.tmp", path) < 0) {
+                c->tmp = NULL;
+                cursor_free(c);
+                return -ENOMEM;
+        }
+        f = fopen(path, "re");
+        if (f) {
+                e = parse(c, f, err, errlen);
+                fclose(f);
+        } else if (errno != ENOENT)
+                e = -errno;
+        if (e < 0) {
+                cursor_free(c);
+                return e;
+        }
+        *ret = c;
+        return 0;
+}
+
+void cursor_free(struct cursor *c) {
+        if (!c)
+                return;
+        free(c->path);
+        free(c->tmp);
+        free(c);
+}
+
+const char *cursor_get_path(const struct cursor *c) {
+        return c->path;
+}
+
+const char *cursor_get_boot_id(const struct cursor *c) {
+        return c->loaded ? c->boot_id : NULL;
+}
+
+bool cursor_get_seq(const struct cursor *c, uint64_t *ret_seq, uint64_t *ret_usec) {
+        if (!c->loaded || !c->has_seq)
+                return false;
+        *ret_seq = c->seq;
+        *ret_usec = c->usec;
+        return true;
+}
+
+bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *ret_to) {
+        if (!c->loaded || !c->has_pending)
+                return false;
+        *ret_from = c->pending_from;
+        *ret_to = c->pending;
+        return true;
+}
+
+void cursor_set_boot_id(struct cursor *c, const char *boot_id) {
+        snprintf(c->cur_boot, sizeof(c->cur_boot), "%s", boot_id);
+        if (c->loaded && strcmp(c->boot_id, c->cur_boot) == 0) {
+                /* Resuming: records up to the pending ones are behind us. */
+                c->disk_has_seq = c->has_seq || c->has_pending;
+                c->disk_seq = c->has_pending ? c->pending : c->seq;
+                c->disk_usec = c->usec;
+        }
+}
+
+void cursor_record_begin(struct cursor *c, uint64_t seq) {
+        c->begun = true;
+        c->begun_seq = seq;
+        if (!c->batch_open) {
+                c->batch_open = true;
+                c->batch_first = seq;
+        }
+}
+
+void cursor_record_end(struct cursor *c, uint64_t seq, uint64_t usec) {
+        c->done = true;
+        c->done_seq = seq;
+        c->done_usec = usec;
+}
+
+static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
+                uint64_t pending) {
+        char buf[320];
+        int fd, len, e = 0;
+
+        len = snprintf(buf, sizeof(buf), "# kdmesg cursor: the last record written\nboot_id=%s\n", c->cur_boot);
+        if (has_seq)
+                len += snprintf(buf + len, sizeof(buf) - (size_t)len, "seq=%llu\nusec=%llu\n",
+                                (unsigned long long)seq, (unsigned long long)usec);
+        if (has_pending)
+                len += snprintf(buf + len, sizeof(buf) - (size_t)len, "pending_from=%llu\npending=%llu\n",
+                                (unsigned long long)from, (unsigned long long)pending);
+        fd = open(c->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return -errno;
+        if (write(fd, buf, (size_t)len) != len)
+                e = errno ? -errno : -EIO;
+        if (close(fd) < 0 && e == 0)
+                e = -errno;
+        if (e == 0 && rename(c->tmp, c->path) < 0)
+                e = -errno;
+        if (e < 0) {
+                unlink(c->tmp);
+                return e;
+        }
+        c->disk_valid = true;
+        c->disk_has_seq = has_seq;
+        c->disk_seq = seq;
+        c->disk_usec = usec;
+        c->disk_has_pending = has_pending;
+        c->disk_pending = pending;
+        return 0;
+}
+
+int cursor_before_write(struct cursor *c) {
+        if (!c->batch_open || (c->disk_has_pending && c->disk_pending == c->begun_seq))
+                return 0; /* no new record in this write, or already marked */
+        return save(c, c->disk_has_seq, c->disk_seq, c->disk_usec, true, c->batch_first, c->begun_seq);
+}
+
+int cursor_after_write(struct cursor *c) {
+        bool pending = c->begun && (!c->done || c->begun_seq != c->done_seq);
+        int e;
+
+        if (!c->batch_open)
+                return 0;
+        if (!c->done) /* only part of the first record is out */
+                return 0;
+        e = save(c, true, c->done_seq, c->done_usec, pending, c->begun_seq, c->begun_seq);
+        if (e < 0)
+                return e;
+        c->batch_open = pending;
+        c->batch_first = c->begun_seq;
+        return 0;
+}
+
+int cursor_sync(struct cursor *c) {
+        if (!c->disk_valid && !c->done) {
+                /* Nothing written in this boot: only a new boot id needs saving. */
+                if (c->loaded && strcmp(c->boot_id, c->cur_boot) == 0)
+                        return 0;
+                return save(c, false, 0, 0, false, 0, 0);
+        }
+        /* Everything is written: the last record processed is done. */
+        return cursor_after_write(c);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_CURSOR_H
+#define KDMESG_CURSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * --cursor-file: the boot id and the last record written, so that the next
+ * run continues after it.  While a write(2) of output is in progress the
+ * file also names the highest record in it ("pending"): when kdmesg is
+ * killed there, the next run cannot know whether those records reached
+ * their reader and reports them as possibly lost instead of printing them
+ * twice.
+ */
+struct cursor;
+
+#define BOOT_ID_MAX 64
+
+/* Read the boot id of the running system into buf. Returns 0 or -errno. */
+int boot_id_read(char buf[BOOT_ID_MAX]);
+
+/*
+ * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
+ * "line N: what".  Other errors: -errno of open()/read().
+ */
+int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen);
+void cursor_free(struct cursor *c);
+
+/* What the file said. */
+const char *cursor_get_boot_id(const struct cursor *c); /* NULL: no state */
+bool cursor_get_seq(const struct cursor *c, uint64_t *ret_seq, uint64_t *ret_usec);
+/* The records that were being written when a previous run was killed. */
+bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *ret_to);
+
+/* This run's boot id; saved with every update. */
+void cursor_set_boot_id(struct cursor *c, const char *boot_id);
+
+/* A record starts being processed / has been written to the output buffer. */
+void cursor_record_begin(struct cursor *c, uint64_t seq);
+void cursor_record_end(struct cursor *c, uint64_t seq, uint64_t usec);
+
+/* Around each write(2) of output. */
+int cursor_before_write(struct cursor *c);
+int cursor_after_write(struct cursor *c);
+/* At exit, after the last write: save what is not saved yet. */
+int cursor_sync(struct cursor *c);
+
+const char *cursor_get_path(const struct cursor *c);
+
+#endif

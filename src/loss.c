@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Counting what was lost, and the summary printed at exit. */
+#include "i18n.h"
+#include "loss.h"
+
+void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {
+        s->events++;
+        if (l->count == 0) {
+                s->unknown = true;
+                return;
+        }
+        s->total += l->count;
+        if ((unsigned)l->cause < LOSS_CAUSES)
+                s->by_cause[l->cause] += l->count;
+}
+
+void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program) {
+        const char *sep = " (";
+        unsigned c;
+
+        fprintf(f, "%s: ", program);
+        if (s->total > 0 && s->unknown)
+                fprintf(f, _("%llu messages lost, and an unknown number before a reboot"),
+                        (unsigned long long)s->total);
+        else if (s->total > 0)
+                fprintf(f, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
+                        (unsigned long long)s->total);
+        else
+                fputs(_("an unknown number of messages lost before a reboot"), f);
+        for (c = 0; c < LOSS_CAUSES; c++) {
+                if (!s->by_cause[c])
+                        continue;
+                if (s->by_cause[c] == s->total && !s->unknown)
+                        /* One cause: "23 messages lost (overrun)". */
+                        fprintf(f, "%s%s", sep, kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
+                else
+                        fprintf(f, "%s%llu %s", sep, (unsigned long long)s->by_cause[c],
+                                kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
+                sep = ", ";
+        }
+        fputs(*sep == ',' ? ")\n" : "\n", f);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_LOSS_H
+#define KDMESG_LOSS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libkmsg.h"
+
+#define LOSS_CAUSES (KMSG_LOSS_INTERRUPTED + 1)
+
+/* Everything this run reported as lost, for the summary and the exit status. */
+struct loss_stats {
+        uint64_t events;
+        uint64_t total;                 /* records known to be lost */
+        uint64_t by_cause[LOSS_CAUSES]; /* records, per cause */
+        bool unknown;                   /* a loss of unknown size (reboot tail) */
+};
+
+void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l);
+static inline bool loss_stats_any(const struct loss_stats *s) {
+        return s->events > 0;
+}
+/* The one-line summary for stderr: "kdmesg: 23 messages lost (20 overrun, 3 gap)". */
+void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_RUN_H
+#define KDMESG_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cursor.h"
+#include "libkmsg.h"
+#include "loss.h"
+#include "sink.h"
+
+#define EXIT_BAD_INPUT 1
+#define EXIT_LOSS 3
+
+/* How the first record read from the device is judged. */
+enum run_start {
+        START_PLAIN = 0, /* the sequence tracker decides (streams, --cursor-file resume) */
+        START_PROBED,    /* after SEEK_DATA: rotated = what the oldest record says */
+        START_NEW,       /* after SEEK_END: the first record sets the baseline */
+};
+
+/* Per-run state shared by all sources. */
+struct run {
+        struct sink *sink;
+        struct kmsg_seqtrack *track;
+        struct loss_stats loss;
+        struct cursor *cursor; /* --cursor-file, or NULL */
+        uint64_t bad_records;
+        int status;
+        bool fatal;            /* stop: output or cursor cannot be written */
+        bool stream_out;       /* following or keeping a cursor: write whole records */
+
+        enum run_start start;
+        bool started;          /* the first record with a sequence number was seen */
+        bool overrun_at_start; /* EPIPE before the first record */
+        bool have_oldest;
+        uint64_t oldest_seq, oldest_usec;
+        bool have_newest;
+        uint64_t newest_seq;
+
+        int quit_fd;           /* readable once SIGINT or SIGTERM arrived */
+};
+
+extern volatile sig_atomic_t run_quit;
+
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Pass a loss event to the statistics and the output. */
+int run_loss(struct run *run, const struct kmsg_loss *l);
+/*
+ * Read rd until it has nothing more.  Returns 0 at the end of input,
+ * -EAGAIN when nothing more is there for now (device, followed stream),
+ * -EINTR when a signal asked to stop, or another -errno when the source
+ * cannot go on (already reported).
+ */
+int run_drain(struct run *run, struct kmsg_reader *rd);
+
+/* follow.c: wait for new records until SIGINT/SIGTERM (or the end of a pipe). */
+int follow_device(struct run *run, struct kmsg_reader *rd);
+int follow_stream(struct run *run, const char *path);
+
+#endif

@@ -1,0 +1,51 @@
+# The emulated /dev/kmsg for bats tests: a ring driven by kmsg-emu, read by
+# the real kdmesg through the preloaded shim (tests/kmsg-emu/).
+: "${KMSG_EMU:?KMSG_EMU must point at kmsg-emu}"
+: "${KMSG_EMU_SHIM:?KMSG_EMU_SHIM must point at kmsg-emu-shim.so}"
+
+# emu_init CAPACITY: a new ring for this test.
+emu_init() {
+        RING="$BATS_TEST_TMPDIR/ring"
+        export KMSG_EMU_RING="$RING"
+        "$KMSG_EMU" init "$RING" "$1"
+}
+
+# emu COMMAND ARGS...: kmsg-emu on this test's ring.
+emu() {
+        "$KMSG_EMU" "$1" "$RING" "${@:2}"
+}
+
+# kdmesg reading the emulated device.
+kdmesg_emu() {
+        LD_PRELOAD="$KMSG_EMU_SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+                "$KDMESG" "$@"
+}
+
+# kdmesg_bg ARGS...: start kdmesg on the emulated device in the background;
+# stdout in $OUT, stderr in $ERR, pid in $PID.
+kdmesg_bg() {
+        OUT="$BATS_TEST_TMPDIR/out"
+        ERR="$BATS_TEST_TMPDIR/err"
+        LD_PRELOAD="$KMSG_EMU_SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+                "$KDMESG" "$@" >"$OUT" 2>"$ERR" 3>&- &
+        PID=$!
+}
+
+# wait_lines N [SECONDS]: until $OUT has at least N lines.
+wait_lines() {
+        local i
+        for ((i = 0; i < ${2:-10} * 100; i++)); do
+                [ "$(cat "$OUT" 2>/dev/null | wc -l)" -ge "$1" ] && return 0
+                sleep 0.01
+        done
+        echo "timed out waiting for $1 lines; got:" >&2
+        cat "$OUT" >&2
+        return 1
+}
+
+# stop_bg [SIGNAL]: end the background kdmesg; its exit status in $STATUS.
+stop_bg() {
+        kill -"${1:-TERM}" "$PID"
+        STATUS=0
+        wait "$PID" || STATUS=$?
+}

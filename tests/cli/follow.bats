@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# --follow, --follow-new and the loss policy, on the emulated /dev/kmsg.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+CHECK="$TESTS/cli/check-seqs"
+
+@test "a wrapped ring: the rotated records are reported exactly, with a summary" {
+        emu_init 10
+        emu write 25
+        run kdmesg_emu
+        [ "$status" -eq 0 ]
+        golden follow-rotated.txt
+        run kdmesg_emu --fail-on-loss
+        [ "$status" -eq 3 ]
+        [[ "$output" == *"kdmesg: 15 messages lost (rotated)" ]]
+}
+
+@test "-q silences the loss summary but not the marker" {
+        emu_init 10
+        emu write 12
+        run --separate-stderr kdmesg_emu -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${lines[0]}" = "-- 2 messages lost (seq 0-1, before 0.003000, rotated) --" ]
+}
+
+@test "--follow prints the ring, then new records as they come" {
+        emu_init 64
+        emu write 3
+        kdmesg_bg --follow
+        wait_lines 3
+        emu wait blocks 1
+        emu write 2
+        wait_lines 5
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        run cat "$OUT"
+        [ "${lines[0]}" = "[    0.001000] record 0" ]
+        [ "${lines[4]}" = "[    0.005000] record 4" ]
+        [ "${#lines[@]}" -eq 5 ]
+        [ ! -s "$ERR" ]
+}
+
+@test "--follow-new starts at the end (SEEK_END): old records are neither printed nor lost" {
+        emu_init 8
+        emu write 20
+        kdmesg_bg --follow-new
+        emu wait blocks 1
+        emu write 2
+        wait_lines 2
+        stop_bg INT
+        [ "$STATUS" -eq 0 ]
+        run cat "$OUT"
+        [ "$output" = "[    0.021000] record 20
+[    0.022000] record 21" ]
+        [ ! -s "$ERR" ]
+}
+
+@test "an overrun (EPIPE) while following is reported with its exact range" {
+        emu_init 10
+        emu write 8
+        kdmesg_bg -w
+        wait_lines 8
+        emu wait blocks 1
+        kill -STOP "$PID"
+        emu write 30          # seq 8-37; the ring keeps 28-37
+        kill -CONT "$PID"
+        wait_lines 19
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        run sed -n 9p "$OUT"
+        [ "$output" = "-- 20 messages lost (seq 8-27, between 0.008000 and 0.029000, overrun) --" ]
+        run "$CHECK" 0 37 "$OUT"
+        [ "$status" -eq 0 ]
+        [ "$output" = "printed=18 lost=20 possibly=0" ]
+        [ "$(emu get epipes)" -eq 1 ]
+        [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
+}
+
+@test "poll() wakes kdmesg for each new record, and an idle kdmesg makes no calls" {
+        emu_init 16
+        kdmesg_bg -W
+        emu wait blocks 1
+        for i in 1 2 3; do
+                emu write 1
+                wait_lines "$i"
+                emu wait blocks $((i + 1))
+        done
+        polls=$(emu get polls)
+        reads=$(emu get reads)
+        sleep 0.5
+        # No timed wake-up: not one poll() or read() while nothing was written.
+        [ "$(emu get polls)" -eq "$polls" ]
+        [ "$(emu get reads)" -eq "$reads" ]
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(wc -l <"$OUT")" -eq 3 ]
+}
+
+@test "a reader slower than the writer: every record is printed once or counted lost" {
+        emu_init 32
+        KMSG_EMU_READ_DELAY_US=300 kdmesg_bg -W
+        emu wait blocks 1
+        emu write 3000
+        # The newest records stay in the ring: the reader ends with the last one.
+        for ((i = 0; i < 1000; i++)); do
+                tail -n1 "$OUT" | grep -q 'record 2999$' && break
+                sleep 0.01
+        done
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        run "$CHECK" 0 2999 "$OUT"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        lost=$(grep -o 'lost=[0-9]*' <<<"$output" | cut -d= -f2)
+        [ "$lost" -gt 0 ]
+        [ "$(cat "$ERR")" = "kdmesg: $lost messages lost (overrun)" ]
+}
+
+@test "--follow-new cannot read a file" {
+        run "$KDMESG" -W -K /dev/null
+        [ "$status" -eq 1 ]
+        [ "${lines[1]}" = "Try 'kdmesg --help' for more information." ]
+}

@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * LD_PRELOAD shim: serves /dev/kmsg (and the boot id) from the emulated
+ * ring named by $KMSG_EMU_RING; every other path and descriptor goes to
+ * the real calls.  With ASan builds run with
+ * ASAN_OPTIONS=verify_asan_link_order=0.
+ *
+ * Environment:
+ *   KMSG_EMU_RING            the ring file made by "kmsg-emu init"
+ *   KMSG_EMU_READ_DELAY_US   sleep this long in every read() of the device
+ *                            (a reader slower than the writer)
+ */
+/* Define both the plain and the 64-bit names below, without redirection. */
+#undef _FILE_OFFSET_BITS
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+#define MAX_FDS 4096
+
+/* The fortified and large-file variants, interposed too. */
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
+int __poll_chk(struct pollfd *pfds, nfds_t n, int timeout, size_t len);
+int __ppoll_chk(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigset_t *mask, size_t len);
+#define DEVICE "/dev/kmsg"
+#define BOOT_ID "/proc/sys/kernel/random/boot_id"
+
+struct emu_fd {
+        bool active;
+        bool nonblock;
+        uint64_t pos;
+};
+
+static struct emu_fd fds[MAX_FDS];
+static struct emu_ring *ring;
+static const char *ring_path;
+static long read_delay_us;
+
+static int (*real_open)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static ssize_t (*real_read)(int, void *, size_t);
+static off_t (*real_lseek)(int, off_t, int);
+static int (*real_close)(int);
+static int (*real_fstat)(int, struct stat *);
+static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
+static int (*real_fcntl)(int, int, ...);
+
+#define RESOLVE(name) (real_##name ? 0 : (real_##name = dlsym(RTLD_NEXT, #name), 0))
+
+static void resolve(void) {
+        RESOLVE(open);
+        RESOLVE(openat);
+        RESOLVE(read);
+        RESOLVE(lseek);
+        RESOLVE(close);
+        RESOLVE(fstat);
+        RESOLVE(ppoll);
+        RESOLVE(fcntl);
+}
+
+static void count(uint64_t *c) {
+        __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+static int map_ring(void) {
+        struct stat st;
+        void *p;
+        int fd;
+
+        if (ring)
+                return 0;
+        ring_path = getenv("KMSG_EMU_RING");
+        if (!ring_path)
+                return -ENOENT;
+        if (getenv("KMSG_EMU_READ_DELAY_US"))
+                read_delay_us = atol(getenv("KMSG_EMU_READ_DELAY_US"));
+        fd = real_open(ring_path, O_RDWR | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (real_fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(struct emu_ring)) {
+                real_close(fd);
+                return -EINVAL;
+        }
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        real_close(fd);
+        if (p == MAP_FAILED)
+                return -errno;
+        ring = p;
+        if (ring->magic != EMU_MAGIC) {
+                ring = NULL;
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static void lock(void) {
+        if (pthread_mutex_lock(&ring->lock) == EOWNERDEAD)
+                pthread_mutex_consistent(&ring->lock);
+}
+
+static void unlock(void) {
+        pthread_mutex_unlock(&ring->lock);
+}
+
+static bool is_emu(int fd) {
+        return fd >= 0 && fd < MAX_FDS && fds[fd].active;
+}
+
+/* The descriptor handed out is an inotify instance watching the ring file. */
+static int emu_open(int flags) {
+        int fd, e;
+
+        e = map_ring();
+        if (e < 0) {
+                errno = -e;
+                return -1;
+        }
+        if ((flags & O_ACCMODE) != O_RDONLY) {
+                errno = EPERM; /* the emulation does not take writes */
+                return -1;
+        }
+        fd = inotify_init1(IN_NONBLOCK | ((flags & O_CLOEXEC) ? IN_CLOEXEC : 0));
+        if (fd < 0)
+                return -1;
+        if (fd >= MAX_FDS || inotify_add_watch(fd, ring_path, IN_MODIFY) < 0) {
+                real_close(fd);
+                errno = EMFILE;
+                return -1;
+        }
+        count(&ring->n_open);
+        lock();
+        fds[fd].pos = ring->first_seq;
+        unlock();
+        fds[fd].nonblock = flags & O_NONBLOCK;
+        fds[fd].active = true;
+        return fd;
+}
+
+static int boot_id_open(void) {
+        int fd, e;
+
+        e = map_ring();
+        if (e < 0) {
+                errno = -e;
+                return -1;
+        }
+        fd = memfd_create("boot_id", MFD_CLOEXEC);
+        if (fd < 0)
+                return -1;
+        lock();
+        dprintf(fd, "%s\n", ring->boot_id);
+        unlock();
+        real_lseek(fd, 0, SEEK_SET);
+        return fd;
+}
+
+static int dispatch_open(const char *path, int flags, bool *handled) {
+        *handled = true;
+        if (getenv("KMSG_EMU_RING")) {
+                if (strcmp(path, DEVICE) == 0)
+                        return emu_open(flags);
+                if (strcmp(path, BOOT_ID) == 0)
+                        return boot_id_open();
+        }
+        *handled = false;
+        return -1;
+}
+
+#define OPEN_BODY(call)                                             \
+        mode_t mode = 0;                                            \
+        bool handled;                                               \
+        int r;                                                      \
+        resolve();                                                  \
+        if (flags & (O_CREAT | O_TMPFILE)) {                        \
+                va_list ap;                                         \
+                va_start(ap, flags);                                \
+                mode = va_arg(ap, mode_t);                          \
+                va_end(ap);                                         \
+        }                                                           \
+        r = dispatch_open(path, flags, &handled);                   \
+        if (handled)                                                \
+                return r;                                           \
+        return call;
+
+int open(const char *path, int flags, ...) {
+        OPEN_BODY(real_open(path, flags, mode))
+}
+
+int open64(const char *path, int flags, ...) {
+        OPEN_BODY(real_open(path, flags, mode))
+}
+
+int openat(int dirfd, const char *path, int flags, ...) {
+        OPEN_BODY(real_openat(dirfd, path, flags, mode))
+}
+
+int openat64(int dirfd, const char *path, int flags, ...) {
+        OPEN_BODY(real_openat(dirfd, path, flags, mode))
+}
+
+int __open_2(const char *path, int flags) {
+        bool handled;
+        int r;
+
+        resolve();
+        r = dispatch_open(path, flags, &handled);
+        return handled ? r : real_open(path, flags);
+}
+
+int __open64_2(const char *path, int flags) {
+        return __open_2(path, flags);
+}
+
+/* Drain the inotify queue so that the next event means a new write. */
+static void drain_events(int fd) {
+        char buf[4096];
+
+        while (real_read(fd, buf, sizeof(buf)) > 0)
+                ;
+}
+
+static ssize_t emu_read(int fd, void *buf, size_t n) {
+        struct emu_fd *f = &fds[fd];
+        char tmp[EMU_TEXT_MAX + 64];
+        int len;
+
+        if (read_delay_us > 0)
+                usleep((useconds_t)read_delay_us);
+        count(&ring->n_read);
+        for (;;) {
+                drain_events(fd);
+                lock();
+                if (f->pos < ring->first_seq) {
+                        f->pos = ring->first_seq;
+                        unlock();
+                        count(&ring->n_epipe);
+                        errno = EPIPE;
+                        return -1;
+                }
+                if (f->pos < ring->next_seq)
+                        break;
+                unlock();
+                if (f->nonblock) {
+                        errno = EAGAIN;
+                        return -1;
+                } else {
+                        struct pollfd p = { .fd = fd, .events = POLLIN };
+
+                        if (real_ppoll(&p, 1, NULL, NULL) < 0)
+                                return -1;
+                }
+        }
+        {
+                const struct emu_slot *s = &ring->slots[f->pos % ring->capacity];
+
+                len = snprintf(tmp, sizeof(tmp), "%u,%llu,%llu,-;%.*s\n", s->prio, (unsigned long long)s->seq,
+                               (unsigned long long)s->usec, (int)s->len, s->text);
+        }
+        f->pos++;
+        unlock();
+        if ((size_t)len > n) {
+                errno = EINVAL; /* the kernel consumed it */
+                return -1;
+        }
+        memcpy(buf, tmp, (size_t)len);
+        return len;
+}
+
+ssize_t read(int fd, void *buf, size_t n) {
+        resolve();
+        if (is_emu(fd))
+                return emu_read(fd, buf, n);
+        return real_read(fd, buf, n);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen) {
+        return read(fd, buf, n);
+}
+
+off_t lseek(int fd, off_t off, int whence) {
+        resolve();
+        if (!is_emu(fd))
+                return real_lseek(fd, off, whence);
+        if (whence == SEEK_CUR) {
+                errno = EINVAL;
+                return -1;
+        }
+        if (off != 0 || (whence != SEEK_SET && whence != SEEK_END && whence != SEEK_DATA)) {
+                errno = ESPIPE;
+                return -1;
+        }
+        lock();
+        if (whence == SEEK_SET)
+                fds[fd].pos = ring->first_seq;
+        else if (whence == SEEK_END)
+                fds[fd].pos = ring->next_seq;
+        else
+                fds[fd].pos = ring->clear_seq > ring->first_seq ? ring->clear_seq : ring->first_seq;
+        unlock();
+        return 0;
+}
+
+off_t lseek64(int fd, off_t off, int whence) {
+        return lseek(fd, off, whence);
+}
+
+int close(int fd) {
+        resolve();
+        if (is_emu(fd))
+                fds[fd].active = false;
+        return real_close(fd);
+}
+
+int fstat(int fd, struct stat *st) {
+        resolve();
+        if (is_emu(fd)) {
+                memset(st, 0, sizeof(*st));
+                st->st_mode = S_IFCHR | 0644;
+                st->st_rdev = makedev(1, 11);
+                return 0;
+        }
+        return real_fstat(fd, st);
+}
+
+int fstat64(int fd, struct stat64 *st) {
+        return fstat(fd, (struct stat *)st);
+}
+
+int fcntl(int fd, int cmd, ...) {
+        va_list ap;
+        long arg;
+
+        resolve();
+        va_start(ap, cmd);
+        arg = va_arg(ap, long);
+        va_end(ap);
+        if (is_emu(fd) && cmd == F_SETFL)
+                fds[fd].nonblock = arg & O_NONBLOCK;
+        return real_fcntl(fd, cmd, arg);
+}
+
+static short emu_revents(int fd, short events) {
+        short r = 0;
+
+        lock();
+        if (fds[fd].pos < ring->first_seq)
+                r = POLLIN | POLLRDNORM | POLLERR | POLLPRI;
+        else if (fds[fd].pos < ring->next_seq)
+                r = POLLIN | POLLRDNORM;
+        unlock();
+        return r & (events | POLLERR | POLLHUP | POLLNVAL);
+}
+
+static long long now_ns(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * poll() with the device's level-triggered readiness: report it when a
+ * record is there; otherwise wait on the inotify descriptor (and the rest)
+ * until the writer ticks, and look again.
+ */
+int ppoll(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigset_t *mask) {
+        long long deadline = tmo ? now_ns() + tmo->tv_sec * 1000000000LL + tmo->tv_nsec : 0;
+        bool any = false;
+        nfds_t i;
+
+        resolve();
+        for (i = 0; i < n; i++)
+                if (is_emu(pfds[i].fd))
+                        any = true;
+        if (!any)
+                return real_ppoll(pfds, n, tmo, mask);
+        count(&ring->n_poll);
+        for (bool blocked = false;; blocked = true) {
+                struct timespec left, *lp = NULL;
+                int ready = 0, r;
+
+                for (i = 0; i < n; i++)
+                        if (is_emu(pfds[i].fd)) {
+                                drain_events(pfds[i].fd);
+                                pfds[i].revents = emu_revents(pfds[i].fd, pfds[i].events);
+                                ready += pfds[i].revents != 0;
+                        }
+                if (ready) {
+                        /* Report the other descriptors' state too, without waiting. */
+                        struct timespec zero = { 0, 0 };
+
+                        for (i = 0; i < n; i++)
+                                if (!is_emu(pfds[i].fd)) {
+                                        r = real_ppoll(&pfds[i], 1, &zero, NULL);
+                                        ready += r > 0;
+                                }
+                        return ready;
+                }
+                if (tmo) {
+                        long long ns = deadline - now_ns();
+
+                        if (ns <= 0) {
+                                for (i = 0; i < n; i++)
+                                        pfds[i].revents = 0;
+                                return 0;
+                        }
+                        left.tv_sec = ns / 1000000000LL;
+                        left.tv_nsec = ns % 1000000000LL;
+                        lp = &left;
+                }
+                if (!blocked)
+                        count(&ring->n_block);
+                r = real_ppoll(pfds, n, lp, mask);
+                if (r < 0)
+                        return r;
+                /* Descriptors other than the device that became ready are reported. */
+                ready = 0;
+                for (i = 0; i < n; i++)
+                        if (!is_emu(pfds[i].fd) && pfds[i].revents)
+                                ready++;
+                if (ready) {
+                        for (i = 0; i < n; i++)
+                                if (is_emu(pfds[i].fd)) {
+                                        pfds[i].revents = emu_revents(pfds[i].fd, pfds[i].events);
+                                        ready += pfds[i].revents != 0;
+                                }
+                        return ready;
+                }
+        }
+}
+
+int poll(struct pollfd *pfds, nfds_t n, int timeout) {
+        struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
+
+        return ppoll(pfds, n, timeout < 0 ? NULL : &ts, NULL);
+}
+
+int __poll_chk(struct pollfd *pfds, nfds_t n, int timeout, size_t len) {
+        return poll(pfds, n, timeout);
+}
+
+int __ppoll_chk(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigset_t *mask, size_t len) {
+        return ppoll(pfds, n, tmo, mask);
+}
