@@ -412,6 +412,12 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
         rd->err[0] = '\0';
         if (rd->is_device)
                 return device_next(rd, ret);
+        /* The splitters index the buffer: give them one, even for empty input. */
+        if (!rd->buf) {
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+        }
         if (rd->format == KMSG_FORMAT_AUTO) {
                 e = stream_detect(rd);
                 if (e < 0)
