@@ -143,14 +143,17 @@ static inline char *read_mem(const char *data, size_t len, enum kmsg_format fmt,
 /* First line where two transcripts differ, for a readable failure. */
 static inline void report_diff(const char *file, int line, const char *what, size_t arg, const char *want,
                                const char *got) {
-        size_t i = 0;
+        size_t i = 0, wl, gl;
 
         while (want[i] && want[i] == got[i])
                 i++;
         while (i > 0 && want[i - 1] != '\n')
                 i--;
-        test_fail(file, line, "%s %zu: transcript differs at:\n#  want: %.*s\n#  got:  %.*s", what, arg,
-                  (int)strcspn(want + i, "\n"), want + i, (int)strcspn(got + i, "\n"), got + i);
+        wl = strcspn(want + i, "\n");
+        gl = strcspn(got + i, "\n");
+        test_fail(file, line, "%s %zu: transcript differs at:\n#  want: %.*s%s\n#  got:  %.*s%s", what, arg,
+                  (int)(wl > 160 ? 160 : wl), want + i, wl > 160 ? "..." : "", (int)(gl > 160 ? 160 : gl),
+                  got + i, gl > 160 ? "..." : "");
 }
 
 /*
