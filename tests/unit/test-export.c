@@ -290,9 +290,9 @@ TEST(format_detection) {
                 size_t len = strlen(cases[i].in);
 
                 if (i == 1)
-                        len = 15;
+                        len = sizeof("\n\n\0 6,1,2,-;m\n") - 1;
                 if (i == 3)
-                        len = 21;
+                        len = sizeof("MESSAGE\n\x01\0\0\0\0\0\0\0x\n\n") - 1;
                 for (n = 0; n <= len; n++) {
                         enum kmsg_format f = KMSG_FORMAT_AUTO;
                         char *t = read_mem(cases[i].in, len, KMSG_FORMAT_AUTO, n, 0, 0, &f);
