@@ -11,18 +11,19 @@
 
 const char *devctx_help(void) {
         return _("     --device <dev>          only messages of this device (repeatable): a node\n"
-                 "                               (/dev/sda), a block or interface name (sda, eth0),\n"
-                 "                               a sysfs path or a DEVICE value (b8:0, n2, +usb:2-1.4)\n"
+                 "                               (/dev/sda), a block or interface name (sda,\n"
+                 "                               eth0), a sysfs path, or a DEVICE value (b8:0,\n"
+                 "                               n2, +usb:2-1.4)\n"
                  "     --subsystem <name>      only messages of this subsystem (repeatable)\n"
                  "     --match <key>=<glob>    only messages whose dictionary KEY matches GLOB\n"
                  "                               (repeatable; one key ORs, different keys AND)\n"
                  "     --with-children         --device also selects the devices below it\n"
                  "                               (partitions, USB interfaces)\n"
-                 "     --device-text           --device also selects messages without a dictionary\n"
-                 "                               that name the device; shown as <name?>\n"
-                 "     --show-device           show the device name before each message as <name>\n"
-                 "     --resolve               name devices of a dump (-K) from this system's /sys\n"
-                 "     --sysroot <dir>         use the sysfs saved in <dir>/sys for names and --device\n"
+                 "     --device-text           --device also selects messages without a\n"
+                 "                               dictionary that name the device, as <name?>\n"
+                 "     --show-device           show the device name before each message: <name>\n"
+                 "     --resolve               name devices of a dump (-K) from this /sys\n"
+                 "     --sysroot <dir>         name devices from the sysfs saved in <dir>/sys\n"
                  "     --devices               report: one line per device that logged messages\n");
 }
 
