@@ -32,7 +32,7 @@ void out_drain(void) {
         out_len = 0;
 }
 
-void out_write(const void *p, size_t len) {
+void out_write_slow(const void *p, size_t len) {
         const char *s = p;
 
         while (len > 0) {
@@ -132,6 +132,19 @@ static size_t utf8_valid(const unsigned char *p, size_t len) {
         return n;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Non-zero when a byte of w is below n (n <= 128). */
+static inline uint64_t has_byte_below(uint64_t w, unsigned n) {
+        return (w - ONES * n) & ~w & HIGHS;
+}
+
+/* Non-zero when a byte of w is above n (n <= 127). */
+static inline uint64_t has_byte_above(uint64_t w, unsigned n) {
+        return ((w + ONES * (127 - n)) | w) & HIGHS;
+}
+
 void out_text(const char *p, size_t len, bool raw) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
 
@@ -140,9 +153,21 @@ void out_text(const char *p, size_t len, bool raw) {
                 return;
         }
         while (s < end) {
-                unsigned char c = *s;
+                unsigned char c;
                 size_t n;
 
+                /* Eight printable ASCII bytes at a time: the common case. */
+                while (end - s >= 8) {
+                        uint64_t w;
+
+                        memcpy(&w, s, 8);
+                        if ((has_byte_below(w, 0x20) | has_byte_above(w, 0x7e)) != 0)
+                                break;
+                        s += 8;
+                }
+                if (s == end)
+                        break;
+                c = *s;
                 if (c >= 0x20 && c < 0x7f) {
                         s++;
                         continue;
