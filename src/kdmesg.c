@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
@@ -24,6 +25,7 @@ struct options {
         const char **files;
         size_t n_files;
         struct output_settings out;
+        struct devctx dev;
 };
 
 static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -51,6 +53,7 @@ static void __attribute__((noreturn)) usage(void) {
                 "                               (repeatable; '-' is standard input)\n"),
               o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(devctx_help(), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
@@ -102,6 +105,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                DEVCTX_LONGOPTS,
                 {},
         };
         int c;
@@ -119,6 +123,12 @@ static void parse_options(int argc, char **argv, struct options *o) {
                         break;
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
+                        break;
+                case DEVOPT_FIRST ... DEVOPT_LAST:
+                        if (devctx_option(&o->dev, c, optarg) < 0) {
+                                warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
+                                bad_usage();
+                        }
                         break;
                 case 'h':
                         usage();
@@ -138,6 +148,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         uint64_t bad_records;
         int status;
@@ -173,6 +184,8 @@ static int emit(struct run *run, const struct kmsg_record *r) {
                 if (e < 0)
                         return e;
         }
+        if (run->devfilter && !devfilter_match(run->devfilter, r))
+                return 0;
         return run->sink->record(run->sink, r);
 }
 
@@ -240,8 +253,16 @@ int main(int argc, char **argv) {
         setlocale(LC_ALL, "");
         i18n_init();
         parse_options(argc, argv, &o);
+        if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
+                devctx_done(&o.dev);
+                free(o.files);
+                return EXIT_BAD_INPUT;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
 
-        run.sink = sink_short_new(&o.out);
+        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_short_new(&o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
@@ -277,6 +298,7 @@ int main(int argc, char **argv) {
         }
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
+        devctx_done(&o.dev);
         free(o.files);
         return run.status;
 }

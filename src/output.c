@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Buffered, error-checked standard output with terminal-safe text. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -185,6 +186,38 @@ void out_text(const char *p, size_t len, bool raw) {
                 run = s;
         }
         out_write(run, (size_t)(s - run));
+}
+
+char *text_safe_dup(const char *p, size_t len, bool raw) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len;
+        char *d, *q;
+
+        /* At most four bytes out for one in. */
+        d = q = malloc(len * 4 + 1);
+        if (!d)
+                return NULL;
+        while (s < end) {
+                unsigned char c = *s;
+                size_t n;
+
+                if (raw || (c >= 0x20 && c < 0x7f) || c == '\t') {
+                        *q++ = (char)*s++;
+                        continue;
+                }
+                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                        memcpy(q, s, n);
+                        q += n;
+                        s += n;
+                        continue;
+                }
+                *q++ = '\\';
+                *q++ = 'x';
+                *q++ = hexdigits[c >> 4];
+                *q++ = hexdigits[c & 15];
+                s++;
+        }
+        *q = '\0';
+        return d;
 }
 
 int out_flush(void) {

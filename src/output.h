@@ -25,6 +25,11 @@ void out_usec(uint64_t usec, unsigned width);
  * is written as it is.  With raw, the bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
+/*
+ * The same made-safe text as out_text(), as a new NUL-terminated string
+ * (for tables); NULL when out of memory.  With raw, a copy.
+ */
+char *text_safe_dup(const char *p, size_t len, bool raw);
 /* Flush now (when following, after each record). */
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */

@@ -6,9 +6,12 @@
 
 #include "libkmsg.h"
 
+struct devctx;
+
 /* Settings every output format may read. */
 struct output_settings {
         bool noescape; /* write message bytes unchanged */
+        struct devctx *devices; /* device options: tags, names (device.h) */
 };
 
 /*
@@ -26,5 +29,7 @@ struct sink {
 };
 
 struct sink *sink_short_new(const struct output_settings *settings);
+/* --devices: the per-device report (report-devices.c). */
+struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);
 
 #endif
