@@ -42,6 +42,9 @@ static bool text_names(const char *msg, size_t len, const char *name) {
         size_t nlen = strlen(name);
         int i;
 
+        /* Most messages do not contain the name at all: one scan says so. */
+        if (!memmem(msg, len, name, nlen))
+                return false;
         /* " sda: sda1 sda2" (the partition scan) starts with a space. */
         while (msg < end && *msg == ' ')
                 msg++;
