@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
+#include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
@@ -23,6 +25,9 @@ struct options {
         const char **files;
         size_t n_files;
         struct output_settings out;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
 };
 
 static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,9 +55,22 @@ static void __attribute__((noreturn)) usage(void) {
                 "                               (repeatable; '-' is standard input)\n"),
               o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg, syslog,\n"
+                "                               kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the util-linux\n"
+                "                               dmesg --json document (--format=json-dmesg)\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
                 " 1  input could not be read in full (unreadable source, malformed or skipped records)\n"),
@@ -68,19 +86,39 @@ static void __attribute__((noreturn)) bad_usage(void) {
 
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_FORMAT,
+        OPT_LIST_COLUMNS,
+        OPT_NOHEADINGS,
 };
+
+static void set_format(struct options *o, const char *name) {
+        int f = output_format_from_name(name);
+
+        if (f < 0) {
+                warnx_(_("unknown output format '%s'"), name);
+                bad_usage();
+        }
+        o->format = (enum output_format)f;
+        o->format_set = true;
+}
 
 static void parse_options(int argc, char **argv, struct options *o) {
         static const struct option longopts[] = {
                 { "kmsg-file", required_argument, NULL, 'K' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "json", optional_argument, NULL, 'J' },
+                { "raw", no_argument, NULL, 'r' },
+                { "output", required_argument, NULL, 'o' },
+                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
         };
         int c;
 
-        while ((c = getopt_long(argc, argv, "K:hV", longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "K:Jro:hV", longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'K':
                         o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
@@ -92,6 +130,41 @@ static void parse_options(int argc, char **argv, struct options *o) {
                         break;
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
+                        break;
+                case OPT_FORMAT:
+                        set_format(o, optarg);
+                        break;
+                case 'J':
+                        if (optarg && strcmp(optarg, "dmesg") != 0) {
+                                warnx_(_("unknown --json variant '%s' (only 'dmesg')"), optarg);
+                                bad_usage();
+                        }
+                        set_format(o, optarg ? "json-dmesg" : "json");
+                        break;
+                case 'r':
+                        set_format(o, "syslog");
+                        break;
+                case 'o': {
+                        const char *bad = NULL;
+                        int e = columns_parse(&o->columns, optarg, &bad);
+
+                        if (e == -EINVAL) {
+                                warnx_(_("unknown column '%s'"), bad);
+                                bad_usage();
+                        }
+                        if (e < 0) {
+                                warnx_("%s", strerror(-e));
+                                exit(EXIT_BAD_INPUT);
+                        }
+                        if (!o->format_set)
+                                o->format = FORMAT_TABLE;
+                        break;
+                }
+                case OPT_LIST_COLUMNS:
+                        columns_print_list(stdout);
+                        exit(EXIT_SUCCESS);
+                case OPT_NOHEADINGS:
+                        o->out.noheadings = true;
                         break;
                 case 'h':
                         usage();
@@ -106,6 +179,11 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 warnx_(_("unexpected argument '%s'"), argv[optind]);
                 bad_usage();
         }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                exit(EXIT_BAD_INPUT);
+        }
+        o->out.columns = &o->columns;
 }
 
 /* Per-run state shared by all sources. */
@@ -214,7 +292,7 @@ int main(int argc, char **argv) {
         i18n_init();
         parse_options(argc, argv, &o);
 
-        run.sink = sink_short_new(&o.out);
+        run.sink = sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
@@ -251,5 +329,6 @@ int main(int argc, char **argv) {
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
         free(o.files);
+        columns_free(&o.columns);
         return run.status;
 }

@@ -170,3 +170,31 @@ int out_flush(void) {
 int out_close(void) {
         return out_flush();
 }
+
+size_t text_escape(char *dst, const char *p, size_t len, bool raw) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len;
+        char *d = dst;
+
+        while (s < end) {
+                unsigned char c = *s;
+                size_t n;
+
+                if (raw || (c >= 0x20 && c < 0x7f)) {
+                        *d++ = (char)*s++;
+                        continue;
+                }
+                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                        memcpy(d, s, n);
+                        d += n;
+                        s += n;
+                        continue;
+                }
+                *d++ = '\\';
+                *d++ = 'x';
+                *d++ = hexdigits[c >> 4];
+                *d++ = hexdigits[c & 15];
+                s++;
+        }
+        *d = '\0';
+        return (size_t)(d - dst);
+}

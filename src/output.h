@@ -24,6 +24,11 @@ void out_usec(uint64_t usec, unsigned width);
  * is written as it is.  With raw, the bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
+/*
+ * The same escaping into dst, for table cells: a tab is escaped too.  dst
+ * holds at least 4 * len + 1 bytes; the result is NUL-terminated.  Returns the length written.
+ */
+size_t text_escape(char *dst, const char *p, size_t len, bool raw);
 /* Flush now (when following, after each record). */
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */
