@@ -274,14 +274,16 @@ int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
 
                 done = scan(rd);
                 if (done || rd->eof) {
-                        size_t rec_end = xs->off;
+                        /* Cut at the end (even inside a length field): the rest is this record. */
+                        size_t rec_end = done ? xs->off : rd->end;
                         bool eof_cut = !done && (xs->state == XS_LEN || xs->state == XS_DATA ||
                                                  xs->state == XS_DATA_NL);
                         struct kmsg_record *r;
                         const char *err = NULL;
 
                         xs->active = false;
-                        if (xs->skipping) {
+                        /* The same limit whether the record came in one read() or many. */
+                        if (xs->skipping || rec_end - rd->start > rd->max_record) {
                                 stream_consume(rd, rec_end);
                                 reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
                                 return -E2BIG;

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,8 @@ static void __attribute__((noreturn)) usage(void) {
         columns_print_help(o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
-                " 1  input could not be read in full (unreadable source, malformed or skipped records)\n"),
+                " 1  bad usage, or the input could not be read in full (unreadable source,\n"
+                "    malformed or skipped records), or the output could not be written\n"),
               o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
@@ -82,6 +84,29 @@ static void __attribute__((noreturn)) usage(void) {
 static void __attribute__((noreturn)) bad_usage(void) {
         fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
         exit(EXIT_BAD_INPUT);
+}
+
+/*
+ * getopt_long() runs with opterr = 0 so that its complaints carry our
+ * program name and not argv[0]; this says what went wrong, in one line.
+ */
+static void __attribute__((noreturn)) bad_option(int c, char **argv, const char *shortopts) {
+        const char *arg = argv[optind - 1];
+        bool is_long = arg && strncmp(arg, "--", 2) == 0;
+        size_t n = is_long ? strcspn(arg, "=") : 0;
+        bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
+
+        if (c == ':' && is_long)
+                warnx_(_("option '%.*s' requires an argument"), (int)n, arg);
+        else if (c == ':')
+                warnx_(_("option requires an argument -- '%c'"), optopt);
+        else if (optopt == 0)
+                warnx_(_("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
+        else if (known)
+                warnx_(_("option '%.*s' doesn't allow an argument"), (int)n, arg);
+        else
+                warnx_(_("invalid option -- '%c'"), optopt);
+        bad_usage();
 }
 
 enum {
@@ -103,6 +128,7 @@ static void set_format(struct options *o, const char *name) {
 }
 
 static void parse_options(int argc, char **argv, struct options *o) {
+        static const char shortopts[] = ":K:Jro:hV";
         static const struct option longopts[] = {
                 { "kmsg-file", required_argument, NULL, 'K' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
@@ -118,7 +144,8 @@ static void parse_options(int argc, char **argv, struct options *o) {
         };
         int c;
 
-        while ((c = getopt_long(argc, argv, "K:Jro:hV", longopts, NULL)) >= 0) {
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'K':
                         o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
@@ -172,7 +199,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
                         printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
                         exit(EXIT_SUCCESS);
                 default:
-                        bad_usage();
+                        bad_option(c, argv, shortopts);
                 }
         }
         if (optind < argc) {
