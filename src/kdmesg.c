@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "export-boot.h"
 #include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
@@ -56,11 +57,11 @@ static void __attribute__((noreturn)) usage(void) {
                 "                               (repeatable; '-' is standard input)\n"),
               o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
-        fputs(_("     --format <format>       output format: short, table, json, json-dmesg, syslog,\n"
-                "                               kmsg, export or cat\n"),
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
               o);
-        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the util-linux\n"
-                "                               dmesg --json document (--format=json-dmesg)\n"),
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
               o);
         fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
         fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
@@ -318,6 +319,23 @@ int main(int argc, char **argv) {
         setlocale(LC_ALL, "");
         i18n_init();
         parse_options(argc, argv, &o);
+
+        if (o.format == FORMAT_EXPORT) {
+                static struct export_boot boot;
+
+                e = export_boot_prepare(&boot, o.n_files == 0);
+                if (e == -EINVAL) {
+                        warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
+                        return EXIT_BAD_INPUT;
+                }
+                if (e < 0) {
+                        warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
+                        return EXIT_BAD_INPUT;
+                }
+                o.out.has_boot_time = true;
+                o.out.boot_time_usec = boot.boot_time_usec;
+                o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
+        }
 
         run.sink = sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {

@@ -274,6 +274,34 @@ static int table_record(struct sink *s, const struct kmsg_record *r) {
         return 0;
 }
 
+/*
+ * The heading line alone.  libsmartcols prints nothing for a table without
+ * lines, so print one empty row and keep only the first line of the output.
+ */
+static int print_heading(struct table_sink *t) {
+        struct libscols_line *ln;
+        char *text = NULL, *nl;
+        int e;
+
+        ln = scols_table_new_line(t->tb, NULL);
+        if (!ln)
+                return -ENOMEM;
+        scols_table_enable_noheadings(t->tb, 0);
+        e = scols_print_table_to_string(t->tb, &text);
+        scols_table_remove_lines(t->tb);
+        scols_table_enable_noheadings(t->tb, 1);
+        t->printed = true;
+        if (e < 0)
+                return e;
+        nl = strchr(text, '\n');
+        if (nl)
+                *nl = '\0';
+        out_puts(text);
+        out_putc('\n');
+        free(text);
+        return 0;
+}
+
 /* A loss is a row of its own: its text spans the row from the first column. */
 static int table_loss(struct sink *s, const struct kmsg_loss *l) {
         struct table_sink *t = (struct table_sink *)s;
@@ -283,20 +311,11 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
         e = flush_batch(t);
         if (e < 0)
                 return e;
-        if (!t->printed && !s->settings->noheadings) {
+        if (!t->printed) {
                 /* Nothing printed yet: the heading goes first. */
-                char *h = NULL;
-
-                scols_table_enable_noheadings(t->tb, 0);
-                /* An empty table prints its heading only. */
-                e = scols_print_table_to_string(t->tb, &h);
-                if (e == 0 && h && *h) {
-                        out_puts(h);
-                        out_putc('\n');
-                }
-                free(h);
-                t->printed = true;
-                scols_table_enable_noheadings(t->tb, 1);
+                e = print_heading(t);
+                if (e < 0)
+                        return e;
         }
         loss_describe(l, text, sizeof(text));
         out_puts(text);
@@ -307,23 +326,11 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
 
 static int table_finish(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
-        int e;
 
         if (t->n_lines > 0)
                 return flush_batch(t);
-        if (!t->printed && !s->settings->noheadings) {
-                /* An empty dump: the heading line alone. */
-                char *h = NULL;
-
-                e = scols_print_table_to_string(t->tb, &h);
-                if (e == 0 && h) {
-                        out_puts(h);
-                        if (*h)
-                                out_putc('\n');
-                }
-                free(h);
-                t->printed = true;
-        }
+        if (!t->printed)
+                return print_heading(t);
         return 0;
 }
 
