@@ -57,7 +57,7 @@ _kdmesg()
                 local opts="
                         --kmsg-file
                         --noescape
-                        --format= --json --raw --output=
+                        --format= -J --json --json=dmesg -r --raw -o --output=
                         --list-columns --noheadings
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
