@@ -46,6 +46,25 @@ _kdmesg()
                         _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT D:"
                         return
                         ;;
+                --device)
+                        local IFS=$'\n'
+                        COMPREPLY=($(compgen -W "$(ls /sys/class/block /sys/class/net 2>/dev/null)" -- "$cur"))
+                        [[ $cur == /* ]] && _filedir
+                        return
+                        ;;
+                --subsystem)
+                        COMPREPLY=($(compgen -W "$(ls /sys/class /sys/bus 2>/dev/null)" -- "$cur"))
+                        return
+                        ;;
+                --sysroot)
+                        _filedir -d
+                        return
+                        ;;
+                --match)
+                        COMPREPLY=($(compgen -W "SUBSYSTEM= DEVICE=" -- "$cur"))
+                        compopt -o nospace 2>/dev/null
+                        return
+                        ;;
                 -h | --help | -V | --version)
                         return
                         ;;
@@ -59,6 +78,8 @@ _kdmesg()
                         --noescape
                         --format= -J --json --json=dmesg -r --raw -o --output=
                         --list-columns --noheadings
+                        --device --subsystem --match --with-children --device-text
+                        --show-device --resolve --sysroot --devices
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

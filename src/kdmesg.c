@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "device.h"
 #include "export-boot.h"
 #include "format.h"
 #include "i18n.h"
@@ -27,6 +28,7 @@ struct options {
         const char **files;
         size_t n_files;
         struct output_settings out;
+        struct devctx dev;
         enum output_format format;
         bool format_set;
         struct columns columns;
@@ -69,6 +71,7 @@ static void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(devctx_help(), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
@@ -141,6 +144,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                DEVCTX_LONGOPTS,
                 {},
         };
         int c;
@@ -194,6 +198,12 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case OPT_NOHEADINGS:
                         o->out.noheadings = true;
                         break;
+                case DEVOPT_FIRST ... DEVOPT_LAST:
+                        if (devctx_option(&o->dev, c, optarg) < 0) {
+                                warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
+                                bad_usage();
+                        }
+                        break;
                 case 'h':
                         usage();
                 case 'V':
@@ -217,6 +227,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         uint64_t bad_records;
         int status;
@@ -252,6 +263,8 @@ static int emit(struct run *run, const struct kmsg_record *r) {
                 if (e < 0)
                         return e;
         }
+        if (run->devfilter && !devfilter_match(run->devfilter, r))
+                return 0;
         return run->sink->record(run->sink, r);
 }
 
@@ -319,6 +332,14 @@ int main(int argc, char **argv) {
         setlocale(LC_ALL, "");
         i18n_init();
         parse_options(argc, argv, &o);
+        if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
+                devctx_done(&o.dev);
+                free(o.files);
+                return EXIT_BAD_INPUT;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
 
         if (o.format == FORMAT_EXPORT) {
                 static struct export_boot boot;
@@ -337,7 +358,7 @@ int main(int argc, char **argv) {
                 o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
         }
 
-        run.sink = sink_new(o.format, &o.out);
+        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
@@ -373,6 +394,7 @@ int main(int argc, char **argv) {
         }
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
+        devctx_done(&o.dev);
         free(o.files);
         columns_free(&o.columns);
         return run.status;

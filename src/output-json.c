@@ -15,7 +15,7 @@
 #include <json-c/printbuf.h>
 
 #include "columns.h"
-#include "devname.h"
+#include "device.h"
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
@@ -189,7 +189,7 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
         v = kmsg_record_get_device(r);
         if (v)
                 put_string(o, COL_DEVICE, v);
-        v = devname_lookup(r);
+        v = (s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL);
         if (v)
                 put_string(o, COL_DEVNAME, v);
         put(o, COL_DICT, json_dict_new(r));

@@ -2,6 +2,7 @@
 /* The classic dmesg view: "[    1.234567] message". */
 #include <stdlib.h>
 
+#include "device.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
@@ -15,6 +16,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
                 out_usec(kmsg_record_get_timestamp(r), 5);
                 out_write("] ", 2);
         }
+        devctx_write_tag(s->settings->devices, r);
         msg = kmsg_record_get_message(r, &len);
         out_text(msg, len, s->settings->noescape);
         out_putc('\n');

@@ -19,7 +19,7 @@
 
 #include <libsmartcols.h>
 
-#include "devname.h"
+#include "device.h"
 #include "i18n.h"
 #include "loss-text.h"
 #include "output.h"
@@ -169,7 +169,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_DEVICE:
                 return set_str(t, ln, i, kmsg_record_get_device(r));
         case COL_DEVNAME:
-                return set_str(t, ln, i, devname_lookup(r));
+                return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
         case COL_DICT:
                 return dict_text(t, ln, i, r);
         case COL_DICT_KEY:

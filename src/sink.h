@@ -8,9 +8,12 @@
 #include "columns.h"
 #include "libkmsg.h"
 
+struct devctx;
+
 /* Settings every output format may read. */
 struct output_settings {
         bool noescape; /* write message bytes unchanged */
+        struct devctx *devices; /* device options: tags, names (device.h) */
         /*
          * Flush the output after each record and loss event, so that a
          * reader of a pipe sees whole lines at once (set when following).
@@ -50,5 +53,8 @@ struct sink *sink_cat_new(const struct output_settings *settings);
 
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
+
+/* --devices: the per-device report (report-devices.c). */
+struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);
 
 #endif
