@@ -335,6 +335,7 @@ int main(int argc, char **argv) {
         if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
                 devctx_done(&o.dev);
                 free(o.files);
+                columns_free(&o.columns);
                 return EXIT_BAD_INPUT;
         }
         o.out.devices = &o.dev;
@@ -347,11 +348,11 @@ int main(int argc, char **argv) {
                 e = export_boot_prepare(&boot, o.n_files == 0);
                 if (e == -EINVAL) {
                         warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
-                        return EXIT_BAD_INPUT;
+                        exit(EXIT_BAD_INPUT);
                 }
                 if (e < 0) {
                         warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
-                        return EXIT_BAD_INPUT;
+                        exit(EXIT_BAD_INPUT);
                 }
                 o.out.has_boot_time = true;
                 o.out.boot_time_usec = boot.boot_time_usec;

@@ -19,6 +19,7 @@
 
 #include <libsmartcols.h>
 
+#include "columns.h"
 #include "device.h"
 #include "i18n.h"
 #include "loss-text.h"

@@ -5,9 +5,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "columns.h"
 #include "libkmsg.h"
 
+struct columns;
 struct devctx;
 
 /* Settings every output format may read. */
