@@ -99,6 +99,24 @@ def syslog_stream():
         "syslog-nul": b"<6>[    1.0] a\0b\n<6>[    2.0] ok\n",
     }
 
+def device_scripts():
+    """Scripts for fuzz-device: what successive read() calls on /dev/kmsg return."""
+    rec = lambda b: b"\x00" + struct.pack("<H", len(b)) + b
+    EAGAIN, EPIPE, EINTR = b"\x05", b"\x06", b"\x07"
+    boot = [r for r in RECORDS[:16]]
+    return {
+        "device-boot": b"\x00" + b"".join(rec(r) for r in boot),
+        "device-epipe": b"\x00" + rec(b"6,10,1,-;a\n") + EPIPE + rec(b"6,20,2,-;after overrun\n") + EINTR
+        + rec(b"6,21,3,-;b\n") + EAGAIN + rec(b"6,22,4,-;c\n"),
+        "device-toobig": b"\x00" + rec(b"6,1,1,-;a\n") + rec(b"6,2,2,-;" + b"x" * 20000 + b"\n")
+        + rec(b"6,3,3,-;" + b"y" * 20000 + b"\n") + rec(b"6,4,4,-;d\n"),
+        "device-limit": b"\x80" + rec(b"6,1,1,-;a\n") + rec(b"6,2,2,-;" + b"x" * 20000 + b"\n")
+        + rec(b"6,3,3,-;d\n"),
+        "device-bad": b"\x00" + rec(b"garbage") + rec(b"6,1,1,-;ok\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:01.0\n")
+        + rec(b"6,2,2,-;bad dict\n K!=v\n"),
+    }
+
+
 def write(d, name, data):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -114,6 +132,8 @@ def main():
     streams.update(syslog_stream())
     for name, data in streams.items():
         write(os.path.join(root, "fuzz-reader"), "seed-" + name, data)
+    for name, data in device_scripts().items():
+        write(os.path.join(root, "fuzz-device"), "seed-" + name, data)
     for r in RECORDS[3:6] + RECORDS[16:22]:
         write(os.path.join(root, "fuzz-reader"), "seed-" + hashlib.sha1(r).hexdigest()[:12], r)
 
