@@ -19,9 +19,8 @@
 #include "device.h"
 #include "i18n.h"
 
-/* How many directories --with-children visits below one device, at most. */
-#define MAX_CHILD_DIRS 20000
-#define MAX_CHILD_DEPTH 12
+/* sysfs device trees are shallow; this only guards against a strange saved tree. */
+#define MAX_CHILD_DEPTH 32
 
 static int parse_u32(const char **p, uint32_t *ret) {
         const char *s = *p;
@@ -220,7 +219,7 @@ static bool is_device_dir(const char *dir) {
  * disk's partitions, a USB device's interfaces and what hangs off them).
  * Symbolic links are not followed, so the walk stays inside the subtree.
  */
-static int add_children(struct devfilter *f, const char *dir, unsigned depth, unsigned *budget) {
+static int add_children(struct devfilter *f, const char *dir, unsigned depth) {
         DIR *d;
         struct dirent *de;
         int e = 0;
@@ -234,7 +233,7 @@ static int add_children(struct devfilter *f, const char *dir, unsigned depth, un
                 char path[PATH_MAX];
                 struct stat st;
 
-                if (de->d_name[0] == '.' || *budget == 0)
+                if (de->d_name[0] == '.')
                         continue;
                 if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
                         continue;
@@ -242,22 +241,20 @@ static int add_children(struct devfilter *f, const char *dir, unsigned depth, un
                         continue;
                 if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
-                (*budget)--;
                 if (is_device_dir(path) && (e = add_sysfs_device(f, path)) < 0)
                         break;
-                e = add_children(f, path, depth + 1, budget);
+                e = add_children(f, path, depth + 1);
         }
         closedir(d);
         return e;
 }
 
 static int add_device_dir(struct devfilter *f, const char *dir) {
-        unsigned budget = MAX_CHILD_DIRS;
         int e = add_sysfs_device(f, dir);
 
         if (e < 0 || !f->children)
                 return e;
-        return add_children(f, dir, 0, &budget);
+        return add_children(f, dir, 0);
 }
 
 /* Canonical directory of root + rel, which must be a sysfs device. */
