@@ -4,12 +4,20 @@
 
 #include <libintl.h>
 #include <locale.h>
+#include <stdlib.h>
 
 #define _(s) gettext(s)
 #define N_(s) (s)
 
+/*
+ * Bind the message catalogs.  KDMESG_LOCALEDIR replaces the directory
+ * chosen at build time, so that the tests can run the program from the
+ * build tree (where po/<lang>/LC_MESSAGES/kdmesg.mo is built).
+ */
 static inline void i18n_init(void) {
-        bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
+        const char *dir = secure_getenv("KDMESG_LOCALEDIR");
+
+        bindtextdomain(GETTEXT_PACKAGE, dir && *dir ? dir : LOCALEDIR);
         textdomain(GETTEXT_PACKAGE);
 }
 

@@ -6,12 +6,17 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "cursor.h"
+#include "device.h"
+#include "export-boot.h"
+#include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
@@ -31,6 +36,10 @@ struct options {
         const char **files;
         size_t n_files;
         struct output_settings out;
+        struct devctx dev;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
         bool follow;
         bool follow_new;
         bool quiet;
@@ -71,13 +80,28 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(devctx_help(), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
-                " 1  input could not be read in full (unreadable source, malformed or skipped\n"
-                "    records), or the output or the cursor file could not be written\n"
+                " 1  bad usage, or the input could not be read in full (unreadable source,\n"
+                "    malformed or skipped records), or the output or the cursor file could\n"
+                "    not be written\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
@@ -89,13 +113,51 @@ static void __attribute__((noreturn)) bad_usage(void) {
         exit(EXIT_BAD_INPUT);
 }
 
+/*
+ * getopt_long() runs with opterr = 0 so that its complaints carry our
+ * program name and not argv[0]; this says what went wrong, in one line.
+ */
+static void __attribute__((noreturn)) bad_option(int c, char **argv, const char *shortopts) {
+        const char *arg = argv[optind - 1];
+        bool is_long = arg && strncmp(arg, "--", 2) == 0;
+        size_t n = is_long ? strcspn(arg, "=") : 0;
+        bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
+
+        if (c == ':' && is_long)
+                warnx_(_("option '%.*s' requires an argument"), (int)n, arg);
+        else if (c == ':')
+                warnx_(_("option requires an argument -- '%c'"), optopt);
+        else if (optopt == 0)
+                warnx_(_("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
+        else if (known)
+                warnx_(_("option '%.*s' doesn't allow an argument"), (int)n, arg);
+        else
+                warnx_(_("invalid option -- '%c'"), optopt);
+        bad_usage();
+}
+
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_FORMAT,
+        OPT_LIST_COLUMNS,
+        OPT_NOHEADINGS,
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
 };
 
+static void set_format(struct options *o, const char *name) {
+        int f = output_format_from_name(name);
+
+        if (f < 0) {
+                warnx_(_("unknown output format '%s'"), name);
+                bad_usage();
+        }
+        o->format = (enum output_format)f;
+        o->format_set = true;
+}
+
 static void parse_options(int argc, char **argv, struct options *o) {
+        static const char shortopts[] = ":K:wWqJro:hV";
         static const struct option longopts[] = {
                 { "kmsg-file", required_argument, NULL, 'K' },
                 { "follow", no_argument, NULL, 'w' },
@@ -104,13 +166,21 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
                 { "quiet", no_argument, NULL, 'q' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "json", optional_argument, NULL, 'J' },
+                { "raw", no_argument, NULL, 'r' },
+                { "output", required_argument, NULL, 'o' },
+                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                DEVCTX_LONGOPTS,
                 {},
         };
         int c;
 
-        while ((c = getopt_long(argc, argv, "K:wWqhV", longopts, NULL)) >= 0) {
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'K':
                         o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
@@ -138,13 +208,54 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
                         break;
+                case OPT_FORMAT:
+                        set_format(o, optarg);
+                        break;
+                case 'J':
+                        if (optarg && strcmp(optarg, "dmesg") != 0) {
+                                warnx_(_("unknown --json variant '%s' (only 'dmesg')"), optarg);
+                                bad_usage();
+                        }
+                        set_format(o, optarg ? "json-dmesg" : "json");
+                        break;
+                case 'r':
+                        set_format(o, "syslog");
+                        break;
+                case 'o': {
+                        const char *bad = NULL;
+                        int e = columns_parse(&o->columns, optarg, &bad);
+
+                        if (e == -EINVAL) {
+                                warnx_(_("unknown column '%s'"), bad);
+                                bad_usage();
+                        }
+                        if (e < 0) {
+                                warnx_("%s", strerror(-e));
+                                exit(EXIT_BAD_INPUT);
+                        }
+                        if (!o->format_set)
+                                o->format = FORMAT_TABLE;
+                        break;
+                }
+                case OPT_LIST_COLUMNS:
+                        columns_print_list(stdout);
+                        exit(EXIT_SUCCESS);
+                case OPT_NOHEADINGS:
+                        o->out.noheadings = true;
+                        break;
+                case DEVOPT_FIRST ... DEVOPT_LAST:
+                        if (devctx_option(&o->dev, c, optarg) < 0) {
+                                warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
+                                bad_usage();
+                        }
+                        break;
                 case 'h':
                         usage();
                 case 'V':
                         printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
                         exit(EXIT_SUCCESS);
                 default:
-                        bad_usage();
+                        bad_option(c, argv, shortopts);
                 }
         }
         if (optind < argc) {
@@ -160,6 +271,11 @@ static void parse_options(int argc, char **argv, struct options *o) {
                          "--kmsg-file"));
                 bad_usage();
         }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                exit(EXIT_BAD_INPUT);
+        }
+        o->out.columns = &o->columns;
 }
 
 static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
@@ -243,9 +359,11 @@ static int emit(struct run *run, const struct kmsg_record *r) {
         }
         if (run->cursor && has_seq)
                 cursor_record_begin(run->cursor, kmsg_record_get_seqnum(r));
-        e = run->sink->record(run->sink, r);
-        if (e < 0)
-                return e;
+        if (!run->devfilter || devfilter_match(run->devfilter, r)) {
+                e = run->sink->record(run->sink, r);
+                if (e < 0)
+                        return e;
+        }
         if (run->cursor && has_seq)
                 cursor_record_end(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
         if (run->stream_out && out_pending() >= RECORD_FLUSH_AT && out_flush() < 0)
@@ -503,12 +621,40 @@ int main(int argc, char **argv) {
         setlocale(LC_ALL, "");
         i18n_init();
         parse_options(argc, argv, &o);
+        if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
+                devctx_done(&o.dev);
+                free(o.files);
+                columns_free(&o.columns);
+                return EXIT_BAD_INPUT;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
 
-        run.sink = sink_short_new(&o.out);
+        if (o.format == FORMAT_EXPORT) {
+                static struct export_boot boot;
+
+                e = export_boot_prepare(&boot, o.n_files == 0);
+                if (e == -EINVAL) {
+                        warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
+                        exit(EXIT_BAD_INPUT);
+                }
+                if (e < 0) {
+                        warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
+                        exit(EXIT_BAD_INPUT);
+                }
+                o.out.has_boot_time = true;
+                o.out.boot_time_usec = boot.boot_time_usec;
+                o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
+        }
+
+        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
         }
+
+        o.out.flush_each = o.follow;
         run.stream_out = o.follow || o.cursor_file;
         if (run.stream_out && setup_signals(&run) < 0) {
                 warnx_(_("cannot set up signal handling: %s"), strerror(errno));
@@ -571,6 +717,8 @@ int main(int argc, char **argv) {
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);
+        devctx_done(&o.dev);
         free(o.files);
+        columns_free(&o.columns);
         return run.status;
 }

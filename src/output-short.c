@@ -2,6 +2,8 @@
 /* The classic dmesg view: "[    1.234567] message". */
 #include <stdlib.h>
 
+#include "device.h"
+#include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
@@ -14,54 +16,17 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
                 out_usec(kmsg_record_get_timestamp(r), 5);
                 out_write("] ", 2);
         }
+        devctx_write_tag(s->settings->devices, r);
         msg = kmsg_record_get_message(r, &len);
         out_text(msg, len, s->settings->noescape);
         out_putc('\n');
+        sink_end_item(s);
         return 0;
 }
 
-static void out_range(const struct kmsg_loss *l) {
-        out_u64(l->first_seq);
-        if (l->count > 1) {
-                out_putc('-');
-                out_u64(l->first_seq + l->count - 1);
-        }
-}
-
-/*
- * The marker line where records are missing:
- *   -- 23 messages lost (seq 1200-1222, between 12.345678 and 12.400001, overrun) --
- *   -- unknown number of messages lost (seq 1235 and later of the previous boot, reboot) --
- */
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        if (l->count == 0) {
-                out_puts("-- unknown number of messages lost (seq ");
-                out_u64(l->first_seq);
-                out_puts(" and later of the previous boot");
-        } else {
-                out_write("-- ", 3);
-                out_u64(l->count);
-                if (l->cause == KMSG_LOSS_INTERRUPTED)
-                        out_puts(l->count == 1 ? " message possibly lost (seq " : " messages possibly lost (seq ");
-                else
-                        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
-                out_range(l);
-                if (l->has_before && l->cause != KMSG_LOSS_INTERRUPTED) {
-                        out_puts(", between ");
-                        out_usec(l->usec_before, 0);
-                        out_puts(" and ");
-                        out_usec(l->usec_after, 0);
-                } else if (l->has_before) {
-                        out_puts(", after ");
-                        out_usec(l->usec_before, 0);
-                } else if (l->cause != KMSG_LOSS_INTERRUPTED) {
-                        out_puts(", before ");
-                        out_usec(l->usec_after, 0);
-                }
-        }
-        out_puts(", ");
-        out_puts(kmsg_loss_cause_to_name(l->cause));
-        out_write(") --\n", 5);
+        out_loss_line(l);
+        sink_end_item(s);
         return 0;
 }
 

@@ -24,6 +24,7 @@ enum run_start {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         struct loss_stats loss;
         struct cursor *cursor; /* --cursor-file, or NULL */

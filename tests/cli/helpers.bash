@@ -1,7 +1,7 @@
 # Shared set-up for the CLI tests: a pinned environment and golden files.
 export TZ=UTC
 export LC_ALL=C.UTF-8
-unset NO_COLOR PAGER
+unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR
 : "${KDMESG:?KDMESG must point at the kdmesg binary}"
 : "${TESTS:?TESTS must point at the tests directory}"
 DATA="$TESTS/data"
@@ -14,4 +14,13 @@ golden() {
                 printf '%s\n' "$output" > "$f"
         fi
         diff -u "$f" <(printf '%s\n' "$output")
+}
+
+# Lines of standard input longer than $1 characters (default 80).
+long_lines() {
+        local l
+        while IFS= read -r l; do
+                (( ${#l} > ${1:-80} )) && printf '%s\n' "$l"
+        done
+        return 0
 }

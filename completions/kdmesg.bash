@@ -1,0 +1,93 @@
+# bash completion for kdmesg                                -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+# Complete the last item of a comma-separated list from the words in $1.
+_kdmesg_list()
+{
+        local prefix="" last="$cur"
+        if [[ $cur == *,* ]]; then
+                prefix="${cur%,*},"
+                last="${cur##*,}"
+        fi
+        # LEVEL+ and +LEVEL are accepted for levels: keep a leading '+'.
+        if [[ $last == +* ]]; then
+                prefix+="+"
+                last="${last#+}"
+        fi
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -P "$prefix" -W "$1" -- "$last"))
+        compopt -o nospace 2>/dev/null
+}
+
+_kdmesg()
+{
+        local cur prev words cword
+        _init_completion -s || return
+
+        local levels="emerg alert crit err warn notice info debug"
+        local facilities="kern user mail daemon auth syslog lpr news uucp cron
+                authpriv ftp res0 res1 res2 res3 local0 local1 local2 local3
+                local4 local5 local6 local7"
+
+        case $prev in
+                -K | --kmsg-file | --cursor-file)
+                        _filedir
+                        return
+                        ;;
+                --format)
+                        COMPREPLY=($(compgen -W "short table json json-dmesg syslog kmsg export cat" -- "$cur"))
+                        return
+                        ;;
+                --json)
+                        COMPREPLY=($(compgen -W "dmesg" -- "$cur"))
+                        return
+                        ;;
+                -o | --output)
+                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT D:"
+                        return
+                        ;;
+                --device)
+                        local IFS=$'\n'
+                        COMPREPLY=($(compgen -W "$(ls /sys/class/block /sys/class/net 2>/dev/null)" -- "$cur"))
+                        [[ $cur == /* ]] && _filedir
+                        return
+                        ;;
+                --subsystem)
+                        COMPREPLY=($(compgen -W "$(ls /sys/class /sys/bus 2>/dev/null)" -- "$cur"))
+                        return
+                        ;;
+                --sysroot)
+                        _filedir -d
+                        return
+                        ;;
+                --match)
+                        COMPREPLY=($(compgen -W "SUBSYSTEM= DEVICE=" -- "$cur"))
+                        compopt -o nospace 2>/dev/null
+                        return
+                        ;;
+                -h | --help | -V | --version)
+                        return
+                        ;;
+        esac
+
+        $split && return
+
+        if [[ $cur == -* ]]; then
+                local opts="
+                        --kmsg-file
+                        -w --follow -W --follow-new --cursor-file
+                        --fail-on-loss -q --quiet
+                        --noescape
+                        --format= -J --json --json=dmesg -r --raw -o --output=
+                        --list-columns --noheadings
+                        --device --subsystem --match --with-children --device-text
+                        --show-device --resolve --sysroot --devices
+                        --help --version"
+                COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+                [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
+                return
+        fi
+} &&
+        complete -F _kdmesg kdmesg
+
+# ex: filetype=sh

@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# Scripted consistency checks that keep --help, the man page, the
+# completions and the translations true to each other and to the program.
+
+load helpers
+
+SRC="$TESTS/.."
+MAN="$SRC/man/kdmesg.1.scd"
+BASHCOMP="$SRC/completions/kdmesg.bash"
+ZSHCOMP="$SRC/completions/_kdmesg"
+
+# Options listed in --help, one per line: "--long" or "-s --long".
+help_options() {
+        "$KDMESG" --help | grep -oE '^ +(-[[:alnum:]], )?--[[:alnum:]][[:alnum:]-]*' |
+                sed -E 's/^ +//; s/,//'
+}
+
+help_long_options() {
+        help_options | grep -oE -- '--[[:alnum:]-]+$'
+}
+
+@test "--help goes to stdout, exits 0, writes nothing to stderr" {
+        run --separate-stderr "$KDMESG" --help
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [[ "${lines[0]}" == "Usage:" ]]
+        [[ "$output" == *"For more details see kdmesg(1)."* ]]
+}
+
+@test "--help lists --help and --version last in the options" {
+        run help_long_options
+        [ "${lines[-2]}" = "--help" ]
+        [ "${lines[-1]}" = "--version" ]
+}
+
+@test "--help fits in 80 columns" {
+        run long_lines < <("$KDMESG" --help)
+        [ -z "$output" ]
+}
+
+@test "--version prints the version and the library version to stdout" {
+        run --separate-stderr "$KDMESG" --version
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [[ "$output" =~ ^kdmesg\ [0-9]+\.[0-9]+\.[0-9]+\ \(libkmsg\ [0-9]+\.[0-9]+\.[0-9]+\)$ ]]
+}
+
+# A bad option: one line naming it, the pointer to --help, exit 1, no output.
+bad_option() {
+        run --separate-stderr "$KDMESG" "$@"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+}
+
+@test "an unknown long option: one line, Try 'kdmesg --help', exit 1" {
+        bad_option --no-such-option
+        [ "${stderr_lines[0]}" = "kdmesg: unrecognized option '--no-such-option'" ]
+}
+
+@test "an unknown short option: one line, Try 'kdmesg --help', exit 1" {
+        bad_option -%
+        [ "${stderr_lines[0]}" = "kdmesg: invalid option -- '%'" ]
+}
+
+@test "a missing argument: one line, Try 'kdmesg --help', exit 1" {
+        bad_option --kmsg-file
+        [ "${stderr_lines[0]}" = "kdmesg: option '--kmsg-file' requires an argument" ]
+        bad_option -K
+        [ "${stderr_lines[0]}" = "kdmesg: option requires an argument -- 'K'" ]
+}
+
+@test "an argument to an option that takes none: one line, exit 1" {
+        bad_option --help=yes
+        [ "${stderr_lines[0]}" = "kdmesg: option '--help' doesn't allow an argument" ]
+}
+
+@test "a stray argument: one line, Try 'kdmesg --help', exit 1" {
+        bad_option stray
+        [ "${stderr_lines[0]}" = "kdmesg: unexpected argument 'stray'" ]
+}
+
+@test "every option in --help has an entry in the man page" {
+        local o s l missing=
+        while read -r o; do
+                l=${o##* }
+                if [[ $o == -?\ * ]]; then
+                        s=${o%% *}
+                        grep -qF -- "*$s*, *$l*" "$MAN" || missing+=" $s,$l"
+                else
+                        grep -qE -- "^\*$l\*" "$MAN" || missing+=" $l"
+                fi
+        done < <(help_options)
+        echo "not in the man page:$missing"
+        [ -z "$missing" ]
+}
+
+@test "every option in the man page is in --help" {
+        local help o extra=
+        help=$(help_options | tr ' ' '\n')
+        for o in $(grep -oE '^\*-[^*]+\*(, \*--[^*]+\*)?' "$MAN" | grep -oE -- '-{1,2}[[:alnum:]-]+'); do
+                grep -qxF -- "$o" <<<"$help" || extra+=" $o"
+        done
+        echo "in the man page, not in --help:$extra"
+        [ -z "$extra" ]
+}
+
+# Whether file $2 names option $1 as a whole word.
+names_option() {
+        grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|$)" "$2"
+}
+
+@test "every option in --help is completed by bash and zsh" {
+        local o w missing=
+        for o in $(help_options); do
+                for f in "$BASHCOMP" "$ZSHCOMP"; do
+                        names_option "$o" "$f" || missing+=" $o($(basename "$f"))"
+                done
+        done
+        echo "not completed:$missing"
+        [ -z "$missing" ]
+}
+
+@test "the completions offer no long option that --help does not list" {
+        local help o extra=
+        help=$(help_options | tr ' ' '\n')
+        for f in "$BASHCOMP" "$ZSHCOMP"; do
+                for o in $(grep -oE -- '(^|[^[:alnum:]-])--[[:alpha:]][[:alnum:]-]*' "$f" |
+                           grep -oE -- '--[[:alnum:]-]+' | sort -u); do
+                        grep -qxF -- "$o" <<<"$help" || extra+=" $o($(basename "$f"))"
+                done
+        done
+        echo "completed but not in --help:$extra"
+        [ -z "$extra" ]
+}
+
+@test "the man page source is valid scdoc" {
+        command -v scdoc >/dev/null || skip "scdoc is not installed"
+        run bash -c 'scdoc < "$1" > /dev/null' _ "$MAN"
+        [ "$status" -eq 0 ]
+}
+
+@test "the bash completion completes options" {
+        [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+        run bash -c '
+                source /usr/share/bash-completion/bash_completion
+                source "$1"
+                COMP_WORDS=(kdmesg --kmsg); COMP_CWORD=1; COMP_LINE="kdmesg --kmsg"; COMP_POINT=${#COMP_LINE}
+                _kdmesg kdmesg --kmsg kdmesg
+                printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHCOMP"
+        [ "$status" -eq 0 ]
+        [ "$output" = "--kmsg-file" ]
+}
+
+@test "the zsh completion parses" {
+        command -v zsh >/dev/null || skip "zsh is not installed"
+        run zsh -n "$ZSHCOMP"
+        [ "$status" -eq 0 ]
+}
+
+@test "po/POTFILES.in lists every source file with translatable strings" {
+        local f missing=
+        for f in "$SRC"/src/*.c; do
+                grep -q '_("' "$f" || continue
+                grep -qxF "src/$(basename "$f")" "$SRC/po/POTFILES.in" || missing+=" src/$(basename "$f")"
+        done
+        echo "not in po/POTFILES.in:$missing"
+        [ -z "$missing" ]
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# Translations: the German catalog is valid and found
+# by the program in the build tree through KDMESG_LOCALEDIR.
+
+load helpers
+
+SRC="$TESTS/.."
+
+setup() {
+        [ -f "$BUILDDIR/po/de/LC_MESSAGES/kdmesg.mo" ] || skip "built without translations (-Dnls=false)"
+        export KDMESG_LOCALEDIR="$BUILDDIR/po"
+}
+
+@test "LANGUAGE=de kdmesg --help prints the German help" {
+        LANGUAGE=de run --separate-stderr "$KDMESG" --help
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${lines[0]}" = "Aufruf:" ]
+        [[ "$output" == *"Optionen:"* ]]
+        [[ "$output" == *" -h, --help                  diese Hilfe anzeigen"* ]]
+        [[ "$output" == *"Weitere Informationen finden Sie in kdmesg(1)."* ]]
+}
+
+@test "LANGUAGE=de: the German help fits in 80 columns" {
+        run long_lines < <(LANGUAGE=de "$KDMESG" --help)
+        [ -z "$output" ]
+}
+
+@test "LANGUAGE=de: errors are German too" {
+        LANGUAGE=de run --separate-stderr "$KDMESG" --no-such-option
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: unbekannte Option »--no-such-option«" ]
+        [ "${stderr_lines[1]}" = "»kdmesg --help« gibt weitere Informationen." ]
+}
+
+@test "po/de.po is a valid catalog with no fuzzy or untranslated entries" {
+        run msgfmt --check --statistics -o /dev/null "$SRC/po/de.po"
+        [ "$status" -eq 0 ]
+        [[ "$output" != *fuzzy* ]]
+        [[ "$output" != *untranslated* ]]
+}
+
+@test "the build generates kdmesg.pot from the sources" {
+        [ -f "$BUILDDIR/po/kdmesg.pot" ]
+        grep -qF 'msgid "write error"' "$BUILDDIR/po/kdmesg.pot"
+}
