@@ -201,6 +201,9 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
         if (!tb)
                 return -ENOMEM;
         scols_table_set_name(tb, "devices");
+        /* JSON keys are the column names in lower case; empty cells are null. */
+        if (d->dev->report_json)
+                scols_table_enable_json(tb, 1);
         for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
                 struct libscols_column *cl = scols_table_new_column(tb, columns[i].name, columns[i].width,
                                                                     columns[i].flags);
