@@ -34,6 +34,18 @@ _kdmesg()
                         _filedir
                         return
                         ;;
+                --format)
+                        COMPREPLY=($(compgen -W "short table json json-dmesg syslog kmsg export cat" -- "$cur"))
+                        return
+                        ;;
+                --json)
+                        COMPREPLY=($(compgen -W "dmesg" -- "$cur"))
+                        return
+                        ;;
+                -o | --output)
+                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT D:"
+                        return
+                        ;;
                 --device)
                         local IFS=$'\n'
                         COMPREPLY=($(compgen -W "$(ls /sys/class/block /sys/class/net 2>/dev/null)" -- "$cur"))
@@ -64,6 +76,8 @@ _kdmesg()
                 local opts="
                         --kmsg-file
                         --noescape
+                        --format= -J --json --json=dmesg -r --raw -o --output=
+                        --list-columns --noheadings
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
                         --help --version"

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "device.h"
+#include "export-boot.h"
+#include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
@@ -26,6 +29,9 @@ struct options {
         size_t n_files;
         struct output_settings out;
         struct devctx dev;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
 };
 
 static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -53,10 +59,23 @@ static void __attribute__((noreturn)) usage(void) {
                 "                               (repeatable; '-' is standard input)\n"),
               o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
         fputs(devctx_help(), o);
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
@@ -96,13 +115,33 @@ static void __attribute__((noreturn)) bad_option(int c, char **argv, const char 
 
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_FORMAT,
+        OPT_LIST_COLUMNS,
+        OPT_NOHEADINGS,
 };
 
+static void set_format(struct options *o, const char *name) {
+        int f = output_format_from_name(name);
+
+        if (f < 0) {
+                warnx_(_("unknown output format '%s'"), name);
+                bad_usage();
+        }
+        o->format = (enum output_format)f;
+        o->format_set = true;
+}
+
 static void parse_options(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":K:hV";
+        static const char shortopts[] = ":K:Jro:hV";
         static const struct option longopts[] = {
                 { "kmsg-file", required_argument, NULL, 'K' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "json", optional_argument, NULL, 'J' },
+                { "raw", no_argument, NULL, 'r' },
+                { "output", required_argument, NULL, 'o' },
+                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
@@ -124,6 +163,41 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
                         break;
+                case OPT_FORMAT:
+                        set_format(o, optarg);
+                        break;
+                case 'J':
+                        if (optarg && strcmp(optarg, "dmesg") != 0) {
+                                warnx_(_("unknown --json variant '%s' (only 'dmesg')"), optarg);
+                                bad_usage();
+                        }
+                        set_format(o, optarg ? "json-dmesg" : "json");
+                        break;
+                case 'r':
+                        set_format(o, "syslog");
+                        break;
+                case 'o': {
+                        const char *bad = NULL;
+                        int e = columns_parse(&o->columns, optarg, &bad);
+
+                        if (e == -EINVAL) {
+                                warnx_(_("unknown column '%s'"), bad);
+                                bad_usage();
+                        }
+                        if (e < 0) {
+                                warnx_("%s", strerror(-e));
+                                exit(EXIT_BAD_INPUT);
+                        }
+                        if (!o->format_set)
+                                o->format = FORMAT_TABLE;
+                        break;
+                }
+                case OPT_LIST_COLUMNS:
+                        columns_print_list(stdout);
+                        exit(EXIT_SUCCESS);
+                case OPT_NOHEADINGS:
+                        o->out.noheadings = true;
+                        break;
                 case DEVOPT_FIRST ... DEVOPT_LAST:
                         if (devctx_option(&o->dev, c, optarg) < 0) {
                                 warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
@@ -143,6 +217,11 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 warnx_(_("unexpected argument '%s'"), argv[optind]);
                 bad_usage();
         }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                exit(EXIT_BAD_INPUT);
+        }
+        o->out.columns = &o->columns;
 }
 
 /* Per-run state shared by all sources. */
@@ -256,13 +335,31 @@ int main(int argc, char **argv) {
         if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
                 devctx_done(&o.dev);
                 free(o.files);
+                columns_free(&o.columns);
                 return EXIT_BAD_INPUT;
         }
         o.out.devices = &o.dev;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
 
-        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_short_new(&o.out);
+        if (o.format == FORMAT_EXPORT) {
+                static struct export_boot boot;
+
+                e = export_boot_prepare(&boot, o.n_files == 0);
+                if (e == -EINVAL) {
+                        warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
+                        exit(EXIT_BAD_INPUT);
+                }
+                if (e < 0) {
+                        warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
+                        exit(EXIT_BAD_INPUT);
+                }
+                o.out.has_boot_time = true;
+                o.out.boot_time_usec = boot.boot_time_usec;
+                o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
+        }
+
+        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
                 warnx_("%s", strerror(ENOMEM));
                 return EXIT_BAD_INPUT;
@@ -300,5 +397,6 @@ int main(int argc, char **argv) {
         kmsg_seqtrack_unref(run.track);
         devctx_done(&o.dev);
         free(o.files);
+        columns_free(&o.columns);
         return run.status;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "device.h"
+#include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
@@ -19,34 +20,13 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         msg = kmsg_record_get_message(r, &len);
         out_text(msg, len, s->settings->noescape);
         out_putc('\n');
+        sink_end_item(s);
         return 0;
 }
 
-static void out_range(const struct kmsg_loss *l) {
-        out_u64(l->first_seq);
-        if (l->count > 1) {
-                out_putc('-');
-                out_u64(l->first_seq + l->count - 1);
-        }
-}
-
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        out_write("-- ", 3);
-        out_u64(l->count);
-        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
-        out_range(l);
-        if (l->has_before) {
-                out_puts(", between ");
-                out_usec(l->usec_before, 0);
-                out_puts(" and ");
-                out_usec(l->usec_after, 0);
-        } else {
-                out_puts(", before ");
-                out_usec(l->usec_after, 0);
-        }
-        out_puts(", ");
-        out_puts(kmsg_loss_cause_to_name(l->cause));
-        out_write(") --\n", 5);
+        out_loss_line(l);
+        sink_end_item(s);
         return 0;
 }
 
