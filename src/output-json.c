@@ -386,6 +386,11 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
                 key(&first, "devname");
                 out_json_text(devname, strlen(devname));
         }
+        /* Selected by --device-text from the message, not by the dictionary. */
+        if (s->settings->devices && devctx_inferred(s->settings->devices)) {
+                key(&first, "match");
+                out_puts("\"text\"");
+        }
         key(&first, "dict");
         out_putc('{');
         for (i = 0; i < n; i++) {
