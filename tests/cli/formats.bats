@@ -383,7 +383,7 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
                 cmp <("$KDMESG" -K "$d" -J 2>/dev/null) <(KDMESG_JSON_SLOW=1 "$KDMESG" -K "$d" -J 2>/dev/null)
         done
         # A caller that is not UTF-8 takes the json-c path by itself.
-        printf '6,1,0,-,caller=T\377;m\n' > "$BATS_TEST_TMPDIR/c.kmsg"
+        printf '6,0,0,-,caller=T\377;m\n' > "$BATS_TEST_TMPDIR/c.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/c.kmsg" -J
-        [ "$output" = '{"seq":1,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
+        [ "$output" = '{"seq":0,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
 }
