@@ -5,10 +5,14 @@
 #include <stdbool.h>
 
 #include "libkmsg.h"
+#include "timefmt.h"
 
 /* Settings every output format may read. */
 struct output_settings {
-        bool noescape; /* write message bytes unchanged */
+        bool noescape;     /* write message bytes unchanged */
+        bool decode;       /* -x: "facility:level: " before the message */
+        bool force_prefix; /* -p: repeat the prefix on every line of a message */
+        struct timefmt time; /* time format and boot time; a sink keeps its own copy for state */
 };
 
 /*
