@@ -62,6 +62,37 @@ _kdmesg()
                         COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
                         return
                         ;;
+                --format)
+                        COMPREPLY=($(compgen -W "short table json json-dmesg syslog kmsg export cat" -- "$cur"))
+                        return
+                        ;;
+                --json)
+                        COMPREPLY=($(compgen -W "dmesg" -- "$cur"))
+                        return
+                        ;;
+                -o | --output)
+                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT D:"
+                        return
+                        ;;
+                --device)
+                        local IFS=$'\n'
+                        COMPREPLY=($(compgen -W "$(ls /sys/class/block /sys/class/net 2>/dev/null)" -- "$cur"))
+                        [[ $cur == /* ]] && _filedir
+                        return
+                        ;;
+                --subsystem)
+                        COMPREPLY=($(compgen -W "$(ls /sys/class /sys/bus 2>/dev/null)" -- "$cur"))
+                        return
+                        ;;
+                --sysroot)
+                        _filedir -d
+                        return
+                        ;;
+                --match)
+                        COMPREPLY=($(compgen -W "SUBSYSTEM= DEVICE=" -- "$cur"))
+                        compopt -o nospace 2>/dev/null
+                        return
+                        ;;
                 -g | --grep | --seq | -h | --help | -V | --version)
                         return
                         ;;
@@ -79,6 +110,10 @@ _kdmesg()
                         --noescape --color= --nopager
                         --clear --read-clear --console-off --console-on
                         --console-level
+                        --format= -J --json --json=dmesg -r --raw -o --output=
+                        --list-columns --noheadings
+                        --device --subsystem --match --with-children --device-text
+                        --show-device --resolve --sysroot --devices
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

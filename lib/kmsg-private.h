@@ -79,6 +79,9 @@ struct kmsg_device_ops {
         ssize_t (*read)(void *userdata, void *buf, size_t n);
         off_t (*seek)(void *userdata, off_t off, int whence);
 };
+/* A stream reader (file form, chunked) that reads through ops->read. */
+int kmsg_reader_new_stream_ops(const struct kmsg_device_ops *ops, void *userdata, const char *name,
+                               enum kmsg_format format, struct kmsg_reader **ret);
 int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
                                struct kmsg_reader **ret);
 

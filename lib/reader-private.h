@@ -27,6 +27,7 @@ struct kmsg_reader {
         char *name;
         enum kmsg_format format;
         size_t max_record;
+        size_t chunk_max; /* tests: largest read() of a stream, 0 for CHUNK */
 
         /* Stream buffer: unread bytes are buf[start..end). */
         char *buf;
@@ -52,6 +53,8 @@ struct kmsg_reader {
 void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 struct kmsg_record *reader_record(struct kmsg_reader *rd);
 int stream_fill(struct kmsg_reader *rd);
+/* Tests only: make every read() of a stream ask for at most n bytes (0: default). */
+void reader_set_chunk_size(struct kmsg_reader *rd, size_t n);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);
 

@@ -85,6 +85,27 @@ _public_ int kmsg_reader_new_path(const char *path, enum kmsg_format format, str
         return 0;
 }
 
+int kmsg_reader_new_stream_ops(const struct kmsg_device_ops *ops, void *userdata, const char *name,
+                               enum kmsg_format format, struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+
+        if (!ops || !ops->read || !ret || (unsigned)format > KMSG_FORMAT_SYSLOG)
+                return -EINVAL;
+        rd = reader_alloc(name ? name : "<input>");
+        if (!rd)
+                return -ENOMEM;
+        rd->ops = ops;
+        rd->userdata = userdata;
+        rd->format = format;
+        rd->line = 1;
+        *ret = rd;
+        return 0;
+}
+
+void reader_set_chunk_size(struct kmsg_reader *rd, size_t n) {
+        rd->chunk_max = n;
+}
+
 static int device_position(struct kmsg_reader *rd, enum kmsg_seek where) {
         int whence = where == KMSG_SEEK_END ? SEEK_END : where == KMSG_SEEK_CLEAR ? SEEK_DATA : SEEK_SET;
 
@@ -315,8 +336,13 @@ int stream_fill(struct kmsg_reader *rd) {
         want = rd->cap - rd->end;
         if (want > CHUNK)
                 want = CHUNK;
+        if (rd->chunk_max > 0 && want > rd->chunk_max)
+                want = rd->chunk_max;
         for (;;) {
-                n = read(rd->fd, rd->buf + rd->end, want);
+                if (rd->ops)
+                        n = rd->ops->read(rd->userdata, rd->buf + rd->end, want);
+                else
+                        n = read(rd->fd, rd->buf + rd->end, want);
                 if (n >= 0)
                         break;
                 if (errno == EINTR)
@@ -386,6 +412,12 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
         rd->err[0] = '\0';
         if (rd->is_device)
                 return device_next(rd, ret);
+        /* The splitters index the buffer: give them one, even for empty input. */
+        if (!rd->buf) {
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+        }
         if (rd->format == KMSG_FORMAT_AUTO) {
                 e = stream_detect(rd);
                 if (e < 0)

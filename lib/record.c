@@ -203,7 +203,8 @@ static size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
         while (p < end && *p >= '0' && *p <= '9') {
                 unsigned d = (unsigned)(*p - '0');
 
-                if (v > (UINT64_MAX - d) / 10)
+                /* UINT64_MAX is 18446744073709551615: no division per digit. */
+                if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
                         return 0;
                 v = v * 10 + d;
                 p++;
@@ -242,7 +243,7 @@ static const char *line_end(const char *p, const char *end) {
 }
 
 int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
-        uint64_t id;
+        uint64_t id = 0;
         size_t n;
         int e;
 

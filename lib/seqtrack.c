@@ -80,23 +80,45 @@ _public_ void kmsg_seqtrack_note_cause(struct kmsg_seqtrack *t, enum kmsg_loss_c
         t->cause = cause;
 }
 
+static inline uint64_t mix(uint64_t h, uint64_t v) {
+        h = (h ^ v) * 0x100000001b3u;
+        return h ^ h >> 29;
+}
+
+/* Up to 8 bytes as one word (little end first), without reading past p + n. */
+static inline uint64_t load(const unsigned char *p, size_t n) {
+        uint64_t v = 0;
+
+        if (n >= 8) {
+                memcpy(&v, p, 8);
+                return v;
+        }
+        while (n-- > 0)
+                v = v << 8 | p[n];
+        return v;
+}
+
 static uint32_t fingerprint(const struct kmsg_record *r) {
         const unsigned char *m;
-        uint32_t h = 2166136261u;
+        uint64_t h = 0xcbf29ce484222325u;
         size_t len, i, n;
 
         m = (const unsigned char *)kmsg_record_get_message(r, &len);
-        h = (h ^ (uint32_t)r->usec) * 16777619u;
-        h = (h ^ (uint32_t)(r->usec >> 32)) * 16777619u;
-        h = (h ^ r->priority) * 16777619u;
-        h = (h ^ (uint32_t)len) * 16777619u;
-        /* The head and the tail of the message are enough to tell records apart. */
+        h = mix(h, r->usec);
+        h = mix(h, (uint64_t)r->priority << 32 | (uint32_t)len);
+        /*
+         * The head and the tail of the message are enough to tell records
+         * apart; a word at a time, as this runs for every record.
+         */
         n = len < 32 ? len : 32;
-        for (i = 0; i < n; i++)
-                h = (h ^ m[i]) * 16777619u;
-        for (i = len > 64 ? len - 32 : n; i < len; i++)
-                h = (h ^ m[i]) * 16777619u;
-        return h;
+        for (i = 0; i < n; i += 8)
+                h = mix(h, load(m + i, n - i));
+        if (len > 32) {
+                i = len > 64 ? len - 32 : 32;
+                for (; i < len; i += 8)
+                        h = mix(h, load(m + i, len - i));
+        }
+        return (uint32_t)(h ^ h >> 32);
 }
 
 static void fill_loss(struct kmsg_seqtrack *t, struct kmsg_loss *l, uint64_t first, uint64_t count,

@@ -6,6 +6,9 @@
  *   KEY\n<le64 len><bytes>\n   binary field
  *   \n                     end of record
  *
+ * KMSG_DICT=KEY=VALUE carries a dictionary pair whose key is not a journal
+ * field name (kdmesg --format=export writes it).
+ *
  * The extent of a record is found by an incremental scanner, so that a
  * record over the size limit is passed without being held in memory and a
  * length field is only ever checked against the bytes that are there.
@@ -223,6 +226,18 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                                                 return e;
                                 }
                         }
+                } else if (key_is(p, klen, "KMSG_DICT")) {
+                        /* A dictionary pair whose key is not a journal field name: KEY=VALUE. */
+                        const char *deq = memchr(val, '=', vlen);
+
+                        if (!deq || deq == val) {
+                                *ret_err = "KMSG_DICT is not KEY=VALUE";
+                                return -EBADMSG;
+                        }
+                        e = record_add_dict(r, val, (size_t)(deq - val), deq + 1, (size_t)(val + vlen - deq - 1),
+                                            false);
+                        if (e < 0)
+                                return e;
                 } else if (p[0] != '_' && !key_is(p, klen, "SYSLOG_IDENTIFIER")) {
                         /* Any other field that is not journal metadata is a dictionary entry. */
                         e = record_add_dict(r, p, klen, val, vlen, false);
@@ -274,14 +289,16 @@ int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
 
                 done = scan(rd);
                 if (done || rd->eof) {
-                        size_t rec_end = xs->off;
+                        /* Cut at the end (even inside a length field): the rest is this record. */
+                        size_t rec_end = done ? xs->off : rd->end;
                         bool eof_cut = !done && (xs->state == XS_LEN || xs->state == XS_DATA ||
                                                  xs->state == XS_DATA_NL);
                         struct kmsg_record *r;
                         const char *err = NULL;
 
                         xs->active = false;
-                        if (xs->skipping) {
+                        /* The same limit whether the record came in one read() or many. */
+                        if (xs->skipping || rec_end - rd->start > rd->max_record) {
                                 stream_consume(rd, rec_end);
                                 reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
                                 return -E2BIG;

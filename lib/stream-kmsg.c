@@ -202,7 +202,8 @@ int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 e = stream_fill(rd);
                 if (e < 0)
                         return e;
-                if (e == 0 && rd->start == rd->end)
+                /* At the end, a record being skipped is still reported. */
+                if (e == 0 && rd->start == rd->end && rd->skip_state == SKIP_NONE)
                         return 0;
         }
 }

@@ -12,8 +12,12 @@
 #include <unistd.h>
 
 #include "color.h"
+#include "columns.h"
 #include "console.h"
+#include "device.h"
+#include "export-boot.h"
 #include "filter.h"
+#include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
@@ -57,6 +61,10 @@ struct options {
         const char *wall_option;       /* the option that asked for wall-clock times */
         struct filter filter;
         struct output_settings out;
+        struct devctx dev;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
 };
 
 static void __attribute__((noreturn)) usage(void) {
@@ -90,6 +98,22 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_(" -g, --grep <regex>          only messages matching an extended regex\n"), o);
         fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
 
+        fputs(devctx_help(), o);
+
+        fputs(_("\nOutput formats:\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
+
         fputs(_("\nTime stamps and decoration:\n"), o);
         fputs(_(" -t, --notime                no time stamps\n"), o);
         fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
@@ -116,6 +140,7 @@ static void __attribute__((noreturn)) usage(void) {
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
 
         fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
                 "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
@@ -172,7 +197,21 @@ enum {
         OPT_SEQ,
         OPT_TIME_FORMAT,
         OPT_BOOT_TIME,
+        OPT_FORMAT,
+        OPT_LIST_COLUMNS,
+        OPT_NOHEADINGS,
 };
+
+static void set_format(struct options *o, const char *name) {
+        int f = output_format_from_name(name);
+
+        if (f < 0) {
+                warnx_(_("unknown output format '%s'"), name);
+                bad_usage();
+        }
+        o->format = (enum output_format)f;
+        o->format_set = true;
+}
 
 static void add_source(struct options *o, const char *path, bool syslog_file) {
         struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
@@ -199,7 +238,7 @@ static void set_time_format(struct options *o, const char *word) {
 }
 
 static void parse_options(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhK:kL::l:n:PpSTtuVx";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PprSTtuVx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
                 { "read-clear", no_argument, NULL, 'c' },
@@ -231,8 +270,15 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
                 { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "json", optional_argument, NULL, 'J' },
+                { "raw", no_argument, NULL, 'r' },
+                { "output", required_argument, NULL, 'o' },
+                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                DEVCTX_LONGOPTS,
                 {},
         };
         int c, e;
@@ -352,6 +398,45 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
                         break;
+                case OPT_FORMAT:
+                        set_format(o, optarg);
+                        break;
+                case 'J':
+                        if (optarg && strcmp(optarg, "dmesg") != 0) {
+                                warnx_(_("unknown --json variant '%s' (only 'dmesg')"), optarg);
+                                bad_usage();
+                        }
+                        set_format(o, optarg ? "json-dmesg" : "json");
+                        break;
+                case 'r':
+                        set_format(o, "syslog");
+                        break;
+                case 'o': {
+                        const char *bad = NULL;
+
+                        e = columns_parse(&o->columns, optarg, &bad);
+                        if (e == -EINVAL) {
+                                warnx_(_("unknown column '%s'"), bad);
+                                bad_usage();
+                        }
+                        if (e < 0)
+                                errx_("%s", strerror(-e));
+                        if (!o->format_set)
+                                o->format = FORMAT_TABLE;
+                        break;
+                }
+                case OPT_LIST_COLUMNS:
+                        columns_print_list(stdout);
+                        exit(EXIT_SUCCESS);
+                case OPT_NOHEADINGS:
+                        o->out.noheadings = true;
+                        break;
+                case DEVOPT_FIRST ... DEVOPT_LAST:
+                        if (devctx_option(&o->dev, c, optarg) < 0) {
+                                warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
+                                bad_usage();
+                        }
+                        break;
                 case 'h':
                         usage();
                 case 'V':
@@ -372,6 +457,9 @@ static void parse_options(int argc, char **argv, struct options *o) {
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
                 bad_usage();
         }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
+                errx_("%s", strerror(ENOMEM));
+        o->out.columns = &o->columns;
 }
 
 /*
@@ -400,17 +488,19 @@ static void setup_time(struct options *o) {
                 if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
                         errx_(_("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
-        } else if (o->n_sources == 0) {
-                e = boot_time_of_this_machine(&t->boot_usec);
+        } else {
+                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
                 if (e == -EINVAL)
                         errx_(_("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
                 t->have_boot = e == 0;
+                if (e < 0 && wall && o->n_sources > 0)
+                        errx_(_("%s needs the boot time of the machine the dump comes from: give it with "
+                                "--boot-time"),
+                              wall);
                 if (e < 0 && wall)
                         errx_(_("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
-        } else if (wall)
-                errx_(_("%s needs the boot time of the machine the dump comes from: give it with "
-                        "--boot-time"),
-                      wall);
+        }
 
         if (o->since)
                 filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
@@ -423,6 +513,7 @@ static void setup_time(struct options *o) {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         struct filter *filter;
         uint64_t bad_records;
@@ -468,6 +559,8 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                         return e;
         }
         if (!in_window || !filter_match(f, r))
+                return 0;
+        if (run->devfilter && !devfilter_match(run->devfilter, r))
                 return 0;
         return run->sink->record(run->sink, r);
 }
@@ -641,18 +734,43 @@ int main(int argc, char **argv) {
                 goto out;
         }
 
+        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
+
         setup_time(&o);
+        if (o.format == FORMAT_EXPORT) {
+                static struct export_boot boot;
+
+                /* The boot id, when live; the boot time is the one setup_time() found. */
+                export_boot_prepare(&boot, o.n_sources == 0);
+                if (!o.out.time.have_boot) {
+                        warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
+                        run.status = EXIT_BAD_INPUT;
+                        goto out;
+                }
+                o.out.has_boot_time = true;
+                o.out.boot_time_usec = (uint64_t)o.out.time.boot_usec;
+                o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
+        }
+        /* Machine-readable formats get neither colors nor a pager. */
+        if (output_format_is_machine(o.format))
+                o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
 
         run.filter = &o.filter;
-        run.sink = sink_short_new(&o.out);
+        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
                 errx_("%s", strerror(ENOMEM));
 
-        if (!o.nopager)
+        if (!o.nopager && !output_format_is_machine(o.format))
                 pager_open();
 
         if (o.n_sources == 0)
@@ -674,6 +792,8 @@ int main(int argc, char **argv) {
         kmsg_seqtrack_unref(run.track);
 out:
         filter_done(&o.filter);
+        devctx_done(&o.dev);
         free(o.sources);
+        columns_free(&o.columns);
         return run.status;
 }

@@ -2,7 +2,8 @@
 /*
  * The classic dmesg view: "[    1.234567] message".  A message that holds
  * newlines goes on under its first line, indented to where the text
- * started (or, with --force-prefix, with the prefix repeated).  A record
+ * started (or, with --force-prefix, with the prefix repeated); with
+ * --noescape its bytes are written as they are.  A record
  * flagged 'c' (the start of a line printed in fragments, kernels 3.5-4.x)
  * stays open, and the records flagged '+' that follow are appended to it.
  */
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "color.h"
+#include "device.h"
+#include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
@@ -69,7 +72,8 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 len -= h;
         }
         for (;;) {
-                const char *nl = memchr(msg, '\n', len);
+                /* --noescape writes the bytes as they are, newlines included. */
+                const char *nl = noescape ? NULL : memchr(msg, '\n', len);
                 size_t n = nl ? (size_t)(nl - msg) : len;
 
                 if (level_slot >= 0)
@@ -143,44 +147,35 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         if (ss->line_open && strchr(flags, '+')) {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
+                sink_end_item(s);
                 return 0;
         }
         close_line(ss);
         write_prefix(ss, r);
+        devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
         if (strchr(flags, 'c') || strchr(flags, '+'))
                 ss->line_open = true;
         else
                 out_putc('\n');
+        sink_end_item(s);
         return 0;
 }
 
-static void out_range(const struct kmsg_loss *l) {
-        out_u64(l->first_seq);
-        if (l->count > 1) {
-                out_putc('-');
-                out_u64(l->first_seq + l->count - 1);
-        }
-}
-
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
+        char buf[256];
+        int n;
+
         close_line((struct short_sink *)s);
-        out_write("-- ", 3);
-        out_u64(l->count);
-        out_puts(l->count == 1 ? " message lost (seq " : " messages lost (seq ");
-        out_range(l);
-        if (l->has_before) {
-                out_puts(", between ");
-                out_usec(l->usec_before, 0);
-                out_puts(" and ");
-                out_usec(l->usec_after, 0);
-        } else {
-                out_puts(", before ");
-                out_usec(l->usec_after, 0);
+        if (!color_enabled())
+                out_loss_line(l);
+        else if ((n = loss_describe(l, buf, sizeof(buf))) >= 0) {
+                color_on(COLOR_LOSS);
+                out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+                color_off(COLOR_LOSS);
+                out_putc('\n');
         }
-        out_puts(", ");
-        out_puts(kmsg_loss_cause_to_name(l->cause));
-        out_write(") --\n", 5);
+        sink_end_item(s);
         return 0;
 }
 

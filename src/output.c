@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Buffered, error-checked standard output with terminal-safe text. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,7 +32,7 @@ void out_drain(void) {
         out_len = 0;
 }
 
-void out_write(const void *p, size_t len) {
+void out_write_slow(const void *p, size_t len) {
         const char *s = p;
 
         while (len > 0) {
@@ -131,6 +132,19 @@ static size_t utf8_valid(const unsigned char *p, size_t len) {
         return n;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Non-zero when a byte of w is below n (n <= 128). */
+static inline uint64_t has_byte_below(uint64_t w, unsigned n) {
+        return (w - ONES * n) & ~w & HIGHS;
+}
+
+/* Non-zero when a byte of w is above n (n <= 127). */
+static inline uint64_t has_byte_above(uint64_t w, unsigned n) {
+        return ((w + ONES * (127 - n)) | w) & HIGHS;
+}
+
 void out_text(const char *p, size_t len, bool raw) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
 
@@ -139,9 +153,21 @@ void out_text(const char *p, size_t len, bool raw) {
                 return;
         }
         while (s < end) {
-                unsigned char c = *s;
+                unsigned char c;
                 size_t n;
 
+                /* Eight printable ASCII bytes at a time: the common case. */
+                while (end - s >= 8) {
+                        uint64_t w;
+
+                        memcpy(&w, s, 8);
+                        if ((has_byte_below(w, 0x20) | has_byte_above(w, 0x7e)) != 0)
+                                break;
+                        s += 8;
+                }
+                if (s == end)
+                        break;
+                c = *s;
                 if (c >= 0x20 && c < 0x7f) {
                         s++;
                         continue;
@@ -160,6 +186,38 @@ void out_text(const char *p, size_t len, bool raw) {
                 run = s;
         }
         out_write(run, (size_t)(s - run));
+}
+
+char *text_safe_dup(const char *p, size_t len, bool raw) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len;
+        char *d, *q;
+
+        /* At most four bytes out for one in. */
+        d = q = malloc(len * 4 + 1);
+        if (!d)
+                return NULL;
+        while (s < end) {
+                unsigned char c = *s;
+                size_t n;
+
+                if (raw || (c >= 0x20 && c < 0x7f) || c == '\t') {
+                        *q++ = (char)*s++;
+                        continue;
+                }
+                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                        memcpy(q, s, n);
+                        q += n;
+                        s += n;
+                        continue;
+                }
+                *q++ = '\\';
+                *q++ = 'x';
+                *q++ = hexdigits[c >> 4];
+                *q++ = hexdigits[c & 15];
+                s++;
+        }
+        *q = '\0';
+        return d;
 }
 
 int out_flush(void) {

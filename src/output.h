@@ -5,12 +5,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /*
  * Buffered standard output.  Errors are remembered and reported by
  * out_close(); after a write error further output is discarded.
  */
-void out_write(const void *p, size_t len);
+static inline void out_write(const void *p, size_t len);
 void out_puts(const char *s);
 static inline void out_putc(char c);
 void out_u64(uint64_t v);
@@ -24,6 +25,11 @@ void out_usec(uint64_t usec, unsigned width);
  * is written as it is.  With raw, the bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
+/*
+ * The same made-safe text as out_text(), as a new NUL-terminated string
+ * (for tables); NULL when out of memory.  With raw, a copy.
+ */
+char *text_safe_dup(const char *p, size_t len, bool raw);
 /* Flush now (when following, after each record). */
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */
@@ -34,6 +40,15 @@ extern char out_buf[];
 extern size_t out_len;
 #define OUT_BUF_SIZE 65536
 void out_drain(void);
+void out_write_slow(const void *p, size_t len);
+
+static inline void out_write(const void *p, size_t len) {
+        if (len <= OUT_BUF_SIZE - out_len) {
+                memcpy(out_buf + out_len, p, len);
+                out_len += len;
+        } else
+                out_write_slow(p, len);
+}
 
 static inline void out_putc(char c) {
         if (out_len == OUT_BUF_SIZE)

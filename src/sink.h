@@ -3,16 +3,34 @@
 #define KDMESG_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "libkmsg.h"
 #include "timefmt.h"
 
+struct columns;
+struct devctx;
+
 /* Settings every output format may read. */
 struct output_settings {
-        bool noescape;     /* write message bytes unchanged */
+        bool noescape; /* write message bytes unchanged */
         bool decode;       /* -x: "facility:level: " before the message */
         bool force_prefix; /* -p: repeat the prefix on every line of a message */
-        struct timefmt time; /* time format and boot time; a sink keeps its own copy for state */
+        /* Time format and boot time (timefmt.h); a sink copies it to keep its state. */
+        struct timefmt time;
+        struct devctx *devices; /* device options: tags, names (device.h) */
+        /*
+         * Flush the output after each record and loss event, so that a
+         * reader of a pipe sees whole lines at once (set when following).
+         */
+        bool flush_each;
+        bool noheadings;            /* table: no header line */
+        const struct columns *columns; /* table: the columns to show (-o) */
+        /* Wall clock at monotonic time 0, in µs since the epoch, when known. */
+        bool has_boot_time;
+        uint64_t boot_time_usec;
+        /* The boot id ("0f2c...", 32 hex digits, no dashes) when known, for --format=export. */
+        const char *boot_id;
 };
 
 /*
@@ -30,5 +48,18 @@ struct sink {
 };
 
 struct sink *sink_short_new(const struct output_settings *settings);
+struct sink *sink_table_new(const struct output_settings *settings);
+struct sink *sink_json_new(const struct output_settings *settings);
+struct sink *sink_json_dmesg_new(const struct output_settings *settings);
+struct sink *sink_syslog_new(const struct output_settings *settings);
+struct sink *sink_kmsg_new(const struct output_settings *settings);
+struct sink *sink_export_new(const struct output_settings *settings);
+struct sink *sink_cat_new(const struct output_settings *settings);
+
+/* Call at the end of each record or loss event: flushes when settings->flush_each. */
+void sink_end_item(const struct sink *s);
+
+/* --devices: the per-device report (report-devices.c). */
+struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);
 
 #endif

@@ -77,12 +77,14 @@ static int btime_from_proc(int64_t *ret_usec) {
         return e;
 }
 
-int boot_time_of_this_machine(int64_t *ret_usec) {
+int boot_time_find(bool live, int64_t *ret_usec) {
         const char *pinned = getenv("KDMESG_BOOT_TIME");
         struct timespec real, boot;
 
         if (pinned && *pinned)
                 return time_parse_absolute(pinned, ret_usec);
+        if (!live)
+                return -ENODATA;
         if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0) {
                 *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
                 return 0;

@@ -41,12 +41,13 @@ bool timefmt_needs_wall(const struct timefmt *t);
 const char *timefmt_name(const struct timefmt *t);
 
 /*
- * The boot time of this machine, µs since the epoch: KDMESG_BOOT_TIME if
- * set (any form time_parse_absolute() takes), else from the clocks, else
- * btime from /proc/stat.  Returns 0 or -errno (-EINVAL: bad
- * KDMESG_BOOT_TIME).
+ * The boot time, µs since the epoch: KDMESG_BOOT_TIME if set (any form
+ * time_parse_absolute() takes; it pins the boot time for any input, as
+ * tests need), else, for the live log, from the clocks or btime in
+ * /proc/stat.  Returns 0 or -errno: -EINVAL for a bad KDMESG_BOOT_TIME,
+ * -ENODATA when not live and not pinned.
  */
-int boot_time_of_this_machine(int64_t *ret_usec);
+int boot_time_find(bool live, int64_t *ret_usec);
 
 /*
  * An absolute time, µs since the epoch: "@SECONDS[.FRACTION]" or

@@ -122,9 +122,12 @@ BOOT=1700000000
         [ "$stderr" = "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time" ]
 }
 
-@test "KDMESG_BOOT_TIME does not apply to dumps" {
+@test "KDMESG_BOOT_TIME pins the boot time of dumps too; --boot-time wins over it" {
         KDMESG_BOOT_TIME=$BOOT run --separate-stderr "$KDMESG" -T -K "$DATA/classic.kmsg"
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 0 ]
+        golden time-ctime.txt
+        KDMESG_BOOT_TIME=@0 run --separate-stderr "$KDMESG" -T --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-ctime.txt
 }
 
 @test "--boot-time: a bad time is one line, exit 1" {

@@ -11,6 +11,11 @@
 #include <string.h>
 
 void test_register(const char *name, void (*fn)(void));
+/*
+ * Optional: a test file may define this; when it returns a reason, the
+ * whole file is skipped ("1..0 # SKIP reason").
+ */
+const char *test_skip_reason(void) __attribute__((weak));
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #define TEST(name)                                                         \

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Fuzz the stream readers: the input is read as a file through
+ * kmsg_reader_new_fd() with format detection and with each format forced,
+ * every record is taken apart with every accessor and fed to a sequence
+ * tracker.  Each format is read from a memfd (large reads); one of them,
+ * picked by the input's last byte, is read again from a SOCK_SEQPACKET
+ * socket that hands the bytes out in small packets, one per read(), so
+ * that records straddle chunk boundaries.  Both reads must yield the same
+ * records, errors and line numbers.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fuzz-common.h"
+
+struct feeder {
+        int fd;
+        const uint8_t *data;
+        size_t size;
+        size_t chunk;
+};
+
+static void *feed(void *userdata) {
+        struct feeder *f = userdata;
+        size_t off = 0;
+
+        while (off < f->size) {
+                size_t n = f->size - off < f->chunk ? f->size - off : f->chunk;
+                ssize_t w = send(f->fd, f->data + off, n, MSG_NOSIGNAL);
+
+                if (w < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        break; /* the reader went away */
+                }
+                FUZZ_ASSERT((size_t)w == n);
+                off += n;
+        }
+        close(f->fd);
+        return NULL;
+}
+
+/* Read everything from fd; returns a digest of records, errors and positions. */
+static uint64_t read_all(int fd, enum kmsg_format format, uint64_t *ret_records) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_seqtrack *track = NULL;
+        struct kmsg_record *kept = NULL, *r;
+        uint64_t h = 14695981039346656037u, records = 0, kept_digest = 0, last;
+        int e = 0, i;
+
+        FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", format, &rd) == 0);
+        FUZZ_ASSERT(kmsg_seqtrack_new(&track) == 0);
+        FUZZ_ASSERT(!kmsg_reader_is_device(rd));
+        FUZZ_ASSERT(kmsg_reader_get_fd(rd) == fd);
+        /* Bounded: every call consumes input or ends it. */
+        for (i = 0; i < 1000000; i++) {
+                struct kmsg_loss loss;
+                int f;
+
+                r = NULL;
+                e = kmsg_reader_next(rd, &r);
+                /* A record the caller kept is untouched by the reader moving on. */
+                if (kept) {
+                        FUZZ_ASSERT(e != 1 || r != kept);
+                        FUZZ_ASSERT(exercise_record(kept, 0) == kept_digest);
+                        kept = kmsg_record_unref(kept);
+                }
+                h = digest_u64(h, (uint64_t)(int64_t)e);
+                h = digest_u64(h, kmsg_reader_get_position(rd));
+                if (e == 0)
+                        break;
+                if (e < 0) {
+                        const char *err = kmsg_reader_get_error(rd);
+
+                        FUZZ_ASSERT(e == -EBADMSG || e == -E2BIG);
+                        FUZZ_ASSERT(err && err[0]);
+                        h = digest_str(h, err);
+                        continue;
+                }
+                FUZZ_ASSERT(e == 1 && r);
+                h = exercise_record(r, h);
+                f = kmsg_seqtrack_feed(track, r, &loss);
+                FUZZ_ASSERT(f >= 0 && f <= (KMSG_SEQ_LOSS | KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_DUPLICATE));
+                h = digest_u64(h, (uint64_t)f);
+                if (f & KMSG_SEQ_LOSS) {
+                        FUZZ_ASSERT(loss.count > 0);
+                        FUZZ_ASSERT(kmsg_loss_cause_to_name(loss.cause));
+                        h = digest_u64(h, loss.first_seq);
+                        h = digest_u64(h, loss.count);
+                        h = digest_u64(h, loss.cause);
+                }
+                if (records++ & 1) {
+                        kept = kmsg_record_ref(r);
+                        kept_digest = exercise_record(kept, 0);
+                }
+        }
+        FUZZ_ASSERT(e == 0);
+        /* The end is sticky. */
+        r = NULL;
+        FUZZ_ASSERT(kmsg_reader_next(rd, &r) == 0);
+        h = digest_u64(h, kmsg_reader_get_format(rd));
+        h = digest_u64(h, kmsg_seqtrack_get_lost(track));
+        h = digest_u64(h, kmsg_seqtrack_get_duplicates(track));
+        h = digest_u64(h, kmsg_seqtrack_get_segments(track));
+        h = digest_u64(h, kmsg_seqtrack_get_last(track, &last) == 0 ? last : UINT64_MAX);
+        FUZZ_ASSERT(kmsg_reader_get_format(rd) != KMSG_FORMAT_AUTO);
+        FUZZ_ASSERT(strcmp(kmsg_reader_get_name(rd), "fuzz") == 0);
+        kmsg_seqtrack_unref(track);
+        FUZZ_ASSERT(kmsg_reader_unref(rd) == NULL);
+        *ret_records = records;
+        return h;
+}
+
+static uint64_t read_memfd(const uint8_t *data, size_t size, enum kmsg_format format, uint64_t *ret_records) {
+        int fd = memfd_create("fuzz", MFD_CLOEXEC);
+        uint64_t h;
+
+        FUZZ_ASSERT(fd >= 0);
+        FUZZ_ASSERT(size == 0 || write(fd, data, size) == (ssize_t)size);
+        FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
+        h = read_all(fd, format, ret_records);
+        close(fd);
+        return h;
+}
+
+static uint64_t read_packets(const uint8_t *data, size_t size, size_t chunk, enum kmsg_format format,
+                             uint64_t *ret_records) {
+        struct feeder f = { .data = data, .size = size, .chunk = chunk };
+        pthread_t thread;
+        int sv[2];
+        uint64_t h;
+
+        FUZZ_ASSERT(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == 0);
+        f.fd = sv[1];
+        FUZZ_ASSERT(pthread_create(&thread, NULL, feed, &f) == 0);
+        h = read_all(sv[0], format, ret_records);
+        close(sv[0]);
+        pthread_join(thread, NULL);
+        return h;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+        static const enum kmsg_format formats[] = {
+                KMSG_FORMAT_AUTO, KMSG_FORMAT_KMSG, KMSG_FORMAT_EXPORT, KMSG_FORMAT_SYSLOG,
+        };
+        /*
+         * The last byte picks the format read a second time in small packets
+         * and the packet size, so that the fuzzer steers the boundaries.
+         */
+        unsigned char steer = size ? data[size - 1] : 0;
+        size_t chunk = 1 + (size_t)(steer >> 2) % 61, i;
+
+        /* Keep the run time bounded: tiny packets only for small inputs. */
+        if (size / chunk > 4096)
+                chunk = size / 4096 + 1;
+        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+                uint64_t whole_records, packet_records, whole, packets;
+
+                whole = read_memfd(data, size, formats[i], &whole_records);
+                if ((steer & 3) != i)
+                        continue;
+                packets = read_packets(data, size, chunk, formats[i], &packet_records);
+                if (whole != packets) {
+                        fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte packets: "
+                                        "the results differ\n",
+                                (int)formats[i], (unsigned long long)whole_records,
+                                (unsigned long long)packet_records, chunk);
+                        abort();
+                }
+        }
+        return 0;
+}

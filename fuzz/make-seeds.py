@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Write the hand-made seed inputs of the fuzz corpora (small valid and
+hostile inputs).  The committed corpora are these seeds plus what fuzzing
+found, minimised; run this only to re-create the seeds:
+    fuzz/make-seeds.py fuzz/corpus"""
+import hashlib
+import os
+import struct
+import sys
+
+RECORDS = [
+    # real records from a 6.18 kernel's /dev/kmsg
+    b"5,0,0,-;Linux version 6.18.44 (builder@sandboxing) (gcc (GCC) 15.3.0) #1 SMP PREEMPT_DYNAMIC @0\n",
+    b"4,2,0,-;[Firmware Bug]: TSC doesn't count with P0 frequency!\n",
+    b"6,90,253031,-;rcu: \\x09RCU restricting CPUs from NR_CPUS=256 to nr_cpu_ids=2.\n",
+    b"6,193,316120,-;acpi PNP0A08:00: _OSC: OS supports [ExtendedConfig ASPM ClockPM Segments MSI HPX-Type3]\n"
+    b" SUBSYSTEM=acpi\n DEVICE=+acpi:PNP0A08:00\n",
+    b"6,204,316301,-;pci 0000:00:00.0: [8086:1237] type 00 class 0x060000\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:00.0\n",
+    # caller ids, old and odd headers
+    b"6,1001,4567890,-,caller=T123;thread caller\n",
+    b"4,1002,4567891,-,caller=C1;cpu caller\n",
+    b"6,1003,4567892,c,caller=T0,foo=bar;fragment with another field\n",
+    b"6,1004,4567893,+;old follow-up fragment\n",
+    b"6,1005,4567894;3.5-rc header without flags\n",
+    b"6,1006,4567895,x;unknown flag\n",
+    b"14,1007,4567896,-;user facility\n",
+    b"2047,1008,4567897,-;largest userspace priority\n",
+    b"6,1009,4567898,-,caller=X9;vendor caller text\n",
+    b"6,1010,4567899,-,caller=T99999999999;caller id out of range\n",
+    b"  6,1011,4567900,-;header after leading white space\n",
+    # escapes
+    b"6,1100,5000000,-;temp 42\\xc2\\xb0C \\x5cx2d stays \\x5c then x2d\n",
+    b"6,1101,5000001,-;nul \\x00 and newline \\x0a inside, tab \\x09, DEL \\x7f, ESC \\x1b[31m\n",
+    b"6,1102,5000002,-;malformed \\x4 \\xZZ \\xg1 lone \\ end \\\n",
+    b"6,1103,5000003,-;upper case \\xC2\\xB0 and a semicolon; a comma, and key=value\n",
+    b"6,1104,5000004,-;cut mid escape \\x5",
+    # dictionaries
+    b"6,1200,6000000,-;usb 1-1: new device\n SUBSYSTEM=usb\n DEVICE=c189:1\n",
+    b"6,1201,6000001,-;sda: attached\n SUBSYSTEM=block\n DEVICE=b8:0\n",
+    b"6,1202,6000002,-;eth0: link up\n SUBSYSTEM=net\n DEVICE=n2\n",
+    b"6,1203,6000003,-;old dictionary\n SUBSYSTEM=scsi\n DEVICE=+scsi:0:0:0:0\n DRIVER=sd\n X=a=b=c\n X=dup\n",
+    b"6,1204,6000004,-;escaped value\n V=tab\\x09nl\\x0anul\\x00bs\\x5c\n",
+    b"6,1205,6000005,-;crlf\r\n SUBSYSTEM=pci\r\n DEVICE=+pci:0000:00:02.0\r\n",
+    b"6,1206,6000006,-;not a dictionary line follows\n 6,1207,6000007,-;indented header\n",
+    b"6,1208,6000008,-;bad dictionary key\n K!Y=v\n",
+    # malformed headers
+    b"6,1300;too few fields\n",
+    b"a,1,2,-;priority not a number\n",
+    b"6,1,2,-no semicolon at all\n",
+    b"99999999999,1,2,-;priority too large\n",
+    b"6,18446744073709551616,2,-;sequence number overflows\n",
+    b"6,18446744073709551615,18446744073709551615,-;largest numbers\n",
+    b";\n", b"\n", b"", b" ", b"\\", b"6,1,2,-;",
+]
+
+# stream inputs, one file each
+def kmsg_stream():
+    out = {}
+    out["boot"] = b"".join(RECORDS[:16])
+    out["gap-dup-reboot"] = (b"6,10,100,-;a\n6,11,101,-;b\n6,14,104,-;after gap\n6,11,101,-;b\n"
+                             b"6,0,0,-;new boot\n6,1,1,-;second\n")
+    out["nul-separated"] = b"6,1,1,-;one\n\0\0\0" + b"6,2,2,-;two\n\0" + b"6,3,3,-;three"
+    out["blank-crlf"] = b"\n\r\n6,1,1,-;one\r\n\r\n \n\t\n6,2,2,-;two\r\n SUBSYSTEM=x\r\n\n"
+    out["no-final-newline"] = b"6,1,1,-;one\n SUBSYSTEM=a\n DEVICE=b"
+    out["truncated-2048"] = (b"6,5,50,-;" + b"A" * (2048 - 9) + b"6,6,51,-;next record on the same line\n")
+    out["truncated-2048-escape"] = (b"6,7,70,-;" + b"\\x41" * 509 + b"\\x5" + b"6,8,71,-;next\n")
+    out["bad-lines"] = b"garbage\n6,1,1,-;ok\nmore garbage\n\n6,2,2;x\n 7,3,3,-;indented\n"
+    out["dict-only-ws"] = b"6,1,1,-;a\n   \n \t \n6,2,2,-;b\n"
+    return out
+
+def export_field(k, v):
+    if b"\n" in v:
+        return k + b"\n" + struct.pack("<Q", len(v)) + v + b"\n"
+    return k + b"=" + v + b"\n"
+
+def export_stream():
+    out = {}
+    rec = lambda fields: b"".join(export_field(k, v) for k, v in fields) + b"\n"
+    out["export-basic"] = (rec([(b"__CURSOR", b"s=1"), (b"__MONOTONIC_TIMESTAMP", b"1000"),
+                                (b"PRIORITY", b"6"), (b"SYSLOG_FACILITY", b"0"), (b"SEQNUM", b"1"),
+                                (b"TIMESTAMP", b"1000"), (b"MESSAGE", b"hello"),
+                                (b"_KERNEL_SUBSYSTEM", b"pci"), (b"_KERNEL_DEVICE", b"+pci:0000:00:01.0")])
+                           + rec([(b"PRIORITY", b"3"), (b"SEQNUM", b"2"), (b"TIMESTAMP", b"2000"),
+                                  (b"MESSAGE", b"two\nlines\0nul"), (b"KMSG_FLAGS", b"c"),
+                                  (b"KMSG_FIELDS", b"caller=T7,x=y"), (b"DRIVER", b"e1000")]))
+    out["export-mono"] = rec([(b"_SOURCE_MONOTONIC_TIMESTAMP", b"123"), (b"MESSAGE", b"m")])
+    out["export-bad"] = (b"PRIORITY=9\nMESSAGE=x\n\nSEQNUM=abc\nMESSAGE=y\n\nNOMESSAGE=1\n\n=empty\nMESSAGE=z\n\n"
+                         b"MESSAGE\n" + struct.pack("<Q", 100) + b"short\n\nMESSAGE=after\n\n")
+    out["export-huge-length"] = b"MESSAGE\n" + struct.pack("<Q", 2**64 - 1) + b"abc\n\n"
+    out["export-truncated"] = b"MESSAGE\n" + struct.pack("<Q", 10) + b"abc"
+    out["export-len-cut"] = b"SEQNUM=1\nMESSAGE\n\x05\x00\x00"
+    return out
+
+def syslog_stream():
+    return {
+        "syslog": (b"<6>[    1.234567] hello\n[    2.000001] no priority\n<4>no time\n"
+                   b"<13>[12345678.5] short fraction\n<99999>[1.0] odd\n[1.1234567] long fraction\n"
+                   b"plain line\n<6>[ 1.0]\r\n\n<6>[    3.000000] esc \\x1b[0m \\xc2\\xb0\n"),
+        "syslog-nul": b"<6>[    1.0] a\0b\n<6>[    2.0] ok\n",
+    }
+
+def device_scripts():
+    """Scripts for fuzz-device: what successive read() calls on /dev/kmsg return."""
+    rec = lambda b: b"\x00" + struct.pack("<H", len(b)) + b
+    EAGAIN, EPIPE, EINTR = b"\x05", b"\x06", b"\x07"
+    boot = [r for r in RECORDS[:16]]
+    return {
+        "device-boot": b"\x00" + b"".join(rec(r) for r in boot),
+        "device-epipe": b"\x00" + rec(b"6,10,1,-;a\n") + EPIPE + rec(b"6,20,2,-;after overrun\n") + EINTR
+        + rec(b"6,21,3,-;b\n") + EAGAIN + rec(b"6,22,4,-;c\n"),
+        "device-toobig": b"\x00" + rec(b"6,1,1,-;a\n") + rec(b"6,2,2,-;" + b"x" * 20000 + b"\n")
+        + rec(b"6,3,3,-;" + b"y" * 20000 + b"\n") + rec(b"6,4,4,-;d\n"),
+        "device-limit": b"\x80" + rec(b"6,1,1,-;a\n") + rec(b"6,2,2,-;" + b"x" * 20000 + b"\n")
+        + rec(b"6,3,3,-;d\n"),
+        "device-bad": b"\x00" + rec(b"garbage") + rec(b"6,1,1,-;ok\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:01.0\n")
+        + rec(b"6,2,2,-;bad dict\n K!=v\n"),
+    }
+
+
+def write(d, name, data):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus")
+    for r in RECORDS:
+        write(os.path.join(root, "fuzz-record"), "seed-" + hashlib.sha1(r).hexdigest()[:12], r)
+    streams = {}
+    streams.update(kmsg_stream())
+    streams.update(export_stream())
+    streams.update(syslog_stream())
+    for name, data in streams.items():
+        write(os.path.join(root, "fuzz-reader"), "seed-" + name, data)
+    for name, data in device_scripts().items():
+        write(os.path.join(root, "fuzz-device"), "seed-" + name, data)
+    for r in RECORDS[3:6] + RECORDS[16:22]:
+        write(os.path.join(root, "fuzz-reader"), "seed-" + hashlib.sha1(r).hexdigest()[:12], r)
+
+main()

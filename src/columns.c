@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The column table and -o list parsing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "columns.h"
+#include "i18n.h"
+
+const struct column_info column_info[_COL_MAX + 1] = {
+        [COL_SEQ] = { "SEQ", "seq", 7, COLF_RIGHT, CJSON_NUMBER, N_("sequence number") },
+        [COL_TIME] = { "TIME", "time", 13, COLF_RIGHT, CJSON_NUMBER,
+                       N_("time stamp, seconds since boot") },
+        [COL_PRI] = { "PRI", "pri", 3, COLF_RIGHT, CJSON_NUMBER, N_("raw priority, facility * 8 + level") },
+        [COL_FACILITY] = { "FACILITY", "facility", 8, 0, CJSON_STRING,
+                           N_("facility name (a number when it has none)") },
+        [COL_LEVEL] = { "LEVEL", "level", 6, 0, CJSON_STRING, N_("level name") },
+        [COL_FLAGS] = { "FLAGS", "flags", 5, 0, CJSON_STRING, N_("record flags as written ('-', 'c', '+')") },
+        [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT, CJSON_STRING,
+                         N_("caller: thread (T123) or CPU (C4)") },
+        [COL_MESSAGE] = { "MESSAGE", "msg", 0.5, COLF_WRAP, CJSON_STRING, N_("message") },
+        [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, 0, CJSON_STRING,
+                            N_("device subsystem (dictionary SUBSYSTEM)") },
+        [COL_DEVICE] = { "DEVICE", "device", 10, 0, CJSON_STRING,
+                         N_("device (dictionary DEVICE: b8:0, c4:1, n2, +pci:0000:00:1f.2)") },
+        [COL_DEVNAME] = { "DEVNAME", "devname", 10, 0, CJSON_STRING, N_("device name (sda, eth0)") },
+        [COL_DICT] = { "DICT", "dict", 0.3, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
+        [COL_DICT_KEY] = { "D:KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY") },
+};
+
+static int columns_push(struct columns *c, enum column_id id, const char *key, size_t key_len) {
+        struct column *v = realloc(c->v, (c->n + 1) * sizeof(*v));
+
+        if (!v)
+                return -ENOMEM;
+        c->v = v;
+        v[c->n].id = id;
+        v[c->n].key = NULL;
+        if (key) {
+                v[c->n].key = strndup(key, key_len);
+                if (!v[c->n].key)
+                        return -ENOMEM;
+        }
+        c->n++;
+        return 0;
+}
+
+/* The table's columns when -o is not given, in this order. */
+static const enum column_id default_columns[] = {
+        COL_SEQ, COL_TIME, COL_LEVEL, COL_SUBSYSTEM, COL_DEVICE, COL_MESSAGE,
+};
+
+int columns_add_defaults(struct columns *c) {
+        size_t i;
+        int e;
+
+        for (i = 0; i < sizeof(default_columns) / sizeof(default_columns[0]); i++) {
+                e = columns_push(c, default_columns[i], NULL, 0);
+                if (e < 0)
+                        return e;
+        }
+        return 0;
+}
+
+static int column_from_name(const char *name, size_t len) {
+        int i;
+
+        for (i = 0; i < _COL_MAX; i++)
+                if (strlen(column_info[i].name) == len && strncasecmp(name, column_info[i].name, len) == 0)
+                        return i;
+        return -EINVAL;
+}
+
+int columns_parse(struct columns *c, char *list, const char **ret_bad) {
+        const size_t plen = strlen(COLUMN_DICT_PREFIX);
+        char *p = list;
+        int e;
+
+        if (*p == '+') {
+                e = columns_add_defaults(c);
+                if (e < 0)
+                        return e;
+                p++;
+        }
+        for (;;) {
+                size_t len = strcspn(p, ",");
+                int id;
+
+                if (len > plen && strncasecmp(p, COLUMN_DICT_PREFIX, plen) == 0)
+                        e = columns_push(c, COL_DICT_KEY, p + plen, len - plen);
+                else if ((id = column_from_name(p, len)) >= 0)
+                        e = columns_push(c, (enum column_id)id, NULL, 0);
+                else {
+                        p[len] = '\0';
+                        *ret_bad = p;
+                        return -EINVAL;
+                }
+                if (e < 0)
+                        return e;
+                if (p[len] == '\0')
+                        return 0;
+                p += len + 1;
+        }
+}
+
+void columns_free(struct columns *c) {
+        size_t i;
+
+        for (i = 0; i < c->n; i++)
+                free(c->v[i].key);
+        free(c->v);
+        c->v = NULL;
+        c->n = 0;
+}
+
+const char *column_heading(const struct column *c) {
+        return c->id == COL_DICT_KEY ? c->key : column_info[c->id].name;
+}
+
+const char *column_json_to_name(enum column_json t) {
+        switch (t) {
+        case CJSON_NUMBER:
+                return "number";
+        case CJSON_OBJECT:
+                return "object";
+        default:
+                return "string";
+        }
+}
+
+void columns_print_help(FILE *o) {
+        int i;
+
+        fputs(_("\nAvailable output columns (for --format=table and -o):\n"), o);
+        for (i = 0; i <= _COL_MAX; i++)
+                fprintf(o, " %11s  %s\n", column_info[i].name, _(column_info[i].help));
+}
+
+void columns_print_list(FILE *o) {
+        int i;
+
+        for (i = 0; i <= _COL_MAX; i++)
+                fprintf(o, "%-10s %-7s %s\n", column_info[i].name, column_json_to_name(column_info[i].json),
+                        _(column_info[i].help));
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_COLUMNS_H
+#define KDMESG_COLUMNS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * The one column table: it drives -o/--output, --list-columns, the column
+ * list in --help, the table format and the keys and JSON types of --json.
+ */
+enum column_id {
+        COL_SEQ = 0,
+        COL_TIME,
+        COL_PRI,
+        COL_FACILITY,
+        COL_LEVEL,
+        COL_FLAGS,
+        COL_CALLER,
+        COL_MESSAGE,
+        COL_SUBSYSTEM,
+        COL_DEVICE,
+        COL_DEVNAME,
+        COL_DICT,
+        _COL_MAX,
+        COL_DICT_KEY = _COL_MAX, /* D:KEY, one dictionary key */
+};
+
+enum column_json {
+        CJSON_NUMBER,
+        CJSON_STRING, /* a string, or an array of byte values when not valid UTF-8 */
+        CJSON_OBJECT,
+};
+
+/* Table flags. */
+#define COLF_RIGHT 1u /* right-aligned */
+#define COLF_TRUNC 2u /* truncated to the space left */
+#define COLF_WRAP 4u  /* wrapped to the space left */
+
+struct column_info {
+        const char *name;     /* for -o, upper case */
+        const char *json_key; /* key in --json output */
+        double whint;         /* width hint: columns (>= 1) or a fraction of the terminal */
+        unsigned flags;       /* COLF_* */
+        enum column_json json;
+        const char *help;     /* N_() text */
+};
+
+extern const struct column_info column_info[_COL_MAX + 1];
+
+/* One selected column: a fixed one, or a dictionary key. */
+struct column {
+        enum column_id id;
+        char *key; /* COL_DICT_KEY only */
+};
+
+struct columns {
+        struct column *v;
+        size_t n;
+};
+
+/* The prefix that names a dictionary key as a column: D:DRIVER. */
+#define COLUMN_DICT_PREFIX "D:"
+
+/*
+ * Parse an -o list ("SEQ,TIME,D:DRIVER"; "+LIST" appends to the defaults)
+ * and append its columns.  Names are case-insensitive, dictionary keys are
+ * not.  Returns 0, -EINVAL with *ret_bad pointing at the bad name inside
+ * list, or -ENOMEM.
+ */
+int columns_parse(struct columns *c, char *list, const char **ret_bad);
+/* Append the default columns. */
+int columns_add_defaults(struct columns *c);
+void columns_free(struct columns *c);
+/* The column's heading: its name, or the dictionary key. */
+const char *column_heading(const struct column *c);
+
+const char *column_json_to_name(enum column_json t);
+/* The "Available output columns:" section of --help. */
+void columns_print_help(FILE *o);
+/* --list-columns: one line per column: name, JSON type, description. */
+void columns_print_list(FILE *o);
+
+#endif

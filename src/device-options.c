@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The device options as a whole: parsing, set-up, and what sinks ask of them. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "device.h"
+#include "i18n.h"
+#include "output.h"
+
+const char *devctx_help(void) {
+        return _("     --device <dev>          only messages of this device (repeatable): a node\n"
+                 "                               (/dev/sda), a block or interface name (sda,\n"
+                 "                               eth0), a sysfs path, or a DEVICE value (b8:0,\n"
+                 "                               n2, +usb:2-1.4)\n"
+                 "     --subsystem <name>      only messages of this subsystem (repeatable)\n"
+                 "     --match <key>=<glob>    only messages whose dictionary KEY matches GLOB\n"
+                 "                               (repeatable; one key ORs, different keys AND)\n"
+                 "     --with-children         --device also selects the devices below it\n"
+                 "                               (partitions, USB interfaces)\n"
+                 "     --device-text           --device also selects messages without a\n"
+                 "                               dictionary that name the device, as <name?>\n"
+                 "     --show-device           show the device name before each message: <name>\n"
+                 "     --resolve               name devices of a dump (-K) from this /sys\n"
+                 "     --sysroot <dir>         name devices from the sysfs saved in <dir>/sys\n"
+                 "     --devices               report: one line per device that logged messages\n");
+}
+
+int devctx_option(struct devctx *d, int opt, const char *arg) {
+        switch (opt) {
+        case DEVOPT_SHOW_DEVICE:
+                d->show_device = true;
+                return 0;
+        case DEVOPT_RESOLVE:
+                d->resolve = true;
+                return 0;
+        case DEVOPT_SYSROOT:
+                d->root.dir = arg;
+                return 0;
+        case DEVOPT_DEVICES:
+                d->report = true;
+                return 0;
+        default:
+                return devfilter_add(&d->filter, opt, arg);
+        }
+}
+
+int devctx_setup(struct devctx *d, bool live, void (*warn)(const char *fmt, ...)) {
+        const char *arg = NULL, *what = NULL;
+        bool sysroot = d->root.dir != NULL;
+        int e;
+
+        if (!sysroot)
+                d->root.dir = "";
+        else {
+                char path[4096];
+                struct stat st;
+
+                snprintf(path, sizeof(path), "%s/sys", d->root.dir);
+                if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                        warn(_("--sysroot %s: no sys/ directory in it"), d->root.dir);
+                        return -ENOENT;
+                }
+                /* "--sysroot /" is the live system. */
+                if (strcmp(d->root.dir, "/") == 0)
+                        d->root.dir = "";
+        }
+        if ((d->filter.children || d->filter.text) && d->filter.n_dev_args == 0) {
+                warn(_("%s needs --device"), d->filter.children ? "--with-children" : "--device-text");
+                return -EINVAL;
+        }
+        e = devfilter_resolve(&d->filter, &d->root, &arg, &what);
+        if (e < 0) {
+                warn("--device %s: %s", arg, what ? what : strerror(-e));
+                return e;
+        }
+        /* Numbers from another machine mean nothing here: names only when asked. */
+        d->names = devnames_new(live || d->resolve || sysroot ? &d->root : NULL);
+        if (!d->names) {
+                warn("%s", strerror(ENOMEM));
+                return -ENOMEM;
+        }
+        return 0;
+}
+
+void devctx_done(struct devctx *d) {
+        devfilter_done(&d->filter);
+        devnames_free(d->names);
+        d->names = NULL;
+}
+
+const char *devctx_devname(struct devctx *d, const struct kmsg_record *r) {
+        return devnames_get(d->names, kmsg_record_get_device(r));
+}
+
+bool devctx_inferred(const struct devctx *d) {
+        return d->filter.last == DEVMATCH_TEXT;
+}
+
+void devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
+        const char *name;
+
+        if (d->filter.last == DEVMATCH_TEXT) {
+                out_putc('<');
+                out_text(d->filter.last_name, strlen(d->filter.last_name), false);
+                out_write("?> ", 3);
+                return;
+        }
+        if (!d->show_device)
+                return;
+        name = devctx_devname(d, r);
+        if (!name)
+                name = kmsg_record_get_device(r);
+        if (!name)
+                return;
+        out_putc('<');
+        out_text(name, strlen(name), false);
+        out_write("> ", 2);
+}

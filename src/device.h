@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Devices: what the user names on the command line (--device, --subsystem,
+ * --match), the DEVICE values records carry, and names for them from sysfs.
+ *
+ * Arguments are resolved once, before the first record; matching a record
+ * then only parses its DEVICE value in place and compares numbers.
+ */
+#ifndef KDMESG_DEVICE_H
+#define KDMESG_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libkmsg.h"
+
+/* A DEVICE value, parsed without allocating. */
+struct devid {
+        char kind;          /* 'b' block, 'c' char, 'n' network, '+' subsystem:name */
+        uint32_t major;     /* b, c */
+        uint32_t minor;     /* b, c; n: the ifindex */
+        const char *str;    /* '+': the whole value, e.g. "+usb:2-1.4" */
+};
+
+/* Parse "b8:0", "c189:130", "n2" or "+usb:2-1.4".  Returns 0 or -EINVAL. */
+int devid_parse(const char *v, struct devid *ret);
+/* Whether two parsed values name the same device. */
+bool devid_equal(const struct devid *a, const struct devid *b);
+
+/*
+ * Where sysfs is: "" for the live system, or a directory that holds a saved
+ * tree as DIR/sys/... (--sysroot DIR).
+ */
+struct sysroot {
+        const char *dir;
+};
+
+/* Which rule selected a record. */
+enum devmatch {
+        DEVMATCH_NONE = 0,
+        DEVMATCH_DICT, /* by its dictionary */
+        DEVMATCH_TEXT, /* inferred from the message text (--device-text) */
+};
+
+/* --device, --subsystem, --match, --with-children, --device-text. */
+struct devfilter {
+        /* Command line, in order. */
+        const char **dev_args;
+        size_t n_dev_args;
+        const char **subsystems;
+        size_t n_subsystems;
+        struct devmatch_kv {
+                char *key;
+                const char *glob;
+                bool first_of_key; /* the first --match with this key */
+        } *matches;
+        size_t n_matches;
+        bool children;
+        bool text;
+
+        /* Resolved by devfilter_resolve(). */
+        struct devid *ids;
+        size_t n_ids;
+        char **strings; /* owned storage behind ids[].str and names */
+        size_t n_strings;
+        const char **names; /* kernel names for --device-text: "sda1", "eth0" */
+        size_t n_names;
+
+        /* The last record given to devfilter_match(). */
+        enum devmatch last;
+        const char *last_name; /* the name found in its text */
+};
+
+/*
+ * Record an option.  opt is one of the DEVOPT_* values below; returns 0, or
+ * -EINVAL for a malformed argument (--match without '=').
+ */
+int devfilter_add(struct devfilter *f, int opt, const char *arg);
+/* Whether any device selection option was given. */
+bool devfilter_active(const struct devfilter *f);
+/*
+ * Resolve every --device argument once, through sysfs below root.  On
+ * failure returns -errno and sets *ret_arg to the argument and *ret_what to
+ * a description (or NULL to use strerror).
+ */
+int devfilter_resolve(struct devfilter *f, const struct sysroot *root, const char **ret_arg,
+                      const char **ret_what);
+/* Whether r is selected; sets f->last and f->last_name. */
+enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r);
+void devfilter_done(struct devfilter *f);
+
+/*
+ * Whether the message names one of names in a usual kernel prefix:
+ * "NAME: ", "driver NAME: ", "driver bus-id NAME: ", "sd 0:0:0:0: [NAME] ",
+ * "EXT4-fs (NAME): ", "BTRFS info (device NAME): ", "..., dev NAME, ...".
+ * Returns the name found or NULL.
+ */
+const char *devtext_find(const char *msg, size_t len, const char *const *names, size_t n_names);
+
+/* Names for DEVICE values, looked up in sysfs once each and cached. */
+struct devnames;
+
+/*
+ * root NULL: names only for the "+subsystem:name" form, which carries its
+ * name; no sysfs access.
+ */
+struct devnames *devnames_new(const struct sysroot *root);
+void devnames_free(struct devnames *n);
+/* The name for a DEVICE value ("b8:0" -> "sda"), or NULL when unknown. */
+const char *devnames_get(struct devnames *n, const char *device);
+
+/* sysfs helpers (device.c). */
+/* Read a small sysfs attribute into buf, without the trailing newline. */
+int sysfs_read_attr(const char *dir, const char *attr, char *buf, size_t size);
+/* Format a path into buf; returns 0, or -ENAMETOOLONG (buf is then ""). */
+int pathf(char buf[4096], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last path component of p. */
+const char *path_basename(const char *p);
+
+/*
+ * Everything device options need at run time, for the sinks: the filter
+ * (whose last match marks inferred records), names, and --show-device.
+ */
+struct devctx {
+        struct devfilter filter;
+        struct devnames *names; /* NULL when names are not resolved */
+        struct sysroot root;
+        bool resolve;     /* --resolve */
+        bool show_device; /* --show-device */
+        bool report;      /* --devices */
+};
+
+/* Option codes; kdmesg.c routes them to devctx_option(). */
+enum {
+        DEVOPT_DEVICE = 0x400,
+        DEVOPT_SUBSYSTEM,
+        DEVOPT_MATCH,
+        DEVOPT_WITH_CHILDREN,
+        DEVOPT_DEVICE_TEXT,
+        DEVOPT_SHOW_DEVICE,
+        DEVOPT_RESOLVE,
+        DEVOPT_SYSROOT,
+        DEVOPT_DEVICES,
+};
+
+/* getopt_long entries for the options above. */
+#define DEVCTX_LONGOPTS                                                      \
+        { "device", required_argument, NULL, DEVOPT_DEVICE },                \
+        { "subsystem", required_argument, NULL, DEVOPT_SUBSYSTEM },          \
+        { "match", required_argument, NULL, DEVOPT_MATCH },                  \
+        { "with-children", no_argument, NULL, DEVOPT_WITH_CHILDREN },        \
+        { "device-text", no_argument, NULL, DEVOPT_DEVICE_TEXT },            \
+        { "show-device", no_argument, NULL, DEVOPT_SHOW_DEVICE },            \
+        { "resolve", no_argument, NULL, DEVOPT_RESOLVE },                    \
+        { "sysroot", required_argument, NULL, DEVOPT_SYSROOT },              \
+        { "devices", no_argument, NULL, DEVOPT_DEVICES }
+
+#define DEVOPT_FIRST DEVOPT_DEVICE
+#define DEVOPT_LAST DEVOPT_DEVICES
+
+/* Take one option; returns 0, or -EINVAL with a message printed by the caller. */
+int devctx_option(struct devctx *d, int opt, const char *arg);
+/* The --help lines for the device options. */
+const char *devctx_help(void);
+/*
+ * After option parsing: check the combination, resolve the arguments and
+ * set up names.  live: reading /dev/kmsg (names resolve without
+ * --resolve).  Returns 0, or -errno after printing an error through warn.
+ */
+int devctx_setup(struct devctx *d, bool live, void (*warn)(const char *fmt, ...));
+void devctx_done(struct devctx *d);
+
+/*
+ * The classic view's device tag, written before the message: "<sda> " for
+ * --show-device, "<sda1?> " for a record selected from its text (always).
+ */
+void devctx_write_tag(struct devctx *d, const struct kmsg_record *r);
+/* The name for r's DEVICE (NULL when none or unknown); the DEVNAME column. */
+const char *devctx_devname(struct devctx *d, const struct kmsg_record *r);
+/* Whether the record just matched was inferred from its text ("match":"text"). */
+bool devctx_inferred(const struct devctx *d);
+
+#endif

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Names for DEVICE values: "b8:0" -> "sda" (/sys/dev/block/8:0),
+ * "c189:130" -> "2-1.4" (/sys/dev/char/189:130), "n2" -> "eth0" (the
+ * interface whose ifindex is 2), "+pci:0000:00:1f.2" -> "0000:00:1f.2".
+ * Each value is looked up once; the answer, found or not, is cached.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+
+#define N_BUCKETS 1024
+/* Distinct DEVICE values cached at most; beyond, names are looked up each time. */
+#define MAX_ENTRIES 65536
+
+struct entry {
+        struct entry *next;
+        char *name; /* NULL: no name known */
+        char device[];
+};
+
+struct ifname {
+        uint32_t ifindex;
+        char *name;
+};
+
+struct devnames {
+        bool sysfs; /* whether to look in sysfs at all */
+        char *root;
+        struct entry *buckets[N_BUCKETS];
+        size_t n_entries;
+        struct ifname *ifs; /* /sys/class/net, read on first use */
+        size_t n_ifs;
+        bool ifs_read;
+        char scratch[PATH_MAX];
+};
+
+struct devnames *devnames_new(const struct sysroot *root) {
+        struct devnames *n = calloc(1, sizeof(*n));
+
+        if (!n)
+                return NULL;
+        n->sysfs = root != NULL;
+        n->root = strdup(root ? root->dir : "");
+        if (!n->root) {
+                free(n);
+                return NULL;
+        }
+        return n;
+}
+
+void devnames_free(struct devnames *n) {
+        size_t i;
+
+        if (!n)
+                return;
+        for (i = 0; i < N_BUCKETS; i++) {
+                struct entry *e = n->buckets[i], *next;
+
+                for (; e; e = next) {
+                        next = e->next;
+                        free(e->name);
+                        free(e);
+                }
+        }
+        for (i = 0; i < n->n_ifs; i++)
+                free(n->ifs[i].name);
+        free(n->ifs);
+        free(n->root);
+        free(n);
+}
+
+static void read_interfaces(struct devnames *n) {
+        char dir[PATH_MAX], path[PATH_MAX], buf[32];
+        struct dirent *de;
+        DIR *d;
+
+        n->ifs_read = true;
+        pathf(dir, "%s/sys/class/net", n->root);
+        d = opendir(dir);
+        if (!d)
+                return;
+        while ((de = readdir(d))) {
+                struct ifname *a;
+                char *end;
+                unsigned long v;
+
+                if (de->d_name[0] == '.')
+                        continue;
+                pathf(path, "%s/%s", dir, de->d_name);
+                if (sysfs_read_attr(path, "ifindex", buf, sizeof(buf)) < 0)
+                        continue;
+                v = strtoul(buf, &end, 10);
+                if (*end || v > UINT32_MAX)
+                        continue;
+                a = realloc(n->ifs, (n->n_ifs + 1) * sizeof(*a));
+                if (!a)
+                        break;
+                n->ifs = a;
+                a[n->n_ifs].ifindex = (uint32_t)v;
+                a[n->n_ifs].name = strdup(de->d_name);
+                if (a[n->n_ifs].name)
+                        n->n_ifs++;
+        }
+        closedir(d);
+}
+
+/* Look a parsed value up; the name is copied into n->scratch.  Returns it or NULL. */
+static const char *lookup(struct devnames *n, const struct devid *id) {
+        char path[PATH_MAX];
+        ssize_t len;
+        size_t i;
+
+        switch (id->kind) {
+        case '+':
+                snprintf(n->scratch, sizeof(n->scratch), "%s", strchr(id->str, ':') + 1);
+                return n->scratch;
+        case 'n':
+                if (!n->sysfs)
+                        return NULL;
+                if (!n->ifs_read)
+                        read_interfaces(n);
+                for (i = 0; i < n->n_ifs; i++)
+                        if (n->ifs[i].ifindex == id->minor) {
+                                snprintf(n->scratch, sizeof(n->scratch), "%s", n->ifs[i].name);
+                                return n->scratch;
+                        }
+                return NULL;
+        case 'b':
+        case 'c':
+                if (!n->sysfs)
+                        return NULL;
+                pathf(path, "%s/sys/dev/%s/%u:%u", n->root, id->kind == 'b' ? "block" : "char",
+                         id->major, id->minor);
+                /* A symbolic link to the device's directory, named as the device. */
+                len = readlink(path, n->scratch, sizeof(n->scratch) - 1);
+                if (len > 0) {
+                        n->scratch[len] = '\0';
+                        memmove(n->scratch, path_basename(n->scratch), strlen(path_basename(n->scratch)) + 1);
+                        return n->scratch;
+                }
+                if (realpath(path, n->scratch)) {
+                        const char *b = path_basename(n->scratch);
+
+                        memmove(n->scratch, b, strlen(b) + 1);
+                        return n->scratch;
+                }
+                return NULL;
+        }
+        return NULL;
+}
+
+static size_t hash(const char *s) {
+        size_t h = 5381;
+
+        while (*s)
+                h = h * 33 + (unsigned char)*s++;
+        return h % N_BUCKETS;
+}
+
+const char *devnames_get(struct devnames *n, const char *device) {
+        struct devid id;
+        struct entry *e;
+        const char *name;
+        size_t h, len;
+
+        if (!n || !device || devid_parse(device, &id) < 0)
+                return NULL;
+        if (id.kind == '+')
+                return strchr(device, ':') + 1;
+        h = hash(device);
+        for (e = n->buckets[h]; e; e = e->next)
+                if (strcmp(e->device, device) == 0)
+                        return e->name;
+        name = lookup(n, &id);
+        if (n->n_entries >= MAX_ENTRIES)
+                return name;
+        len = strlen(device);
+        e = malloc(sizeof(*e) + len + 1);
+        if (!e)
+                return name;
+        memcpy(e->device, device, len + 1);
+        e->name = name ? strdup(name) : NULL;
+        e->next = n->buckets[h];
+        n->buckets[h] = e;
+        n->n_entries++;
+        return e->name;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_FORMAT_H
+#define KDMESG_FORMAT_H
+
+#include "sink.h"
+
+/* Output formats, chosen with --format=FMT. */
+enum output_format {
+        FORMAT_SHORT = 0, /* the classic view (default) */
+        FORMAT_TABLE,     /* libsmartcols table, columns from -o */
+        FORMAT_JSON,      /* JSON Lines, one object per record */
+        FORMAT_JSON_DMESG, /* the util-linux "dmesg --json" document */
+        FORMAT_SYSLOG,    /* "<PRI>[    1.234567] message" */
+        FORMAT_KMSG,      /* the /dev/kmsg text form, re-escaped */
+        FORMAT_EXPORT,    /* the journal export format */
+        FORMAT_CAT,       /* the message only */
+        _FORMAT_MAX,
+};
+
+/* The format for a name, or -EINVAL. */
+int output_format_from_name(const char *name);
+const char *output_format_to_name(enum output_format f);
+/* Whether the format is for programs (no pager, no colors). */
+bool output_format_is_machine(enum output_format f);
+/* A new sink for the format, or NULL (out of memory; the message is printed). */
+struct sink *sink_new(enum output_format f, const struct output_settings *settings);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* How a loss event reads in the text views and on standard error. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "i18n.h"
+#include "loss-text.h"
+#include "output.h"
+
+int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
+        char range[48], when[80];
+        uint64_t last = l->first_seq + l->count - 1;
+
+        if (l->count > 1)
+                snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, l->first_seq, last);
+        else
+                snprintf(range, sizeof(range), "%" PRIu64, l->first_seq);
+        if (l->has_before)
+                snprintf(when, sizeof(when), _("between %" PRIu64 ".%06" PRIu64 " and %" PRIu64 ".%06" PRIu64),
+                         l->usec_before / 1000000, l->usec_before % 1000000, l->usec_after / 1000000,
+                         l->usec_after % 1000000);
+        else
+                snprintf(when, sizeof(when), _("before %" PRIu64 ".%06" PRIu64), l->usec_after / 1000000,
+                         l->usec_after % 1000000);
+        return snprintf(buf, size,
+                        l->count == 1 ? _("-- %" PRIu64 " message lost (seq %s, %s, %s) --")
+                                      : _("-- %" PRIu64 " messages lost (seq %s, %s, %s) --"),
+                        l->count, range, when, kmsg_loss_cause_to_name(l->cause));
+}
+
+void out_loss_line(const struct kmsg_loss *l) {
+        char buf[256];
+        int n = loss_describe(l, buf, sizeof(buf));
+
+        if (n < 0)
+                return;
+        out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+        out_putc('\n');
+}
+
+void err_loss_line(const struct kmsg_loss *l) {
+        char buf[256];
+
+        if (loss_describe(l, buf, sizeof(buf)) < 0)
+                return;
+        out_flush();
+        fprintf(stderr, "kdmesg: %s\n", buf);
+}

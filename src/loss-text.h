@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_LOSS_TEXT_H
+#define KDMESG_LOSS_TEXT_H
+
+#include <stddef.h>
+
+#include "libkmsg.h"
+
+/*
+ * The text that marks a loss in the text views:
+ * "-- 23 messages lost (seq 1200-1222, between 12.345678 and 12.400001, gap) --".
+ * Returns the length it needs, as snprintf().
+ */
+int loss_describe(const struct kmsg_loss *l, char *buf, size_t size);
+/* Write that text and a newline to standard output. */
+void out_loss_line(const struct kmsg_loss *l);
+/* Write it to standard error ("kdmesg: ..."), for formats whose stdout must stay parseable. */
+void err_loss_line(const struct kmsg_loss *l);
+
+#endif

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --format=json: JSON Lines, one object per record, built with json-c.
+ * The keys and their JSON types come from the column table (columns.c);
+ * man/kdmesg-record.schema.json describes them.  Text that is not valid
+ * UTF-8 is written as an array of its byte values, so the output is always
+ * valid JSON and nothing is lost.  A loss event is an object of its own
+ * with "cause" and "count" instead of "msg".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/printbuf.h>
+
+#include "columns.h"
+#include "device.h"
+#include "output-json.h"
+#include "output.h"
+#include "sink.h"
+#include "utf8.h"
+
+static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
+
+/* Doubles that hold a time stamp are written with exactly six decimals. */
+static int usec_to_json(struct json_object *jso, struct printbuf *pb, int level, int flags) {
+        double d = json_object_get_double(jso);
+        uint64_t usec = (uint64_t)(d * 1e6 + 0.5), frac = usec % 1000000, sec = usec / 1000000;
+        char tmp[32];
+        int i = (int)sizeof(tmp), k;
+
+        for (k = 0; k < 6; k++) {
+                tmp[--i] = (char)('0' + frac % 10);
+                frac /= 10;
+        }
+        tmp[--i] = '.';
+        do {
+                tmp[--i] = (char)('0' + sec % 10);
+                sec /= 10;
+        } while (sec);
+        return printbuf_memappend(pb, tmp + i, (int)sizeof(tmp) - i);
+}
+
+struct json_object *json_usec_new(uint64_t usec) {
+        struct json_object *o = json_object_new_double((double)usec / 1e6);
+
+        if (o)
+                json_object_set_serializer(o, usec_to_json, NULL, NULL);
+        return o;
+}
+
+struct json_object *json_bytes_new(const char *p, size_t len) {
+        struct json_object *a;
+        size_t i;
+
+        if (utf8_is_valid(p, len))
+                return json_object_new_string_len(p, (int)len);
+        a = json_object_new_array_ext((int)len);
+        if (!a)
+                return NULL;
+        for (i = 0; i < len; i++)
+                json_object_array_add(a, json_object_new_int((unsigned char)p[i]));
+        return a;
+}
+
+/* A dictionary key that is not UTF-8 (only possible from export input) gets \xNN escapes. */
+static char *key_escape(const char *key) {
+        static const char hex[] = "0123456789abcdef";
+        size_t len = strlen(key), i;
+        char *s = malloc(len * 4 + 1), *d = s;
+
+        if (!s)
+                return NULL;
+        for (i = 0; i < len; i++) {
+                unsigned char c = (unsigned char)key[i];
+
+                if (c < 0x80) {
+                        *d++ = (char)c;
+                        continue;
+                }
+                *d++ = '\\';
+                *d++ = 'x';
+                *d++ = hex[c >> 4];
+                *d++ = hex[c & 15];
+        }
+        *d = '\0';
+        return s;
+}
+
+struct json_object *json_dict_new(const struct kmsg_record *r) {
+        struct json_object *d = json_object_new_object();
+        size_t i, n = kmsg_record_get_dict_count(r);
+
+        if (!d)
+                return NULL;
+        for (i = 0; i < n; i++) {
+                const char *key, *val;
+                size_t len;
+
+                if (kmsg_record_get_dict_entry(r, i, &key, &val, &len) < 0)
+                        continue;
+                /* KEY_IS_NEW: no look-up, so repeated keys are all kept, in order. */
+                if (utf8_is_valid(key, strlen(key)))
+                        json_object_object_add_ex(d, key, json_bytes_new(val, len), JSON_C_OBJECT_ADD_KEY_IS_NEW);
+                else {
+                        char *k = key_escape(key);
+
+                        if (k)
+                                json_object_object_add_ex(d, k, json_bytes_new(val, len),
+                                                          JSON_C_OBJECT_ADD_KEY_IS_NEW);
+                        free(k);
+                }
+        }
+        return d;
+}
+
+static void put(struct json_object *o, enum column_id id, struct json_object *v) {
+        json_object_object_add_ex(o, column_info[id].json_key, v,
+                                  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
+static void put_string(struct json_object *o, enum column_id id, const char *s) {
+        put(o, id, json_bytes_new(s, strlen(s)));
+}
+
+static int write_object(struct sink *s, struct json_object *o) {
+        size_t len;
+        const char *text = json_object_to_json_string_length(o, to_string_flags, &len);
+
+        if (!text) {
+                json_object_put(o);
+                return -ENOMEM;
+        }
+        out_write(text, len);
+        out_putc('\n');
+        json_object_put(o);
+        sink_end_item(s);
+        return 0;
+}
+
+/* Whether the header's extra fields are just the caller (or nothing): then "caller" says it all. */
+static bool fields_are_caller_only(const struct kmsg_record *r) {
+        const char *f = kmsg_record_get_fields(r), *c = kmsg_record_get_caller_text(r);
+
+        if (!*f)
+                return true;
+        return c && strncmp(f, "caller=", 7) == 0 && strcmp(f + 7, c) == 0;
+}
+
+static int json_record(struct sink *s, const struct kmsg_record *r) {
+        struct json_object *o = json_object_new_object();
+        const char *msg, *v;
+        size_t len;
+
+        if (!o)
+                return -ENOMEM;
+        if (kmsg_record_has_seqnum(r))
+                put(o, COL_SEQ, json_object_new_uint64(kmsg_record_get_seqnum(r)));
+        if (kmsg_record_has_timestamp(r))
+                put(o, COL_TIME, json_usec_new(kmsg_record_get_timestamp(r)));
+        if (kmsg_record_has_priority(r)) {
+                unsigned fac = kmsg_record_get_facility(r);
+                char num[16];
+
+                put(o, COL_PRI, json_object_new_int((int)kmsg_record_get_priority(r)));
+                /* A facility without a name (> 23) is written as its number, still a string. */
+                v = kmsg_facility_to_name(fac);
+                if (!v) {
+                        snprintf(num, sizeof(num), "%u", fac);
+                        v = num;
+                }
+                put_string(o, COL_FACILITY, v);
+                put_string(o, COL_LEVEL, kmsg_level_to_name(kmsg_record_get_level(r)));
+        }
+        put_string(o, COL_FLAGS, kmsg_record_get_flags(r));
+        v = kmsg_record_get_caller_text(r);
+        if (v)
+                put_string(o, COL_CALLER, v);
+        if (!fields_are_caller_only(r))
+                json_object_object_add_ex(o, "fields", json_bytes_new(kmsg_record_get_fields(r),
+                                                                      strlen(kmsg_record_get_fields(r))),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        msg = kmsg_record_get_message(r, &len);
+        put(o, COL_MESSAGE, json_bytes_new(msg, len));
+        v = kmsg_record_get_subsystem(r);
+        if (v)
+                put_string(o, COL_SUBSYSTEM, v);
+        v = kmsg_record_get_device(r);
+        if (v)
+                put_string(o, COL_DEVICE, v);
+        v = (s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL);
+        if (v)
+                put_string(o, COL_DEVNAME, v);
+        put(o, COL_DICT, json_dict_new(r));
+        return write_object(s, o);
+}
+
+static int json_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct json_object *o = json_object_new_object();
+        const unsigned fl = JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY;
+
+        if (!o)
+                return -ENOMEM;
+        json_object_object_add_ex(o, "first_seq", json_object_new_uint64(l->first_seq), fl);
+        json_object_object_add_ex(o, "last_seq", json_object_new_uint64(l->first_seq + l->count - 1), fl);
+        json_object_object_add_ex(o, "count", json_object_new_uint64(l->count), fl);
+        json_object_object_add_ex(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(l->cause)), fl);
+        if (l->has_before)
+                json_object_object_add_ex(o, "time_before", json_usec_new(l->usec_before), fl);
+        json_object_object_add_ex(o, "time_after", json_usec_new(l->usec_after), fl);
+        return write_object(s, o);
+}
+
+static int json_finish(struct sink *s) {
+        return 0;
+}
+
+static void json_free(struct sink *s) {
+        free(s);
+}
+
+struct sink *sink_json_new(const struct output_settings *settings) {
+        struct sink *s = calloc(1, sizeof(*s));
+
+        if (!s)
+                return NULL;
+        s->name = "json";
+        s->record = json_record;
+        s->loss = json_loss;
+        s->finish = json_finish;
+        s->free = json_free;
+        s->settings = settings;
+        return s;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_OUTPUT_JSON_H
+#define KDMESG_OUTPUT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "libkmsg.h"
+
+/* A number written with exactly six decimals: seconds from microseconds. */
+struct json_object *json_usec_new(uint64_t usec);
+/* A string when p[0..len) is valid UTF-8, else an array of its byte values. */
+struct json_object *json_bytes_new(const char *p, size_t len);
+/* The record's dictionary as an object, pairs in order, duplicates kept. */
+struct json_object *json_dict_new(const struct kmsg_record *r);
+
+#endif

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --format=table: a libsmartcols table of the columns chosen with -o.
+ *
+ * Memory stays constant: lines are printed in batches of TABLE_BATCH (one
+ * at a time when following), and libsmartcols only ever holds one batch.
+ * Each column keeps the widest width it has had (its width hint grows), so
+ * a column never narrows; a batch with a wider value widens that column
+ * from that batch on.  MESSAGE is last and wraps at the terminal width;
+ * when standard output is not a terminal, lines are not wrapped unless
+ * COLUMNS is set.  libsmartcols shows bytes that are not printable as
+ * \xNN (a backslash as \x5c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libsmartcols.h>
+
+#include "columns.h"
+#include "device.h"
+#include "i18n.h"
+#include "loss-text.h"
+#include "output.h"
+#include "sink.h"
+
+#define TABLE_BATCH 512
+#define SPACES_MAX 255
+
+static inline size_t min_size(size_t a, size_t b) {
+        return a < b ? a : b;
+}
+
+struct table_sink {
+        struct sink s;
+        struct libscols_table *tb;
+        struct libscols_column **cols;
+        size_t n_cols;
+        size_t *widths;   /* the width of each column so far */
+        size_t n_lines;   /* lines in the current batch */
+        bool printed;     /* the heading is out */
+        char spaces[SPACES_MAX + 1];
+        char *buf;        /* escaping buffer */
+        size_t buf_cap;
+};
+
+/*
+ * Cell text: libsmartcols escapes what is not printable itself (as \xNN),
+ * but data is a C string, so a NUL byte becomes U+2400 (SYMBOL FOR NULL)
+ * instead of ending the text.  The result lives in t->buf until the next call.
+ */
+static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
+        size_t need = len * 3 + 1, i;
+        char *d;
+
+        if (need > t->buf_cap) {
+                char *b = realloc(t->buf, need);
+
+                if (!b)
+                        return NULL;
+                t->buf = b;
+                t->buf_cap = need;
+        }
+        for (d = t->buf, i = 0; i < len; i++) {
+                if (p[i] == '\0') {
+                        memcpy(d, "\xe2\x90\x80", 3);
+                        d += 3;
+                } else
+                        *d++ = p[i];
+        }
+        *d = '\0';
+        return t->buf;
+}
+
+static int set_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const char *p, size_t len) {
+        const char *s = cell_text(t, p, len);
+
+        if (!s)
+                return -ENOMEM;
+        return scols_line_set_data(ln, i, s);
+}
+
+static int set_str(struct table_sink *t, struct libscols_line *ln, size_t i, const char *s) {
+        return s ? set_cell(t, ln, i, s, strlen(s)) : 0;
+}
+
+static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, const struct kmsg_record *r) {
+        size_t n = kmsg_record_get_dict_count(r), k, total = 0, len;
+        const char *key, *val;
+        char *s, *d;
+        int e;
+
+        for (k = 0; k < n; k++)
+                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) == 0)
+                        total += strlen(key) + 1 + 3 * len + 1;
+        if (total == 0)
+                return 0;
+        s = malloc(total + 1);
+        if (!s)
+                return -ENOMEM;
+        for (d = s, k = 0; k < n; k++) {
+                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) < 0)
+                        continue;
+                if (d > s)
+                        *d++ = ' ';
+                d = stpcpy(d, key);
+                *d++ = '=';
+                for (size_t b = 0; b < len; b++) {
+                        if (val[b] == '\0') {
+                                memcpy(d, "\xe2\x90\x80", 3);
+                                d += 3;
+                        } else
+                                *d++ = val[b];
+                }
+        }
+        *d = '\0';
+        e = scols_line_refer_data(ln, i, s);
+        if (e < 0)
+                free(s);
+        return e;
+}
+
+static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
+                     const struct kmsg_record *r) {
+        char num[48];
+        const char *v;
+        size_t len;
+
+        switch (c->id) {
+        case COL_SEQ:
+                if (!kmsg_record_has_seqnum(r))
+                        return 0;
+                snprintf(num, sizeof(num), "%" PRIu64, kmsg_record_get_seqnum(r));
+                return scols_line_set_data(ln, i, num);
+        case COL_TIME:
+                if (!kmsg_record_has_timestamp(r))
+                        return 0;
+                snprintf(num, sizeof(num), "%" PRIu64 ".%06" PRIu64, kmsg_record_get_timestamp(r) / 1000000,
+                         kmsg_record_get_timestamp(r) % 1000000);
+                return scols_line_set_data(ln, i, num);
+        case COL_PRI:
+                if (!kmsg_record_has_priority(r))
+                        return 0;
+                snprintf(num, sizeof(num), "%u", kmsg_record_get_priority(r));
+                return scols_line_set_data(ln, i, num);
+        case COL_FACILITY:
+                if (!kmsg_record_has_priority(r))
+                        return 0;
+                v = kmsg_facility_to_name(kmsg_record_get_facility(r));
+                if (!v) {
+                        snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
+                        v = num;
+                }
+                return scols_line_set_data(ln, i, v);
+        case COL_LEVEL:
+                if (!kmsg_record_has_priority(r))
+                        return 0;
+                return scols_line_set_data(ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
+        case COL_FLAGS:
+                return set_str(t, ln, i, kmsg_record_get_flags(r));
+        case COL_CALLER:
+                return set_str(t, ln, i, kmsg_record_get_caller_text(r));
+        case COL_MESSAGE:
+                v = kmsg_record_get_message(r, &len);
+                return set_cell(t, ln, i, v, len);
+        case COL_SUBSYSTEM:
+                return set_str(t, ln, i, kmsg_record_get_subsystem(r));
+        case COL_DEVICE:
+                return set_str(t, ln, i, kmsg_record_get_device(r));
+        case COL_DEVNAME:
+                return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
+        case COL_DICT:
+                return dict_text(t, ln, i, r);
+        case COL_DICT_KEY:
+                v = kmsg_record_get_dict_value(r, c->key, &len);
+                return v ? set_cell(t, ln, i, v, len) : 0;
+        }
+        return 0;
+}
+
+/*
+ * libsmartcols 2.38 makes a column as wide as its widest cell, at least its
+ * heading (measured once) and at least its width hint when it has data.
+ * So, to hold the layout from batch to batch, the heading is padded to the
+ * first width (with spaces before it for right-aligned columns), the hint
+ * grows with the column, and an empty cell is filled with spaces.
+ */
+static int set_heading(struct table_sink *t, size_t i) {
+        const char *name = column_heading(&t->s.settings->columns->v[i]);
+        size_t len = strlen(name), w = t->widths[i];
+        char *h;
+        int e;
+
+        if (w < len)
+                w = len;
+        h = malloc(w + 1);
+        if (!h)
+                return -ENOMEM;
+        memset(h, ' ', w);
+        h[w] = '\0';
+        if (scols_column_is_right(t->cols[i]))
+                memcpy(h + w - len, name, len);
+        else
+                memcpy(h, name, len);
+        e = scols_cell_refer_data(scols_column_get_header(t->cols[i]), h);
+        if (e < 0)
+                free(h);
+        return e;
+}
+
+/* Print the lines collected so far and forget them. */
+static int flush_batch(struct table_sink *t) {
+        char *text = NULL;
+        size_t i;
+        int e;
+
+        if (t->n_lines == 0)
+                return 0;
+        e = scols_print_table_to_string(t->tb, &text);
+        if (e < 0)
+                return e;
+        out_puts(text);
+        if (*text)
+                out_putc('\n');
+        free(text);
+        /* Keep each column at least as wide as it was, so the layout holds from batch to batch. */
+        for (i = 0; i + 1 < t->n_cols; i++) {
+                size_t w = scols_column_get_width(t->cols[i]);
+
+                if (w > t->widths[i]) {
+                        t->widths[i] = w;
+                        scols_column_set_whint(t->cols[i], (double)w);
+                }
+        }
+        scols_table_remove_lines(t->tb);
+        t->n_lines = 0;
+        if (!t->printed) {
+                t->printed = true;
+                scols_table_enable_noheadings(t->tb, 1);
+        }
+        return 0;
+}
+
+static int table_record(struct sink *s, const struct kmsg_record *r) {
+        struct table_sink *t = (struct table_sink *)s;
+        const struct columns *cols = s->settings->columns;
+        struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
+        size_t i;
+        int e;
+
+        if (!ln)
+                return -ENOMEM;
+        for (i = 0; i < cols->n; i++) {
+                struct libscols_cell *ce;
+
+                e = fill_cell(t, ln, i, &cols->v[i], r);
+                if (e < 0)
+                        return e;
+                ce = scols_line_get_cell(ln, i);
+                if (i + 1 < cols->n && t->widths[i] > 0 && ce && !scols_cell_get_data(ce)) {
+                        e = scols_line_set_data(ln, i, t->spaces + SPACES_MAX - min_size(t->widths[i], SPACES_MAX));
+                        if (e < 0)
+                                return e;
+                }
+        }
+        t->n_lines++;
+        if (t->n_lines >= TABLE_BATCH || s->settings->flush_each) {
+                e = flush_batch(t);
+                if (e < 0)
+                        return e;
+                sink_end_item(s);
+        }
+        return 0;
+}
+
+/*
+ * The heading line alone.  libsmartcols prints nothing for a table without
+ * lines, so print one empty row and keep only the first line of the output.
+ */
+static int print_heading(struct table_sink *t) {
+        struct libscols_line *ln;
+        char *text = NULL, *nl;
+        int e;
+
+        ln = scols_table_new_line(t->tb, NULL);
+        if (!ln)
+                return -ENOMEM;
+        scols_table_enable_noheadings(t->tb, 0);
+        e = scols_print_table_to_string(t->tb, &text);
+        scols_table_remove_lines(t->tb);
+        scols_table_enable_noheadings(t->tb, 1);
+        t->printed = true;
+        if (e < 0)
+                return e;
+        nl = strchr(text, '\n');
+        if (nl)
+                *nl = '\0';
+        out_puts(text);
+        out_putc('\n');
+        free(text);
+        return 0;
+}
+
+/* A loss is a row of its own: its text spans the row from the first column. */
+static int table_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct table_sink *t = (struct table_sink *)s;
+        char text[256];
+        int e;
+
+        e = flush_batch(t);
+        if (e < 0)
+                return e;
+        if (!t->printed) {
+                /* Nothing printed yet: the heading goes first. */
+                e = print_heading(t);
+                if (e < 0)
+                        return e;
+        }
+        loss_describe(l, text, sizeof(text));
+        out_puts(text);
+        out_putc('\n');
+        sink_end_item(s);
+        return 0;
+}
+
+static int table_finish(struct sink *s) {
+        struct table_sink *t = (struct table_sink *)s;
+
+        if (t->n_lines > 0)
+                return flush_batch(t);
+        if (!t->printed)
+                return print_heading(t);
+        return 0;
+}
+
+static void table_free(struct sink *s) {
+        struct table_sink *t = (struct table_sink *)s;
+
+        scols_unref_table(t->tb);
+        free(t->cols);
+        free(t->widths);
+        free(t->buf);
+        free(t);
+}
+
+static int flags_to_scols(unsigned f) {
+        int fl = (f & COLF_RIGHT ? SCOLS_FL_RIGHT : 0) | (f & COLF_TRUNC ? SCOLS_FL_TRUNC : 0) |
+                 (f & COLF_WRAP ? SCOLS_FL_WRAP : 0);
+
+        return fl;
+}
+
+struct sink *sink_table_new(const struct output_settings *settings) {
+        struct table_sink *t = calloc(1, sizeof(*t));
+        const struct columns *cols = settings->columns;
+        size_t i;
+
+        if (!t)
+                return NULL;
+        t->s.name = "table";
+        t->s.record = table_record;
+        t->s.loss = table_loss;
+        t->s.finish = table_finish;
+        t->s.free = table_free;
+        t->s.settings = settings;
+        memset(t->spaces, ' ', SPACES_MAX);
+        t->tb = scols_new_table();
+        t->cols = calloc(cols->n ? cols->n : 1, sizeof(*t->cols));
+        t->widths = calloc(cols->n ? cols->n : 1, sizeof(*t->widths));
+        if (!t->tb || !t->cols || !t->widths) {
+                table_free(&t->s);
+                return NULL;
+        }
+        if (settings->noheadings) {
+                scols_table_enable_noheadings(t->tb, 1);
+                t->printed = true;
+        }
+        if (getenv("COLUMNS"))
+                scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_ALWAYS);
+        for (i = 0; i < cols->n; i++) {
+                const struct column_info *ci = &column_info[cols->v[i].id];
+                unsigned flags = ci->flags;
+
+                /* Wrapping and truncating make sense for the last column only. */
+                if (i + 1 < cols->n)
+                        flags &= ~(COLF_WRAP | COLF_TRUNC);
+                else if (!(flags & (COLF_WRAP | COLF_TRUNC)))
+                        flags |= COLF_TRUNC;
+                t->cols[i] = scols_table_new_column(t->tb, column_heading(&cols->v[i]),
+                                                    i + 1 < cols->n ? ci->whint : 0.1, flags_to_scols(flags));
+                if (!t->cols[i]) {
+                        table_free(&t->s);
+                        return NULL;
+                }
+                t->n_cols = i + 1;
+                if (i + 1 < cols->n) {
+                        t->widths[i] = ci->whint >= 1 ? (size_t)ci->whint : 0;
+                        if (set_heading(t, i) < 0) {
+                                table_free(&t->s);
+                                return NULL;
+                        }
+                }
+        }
+        return &t->s;
+}

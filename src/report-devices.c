@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --devices: which hardware is complaining.  One row per DEVICE value that
+ * logged anything (after the filters): its name, subsystem, how many
+ * messages, the worst level, the first and last time stamps in input order
+ * and the last message.  Sorted by worst level, then count.  Memory grows
+ * with the number of devices, not of records.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libsmartcols.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "i18n.h"
+#include "output.h"
+#include "sink.h"
+
+#define N_BUCKETS 256
+#define NO_LEVEL 8 /* records without a priority sort last */
+
+struct devrow {
+        struct devrow *next;
+        char *subsystem;
+        uint64_t count;
+        unsigned worst;
+        bool has_first;
+        uint64_t first, last;
+        bool has_last;
+        char *message;
+        size_t message_len, message_cap;
+        char device[];
+};
+
+struct devices_sink {
+        struct sink sink;
+        struct devctx *dev;
+        struct devrow *buckets[N_BUCKETS];
+        size_t n_rows;
+};
+
+static size_t hash(const char *s) {
+        size_t h = 5381;
+
+        while (*s)
+                h = h * 33 + (unsigned char)*s++;
+        return h % N_BUCKETS;
+}
+
+static struct devrow *row_get(struct devices_sink *d, const char *device) {
+        size_t h = hash(device), len;
+        struct devrow *w;
+
+        for (w = d->buckets[h]; w; w = w->next)
+                if (strcmp(w->device, device) == 0)
+                        return w;
+        len = strlen(device);
+        w = calloc(1, sizeof(*w) + len + 1);
+        if (!w)
+                return NULL;
+        memcpy(w->device, device, len + 1);
+        w->worst = NO_LEVEL;
+        w->next = d->buckets[h];
+        d->buckets[h] = w;
+        d->n_rows++;
+        return w;
+}
+
+static int devices_record(struct sink *s, const struct kmsg_record *r) {
+        struct devices_sink *d = (struct devices_sink *)s;
+        const char *device = kmsg_record_get_device(r), *msg, *subsys;
+        struct devrow *w;
+        size_t len;
+
+        if (!device)
+                return 0;
+        w = row_get(d, device);
+        if (!w)
+                return -ENOMEM;
+        subsys = kmsg_record_get_subsystem(r);
+        if (!w->subsystem && subsys && !(w->subsystem = strdup(subsys)))
+                return -ENOMEM;
+        w->count++;
+        if (kmsg_record_has_priority(r) && kmsg_record_get_level(r) < w->worst)
+                w->worst = kmsg_record_get_level(r);
+        if (kmsg_record_has_timestamp(r)) {
+                if (!w->has_first) {
+                        w->has_first = true;
+                        w->first = kmsg_record_get_timestamp(r);
+                }
+                w->has_last = true;
+                w->last = kmsg_record_get_timestamp(r);
+        }
+        msg = kmsg_record_get_message(r, &len);
+        if (len + 1 > w->message_cap) {
+                char *m = realloc(w->message, len + 1);
+
+                if (!m)
+                        return -ENOMEM;
+                w->message = m;
+                w->message_cap = len + 1;
+        }
+        memcpy(w->message, msg, len);
+        w->message[len] = '\0';
+        w->message_len = len;
+        return 0;
+}
+
+static int devices_loss(struct sink *s, const struct kmsg_loss *l) {
+        return 0;
+}
+
+static int row_cmp(const void *a, const void *b) {
+        const struct devrow *x = *(const struct devrow *const *)a, *y = *(const struct devrow *const *)b;
+
+        if (x->worst != y->worst)
+                return x->worst < y->worst ? -1 : 1;
+        if (x->count != y->count)
+                return x->count > y->count ? -1 : 1;
+        return strcmp(x->device, y->device);
+}
+
+enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
+
+static const struct {
+        const char *name;
+        double width;
+        int flags;
+        int json;
+} columns[] = {
+        [COL_DEVICE] = { "DEVICE", 0.1, 0, SCOLS_JSON_STRING },
+        [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING },
+        [COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING },
+        [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
+        [COL_LEVEL] = { "LEVEL", 0.05, 0, SCOLS_JSON_STRING },
+        [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
+        [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
+        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING },
+};
+
+static int set_usec(struct libscols_line *ln, int col, bool has, uint64_t usec) {
+        char buf[48];
+
+        if (!has)
+                return 0;
+        snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+        return scols_line_set_data(ln, col, buf);
+}
+
+static int fill_line(struct devices_sink *d, struct libscols_line *ln, const struct devrow *w) {
+        const char *name = devnames_get(d->dev->names, w->device);
+        char buf[32];
+        char *text;
+        int e;
+
+        if ((text = text_safe_dup(w->device, strlen(w->device), false)) == NULL)
+                return -ENOMEM;
+        if ((e = scols_line_refer_data(ln, COL_DEVICE, text)) < 0) {
+                free(text);
+                return e;
+        }
+        if (name) {
+                if ((text = text_safe_dup(name, strlen(name), false)) == NULL)
+                        return -ENOMEM;
+                if ((e = scols_line_refer_data(ln, COL_DEVNAME, text)) < 0) {
+                        free(text);
+                        return e;
+                }
+        }
+        if (w->subsystem) {
+                if ((text = text_safe_dup(w->subsystem, strlen(w->subsystem), false)) == NULL)
+                        return -ENOMEM;
+                if ((e = scols_line_refer_data(ln, COL_SUBSYSTEM, text)) < 0) {
+                        free(text);
+                        return e;
+                }
+        }
+        snprintf(buf, sizeof(buf), "%" PRIu64, w->count);
+        if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
+                return e;
+        if (w->worst < NO_LEVEL && (e = scols_line_set_data(ln, COL_LEVEL, kmsg_level_to_name(w->worst))) < 0)
+                return e;
+        if ((e = set_usec(ln, COL_FIRST, w->has_first, w->first)) < 0 ||
+            (e = set_usec(ln, COL_LAST, w->has_last, w->last)) < 0)
+                return e;
+        if ((text = text_safe_dup(w->message, w->message_len, d->sink.settings->noescape)) == NULL)
+                return -ENOMEM;
+        if ((e = scols_line_refer_data(ln, COL_MESSAGE, text)) < 0)
+                free(text);
+        return e;
+}
+
+static int print_table(struct devices_sink *d, struct devrow **rows) {
+        struct libscols_table *tb = scols_new_table();
+        char *str = NULL;
+        size_t i;
+        int e = 0;
+
+        if (!tb)
+                return -ENOMEM;
+        scols_table_set_name(tb, "devices");
+        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
+                struct libscols_column *cl = scols_table_new_column(tb, columns[i].name, columns[i].width,
+                                                                    columns[i].flags);
+
+                if (!cl)
+                        e = -ENOMEM;
+                else
+                        e = scols_column_set_json_type(cl, columns[i].json);
+        }
+        for (i = 0; i < d->n_rows && e >= 0; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_line(d, ln, rows[i]) : -ENOMEM;
+        }
+        if (e >= 0)
+                e = scols_print_table_to_string(tb, &str);
+        if (e >= 0 && str) {
+                out_puts(str);
+                out_putc('\n');
+        }
+        free(str);
+        scols_unref_table(tb);
+        return e < 0 ? e : 0;
+}
+
+static int devices_finish(struct sink *s) {
+        struct devices_sink *d = (struct devices_sink *)s;
+        struct devrow **rows, *w;
+        size_t i, n = 0;
+        int e;
+
+        rows = calloc(d->n_rows ? d->n_rows : 1, sizeof(*rows));
+        if (!rows)
+                return -ENOMEM;
+        for (i = 0; i < N_BUCKETS; i++)
+                for (w = d->buckets[i]; w; w = w->next)
+                        rows[n++] = w;
+        qsort(rows, n, sizeof(*rows), row_cmp);
+        e = print_table(d, rows);
+        free(rows);
+        return e;
+}
+
+static void devices_free(struct sink *s) {
+        struct devices_sink *d = (struct devices_sink *)s;
+        size_t i;
+
+        for (i = 0; i < N_BUCKETS; i++) {
+                struct devrow *w = d->buckets[i], *next;
+
+                for (; w; w = next) {
+                        next = w->next;
+                        free(w->subsystem);
+                        free(w->message);
+                        free(w);
+                }
+        }
+        free(d);
+}
+
+struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev) {
+        struct devices_sink *d = calloc(1, sizeof(*d));
+
+        if (!d)
+                return NULL;
+        d->sink.name = "devices";
+        d->sink.record = devices_record;
+        d->sink.loss = devices_loss;
+        d->sink.finish = devices_finish;
+        d->sink.free = devices_free;
+        d->sink.settings = settings;
+        d->dev = dev;
+        return &d->sink;
+}

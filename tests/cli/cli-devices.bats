@@ -1,0 +1,266 @@
+#!/usr/bin/env bats
+# Devices: --device in every form, --subsystem, --match, --with-children,
+# --device-text, --show-device, --resolve/--sysroot and --devices, on
+# tests/data/devices.kmsg (made by tests/data/gen-devices.py) and a fake
+# sysfs tree of the same machine (tests/cli/devices.bash).
+
+load helpers
+load devices
+
+setup_file() {
+        export ROOT="$BATS_FILE_TMPDIR/root"
+        make_sysfs "$ROOT"
+        export DUMP="$DATA/devices.kmsg"
+        # A bigger random dump of the same machine, for independent counts.
+        export BIG="$BATS_FILE_TMPDIR/big.kmsg"
+        python3 "$DATA/gen-devices.py" -n 20000 -s 7 > "$BIG"
+}
+
+kd() {
+        run "$KDMESG" -K "$DUMP" --sysroot "$ROOT" "$@"
+}
+
+@test "the committed dump is what the generator makes" {
+        run python3 "$DATA/gen-devices.py"
+        [ "$status" -eq 0 ]
+        diff -u "$DUMP" <(printf '%s\n' "$output")
+}
+
+@test "--device: a device node (found through uevent DEVNAME in a saved tree)" {
+        kd --device /dev/sda --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-sda.txt
+}
+
+@test "--device: a block device name" {
+        kd --device sda --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-sda.txt
+}
+
+@test "--device: a raw block DEVICE value" {
+        kd --device b8:0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-sda.txt
+}
+
+@test "--device: sysfs paths, by class and by device number" {
+        kd --device /sys/class/block/sda --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-sda.txt
+        kd --device /sys/dev/block/8:0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-sda.txt
+}
+
+@test "--device: a network interface name selects n<ifindex>" {
+        kd --device eth0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-eth0.txt
+        kd --device n2 --show-device
+        golden devices-eth0.txt
+        kd --device /sys/class/net/eth0 --show-device
+        golden devices-eth0.txt
+}
+
+@test "--device: a USB device by name, by c189:130 and by sysfs path is one device" {
+        kd --device 2-1.4 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-usb.txt
+        kd --device c189:130 --show-device
+        golden devices-usb.txt
+        kd --device /sys/bus/usb/devices/2-1.4 --show-device
+        golden devices-usb.txt
+        kd --device /dev/bus/usb/002/003 --show-device
+        golden devices-usb.txt
+}
+
+@test "--device: a raw value without sysfs matches exactly that value" {
+        run "$KDMESG" -K "$DUMP" --device +usb:2-1.4
+        [ "$status" -eq 0 ]
+        golden devices-raw-plus-usb.txt
+        run "$KDMESG" -K "$DUMP" --device +scsi:0:0:0:0
+        [ "$status" -eq 0 ]
+        golden devices-raw-scsi.txt
+        run "$KDMESG" -K "$DUMP" --device +pci:0000:00:1f.2
+        [ "$status" -eq 0 ]
+        golden devices-raw-pci.txt
+}
+
+@test "--device: a name that is both a usb-serial port and a tty selects both" {
+        kd --device ttyUSB0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-ttyusb0.txt
+}
+
+@test "--device repeated: OR" {
+        kd --device sda --device eth0
+        [ "$status" -eq 0 ]
+        golden devices-sda-or-eth0.txt
+}
+
+@test "--with-children: a disk selects its partitions" {
+        kd --device sda --with-children --show-device
+        [ "$status" -eq 0 ]
+        golden devices-sda-children.txt
+        kd --device sda --show-device
+        [[ "$output" != *"sda1"* ]]
+}
+
+@test "--with-children: a USB device selects its interfaces and what hangs off them" {
+        kd --device c189:130 --with-children --show-device
+        [ "$status" -eq 0 ]
+        golden devices-usb-children.txt
+}
+
+@test "--device-text: records without a dictionary that name the device, marked <name?>" {
+        kd --device sda1 --device-text
+        [ "$status" -eq 0 ]
+        golden devices-text-sda1.txt
+        kd --device sda --with-children --device-text
+        [ "$status" -eq 0 ]
+        golden devices-text-sda-children.txt
+        kd --device eth0 --device-text
+        golden devices-text-eth0.txt
+}
+
+@test "--device-text is never on silently" {
+        kd --device sda1
+        [ "$status" -eq 0 ]
+        [[ "$output" != *"EXT4-fs"* ]]
+        [ "${#lines[@]}" -eq 1 ]
+}
+
+@test "--device-text with a raw value outside sysfs uses the name in +subsystem:name" {
+        run "$KDMESG" -K "$DUMP" --device +usb-serial:ttyUSB0 --device-text
+        [ "$status" -eq 0 ]
+        golden devices-text-raw-ttyusb0.txt
+}
+
+@test "--subsystem, and AND with --device" {
+        kd --subsystem usb --show-device
+        [ "$status" -eq 0 ]
+        golden devices-subsystem-usb.txt
+        kd --subsystem usb --device ttyUSB0
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        kd --subsystem tty --subsystem usb-serial --device ttyUSB0
+        [ "${#lines[@]}" -eq 3 ]
+}
+
+@test "--match KEY=GLOB on any dictionary key" {
+        kd --match 'SUBSYSTEM=usb*' --show-device
+        [ "$status" -eq 0 ]
+        golden devices-match-usb-glob.txt
+        kd --match DRIVER=ahci
+        golden devices-match-driver.txt
+        kd --match 'SUBSYSTEM=block' --match 'SUBSYSTEM=net' --match 'DEVICE=b8:?'
+        golden devices-match-and-or.txt
+}
+
+@test "--match without '=' is bad usage" {
+        run "$KDMESG" -K "$DUMP" --match SUBSYSTEM
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = "kdmesg: invalid argument for --match: 'SUBSYSTEM'" ]
+        [[ "${lines[1]}" == "Try 'kdmesg --help' for more information." ]]
+}
+
+@test "--show-device names from the sysroot; a dump alone names only +subsystem:name" {
+        kd --subsystem block --show-device
+        golden devices-show-sysroot.txt
+        run "$KDMESG" -K "$DUMP" --subsystem block --subsystem pci --show-device
+        [ "$status" -eq 0 ]
+        golden devices-show-dump.txt
+}
+
+@test "--devices: one row per device, worst level first, then count" {
+        kd --devices
+        [ "$status" -eq 0 ]
+        golden devices-report.txt
+}
+
+@test "--devices without names for a dump from elsewhere" {
+        run "$KDMESG" -K "$DUMP" --devices
+        [ "$status" -eq 0 ]
+        golden devices-report-dump.txt
+}
+
+@test "--devices after filters" {
+        kd --devices --subsystem usb --subsystem tty --subsystem usb-serial
+        [ "$status" -eq 0 ]
+        golden devices-report-usb.txt
+}
+
+@test "errors name the argument and exit 1" {
+        kd --device /dev/nosuch
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device /dev/nosuch: No such file or directory" ]
+        kd --device nosuch0
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device nosuch0: no such device (not a block device, network interface, device node, sysfs path or DEVICE value)" ]
+        kd --device /sys/class/net/nosuch0
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device /sys/class/net/nosuch0: No such file or directory" ]
+        kd --device /sys/class/net
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device /sys/class/net: not a device directory in sysfs" ]
+        run "$KDMESG" -K "$DUMP" --device "$DUMP"
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device $DUMP: not a device node" ]
+        run "$KDMESG" -K "$DUMP" --sysroot "$BATS_FILE_TMPDIR/nosuch" --device sda
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --sysroot $BATS_FILE_TMPDIR/nosuch: no sys/ directory in it" ]
+        run "$KDMESG" -K "$DUMP" --with-children
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --with-children needs --device" ]
+        run "$KDMESG" -K "$DUMP" --device-text
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device-text needs --device" ]
+}
+
+# Independent counts: awk over the generated dump, not kdmesg's code.
+count_dict() {
+        awk -v want="$1" '/^[0-9]/ { n++ } $0 == " " want { hit[n] = 1 } END { c = 0; for (k in hit) c++; print c }' "$BIG"
+}
+
+@test "exact selection on a generated dump: --device equals an awk count" {
+        local c
+        for v in b8:0 b8:1 n2 c189:130 +usb:2-1.4 +scsi:0:0:0:0 +pci:0000:00:1f.2; do
+                c=$(count_dict "DEVICE=$v")
+                [ "$c" -gt 0 ]
+                run "$KDMESG" -K "$BIG" --device "$v"
+                [ "$status" -eq 0 ]
+                [ "${#lines[@]}" -eq "$c" ] || { echo "$v: ${#lines[@]} != $c"; false; }
+        done
+}
+
+@test "exact selection on a generated dump: names, children, subsystem, match" {
+        local c
+        c=$(( $(count_dict DEVICE=b8:0) + $(count_dict DEVICE=b8:1) + $(count_dict DEVICE=b8:2) ))
+        run "$KDMESG" -K "$BIG" --sysroot "$ROOT" --device sda --with-children
+        [ "${#lines[@]}" -eq "$c" ]
+        c=$(( $(count_dict DEVICE=c189:130) + $(count_dict DEVICE=+usb:2-1.4) ))
+        run "$KDMESG" -K "$BIG" --sysroot "$ROOT" --device 2-1.4
+        [ "${#lines[@]}" -eq "$c" ]
+        c=$(count_dict SUBSYSTEM=scsi)
+        run "$KDMESG" -K "$BIG" --subsystem scsi
+        [ "${#lines[@]}" -eq "$c" ]
+        c=$(awk '/^[0-9]/ { n++ } /^ SUBSYSTEM=usb/ { hit[n] = 1 } END { c = 0; for (k in hit) c++; print c }' "$BIG")
+        run "$KDMESG" -K "$BIG" --match 'SUBSYSTEM=usb*'
+        [ "${#lines[@]}" -eq "$c" ]
+}
+
+@test "exact selection on a generated dump: --device-text equals an awk count" {
+        # Records for sda1: DEVICE=b8:1, or no dictionary and sda1 in a prefix.
+        local c
+        c=$(awk '
+                function done() { if (rec && (dev == "b8:1" || (dev == "" && \
+                        (msg ~ /^EXT4-fs( [a-z]+)? \((device )?sda1\):/ || msg ~ /(^| )dev sda1,/)))) c++ }
+                /^[0-9]/ { done(); rec = 1; dev = ""; msg = $0; sub(/^[^;]*;/, "", msg); next }
+                /^ DEVICE=/ { dev = substr($0, 9) }
+                END { done(); print c + 0 }' "$BIG")
+        [ "$c" -gt 0 ]
+        run "$KDMESG" -K "$BIG" --sysroot "$ROOT" --device sda1 --device-text
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq "$c" ]
+}

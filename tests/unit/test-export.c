@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The journal export form, the syslog form and format detection. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "kmsg-private.h"
+#include "tests.h"
+#include "memsrc.h"
+
+/* A binary field: KEY\n + le64 length + bytes + \n; `len` is what the length field says. */
+static size_t put_bin(char *p, const char *key, uint64_t len, const char *data, size_t n) {
+        size_t k = strlen(key), i;
+
+        memcpy(p, key, k);
+        p[k] = '\n';
+        for (i = 0; i < 8; i++)
+                p[k + 1 + i] = (char)(len >> (8 * i) & 0xff);
+        memcpy(p + k + 9, data, n);
+        p[k + 9 + n] = '\n';
+        return k + 10 + n;
+}
+
+static size_t put(char *p, const char *s) {
+        size_t n = strlen(s);
+
+        memcpy(p, s, n);
+        return n;
+}
+
+TEST(export_mapping_every_boundary) {
+        static char buf[4096];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "PRIORITY=3\n"            /* 1 */
+                          "SYSLOG_FACILITY=0\n"
+                          "SEQNUM=10\n"
+                          "TIMESTAMP=1500\n"
+                          "MESSAGE=text; message=x\n"
+                          "_KERNEL_SUBSYSTEM=pci\n"
+                          "_KERNEL_DEVICE=+pci:0000:00:02.0\n"
+                          "CUSTOM=a=b\n"
+                          "__REALTIME_TIMESTAMP=123\n"
+                          "_BOOT_ID=0123\n"
+                          "SYSLOG_IDENTIFIER=kernel\n"
+                          "\n");                    /* 12 */
+        n += put_bin(buf + n, "MESSAGE", 12, "bin\0ary\nmsg\\", 12); /* 13-15: newlines in data count */
+        n += put(buf + n, "PRIORITY=6\n"            /* 16 */
+                          "SEQNUM=11\n"
+                          "_SOURCE_MONOTONIC_TIMESTAMP=2000\n"
+                          "__MONOTONIC_TIMESTAMP=9999\n");
+        n += put_bin(buf + n, "BINKEY", 3, "x\ny", 3); /* 20-22 */
+        n += put(buf + n, "\n"                      /* 23 */
+                          "\n"                      /* 24 */
+                          "SYSLOG_FACILITY=24\n"    /* 25 */
+                          "PRIORITY=1\n"
+                          "SEQNUM=12\n"
+                          "__MONOTONIC_TIMESTAMP=3000\n"
+                          "MESSAGE=fac 24\r\n"
+                          "KMSG_FLAGS=c\n"
+                          "KMSG_FIELDS=caller=T9,x=y\n"
+                          "\n"                      /* 32 */
+                          "SEQNUM=13\nPRIORITY=9\nMESSAGE=bad priority\n\n" /* 33 */
+                          "SEQNUM=14\n\n"           /* 37 */
+                          "SEQNUM=x\nMESSAGE=m\n\n" /* 39 */
+                          "MESSAGE=no blank line at the end"); /* 42 */
+
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=3 seq=10 usec=1500 flags= fields= msg=text; message=x |SUBSYSTEM=pci "
+                         "|DEVICE=+pci:0000:00:02.0 |CUSTOM=a=b\n"
+                         "R@13 pri=6 seq=11 usec=2000 flags= fields= msg=bin\\00ary\\0amsg\\5c |BINKEY=x\\0ay\n"
+                         "R@25 pri=193 seq=12 usec=3000 flags=c fields=caller=T9,x=y caller=T9 msg=fac 24\n"
+                         "E-74@33 PRIORITY is not a number from 0 to 7\n"
+                         "E-74@37 record has no MESSAGE field\n"
+                         "E-74@39 SEQNUM is not a number\n"
+                         "R@42 flags= fields= msg=no blank line at the end\n"
+                         "EOF\n");
+        free(t);
+        /* Detected from the first bytes, also after blank lines. */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_AUTO, 0);
+        CHECK(strncmp(t, "R@1 pri=3 seq=10", 16) == 0);
+        free(t);
+}
+
+TEST(export_caller_and_subsystem_accessors) {
+        static const char in[] = "MESSAGE=m\n_KERNEL_SUBSYSTEM=usb\n_KERNEL_DEVICE=c189:1\nKMSG_FIELDS=caller=C3\n\n";
+        struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+        char kind = 0;
+        uint32_t id = 0;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_AUTO, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_EXPORT);
+        CHECK_STR(kmsg_record_get_subsystem(r), "usb");
+        CHECK_STR(kmsg_record_get_device(r), "c189:1");
+        CHECK_INT(kmsg_record_get_caller(r, &kind, &id), 0);
+        CHECK_INT(kind, 'C');
+        CHECK_INT(id, 3);
+        CHECK(!kmsg_record_has_priority(r));
+        CHECK(!kmsg_record_has_seqnum(r));
+        CHECK(!kmsg_record_has_timestamp(r));
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(export_binary_length_mismatch) {
+        static char buf[512];
+        size_t n = 0;
+        char *t;
+
+        /* The length says 3, the data is 4 bytes: resynchronise at the blank line. */
+        n += put_bin(buf + n, "MESSAGE", 3, "abcd", 4);
+        n += put(buf + n, "SEQNUM=1\n\nMESSAGE=next\nSEQNUM=2\n\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "E-74@1 binary field length does not match its data\n"
+                         "R@5 seq=2 flags= fields= msg=next\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(export_binary_truncated_at_eof) {
+        static char buf[512];
+        size_t n = 0, cut;
+        char *t;
+
+        n += put(buf + n, "MESSAGE=first\n\n");
+        cut = n;
+        /* The length says 100; only 5 bytes are there. */
+        n += put_bin(buf + n, "MESSAGE", 100, "short", 5);
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 flags= fields= msg=first\n"
+                         "E-74@3 truncated binary field at the end of the input\n"
+                         "EOF\n");
+        free(t);
+
+        /* Cut inside the length field itself, and right after the key. */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, cut + 8 + 3, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 flags= fields= msg=first\n"
+                         "E-74@3 truncated binary field at the end of the input\n"
+                         "EOF\n");
+        free(t);
+        t = check_all_boundaries(__FILE__, __LINE__, buf, cut + 7, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 flags= fields= msg=first\n"
+                         "E-74@3 truncated binary field\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(export_huge_length_is_streamed_not_allocated) {
+        static char buf[300000];
+        struct memsrc m;
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        size_t n = 0, max_cap = 0;
+        int e;
+
+        n += put(buf + n, "MESSAGE=first\n\n");
+        /* 2^62 bytes announced, 256 KiB there. */
+        n += put_bin(buf + n, "MESSAGE", (uint64_t)1 << 62, "", 0) - 1;
+        memset(buf + n, 'q', 256 * 1024);
+        n += 256 * 1024;
+        n += put(buf + n, "\n\nMESSAGE=swallowed\n\n");
+
+        m = (struct memsrc){ .data = buf, .len = n, .chunk = 4096 };
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_AUTO, &rd), 0);
+        CHECK_INT(kmsg_reader_set_max_record_size(rd, 4096), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        e = kmsg_reader_next(rd, &r);
+        CHECK_INT(e, -E2BIG);
+        CHECK_INT(kmsg_reader_get_position(rd), 3);
+        CHECK_STR(kmsg_reader_get_error(rd), "record larger than 4096 bytes skipped");
+        if (rd->cap > max_cap)
+                max_cap = rd->cap;
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        CHECK(max_cap <= 256 * 1024);
+        CHECK(rd->rec->data_cap <= 4096);
+        /* Every byte was read, in small pieces. */
+        CHECK_INT(m.pos, n);
+        kmsg_reader_unref(rd);
+
+        /* With the default limit (1 MiB) too, and whole reads. */
+        m = (struct memsrc){ .data = buf, .len = n };
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_reader_next(rd, &r), -E2BIG);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        CHECK(rd->cap <= 1024 * 1024);
+        kmsg_reader_unref(rd);
+}
+
+TEST(export_size_limit_text) {
+        static char buf[16384];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "MESSAGE=");
+        memset(buf + n, 'L', 5000);
+        n += 5000;
+        n += put(buf + n, "\nSEQNUM=1\n\nMESSAGE=after\n\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "E-7@1 record larger than 4096 bytes skipped\n"
+                         "R@4 flags= fields= msg=after\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(syslog_form_every_boundary) {
+        static const char in[] =
+                "<6>[    1.234567] msg one\n"        /* 1 */
+                "[ 1.5] msg two\n"                   /* 2 */
+                "<6>msg three\n"                     /* 3 */
+                "<30>[   12.000001] daemon\\x0a; x\n" /* 4 */
+                "\n"                                 /* 5 */
+                "<14>[0.5]no space\n"                /* 6 */
+                "garbage\n"                          /* 7 */
+                "<6>bin\0ary\n"                      /* 8 */
+                "<2048>x\n"                          /* 9 */
+                "[ 1.5 ] spaces\n"                   /* 10 */
+                "<4>[    2.000000] crlf\r\n"         /* 11 */
+                "<191>[5.1234567] fac 23\n"          /* 12 */
+                "[3.25] end";                        /* 13 */
+        char *t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 usec=1234567 flags= fields= msg=msg one\n"
+                         "R@2 usec=1500000 flags= fields= msg=msg two\n"
+                         "R@3 pri=6 flags= fields= msg=msg three\n"
+                         "R@4 pri=30 usec=12000001 flags= fields= msg=daemon\\0a; x\n"
+                         "R@6 pri=14 usec=500000 flags= fields= msg=no space\n"
+                         "E-74@7 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+                         "E-74@8 binary data (NUL byte) in a syslog-form line\n"
+                         "E-74@9 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+                         "E-74@10 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+                         "R@11 pri=4 usec=2000000 flags= fields= msg=crlf\n"
+                         "R@12 pri=191 usec=5123456 flags= fields= msg=fac 23\n"
+                         "R@13 usec=3250000 flags= fields= msg=end\n"
+                         "EOF\n");
+        free(t);
+        t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_AUTO, 0);
+        CHECK(strncmp(t, "R@1 pri=6 usec=1234567", 22) == 0);
+        free(t);
+}
+
+TEST(syslog_size_limit) {
+        static char buf[16384];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "<6>[1.0] a\n<6>[2.0] ");
+        memset(buf + n, 'L', 5000);
+        n += 5000;
+        n += put(buf + n, "\n<6>[3.0] c\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_SYSLOG, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 usec=1000000 flags= fields= msg=a\n"
+                         "E-7@2 line longer than 4096 bytes skipped\n"
+                         "R@3 pri=6 usec=3000000 flags= fields= msg=c\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(format_detection) {
+        static const struct {
+                const char *in;
+                enum kmsg_format want;
+        } cases[] = {
+                { "6,1,2,-;m\n", KMSG_FORMAT_KMSG },
+                { "\n\n\0 6,1,2,-;m\n", KMSG_FORMAT_KMSG },
+                { "PRIORITY=6\nMESSAGE=m\n\n", KMSG_FORMAT_EXPORT },
+                { "MESSAGE\n\x01\0\0\0\0\0\0\0x\n\n", KMSG_FORMAT_EXPORT },
+                { "__CURSOR=s=1\nMESSAGE=m\n\n", KMSG_FORMAT_EXPORT },
+                { "\n\nMESSAGE=m\n\n", KMSG_FORMAT_EXPORT },
+                { "<6>[    1.000000] m\n", KMSG_FORMAT_SYSLOG },
+                { "[    1.000000] m\n", KMSG_FORMAT_SYSLOG },
+                { "<6>m\n", KMSG_FORMAT_SYSLOG },
+                { "Linux version 6.1\n", KMSG_FORMAT_KMSG },
+                { "", KMSG_FORMAT_KMSG },
+        };
+        size_t i, n;
+
+        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                size_t len = strlen(cases[i].in);
+
+                if (i == 1)
+                        len = sizeof("\n\n\0 6,1,2,-;m\n") - 1;
+                if (i == 3)
+                        len = sizeof("MESSAGE\n\x01\0\0\0\0\0\0\0x\n\n") - 1;
+                for (n = 0; n <= len; n++) {
+                        enum kmsg_format f = KMSG_FORMAT_AUTO;
+                        char *t = read_mem(cases[i].in, len, KMSG_FORMAT_AUTO, n, 0, 0, &f);
+
+                        if (f != cases[i].want)
+                                test_fail(__FILE__, __LINE__, "case %zu, chunk %zu: format %d, expected %d", i, n,
+                                          f, cases[i].want);
+                        free(t);
+                }
+        }
+}

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The stream splitter for the /dev/kmsg text form: records come out the
+ * same whatever the read() sizes, size limits, error positions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kmsg-private.h"
+#include "tests.h"
+#include "memsrc.h"
+
+#define LIT(s) s, sizeof(s) - 1
+
+static const char mixed[] =
+        "6,1,100,-;first\n"                          /* 1 */
+        " SUBSYSTEM=usb\n"                           /* 2 */
+        " DEVICE=+usb:1-1\n"                         /* 3 */
+        "\0\0"                                       /* NULs between records */
+        "6,2,200,-,caller=T5;second; with=x,y \\x0a\r\n" /* 4 */
+        " KEY=a=b\r\n"                               /* 5 */
+        "\n"                                         /* 6 */
+        "\n"                                         /* 7 */
+        "   \n"                                      /* 8 */
+        "  6,3,300,c;indented header\n"              /* 9 */
+        " notakey\n"                                 /* 10 */
+        "6,4,400,-;after bad\n"                      /* 11 */
+        "garbage line\n"                             /* 12 */
+        "6,5,500,+;last \\x4 without newline";     /* 13 */
+
+static const char mixed_want[] =
+        "R@1 pri=6 seq=1 usec=100 flags=- fields= msg=first |SUBSYSTEM=usb |DEVICE=+usb:1-1\n"
+        "R@4 pri=6 seq=2 usec=200 flags=- fields=caller=T5 caller=T5 msg=second; with=x,y \\0a |KEY=a=b\n"
+        "R@9 pri=6 seq=3 usec=300 flags=c fields= msg=indented header\n"
+        "E-74@10 bad header: no ';' before the end of the line\n"
+        "R@11 pri=6 seq=4 usec=400 flags=- fields= msg=after bad\n"
+        "E-74@12 bad header: no ';' before the end of the line\n"
+        "R@13 pri=6 seq=5 usec=500 flags=+ fields= msg=last \\5cx4 without newline\n"
+        "EOF\n";
+
+TEST(mixed_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(mixed), KMSG_FORMAT_KMSG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+        /* Auto-detection sees the same. */
+        t = check_all_boundaries(__FILE__, __LINE__, LIT(mixed), KMSG_FORMAT_AUTO, 0);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+}
+
+TEST(eintr_is_retried) {
+        struct memsrc m = { .data = mixed, .len = sizeof(mixed) - 1, .chunk = 3, .eintr = true };
+        struct kmsg_reader *rd = NULL;
+        char *t;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_KMSG, &rd), 0);
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+        kmsg_reader_unref(rd);
+}
+
+/* Text of n bytes so that a header plus it is exactly `total` bytes. */
+static size_t put_record(char *p, const char *header, size_t total, char fill, const char *tail) {
+        size_t h = strlen(header), t = strlen(tail), i;
+
+        memcpy(p, header, h);
+        for (i = h; i < total - t; i++)
+                p[i] = fill;
+        memcpy(p + total - t, tail, t);
+        return total;
+}
+
+/* Check a transcript of long records: the pieces of want appear in order, and no error. */
+static void check_long(int line, const char *t, const char *const *want, size_t n_want) {
+        const char *p = t;
+        size_t i;
+
+        for (i = 0; i < n_want; i++) {
+                const char *q = strstr(p, want[i]);
+
+                if (!q) {
+                        test_fail(__FILE__, line, "transcript lacks (in order) \"%s\"", want[i]);
+                        return;
+                }
+                p = q + strlen(want[i]);
+        }
+        if (strstr(t, "\nE-") || strncmp(t, "E-", 2) == 0)
+                test_fail(__FILE__, line, "unexpected error in transcript");
+}
+
+TEST(truncated_2048_records) {
+        static char buf[8192];
+        size_t n;
+        char *t;
+
+        /* A 6.3+ record cut at 2048 bytes mid-escape, running into the next header. */
+        n = put_record(buf, "6,10,1000,-;", 2048, 'a', "\\x5");
+        n += (size_t)sprintf(buf + n, "6,11,1001,-;next\n SUBSYSTEM=x\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 0);
+        {
+                static const char *const want[] = { "R@1 pri=6 seq=10 usec=1000 flags=- fields= msg=aaaa",
+                                                     "aaaa\\5cx5\nR@1 pri=6 seq=11 usec=1001 flags=- fields= "
+                                                     "msg=next |SUBSYSTEM=x\nEOF\n" };
+                check_long(__LINE__, t, want, 2);
+        }
+        free(t);
+
+        /* A long record (old kernels: up to 8192) whose text at 2048 is no header: one record. */
+        n = put_record(buf, "6,12,1002,-;", 2048, 'b', "");
+        n += (size_t)sprintf(buf + n, "7,8,9 is no header;\n");
+        n += put_record(buf + n, "6,13,1003,-;", 2048, 'c', "");
+        n += (size_t)sprintf(buf + n, "7,8,9\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 0);
+        {
+                static const char *const want[] = { "R@1 pri=6 seq=12", "bbbb7,8,9 is no header;\nR@2 pri=6 seq=13",
+                                                     "cccc7,8,9\nEOF\n" };
+                check_long(__LINE__, t, want, 3);
+        }
+        free(t);
+
+        /* Two cut records in a row, then a 3.5-rc header. */
+        n = put_record(buf, "6,14,1004,-;", 2048, 'd', "\\");
+        n += put_record(buf + n, "6,15,1005,c;", 2048, 'e', "\\x");
+        n += (size_t)sprintf(buf + n, "6,16,1006;end\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 0);
+        {
+                static const char *const want[] = {
+                        "R@1 pri=6 seq=14", "dddd\\5c\nR@1 pri=6 seq=15 usec=1005 flags=c",
+                        "eeee\\5cx\nR@1 pri=6 seq=16 usec=1006 flags= fields= msg=end\nEOF\n"
+                };
+                check_long(__LINE__, t, want, 3);
+        }
+        free(t);
+
+        /* An indented header cut at 2048 bytes (counted from the header). */
+        n = (size_t)sprintf(buf, " ");
+        n += put_record(buf + n, "6,17,1007,-;", 2048, 'f', "");
+        n += (size_t)sprintf(buf + n, "6,18,1008,-;after indented\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 0);
+        {
+                static const char *const want[] = {
+                        "R@1 pri=6 seq=17", "ffff\nR@1 pri=6 seq=18 usec=1008 flags=- fields= msg=after indented\nEOF\n"
+                };
+                check_long(__LINE__, t, want, 2);
+        }
+        free(t);
+}
+
+TEST(size_limit_skips_and_continues) {
+        static char buf[16384];
+        size_t n = 0;
+        char *t;
+
+        n += (size_t)sprintf(buf + n, "6,1,1,-;before\n");
+        /* Over the limit only with its dictionary lines. */
+        n += put_record(buf + n, "6,2,2,-;", 4080, 'x', "\n");
+        n += (size_t)sprintf(buf + n, " SUBSYSTEM=big\n DEVICE=+big:1\n");
+        n += (size_t)sprintf(buf + n, "6,3,3,-;after\n");
+        /* A single line over the limit with no record end in sight for a while. */
+        n += put_record(buf + n, "", 4100, 'y', "\n");
+        n += (size_t)sprintf(buf + n, "6,4,4,-;end\n");
+
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=before\n"
+                         "E-7@2 record larger than 4096 bytes skipped\n"
+                         "R@5 pri=6 seq=3 usec=3 flags=- fields= msg=after\n"
+                         "E-7@6 record larger than 4096 bytes skipped\n"
+                         "R@7 pri=6 seq=4 usec=4 flags=- fields= msg=end\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(size_limit_last_record) {
+        /* The last record is over the limit: reported, not dropped silently. */
+        static char buf[16384];
+        size_t n = 0;
+        char *t;
+
+        n += (size_t)sprintf(buf + n, "6,1,1,-;before\n");
+        n += put_record(buf + n, "6,2,2,-;", 4100, 'x', "\n");
+        n += (size_t)sprintf(buf + n, " SUBSYSTEM=big\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=before\n"
+                         "E-7@2 record larger than 4096 bytes skipped\n"
+                         "EOF\n");
+        free(t);
+
+        /* The same without a final newline. */
+        n = 0;
+        n += (size_t)sprintf(buf + n, "6,1,1,-;before\n");
+        n += put_record(buf + n, "6,2,2,-;", 4100, 'x', "");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=before\n"
+                         "E-7@2 record larger than 4096 bytes skipped\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(size_limit_parameter) {
+        struct kmsg_reader *rd = NULL;
+        struct memsrc m = { .data = "", .len = 0 };
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_KMSG, &rd), 0);
+        CHECK_INT(rd->max_record, KMSG_DEFAULT_MAX_RECORD);
+        CHECK_INT(kmsg_reader_set_max_record_size(rd, 4095), -EINVAL);
+        CHECK_INT(kmsg_reader_set_max_record_size(rd, 4096), 0);
+        CHECK_INT(kmsg_reader_set_max_record_size(NULL, 4096), -EINVAL);
+        kmsg_reader_unref(rd);
+}
+
+/* Write a 50 MiB single-line record and a good one into fd, in pieces. */
+static void write_huge(int fd) {
+        static char piece[65536];
+        size_t i;
+
+        memset(piece, 'z', sizeof(piece));
+        memcpy(piece, "6,1,1,-;", 8);
+        for (i = 0; i < 50 * 16; i++) {
+                if (write(fd, piece, sizeof(piece)) != (ssize_t)sizeof(piece))
+                        _exit(1);
+                piece[0] = 'z';
+                memset(piece, 'z', 8);
+        }
+        if (write(fd, "\n6,2,2,-;small\n", 15) != 15)
+                _exit(1);
+}
+
+TEST(size_limit_memory_is_bounded) {
+        int p[2], status = 0;
+        pid_t writer, reader;
+        struct rusage ru;
+
+        if (pipe(p) < 0) {
+                test_fail(__FILE__, __LINE__, "pipe: %m");
+                return;
+        }
+        writer = fork();
+        if (writer == 0) {
+                close(p[0]);
+                write_huge(p[1]);
+                _exit(0);
+        }
+        close(p[1]);
+        reader = fork();
+        if (reader == 0) {
+                struct kmsg_reader *rd = NULL;
+                struct kmsg_record *r;
+                struct rusage before, after;
+                size_t max_cap = 0, max_rec = 0;
+                int e1, e2, e3;
+
+                getrusage(RUSAGE_SELF, &before);
+                if (kmsg_reader_new_fd(p[0], "pipe", KMSG_FORMAT_KMSG, &rd) < 0 ||
+                    kmsg_reader_set_max_record_size(rd, 4096) < 0)
+                        _exit(10);
+                e1 = kmsg_reader_next(rd, &r);
+                if (rd->cap > max_cap)
+                        max_cap = rd->cap;
+                if (rd->rec->data_cap > max_rec)
+                        max_rec = rd->rec->data_cap;
+                if (e1 != -E2BIG || kmsg_reader_get_position(rd) != 1)
+                        _exit(11);
+                e2 = kmsg_reader_next(rd, &r);
+                if (e2 != 1 || kmsg_record_get_seqnum(r) != 2 || kmsg_reader_get_position(rd) != 2)
+                        _exit(12);
+                e3 = kmsg_reader_next(rd, &r);
+                if (e3 != 0)
+                        _exit(13);
+                if (rd->cap > max_cap)
+                        max_cap = rd->cap;
+                if (rd->rec->data_cap > max_rec)
+                        max_rec = rd->rec->data_cap;
+                kmsg_reader_unref(rd);
+                getrusage(RUSAGE_SELF, &after);
+                /* Buffers: a few chunks; peak RSS grew by far less than the 50 MiB read. */
+                if (max_cap > 512 * 1024)
+                        _exit(14);
+                if (max_rec > 64 * 1024)
+                        _exit(15);
+                if (after.ru_maxrss - before.ru_maxrss > 16 * 1024)
+                        _exit(16);
+                _exit(0);
+        }
+        close(p[0]);
+        if (waitpid(reader, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                test_fail(__FILE__, __LINE__, "reader child failed: status 0x%x", status);
+        kill(writer, SIGKILL);
+        wait4(writer, NULL, 0, &ru);
+}
+
+/* Error positions: the 1-based line of the bad record, and parsing goes on. */
+TEST(error_positions) {
+        static const char in[] =
+                "6,1,1,-;a\n"          /* 1 */
+                " K=v\n"               /* 2 */
+                " L=w\n"               /* 3 */
+                "bad one\n"            /* 4 */
+                "\n"                   /* 5 */
+                "6,x,1,-;bad seq\n"    /* 6 */
+                "6,2,1,-;b\n"          /* 7 */
+                " notakey=\xff\n"      /* 8: no key char error: a value byte */
+                "6,3,1,-;c\\x0a\n"     /* 9 */
+                "6,4,1,-\n"            /* 10 */
+                "6,5,1,-;d";           /* 11 */
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(in), KMSG_FORMAT_KMSG, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=a |K=v |L=w\n"
+                         "E-74@4 bad header: no ';' before the end of the line\n"
+                         "E-74@6 bad header: sequence number is not a number\n"
+                         "R@7 pri=6 seq=2 usec=1 flags=- fields= msg=b |notakey=\\ff\n"
+                         "R@9 pri=6 seq=3 usec=1 flags=- fields= msg=c\\0a\n"
+                         "E-74@10 bad header: no ';' before the end of the line\n"
+                         "R@11 pri=6 seq=5 usec=1 flags=- fields= msg=d\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(real_fd_with_chunk_knob) {
+        /* The chunk knob on the real read() path, with a pipe-free memfd. */
+        static const size_t sizes[] = { 1, 2, 5, 64, 4096 };
+        size_t i;
+
+        for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+                struct kmsg_reader *rd = NULL;
+                int fd = memfd_create("kmsg-test", MFD_CLOEXEC);
+                char *t;
+
+                if (fd < 0 || write(fd, mixed, sizeof(mixed) - 1) != (ssize_t)(sizeof(mixed) - 1) ||
+                    lseek(fd, 0, SEEK_SET) != 0) {
+                        test_fail(__FILE__, __LINE__, "memfd: %m");
+                        return;
+                }
+                CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_AUTO, &rd), 0);
+                reader_set_chunk_size(rd, sizes[i]);
+                t = transcript(rd);
+                check_transcript(__FILE__, __LINE__, t, mixed_want);
+                CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_KMSG);
+                free(t);
+                kmsg_reader_unref(rd);
+                close(fd);
+        }
+}
+
+TEST(empty_and_blank_inputs) {
+        static const char *inputs[] = { "", "\n", "\n\n\r\n", "\0\0\0", "   \n\t\n", " " };
+        size_t i;
+
+        for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+                size_t len = i == 3 ? 3 : strlen(inputs[i]);
+                char *t = check_all_boundaries(__FILE__, __LINE__, inputs[i], len, KMSG_FORMAT_KMSG, 0);
+
+                check_transcript(__FILE__, __LINE__, t, "EOF\n");
+                free(t);
+        }
+}
+
+TEST(reader_api) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_new_fd(-1, "x", KMSG_FORMAT_KMSG, &rd), -EINVAL);
+        CHECK_INT(kmsg_reader_new_fd(0, "x", (enum kmsg_format)99, &rd), -EINVAL);
+        CHECK_INT(kmsg_reader_new_path(NULL, KMSG_FORMAT_KMSG, &rd), -EINVAL);
+        CHECK_INT(kmsg_reader_new_path("/nonexistent/kmsg/dump", KMSG_FORMAT_KMSG, &rd), -ENOENT);
+        CHECK_INT(kmsg_reader_next(NULL, &r), -EINVAL);
+        CHECK(kmsg_reader_unref(NULL) == NULL);
+        CHECK_INT(kmsg_reader_new_path("-", KMSG_FORMAT_KMSG, &rd), 0);
+        CHECK_STR(kmsg_reader_get_name(rd), "<stdin>");
+        CHECK_INT(kmsg_reader_get_fd(rd), 0);
+        CHECK(!kmsg_reader_is_device(rd));
+        CHECK(kmsg_reader_ref(rd) == rd);
+        CHECK(kmsg_reader_unref(rd) == NULL);
+        CHECK(kmsg_reader_unref(rd) == NULL);
+}
