@@ -4,6 +4,10 @@ N records to stdout: plain records, records with dictionaries (SUBSYSTEM,
 DEVICE), escaped bytes (tabs, UTF-8, control bytes) and caller ids.
 
     bench/gen-dump.py 1000000 > /tmp/bench.kmsg
+
+With --hostile, a dump made to push memory up instead: 20 records of one
+MiB of escapes each (just under the 1 MiB record limit), then one record
+with 262,000 dictionary lines.
 """
 import sys
 
@@ -16,9 +20,19 @@ DICTS = [
 ESCAPES = [b"\\x09", b"\\xc2\\xb0C", b"\\x1b[1m", b"\\x5c", b"\\xe2\\x80\\x94", b"\\x0a"]
 
 
+def hostile(out):
+    for seq in range(20):
+        out.write(b"6,%d,%d,-;" % (seq, seq) + b"\\x41" * 260000 + b"\n")
+    out.write(b"6,20,20,-;many dictionary lines\n" + b" A=\n" * 262000)
+    out.write(b"6,21,21,-;after\n")
+
+
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000000
     out = sys.stdout.buffer
+    if sys.argv[1:2] == ["--hostile"]:
+        hostile(out)
+        return
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000000
     x = 12345  # a fixed LCG: the same dump on every run and machine
     usec = 0
     buf = []

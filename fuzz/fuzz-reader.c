@@ -3,49 +3,21 @@
  * Fuzz the stream readers: the input is read as a file through
  * kmsg_reader_new_fd() with format detection and with each format forced,
  * every record is taken apart with every accessor and fed to a sequence
- * tracker.  Each format is read from a memfd (large reads); one of them,
- * picked by the input's last byte, is read again from a SOCK_SEQPACKET
- * socket that hands the bytes out in small packets, one per read(), so
+ * tracker.  Each format is read from a memfd in large reads; one of them,
+ * picked by the input's last byte, is read again in small reads (the
+ * reader's private chunk-size knob, also steered by the last byte), so
  * that records straddle chunk boundaries.  Both reads must yield the same
  * records, errors and line numbers.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "fuzz-common.h"
-
-struct feeder {
-        int fd;
-        const uint8_t *data;
-        size_t size;
-        size_t chunk;
-};
-
-static void *feed(void *userdata) {
-        struct feeder *f = userdata;
-        size_t off = 0;
-
-        while (off < f->size) {
-                size_t n = f->size - off < f->chunk ? f->size - off : f->chunk;
-                ssize_t w = send(f->fd, f->data + off, n, MSG_NOSIGNAL);
-
-                if (w < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        break; /* the reader went away */
-                }
-                FUZZ_ASSERT((size_t)w == n);
-                off += n;
-        }
-        close(f->fd);
-        return NULL;
-}
+#include "reader-private.h"
 
 /* Read everything from fd; returns a digest of records, errors and positions. */
-static uint64_t read_all(int fd, enum kmsg_format format, uint64_t *ret_records) {
+static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t *ret_records) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_seqtrack *track = NULL;
         struct kmsg_record *kept = NULL, *r;
@@ -53,6 +25,8 @@ static uint64_t read_all(int fd, enum kmsg_format format, uint64_t *ret_records)
         int e = 0, i;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", format, &rd) == 0);
+        if (chunk > 0)
+                reader_set_chunk_size(rd, chunk);
         FUZZ_ASSERT(kmsg_seqtrack_new(&track) == 0);
         FUZZ_ASSERT(!kmsg_reader_is_device(rd));
         FUZZ_ASSERT(kmsg_reader_get_fd(rd) == fd);
@@ -115,31 +89,16 @@ static uint64_t read_all(int fd, enum kmsg_format format, uint64_t *ret_records)
         return h;
 }
 
-static uint64_t read_memfd(const uint8_t *data, size_t size, enum kmsg_format format, uint64_t *ret_records) {
+static uint64_t read_memfd(const uint8_t *data, size_t size, enum kmsg_format format, size_t chunk,
+                           uint64_t *ret_records) {
         int fd = memfd_create("fuzz", MFD_CLOEXEC);
         uint64_t h;
 
         FUZZ_ASSERT(fd >= 0);
         FUZZ_ASSERT(size == 0 || write(fd, data, size) == (ssize_t)size);
         FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        h = read_all(fd, format, ret_records);
+        h = read_all(fd, format, chunk, ret_records);
         close(fd);
-        return h;
-}
-
-static uint64_t read_packets(const uint8_t *data, size_t size, size_t chunk, enum kmsg_format format,
-                             uint64_t *ret_records) {
-        struct feeder f = { .data = data, .size = size, .chunk = chunk };
-        pthread_t thread;
-        int sv[2];
-        uint64_t h;
-
-        FUZZ_ASSERT(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) == 0);
-        f.fd = sv[1];
-        FUZZ_ASSERT(pthread_create(&thread, NULL, feed, &f) == 0);
-        h = read_all(sv[0], format, ret_records);
-        close(sv[0]);
-        pthread_join(thread, NULL);
         return h;
 }
 
@@ -148,27 +107,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 KMSG_FORMAT_AUTO, KMSG_FORMAT_KMSG, KMSG_FORMAT_EXPORT, KMSG_FORMAT_SYSLOG,
         };
         /*
-         * The last byte picks the format read a second time in small packets
-         * and the packet size, so that the fuzzer steers the boundaries.
+         * The last byte picks the format read a second time in small reads
+         * and their size, so that the fuzzer steers the boundaries.
          */
         unsigned char steer = size ? data[size - 1] : 0;
         size_t chunk = 1 + (size_t)(steer >> 2) % 61, i;
 
-        /* Keep the run time bounded: tiny packets only for small inputs. */
+        /* Keep the run time bounded: tiny reads only for small inputs. */
         if (size / chunk > 4096)
                 chunk = size / 4096 + 1;
         for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-                uint64_t whole_records, packet_records, whole, packets;
+                uint64_t whole_records, chunked_records, whole, chunked;
 
-                whole = read_memfd(data, size, formats[i], &whole_records);
+                whole = read_memfd(data, size, formats[i], 0, &whole_records);
                 if ((steer & 3) != i)
                         continue;
-                packets = read_packets(data, size, chunk, formats[i], &packet_records);
-                if (whole != packets) {
-                        fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte packets: "
+                chunked = read_memfd(data, size, formats[i], chunk, &chunked_records);
+                if (whole != chunked) {
+                        fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte reads: "
                                         "the results differ\n",
                                 (int)formats[i], (unsigned long long)whole_records,
-                                (unsigned long long)packet_records, chunk);
+                                (unsigned long long)chunked_records, chunk);
                         abort();
                 }
         }

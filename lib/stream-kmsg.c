@@ -60,28 +60,31 @@ static int skip_separators(struct kmsg_reader *rd) {
  * *ret_lines (newlines inside); 0 when more input is needed.
  */
 static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines) {
-        const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *h, *q;
+        const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *lim, *h, *q;
         uint64_t lines = 0;
 
         nl = memchr(p, '\n', (size_t)(end - p));
-        if (!nl) {
-                if (!rd->eof)
-                        return 0;
-                nl = end;
-        }
-        nul = memchr(p, '\0', (size_t)(nl - p));
+        lim = nl ? nl : end;
+        nul = memchr(p, '\0', (size_t)(lim - p));
         if (nul)
-                nl = nul;
+                lim = nul;
 
-        /* A 6.3+ record cut at 2048 bytes runs into the next header. */
-        for (h = p; h < nl && (*h == ' ' || *h == '\t'); h++)
+        /*
+         * A 6.3+ record cut at 2048 bytes runs into the next header.  Look
+         * before the line is complete: a run of cut records has no newline
+         * and can be longer than the size limit.
+         */
+        for (h = p; h < lim && (*h == ' ' || *h == '\t'); h++)
                 ;
-        if ((size_t)(nl - h) > KMSG_TRUNCATED_RECORD &&
-            header_check(h + KMSG_TRUNCATED_RECORD, (size_t)(nl - h - KMSG_TRUNCATED_RECORD))) {
+        if ((size_t)(lim - h) > KMSG_TRUNCATED_RECORD &&
+            header_check(h + KMSG_TRUNCATED_RECORD, (size_t)(lim - h - KMSG_TRUNCATED_RECORD))) {
                 *ret_end = *ret_next = (size_t)(h + KMSG_TRUNCATED_RECORD - buf);
                 *ret_lines = 0;
                 return 1;
         }
+        if (!nl && !nul && !rd->eof)
+                return 0;
+        nl = lim;
         if (nl == end || *nl == '\0') {
                 *ret_end = *ret_next = (size_t)(nl - buf);
                 *ret_lines = 0;

@@ -63,6 +63,16 @@ static int parse_line(struct kmsg_record *r, const char *p, size_t len, const ch
         return record_append_unescaped(r, p, (size_t)(end - p), &r->msg_off, &r->msg_len);
 }
 
+/* A line of white space only carries nothing, as in the kmsg form. */
+static bool blank_line(const char *p, size_t len) {
+        size_t i;
+
+        for (i = 0; i < len; i++)
+                if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+                        return false;
+        return true;
+}
+
 int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         for (;;) {
                 const char *p = rd->buf + rd->start, *nl;
@@ -80,6 +90,10 @@ int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         const char *err = NULL;
 
                         len = nl ? (size_t)(nl - p) : avail;
+                        if (len <= rd->max_record && blank_line(p, len)) {
+                                stream_consume(rd, (size_t)((nl ? nl + 1 : p + avail) - rd->buf));
+                                continue;
+                        }
                         rd->pos = rd->line;
                         if (len > rd->max_record) {
                                 stream_consume(rd, rd->start + len + (nl ? 1 : 0));

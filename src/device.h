@@ -129,6 +129,7 @@ struct devctx {
         bool resolve;     /* --resolve */
         bool show_device; /* --show-device */
         bool report;      /* --devices */
+        bool report_json; /* --devices as JSON */
 };
 
 /* Option codes; kdmesg.c routes them to devctx_option(). */

@@ -3,7 +3,9 @@
  * Names for DEVICE values: "b8:0" -> "sda" (/sys/dev/block/8:0),
  * "c189:130" -> "2-1.4" (/sys/dev/char/189:130), "n2" -> "eth0" (the
  * interface whose ifindex is 2), "+pci:0000:00:1f.2" -> "0000:00:1f.2".
- * Each value is looked up once; the answer, found or not, is cached.
+ * Each value is looked up once and cached; a value without a name is looked
+ * up again after a second at the earliest, since when following, a device's
+ * first message can come before its sysfs entry.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "device.h"
@@ -21,7 +24,8 @@
 
 struct entry {
         struct entry *next;
-        char *name; /* NULL: no name known */
+        char *name;   /* NULL: no name known */
+        time_t tried; /* when the lookup that found no name ran */
         char device[];
 };
 
@@ -55,6 +59,17 @@ struct devnames *devnames_new(const struct sysroot *root) {
         return n;
 }
 
+static void free_interfaces(struct devnames *n) {
+        size_t i;
+
+        for (i = 0; i < n->n_ifs; i++)
+                free(n->ifs[i].name);
+        free(n->ifs);
+        n->ifs = NULL;
+        n->n_ifs = 0;
+        n->ifs_read = false;
+}
+
 void devnames_free(struct devnames *n) {
         size_t i;
 
@@ -69,9 +84,7 @@ void devnames_free(struct devnames *n) {
                         free(e);
                 }
         }
-        for (i = 0; i < n->n_ifs; i++)
-                free(n->ifs[i].name);
-        free(n->ifs);
+        free_interfaces(n);
         free(n->root);
         free(n);
 }
@@ -156,6 +169,14 @@ static const char *lookup(struct devnames *n, const struct devid *id) {
         return NULL;
 }
 
+static time_t now(void) {
+        struct timespec ts;
+
+        if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) < 0)
+                return 0;
+        return ts.tv_sec;
+}
+
 static size_t hash(const char *s) {
         size_t h = 5381;
 
@@ -177,7 +198,23 @@ const char *devnames_get(struct devnames *n, const char *device) {
         h = hash(device);
         for (e = n->buckets[h]; e; e = e->next)
                 if (strcmp(e->device, device) == 0)
-                        return e->name;
+                        break;
+        if (e && (e->name || !n->sysfs))
+                return e->name;
+        if (e) {
+                time_t t = now();
+                char *found;
+
+                if (t - e->tried < 1)
+                        return NULL;
+                e->tried = t;
+                if (id.kind == 'n')
+                        free_interfaces(n);
+                name = lookup(n, &id);
+                if (name && (found = strdup(name)))
+                        e->name = found;
+                return e->name;
+        }
         name = lookup(n, &id);
         if (n->n_entries >= MAX_ENTRIES)
                 return name;
@@ -187,6 +224,7 @@ const char *devnames_get(struct devnames *n, const char *device) {
                 return name;
         memcpy(e->device, device, len + 1);
         e->name = name ? strdup(name) : NULL;
+        e->tried = name ? 0 : now();
         e->next = n->buckets[h];
         n->buckets[h] = e;
         n->n_entries++;

@@ -766,6 +766,16 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        if (o.dev.report) {
+                /* The report is a table, or JSON Lines with --json. */
+                if (o.format == FORMAT_JSON)
+                        o.dev.report_json = true;
+                else if (o.format != FORMAT_SHORT && o.format != FORMAT_TABLE) {
+                        warnx_(_("--devices prints a table, or JSON with --json; not --format=%s"),
+                               output_format_to_name(o.format));
+                        bad_usage();
+                }
+        }
         run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
                 errx_("%s", strerror(ENOMEM));

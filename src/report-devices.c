@@ -15,6 +15,7 @@
 
 #include "device.h"
 #include "i18n.h"
+#include "output-json.h"
 #include "output.h"
 #include "sink.h"
 
@@ -226,6 +227,59 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
         return e < 0 ? e : 0;
 }
 
+/*
+ * --devices --json: JSON Lines like the records', one object per device, in
+ * the table's order; text that is not valid UTF-8 is an array of bytes.
+ */
+static int add(struct json_object *o, const char *key, struct json_object *v) {
+        if (!v)
+                return -ENOMEM;
+        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY) < 0
+                       ? -ENOMEM
+                       : 0;
+}
+
+static int print_json(struct devices_sink *d, struct devrow **rows) {
+        size_t i;
+
+        for (i = 0; i < d->n_rows; i++) {
+                const struct devrow *w = rows[i];
+                const char *name = devnames_get(d->dev->names, w->device), *text;
+                struct json_object *o = json_object_new_object();
+                size_t len;
+                int e;
+
+                if (!o)
+                        return -ENOMEM;
+                e = add(o, "device", json_bytes_new(w->device, strlen(w->device)));
+                if (e >= 0 && name)
+                        e = add(o, "devname", json_bytes_new(name, strlen(name)));
+                if (e >= 0 && w->subsystem)
+                        e = add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
+                if (e >= 0)
+                        e = add(o, "count", json_object_new_uint64(w->count));
+                if (e >= 0 && w->worst < NO_LEVEL)
+                        e = add(o, "level", json_object_new_string(kmsg_level_to_name(w->worst)));
+                if (e >= 0 && w->has_first)
+                        e = add(o, "first", json_usec_new(w->first));
+                if (e >= 0 && w->has_last)
+                        e = add(o, "last", json_usec_new(w->last));
+                if (e >= 0)
+                        e = add(o, "msg", json_bytes_new(w->message, w->message_len));
+                text = e >= 0 ? json_object_to_json_string_length(
+                                        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
+                              : NULL;
+                if (text) {
+                        out_write(text, len);
+                        out_putc('\n');
+                }
+                json_object_put(o);
+                if (!text)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 static int devices_finish(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
         struct devrow **rows, *w;
@@ -239,7 +293,7 @@ static int devices_finish(struct sink *s) {
                 for (w = d->buckets[i]; w; w = w->next)
                         rows[n++] = w;
         qsort(rows, n, sizeof(*rows), row_cmp);
-        e = print_table(d, rows);
+        e = d->dev->report_json ? print_json(d, rows) : print_table(d, rows);
         free(rows);
         return e;
 }

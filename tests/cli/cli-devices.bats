@@ -264,3 +264,39 @@ count_dict() {
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq "$c" ]
 }
+
+@test "DEVNAME column and JSON devname come from the sysroot" {
+        kd -o SEQ,DEVICE,DEVNAME,MESSAGE --subsystem block --subsystem net
+        [ "$status" -eq 0 ]
+        golden devices-table-devname.txt
+        kd -J --subsystem net
+        [ "$status" -eq 0 ]
+        [ "$(jq -r .devname <<<"$output" | sort -u)" = eth0 ]
+        run "$KDMESG" -K "$DUMP" -J --subsystem net
+        [ "$(jq -r '.devname // "none"' <<<"$output" | sort -u)" = none ]
+}
+
+@test "JSON marks --device-text matches \"match\":\"text\", and only those" {
+        kd --device sda1 --device-text -J
+        [ "$status" -eq 0 ]
+        golden devices-text-sda1.json
+        [ "$(jq -r 'select(.match == "text") | .seq' <<<"$output" | tr '\n' ' ')" = "19 41 43 " ]
+        [ "$(jq -r 'select(.match == null) | .device' <<<"$output")" = "b8:1" ]
+        run "$TESTS/cli/validate-json" "$TESTS/../data/kdmesg-record.schema.json" < <("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text -J)
+        [ "$status" -eq 0 ]
+}
+
+@test "--devices --json: JSON Lines, one object per device, in the table's order" {
+        kd --devices --json
+        [ "$status" -eq 0 ]
+        golden devices-report.json
+        [ "$(jq -s length <<<"$output")" -eq 16 ]
+        [ "$(jq -r .device <<<"$output" | tr '\n' ' ')" = "$("$KDMESG" -K "$DUMP" --devices | awk 'NR > 1 { printf "%s ", $1 }')" ]
+}
+
+@test "--devices takes no other format" {
+        run "$KDMESG" -K "$DUMP" --devices --format=syslog
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = "kdmesg: --devices prints a table, or JSON with --json; not --format=syslog" ]
+        [ "${lines[1]}" = "Try 'kdmesg --help' for more information." ]
+}

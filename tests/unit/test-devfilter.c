@@ -179,3 +179,53 @@ TEST(resolve_raw_needs_no_sysfs_but_names_do) {
         CHECK(what != NULL);
         devfilter_done(&f);
 }
+
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+TEST(devnames_cache_and_retry) {
+        char root[] = "/tmp/test-devnames-XXXXXX", path[512], target[512];
+        struct sysroot sr = { root };
+        struct devnames *n;
+
+        if (!mkdtemp(root)) {
+                test_fail(__FILE__, __LINE__, "mkdtemp failed");
+                return;
+        }
+        snprintf(path, sizeof(path), "%s/sys", root);
+        mkdir(path, 0755);
+        snprintf(path, sizeof(path), "%s/sys/dev", root);
+        mkdir(path, 0755);
+        snprintf(path, sizeof(path), "%s/sys/dev/block", root);
+        mkdir(path, 0755);
+
+        n = devnames_new(&sr);
+        CHECK(n != NULL);
+        /* The +subsystem:name form names itself. */
+        CHECK_STR(devnames_get(n, "+pci:0000:00:1f.2"), "0000:00:1f.2");
+        CHECK(devnames_get(n, "b8:0") == NULL);
+        CHECK(devnames_get(n, "garbage") == NULL);
+
+        /* The device appears: the miss is cached, then retried after a second. */
+        snprintf(path, sizeof(path), "%s/sys/dev/block/8:0", root);
+        snprintf(target, sizeof(target), "../../devices/pci0000:00/block/sda");
+        CHECK_INT(symlink(target, path), 0);
+        CHECK(devnames_get(n, "b8:0") == NULL);
+        sleep(1);
+        usleep(100000);
+        CHECK_STR(devnames_get(n, "b8:0"), "sda");
+        /* A name found stays. */
+        unlink(path);
+        CHECK_STR(devnames_get(n, "b8:0"), "sda");
+        devnames_free(n);
+
+        /* Without sysfs (a dump without --resolve): only +subsystem:name. */
+        n = devnames_new(NULL);
+        CHECK(devnames_get(n, "b8:0") == NULL);
+        CHECK_STR(devnames_get(n, "+usb:2-1.4"), "2-1.4");
+        devnames_free(n);
+
+        snprintf(path, sizeof(path), "rm -rf '%s'", root);
+        CHECK_INT(system(path), 0);
+}

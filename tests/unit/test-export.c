@@ -249,6 +249,17 @@ TEST(syslog_form_every_boundary) {
         free(t);
 }
 
+TEST(syslog_blank_lines) {
+        static const char in[] = "\n  \n\t\r\n<6>[1.0] a\n \n\r\n<6>[2.0] b\n   ";
+        char *t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@4 pri=6 usec=1000000 flags= fields= msg=a\n"
+                         "R@7 pri=6 usec=2000000 flags= fields= msg=b\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(syslog_size_limit) {
         static char buf[16384];
         size_t n = 0;

@@ -152,6 +152,30 @@ TEST(truncated_2048_records) {
         free(t);
 }
 
+TEST(truncated_chain_longer_than_the_limit) {
+        /* Cut records have no newline: a run of them is one long line, longer than the limit. */
+        static char buf[16384];
+        size_t n = 0, i;
+        char *t;
+
+        for (i = 0; i < 4; i++) {
+                char h[32];
+
+                snprintf(h, sizeof(h), "6,%zu,%zu,-;", 20 + i, 2000 + i);
+                n += put_record(buf + n, h, 2048, (char)('g' + i), "");
+        }
+        n += (size_t)sprintf(buf + n, "6,24,2004,-;end of the chain\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 4096);
+        {
+                static const char *const want[] = {
+                        "R@1 pri=6 seq=20", "gggg\nR@1 pri=6 seq=21", "hhhh\nR@1 pri=6 seq=22",
+                        "iiii\nR@1 pri=6 seq=23", "jjjj\nR@1 pri=6 seq=24 usec=2004 flags=- fields= msg=end of the chain\nEOF\n"
+                };
+                check_long(__LINE__, t, want, 5);
+        }
+        free(t);
+}
+
 TEST(size_limit_skips_and_continues) {
         static char buf[16384];
         size_t n = 0;
