@@ -129,13 +129,13 @@ static int finish_file(struct run *run, struct kmsg_reader *rd) {
         return e == -EINTR ? e : 0;
 }
 
-int follow_stream(struct run *run, const char *path) {
+int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
         struct watch w = { .fd = -1, .file = -1, .dir = -1 };
         struct kmsg_reader *rd = NULL;
         struct stat st, now;
         int e, fd;
 
-        e = kmsg_reader_new_path(path, KMSG_FORMAT_AUTO, &rd);
+        e = kmsg_reader_new_path(path, format, &rd);
         if (e < 0) {
                 warnx_(_("cannot open %s: %s"), path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
@@ -173,7 +173,7 @@ int follow_stream(struct run *run, const char *path) {
                                 break;
                         warnx_(_("%s: file replaced, following the new file"), path);
                         rd = kmsg_reader_unref(rd);
-                        e = kmsg_reader_new_path(path, KMSG_FORMAT_AUTO, &rd);
+                        e = kmsg_reader_new_path(path, format, &rd);
                         if (e < 0) {
                                 warnx_(_("cannot open %s: %s"), path, strerror(-e));
                                 run->status = EXIT_BAD_INPUT;
@@ -186,7 +186,7 @@ int follow_stream(struct run *run, const char *path) {
                 if (pos >= 0 && st.st_size < pos) {
                         warnx_(_("%s: file truncated, reading it from the start"), path);
                         rd = kmsg_reader_unref(rd);
-                        e = kmsg_reader_new_path(path, KMSG_FORMAT_AUTO, &rd);
+                        e = kmsg_reader_new_path(path, format, &rd);
                         if (e < 0) {
                                 warnx_(_("cannot open %s: %s"), path, strerror(-e));
                                 run->status = EXIT_BAD_INPUT;

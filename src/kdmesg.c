@@ -5,36 +5,68 @@
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "columns.h"
+#include "console.h"
 #include "cursor.h"
 #include "device.h"
 #include "export-boot.h"
+#include "filter.h"
 #include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
+#include "pager.h"
 #include "run.h"
 #include "sink.h"
+#include "timefmt.h"
+#include "util.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
 /* Following or keeping a cursor, output is written in whole records before the buffer fills. */
 #define RECORD_FLUSH_AT (OUT_BUF_SIZE / 2)
 
-static const char *program = "kdmesg";
 volatile sig_atomic_t run_quit;
 static int quit_pipe[2] = { -1, -1 };
 
+/* One -K or -F argument. */
+struct source {
+        const char *path;
+        enum kmsg_format format;
+        bool syslog_file; /* -F: must be text in the syslog form */
+};
+
+/* What to do besides (or instead of) printing the log. */
+enum action {
+        ACTION_PRINT = 0,
+        ACTION_CLEAR,        /* -C */
+        ACTION_READ_CLEAR,   /* -c: print, then clear */
+        ACTION_CONSOLE_OFF,  /* -D */
+        ACTION_CONSOLE_ON,   /* -E */
+        ACTION_CONSOLE_LEVEL /* -n */
+};
+
 struct options {
-        const char **files;
-        size_t n_files;
+        struct source *sources;
+        size_t n_sources;
+        enum kmsg_format input_format; /* --input-format, for -K */
+        enum action action;
+        const char *action_option;
+        int console_level;
+        bool use_syslog;               /* -S */
+        bool nopager;
+        enum color_mode color;
+        const char *boot_time;         /* --boot-time */
+        const char *since, *until;
+        const char *wall_option;       /* the option that asked for wall-clock times */
+        struct filter filter;
         struct output_settings out;
         struct devctx dev;
         enum output_format format;
@@ -47,39 +79,40 @@ struct options {
         const char *cursor_file;
 };
 
-void warnx_(const char *fmt, ...) {
-        va_list ap;
-
-        out_flush();
-        fprintf(stderr, "%s: ", program);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-}
-
 static void __attribute__((noreturn)) usage(void) {
         FILE *o = stdout;
 
         fputs(_("\nUsage:\n"), o);
         fprintf(o, _(" %s [options]\n"), program);
-        fputs(_("\nDisplay or follow the kernel ring buffer, with sequence numbers, dictionaries\n"
-                "and lost messages.\n"),
+        fputs(_("\nPrint the kernel log with sequence numbers, dictionaries and lost messages,\n"
+                "or control the kernel's log buffer and console.\n"),
               o);
-        fputs(_("\nOptions:\n"), o);
+
+        fputs(_("\nInput:\n"), o);
         fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
                 "                               (repeatable; '-' is standard input)\n"),
               o);
-        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
-                "                               as it grows, like tail -F)\n"),
+        fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
+                "                               (repeatable; they carry no sequence numbers)\n"),
               o);
-        fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
-        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
-                "                               wrote, and remember the last one written\n"),
+        fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
+                "                               export (default: detect)\n"),
               o);
-        fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
-        fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
-        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+
+        fputs(_("\nFilters:\n"), o);
+        fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
+        fputs(_(" -f, --facility <list>       only these facilities (comma-separated)\n"), o);
+        fputs(_(" -k, --kernel                only messages of the kernel\n"), o);
+        fputs(_(" -u, --userspace             only messages written from userspace\n"), o);
+        fputs(_("     --since <time>          only messages from this time on\n"), o);
+        fputs(_("     --until <time>          only messages up to this time\n"), o);
+        fputs(_(" -g, --grep <regex>          only messages matching an extended regex\n"), o);
+        fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
+
+        fputs(devctx_help(), o);
+
+        fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
                 "                               syslog, kmsg, export or cat\n"),
               o);
@@ -92,11 +125,56 @@ static void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
-        fputs(devctx_help(), o);
+
+        fputs(_("\nTime stamps and decoration:\n"), o);
+        fputs(_(" -t, --notime                no time stamps\n"), o);
+        fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
+        fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
+        fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times\n"), o);
+        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
+                "                               (repeatable: delta adds to the others)\n"),
+              o);
+        fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
+        fputs(_(" -x, --decode                facility and level names before messages\n"), o);
+        fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
+        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -L, --color[=<when>]        colors: auto (the default), always or never\n"), o);
+        fputs(_(" -P, --nopager               never send the output through a pager\n"), o);
+
+        fputs(_("\nFollowing and lost messages:\n"), o);
+        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
+                "                               as it grows, like tail -F)\n"),
+              o);
+        fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
+        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
+                "                               wrote, and remember the last one written\n"),
+              o);
+        fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
+        fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
+
+        fputs(_("\nKernel control (needs root):\n"), o);
+        fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
+        fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
+        fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
+        fputs(_(" -E, --console-on            print messages on the console again\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
+
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
         columns_print_help(o);
+
+        fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
+                "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
+              o);
+        fputs(_("\nFacilities: kern user mail daemon auth syslog lpr news uucp cron authpriv\n"
+                "ftp local0 to local7, or 0 to 255.\n"),
+              o);
+        fputs(_("\nTimes: 'YYYY-MM-DD [HH:MM[:SS]]', 'HH:MM', '@EPOCH', 'now', 'today',\n"
+                "'yesterday', '-10min', '+1h'; for --since and --until a plain number is\n"
+                "seconds since boot.\n"),
+              o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
@@ -138,6 +216,12 @@ static void __attribute__((noreturn)) bad_option(int c, char **argv, const char 
 
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_INPUT_FORMAT,
+        OPT_SINCE,
+        OPT_UNTIL,
+        OPT_SEQ,
+        OPT_TIME_FORMAT,
+        OPT_BOOT_TIME,
         OPT_FORMAT,
         OPT_LIST_COLUMNS,
         OPT_NOHEADINGS,
@@ -156,10 +240,62 @@ static void set_format(struct options *o, const char *name) {
         o->format_set = true;
 }
 
+static void add_source(struct options *o, const char *path, bool syslog_file) {
+        struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
+
+        if (!s)
+                errx_("%s", strerror(ENOMEM));
+        o->sources = s;
+        s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
+}
+
+static void set_action(struct options *o, enum action a, const char *name) {
+        if (o->action != ACTION_PRINT && o->action != a) {
+                warnx_(_("%s and %s cannot be used together"), o->action_option, name);
+                bad_usage();
+        }
+        o->action = a;
+        o->action_option = name;
+}
+
+static void set_time_format(struct options *o, const char *word) {
+        if (timefmt_parse_word(&o->out.time, word) < 0)
+                errx_(_("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
+                      word);
+}
+
 static void parse_options(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":K:wWqJro:hV";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
         static const struct option longopts[] = {
+                { "clear", no_argument, NULL, 'C' },
+                { "read-clear", no_argument, NULL, 'c' },
+                { "console-off", no_argument, NULL, 'D' },
+                { "show-delta", no_argument, NULL, 'd' },
+                { "console-on", no_argument, NULL, 'E' },
+                { "reltime", no_argument, NULL, 'e' },
+                { "file", required_argument, NULL, 'F' },
+                { "facility", required_argument, NULL, 'f' },
+                { "grep", required_argument, NULL, 'g' },
+                { "human", no_argument, NULL, 'H' },
                 { "kmsg-file", required_argument, NULL, 'K' },
+                { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
+                { "kernel", no_argument, NULL, 'k' },
+                { "color", optional_argument, NULL, 'L' },
+                { "colour", optional_argument, NULL, 'L' },
+                { "level", required_argument, NULL, 'l' },
+                { "console-level", required_argument, NULL, 'n' },
+                { "nopager", no_argument, NULL, 'P' },
+                { "force-prefix", no_argument, NULL, 'p' },
+                { "syslog", no_argument, NULL, 'S' },
+                { "ctime", no_argument, NULL, 'T' },
+                { "notime", no_argument, NULL, 't' },
+                { "userspace", no_argument, NULL, 'u' },
+                { "decode", no_argument, NULL, 'x' },
+                { "since", required_argument, NULL, OPT_SINCE },
+                { "until", required_argument, NULL, OPT_UNTIL },
+                { "seq", required_argument, NULL, OPT_SEQ },
+                { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
+                { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
                 { "follow", no_argument, NULL, 'w' },
                 { "follow-new", no_argument, NULL, 'W' },
                 { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
@@ -177,33 +313,119 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 DEVCTX_LONGOPTS,
                 {},
         };
-        int c;
+        int c, e;
 
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
+                case 'C':
+                        set_action(o, ACTION_CLEAR, "--clear");
+                        break;
+                case 'c':
+                        set_action(o, ACTION_READ_CLEAR, "--read-clear");
+                        break;
+                case 'D':
+                        set_action(o, ACTION_CONSOLE_OFF, "--console-off");
+                        break;
+                case 'E':
+                        set_action(o, ACTION_CONSOLE_ON, "--console-on");
+                        break;
+                case 'n':
+                        set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                        o->console_level = console_parse_level(optarg);
+                        if (o->console_level < 0)
+                                errx_(_("unknown console level '%s' (expected 1 to 8 or a level name)"),
+                                      optarg);
+                        break;
+                case 'S':
+                        o->use_syslog = true;
+                        break;
                 case 'K':
-                        o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
-                        if (!o->files) {
-                                warnx_("%s", strerror(ENOMEM));
+                        add_source(o, optarg, false);
+                        break;
+                case 'F':
+                        add_source(o, optarg, true);
+                        break;
+                case OPT_INPUT_FORMAT:
+                        if (strcmp(optarg, "kmsg") == 0)
+                                o->input_format = KMSG_FORMAT_KMSG;
+                        else if (strcmp(optarg, "syslog") == 0)
+                                o->input_format = KMSG_FORMAT_SYSLOG;
+                        else if (strcmp(optarg, "export") == 0)
+                                o->input_format = KMSG_FORMAT_EXPORT;
+                        else if (strcmp(optarg, "auto") == 0)
+                                o->input_format = KMSG_FORMAT_AUTO;
+                        else
+                                errx_(_("unknown input format '%s' (expected kmsg, syslog or export)"), optarg);
+                        break;
+                case 'l':
+                        if (filter_parse_levels(&o->filter, optarg) < 0)
                                 exit(EXIT_BAD_INPUT);
-                        }
-                        o->files[o->n_files++] = optarg;
                         break;
-                case 'w':
-                        o->follow = true;
+                case 'f':
+                        if (filter_parse_facilities(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
                         break;
-                case 'W':
-                        o->follow = o->follow_new = true;
+                case 'k':
+                        filter_add_kernel(&o->filter);
                         break;
-                case OPT_CURSOR_FILE:
-                        o->cursor_file = optarg;
+                case 'u':
+                        filter_add_userspace(&o->filter);
                         break;
-                case OPT_FAIL_ON_LOSS:
-                        o->fail_on_loss = true;
+                case 'g':
+                        if (filter_set_grep(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
                         break;
-                case 'q':
-                        o->quiet = true;
+                case OPT_SEQ:
+                        if (filter_parse_seq(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
+                        break;
+                case OPT_SINCE:
+                        o->since = optarg;
+                        break;
+                case OPT_UNTIL:
+                        o->until = optarg;
+                        break;
+                case 'd':
+                        set_time_format(o, "delta");
+                        break;
+                case 'e':
+                        set_time_format(o, "reltime");
+                        o->wall_option = "--reltime";
+                        break;
+                case 'H':
+                        set_time_format(o, "reltime");
+                        o->wall_option = "--human";
+                        break;
+                case 'T':
+                        set_time_format(o, "ctime");
+                        o->wall_option = "--ctime";
+                        break;
+                case 't':
+                        set_time_format(o, "notime");
+                        break;
+                case OPT_TIME_FORMAT:
+                        set_time_format(o, optarg);
+                        if (timefmt_needs_wall(&o->out.time))
+                                o->wall_option = "--time-format";
+                        break;
+                case OPT_BOOT_TIME:
+                        o->boot_time = optarg;
+                        break;
+                case 'x':
+                        o->out.decode = true;
+                        break;
+                case 'p':
+                        o->out.force_prefix = true;
+                        break;
+                case 'L':
+                        e = color_mode_from_name(optarg);
+                        if (e < 0)
+                                errx_(_("unknown color mode '%s' (expected auto, always or never)"), optarg);
+                        o->color = (enum color_mode)e;
+                        break;
+                case 'P':
+                        o->nopager = true;
                         break;
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
@@ -223,16 +445,14 @@ static void parse_options(int argc, char **argv, struct options *o) {
                         break;
                 case 'o': {
                         const char *bad = NULL;
-                        int e = columns_parse(&o->columns, optarg, &bad);
 
+                        e = columns_parse(&o->columns, optarg, &bad);
                         if (e == -EINVAL) {
                                 warnx_(_("unknown column '%s'"), bad);
                                 bad_usage();
                         }
-                        if (e < 0) {
-                                warnx_("%s", strerror(-e));
-                                exit(EXIT_BAD_INPUT);
-                        }
+                        if (e < 0)
+                                errx_("%s", strerror(-e));
                         if (!o->format_set)
                                 o->format = FORMAT_TABLE;
                         break;
@@ -249,6 +469,21 @@ static void parse_options(int argc, char **argv, struct options *o) {
                                 bad_usage();
                         }
                         break;
+                case 'w':
+                        o->follow = true;
+                        break;
+                case 'W':
+                        o->follow = o->follow_new = true;
+                        break;
+                case OPT_CURSOR_FILE:
+                        o->cursor_file = optarg;
+                        break;
+                case OPT_FAIL_ON_LOSS:
+                        o->fail_on_loss = true;
+                        break;
+                case 'q':
+                        o->quiet = true;
+                        break;
                 case 'h':
                         usage();
                 case 'V':
@@ -262,20 +497,77 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 warnx_(_("unexpected argument '%s'"), argv[optind]);
                 bad_usage();
         }
-        if (o->follow_new && o->n_files > 0) {
+        if (o->follow_new && o->n_sources > 0) {
                 warnx_(_("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
                 bad_usage();
         }
-        if (o->cursor_file && o->n_files > 0) {
-                warnx_(_("--cursor-file keeps the place in the live log; it cannot be combined with "
-                         "--kmsg-file"));
+        if (o->cursor_file && (o->n_sources > 0 || o->use_syslog)) {
+                warnx_(_("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
+                       o->use_syslog ? "--syslog" : "--kmsg-file");
                 bad_usage();
         }
-        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0) {
-                warnx_("%s", strerror(ENOMEM));
-                exit(EXIT_BAD_INPUT);
+        if (o->follow && (o->use_syslog || o->action == ACTION_READ_CLEAR)) {
+                warnx_(_("--follow cannot be combined with %s"), o->use_syslog ? "--syslog" : "--read-clear");
+                bad_usage();
         }
+        for (size_t i = 0; i < o->n_sources; i++)
+                o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
+        if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
+                warnx_(_("%s works on the kernel's buffer, not on files given with -K or -F"),
+                       o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+                bad_usage();
+        }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
+                errx_("%s", strerror(ENOMEM));
         o->out.columns = &o->columns;
+}
+
+/*
+ * Wall-clock times need the boot time: this machine's for the live log,
+ * the one given with --boot-time for dumps.  Then --since and --until
+ * become monotonic bounds.
+ */
+static void setup_time(struct options *o) {
+        struct timefmt *t = &o->out.time;
+        struct time_point since = {}, until = {};
+        const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        int e;
+
+        if (t->format == TIME_ISO && t->delta)
+                warnx_(_("--show-delta is ignored with the iso time format"));
+        if (o->since && time_parse_point(o->since, &since) < 0)
+                errx_(_("bad time '%s' for --since"), o->since);
+        if (o->until && time_parse_point(o->until, &until) < 0)
+                errx_(_("bad time '%s' for --until"), o->until);
+        if (!wall && o->since && !since.monotonic)
+                wall = "--since";
+        if (!wall && o->until && !until.monotonic)
+                wall = "--until";
+
+        if (o->boot_time) {
+                if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
+                        errx_(_("bad time '%s' for --boot-time"), o->boot_time);
+                t->have_boot = true;
+        } else {
+                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                if (e == -EINVAL)
+                        errx_(_("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                t->have_boot = e == 0;
+                if (e < 0 && wall && o->n_sources > 0)
+                        errx_(_("%s needs the boot time of the machine the dump comes from: give it with "
+                                "--boot-time"),
+                              wall);
+                if (e < 0 && wall)
+                        errx_(_("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
+        }
+
+        if (o->since)
+                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
+        if (o->until)
+                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
+        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
+                errx_(_("--since %s is after --until %s: no record can match"), o->since, o->until);
 }
 
 static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
@@ -337,9 +629,11 @@ static int judge_start(struct run *run, const struct kmsg_record *r) {
         return 0;
 }
 
-static int emit(struct run *run, const struct kmsg_record *r) {
+static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
         bool has_seq = kmsg_record_has_seqnum(r);
+        struct filter *flt = run->filter;
         struct kmsg_loss loss;
+        bool in_window;
         int f, e;
 
         if (!run->started && has_seq) {
@@ -352,14 +646,20 @@ static int emit(struct run *run, const struct kmsg_record *r) {
                 return f;
         if (f & KMSG_SEQ_DUPLICATE)
                 return 0;
-        if (f & KMSG_SEQ_LOSS) {
+        if (flt->have_seq && !flt->seq_warned && !has_seq) {
+                warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
+                       kmsg_reader_get_name(rd));
+                flt->seq_warned = true;
+        }
+        in_window = filter_in_window(flt, r);
+        if ((f & KMSG_SEQ_LOSS) && in_window) {
                 e = run_loss(run, &loss);
                 if (e < 0)
                         return e;
         }
         if (run->cursor && has_seq)
                 cursor_record_begin(run->cursor, kmsg_record_get_seqnum(r));
-        if (!run->devfilter || devfilter_match(run->devfilter, r)) {
+        if (in_window && filter_match(flt, r) && (!run->devfilter || devfilter_match(run->devfilter, r))) {
                 e = run->sink->record(run->sink, r);
                 if (e < 0)
                         return e;
@@ -384,7 +684,7 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 }
                 e = kmsg_reader_next(rd, &r);
                 if (e == 1) {
-                        e = emit(run, r);
+                        e = emit(run, rd, r);
                         if (e < 0) {
                                 warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
                                 run->status = EXIT_BAD_INPUT;
@@ -587,67 +887,165 @@ static void cursor_after(void *userdata) {
         cursor_hook(userdata, false);
 }
 
-static int read_device(struct run *run, const struct options *o) {
-        struct kmsg_reader *rd = NULL;
-        enum kmsg_seek where;
-        int e;
+/* A file given to -F must be text: refuse one with NUL bytes in its first block. */
+static bool looks_binary(int fd) {
+        char buf[4096];
+        ssize_t n = pread(fd, buf, sizeof(buf), 0);
 
-        where = plan_device_start(run, o);
-        if (run->fatal)
-                return -EIO;
-        e = open_device(where, &rd);
+        return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
+}
+
+static void read_source(struct run *run, const struct source *src, bool follow) {
+        struct kmsg_reader *rd = NULL;
+        int fd = -1, e;
+
+        if (strcmp(src->path, "-") == 0)
+                e = kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", src->format, &rd);
+        else {
+                fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0) {
+                        warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+                if (src->syslog_file && looks_binary(fd)) {
+                        warnx_(_("%s: binary data, not a syslog-form dump"), src->path);
+                        run->status = EXIT_BAD_INPUT;
+                        close(fd);
+                        return;
+                }
+                e = kmsg_reader_new_fd(fd, src->path, src->format, &rd);
+        }
         if (e < 0) {
+                warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
-                return e;
+        } else if (follow) {
+                kmsg_reader_unref(rd);
+                follow_stream(run, src->path, src->format);
+        } else {
+                run_drain(run, rd);
+                kmsg_reader_unref(rd);
+        }
+        if (fd >= 0)
+                close(fd);
+}
+
+static void read_live(struct run *run, const struct options *o) {
+        struct kmsg_reader *rd = NULL;
+        int fd = -1, e;
+
+        if (o->use_syslog) {
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                if (e < 0) {
+                        warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+        } else {
+                enum kmsg_seek where = plan_device_start(run, o);
+
+                if (run->fatal)
+                        return;
+                if (open_device(where, &rd) < 0) {
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
         }
         if (o->follow)
-                e = follow_device(run, rd);
-        else {
-                e = run_drain(run, rd);
-                if (e == -EAGAIN)
-                        e = 0;
-        }
+                follow_device(run, rd);
+        else
+                run_drain(run, rd);
         kmsg_reader_unref(rd);
-        return e;
+        if (fd >= 0)
+                close(fd);
+        /* With syslog(2), READ_CLEAR cleared as it read. */
+        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0) {
+                e = console_clear();
+                if (e < 0) {
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                }
+        }
+}
+
+/* -C, -D, -E, -n: change the kernel's state, print nothing. */
+static int console_action(const struct options *o) {
+        int e = 0;
+
+        switch (o->action) {
+        case ACTION_CLEAR:
+                e = console_clear();
+                if (e < 0)
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_OFF:
+        case ACTION_CONSOLE_ON:
+                e = console_enable(o->action == ACTION_CONSOLE_ON);
+                if (e < 0 && o->action == ACTION_CONSOLE_ON)
+                        warnx_(_("cannot enable printing messages to the console: %s"), strerror(-e));
+                else if (e < 0)
+                        warnx_(_("cannot disable printing messages to the console: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_LEVEL:
+                e = console_set_level(o->console_level);
+                if (e < 0)
+                        warnx_(_("cannot set the console level: %s"), strerror(-e));
+                break;
+        default:
+                break;
+        }
+        return e < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
-        struct kmsg_reader *rd = NULL;
         size_t i;
         int e;
 
         setlocale(LC_ALL, "");
         i18n_init();
+        /* "kdmesg | head": end quietly when the reader goes away. */
+        signal(SIGPIPE, SIG_DFL);
         parse_options(argc, argv, &o);
-        if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
-                devctx_done(&o.dev);
-                free(o.files);
-                columns_free(&o.columns);
-                return EXIT_BAD_INPUT;
+
+        if (o.action != ACTION_PRINT && o.action != ACTION_READ_CLEAR) {
+                run.status = console_action(&o);
+                goto out;
+        }
+
+        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
         }
         o.out.devices = &o.dev;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
 
+        setup_time(&o);
         if (o.format == FORMAT_EXPORT) {
                 static struct export_boot boot;
 
-                e = export_boot_prepare(&boot, o.n_files == 0);
-                if (e == -EINVAL) {
-                        warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
-                        exit(EXIT_BAD_INPUT);
-                }
-                if (e < 0) {
+                /* The boot id, when live; the boot time is the one setup_time() found. */
+                export_boot_prepare(&boot, o.n_sources == 0);
+                if (!o.out.time.have_boot) {
                         warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
-                        exit(EXIT_BAD_INPUT);
+                        run.status = EXIT_BAD_INPUT;
+                        goto out;
                 }
                 o.out.has_boot_time = true;
-                o.out.boot_time_usec = boot.boot_time_usec;
+                o.out.boot_time_usec = (uint64_t)o.out.time.boot_usec;
                 o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
         }
+        /* Machine-readable formats get neither colors nor a pager. */
+        if (output_format_is_machine(o.format))
+                o.color = COLOR_NEVER;
+        if (color_init(o.color) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
 
+        run.filter = &o.filter;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)
@@ -659,48 +1057,32 @@ int main(int argc, char **argv) {
                 }
         }
         run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
-        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
-                warnx_("%s", strerror(ENOMEM));
-                return EXIT_BAD_INPUT;
-        }
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
+                errx_("%s", strerror(ENOMEM));
 
+        /* Following, output is flushed per record; never through a pager. */
         o.out.flush_each = o.follow;
         run.stream_out = o.follow || o.cursor_file;
-        if (run.stream_out && setup_signals(&run) < 0) {
-                warnx_(_("cannot set up signal handling: %s"), strerror(errno));
-                return EXIT_BAD_INPUT;
-        }
+        if (run.stream_out && setup_signals(&run) < 0)
+                errx_(_("cannot set up signal handling: %s"), strerror(errno));
         if (o.cursor_file) {
                 char err[128] = "";
 
                 e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
-                if (e == -EBADMSG) {
-                        warnx_(_("%s: %s"), o.cursor_file, err);
-                        return EXIT_BAD_INPUT;
-                }
-                if (e < 0) {
-                        warnx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
-                        return EXIT_BAD_INPUT;
-                }
+                if (e == -EBADMSG)
+                        errx_(_("%s: %s"), o.cursor_file, err);
+                if (e < 0)
+                        errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
                 out_set_write_hooks(cursor_before, cursor_after, &run);
         }
 
-        if (o.n_files == 0)
-                read_device(&run, &o);
-        for (i = 0; i < o.n_files && !run_quit && !run.fatal; i++) {
-                if (o.follow && i == o.n_files - 1) {
-                        follow_stream(&run, o.files[i]);
-                        break;
-                }
-                e = kmsg_reader_new_path(o.files[i], KMSG_FORMAT_AUTO, &rd);
-                if (e < 0) {
-                        warnx_(_("cannot open %s: %s"), o.files[i], strerror(-e));
-                        run.status = EXIT_BAD_INPUT;
-                        continue;
-                }
-                run_drain(&run, rd);
-                rd = kmsg_reader_unref(rd);
-        }
+        if (!o.nopager && !o.follow && !output_format_is_machine(o.format))
+                pager_open();
+
+        if (o.n_sources == 0)
+                read_live(&run, &o);
+        for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
+                read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
 
         run.sink->finish(run.sink);
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
@@ -718,6 +1100,7 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                 }
         }
+        pager_close();
         if (loss_stats_any(&run.loss)) {
                 if (!o.quiet)
                         loss_stats_summary(&run.loss, stderr, program);
@@ -727,8 +1110,10 @@ int main(int argc, char **argv) {
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);
+out:
+        filter_done(&o.filter);
         devctx_done(&o.dev);
-        free(o.files);
+        free(o.sources);
         columns_free(&o.columns);
         return run.status;
 }

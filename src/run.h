@@ -7,11 +7,12 @@
 #include <stdint.h>
 
 #include "cursor.h"
+#include "filter.h"
 #include "libkmsg.h"
 #include "loss.h"
 #include "sink.h"
+#include "util.h"
 
-#define EXIT_BAD_INPUT 1
 #define EXIT_LOSS 3
 
 /* How the first record read from the device is judged. */
@@ -26,6 +27,7 @@ struct run {
         struct sink *sink;
         struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
+        struct filter *filter;
         struct loss_stats loss;
         struct cursor *cursor; /* --cursor-file, or NULL */
         uint64_t bad_records;
@@ -46,7 +48,6 @@ struct run {
 
 extern volatile sig_atomic_t run_quit;
 
-void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Pass a loss event to the statistics and the output. */
 int run_loss(struct run *run, const struct kmsg_loss *l);
 /*
@@ -59,6 +60,6 @@ int run_drain(struct run *run, struct kmsg_reader *rd);
 
 /* follow.c: wait for new records until SIGINT/SIGTERM (or the end of a pipe). */
 int follow_device(struct run *run, struct kmsg_reader *rd);
-int follow_stream(struct run *run, const char *path);
+int follow_stream(struct run *run, const char *path, enum kmsg_format format);
 
 #endif
