@@ -166,9 +166,11 @@ PY
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
         [ "${#lines[@]}" -gt 0 ]
-        # Each line is a record, or a report of lost messages; never a raw control byte.
+        # Each line is a record, the continuation of a message with a newline (indented
+        # under its text), or a report of lost messages; never a raw control byte.
         local odd
-        odd=$(printf '%s\n' "${lines[@]}" | grep -Evc '^\[ *[0-9]+\.[0-9]{6}\] |^-- [0-9]+ messages? lost ' || true)
+        odd=$(printf '%s\n' "${lines[@]}" |
+              grep -Evc '^\[ *[0-9]+\.[0-9]{6}\] |^ {15}|^-- [0-9]+ messages? lost ' || true)
         [ "$odd" -eq 0 ]
         printf '%s\n' "$output" | tr -d '\000-\010\013-\037\177' | cmp - <(printf '%s\n' "$output")
 }
