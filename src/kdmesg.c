@@ -111,6 +111,7 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
 
         fputs(devctx_help(), o);
+        fputs(devctx_help_devices(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
@@ -651,7 +652,7 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
         }
-        in_window = filter_in_window(flt, r);
+        in_window = !flt->active || filter_in_window(flt, r);
         if ((f & KMSG_SEQ_LOSS) && in_window) {
                 e = run_loss(run, &loss);
                 if (e < 0)
@@ -659,7 +660,8 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         }
         if (run->cursor && has_seq)
                 cursor_record_begin(run->cursor, kmsg_record_get_seqnum(r));
-        if (in_window && filter_match(flt, r) && (!run->devfilter || devfilter_match(run->devfilter, r))) {
+        if (in_window && (!flt->active || filter_match(flt, r)) &&
+            (!run->devfilter || devfilter_match(run->devfilter, r))) {
                 e = run->sink->record(run->sink, r);
                 if (e < 0)
                         return e;
@@ -958,8 +960,11 @@ static void read_live(struct run *run, const struct options *o) {
         kmsg_reader_unref(rd);
         if (fd >= 0)
                 close(fd);
-        /* With syslog(2), READ_CLEAR cleared as it read. */
-        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0) {
+        /*
+         * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
+         * only what was read in full and written out.
+         */
+        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0 && out_flush() == 0) {
                 e = console_clear();
                 if (e < 0) {
                         warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
