@@ -62,7 +62,8 @@ run_split() {
         grep -qF 'ESC\x1b[31mred\x1b[0m, BEL\x07, DEL\x7f' "$out"
         grep -qF 'CR\x0d,' "$out"
         grep -qF 'NUL\x00inside' "$out"
-        grep -qF 'two lines\x0asecond line' "$out"
+        # A newline in a message is a continuation line, indented under the text.
+        grep -qxF '               second line' "$out"
         grep -qF 'invalid: \xff\xfe \xc3( \xed\xa0\x80; C1: \xc2\x85' "$out"
         # Valid UTF-8 is printed as it is.
         grep -qF 'UTF-8: °C €;' "$out"
