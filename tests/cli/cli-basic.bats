@@ -157,3 +157,20 @@ PY
         golden basic-kmsg.txt
         [ "$stderr" = "kdmesg: 21 duplicate records skipped (overlapping input)" ]
 }
+
+@test "without -K it reads /dev/kmsg: every record in the classic view, exit 0" {
+        if ! dd if=/dev/kmsg of=/dev/null count=1 iflag=nonblock 2>/dev/null; then
+                skip "/dev/kmsg is not readable here"
+        fi
+        run_split "$KDMESG"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -gt 0 ]
+        # Each line is a record, the continuation of a message with a newline (indented
+        # under its text), or a report of lost messages; never a raw control byte.
+        local odd
+        odd=$(printf '%s\n' "${lines[@]}" |
+              grep -Evc '^\[ *[0-9]+\.[0-9]{6}\] |^ {15}|^-- [0-9]+ messages? lost ' || true)
+        [ "$odd" -eq 0 ]
+        printf '%s\n' "$output" | tr -d '\000-\010\013-\037\177' | cmp - <(printf '%s\n' "$output")
+}
