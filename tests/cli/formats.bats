@@ -395,14 +395,16 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         # The loss object in the JSON is no record; the gap shows again.
         run --separate-stderr bash -c '"$1" -K "$2" -J 2>/dev/null | "$1" -K - --format=kmsg >/dev/null' _ "$KDMESG" "$F"
         [ "$status" -eq 0 ]
-        [ "$stderr" = "kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --" ]
+        [ "$stderr" = "kdmesg: -- 1 message lost (seq 0, before 1.000000, rotated) --
+kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
+kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
 }
 
 @test "json read back: a bad line is reported with its line number, exit 1" {
-        printf '{"seq":1,"msg":"a","dict":{}}\n{"seq":2,"msg":\n{"seq":3,"msg":"c","dict":{}}\n' > "$BATS_TEST_TMPDIR/b.json"
+        printf '{"seq":0,"msg":"a","dict":{}}\n{"seq":1,"msg":\n{"seq":2,"msg":"c","dict":{}}\n' > "$BATS_TEST_TMPDIR/b.json"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/b.json" --format=cat
         [ "$status" -eq 1 ]
         [ "${lines[0]}" = a ]
         [ "${lines[2]}" = c ]
-        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/b.json:2: bad JSON record: incomplete JSON object" ]
+        [ "${stderr_lines[0]}" = "kdmesg: $BATS_TEST_TMPDIR/b.json:2: bad JSON record: incomplete JSON object" ]
 }
