@@ -99,6 +99,7 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
 
         fputs(devctx_help(), o);
+        fputs(devctx_help_devices(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
