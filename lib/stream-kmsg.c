@@ -102,6 +102,12 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
                 if (c <= 0)
                         break;
                 nl = memchr(q, '\n', (size_t)(end - q));
+                /* A NUL ends the record here too. */
+                nul = memchr(q, '\0', (size_t)((nl ? nl : end) - q));
+                if (nul) {
+                        q = nul;
+                        break;
+                }
                 if (!nl) {
                         if (!rd->eof)
                                 return 0;
@@ -124,7 +130,14 @@ static int skip_record(struct kmsg_reader *rd) {
 
                 if (rd->skip_state == SKIP_LINE) {
                         const char *nl = memchr(p, '\n', avail);
+                        const char *nul = memchr(p, '\0', nl ? (size_t)(nl - p) : avail);
 
+                        /* A NUL ends a record, as in scan_record(). */
+                        if (nul) {
+                                rd->start += (size_t)(nul - p);
+                                rd->skip_state = SKIP_NONE;
+                                return 1;
+                        }
                         if (!nl) {
                                 rd->start = rd->end;
                                 break;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "loss-text.h"
+#include "output-json.h"
 #include "output.h"
 #include "sink.h"
 #include "utf8.h"
@@ -22,72 +23,6 @@ struct json_dmesg {
         struct sink s;
         size_t n;
 };
-
-static const char hexdigits[] = "0123456789abcdef";
-
-static void out_json_string(const char *p, size_t len) {
-        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run;
-
-        out_putc('"');
-        for (run = s; s < end;) {
-                unsigned char c = *s;
-                char e[6];
-                size_t n = 0;
-
-                if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-                        s++;
-                        continue;
-                }
-                if (c >= 0x80) {
-                        /* Find the length of a valid UTF-8 sequence here. */
-                        size_t k = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-
-                        if (k && (size_t)(end - s) >= k && utf8_is_valid((const char *)s, k)) {
-                                s += k;
-                                continue;
-                        }
-                }
-                out_write(run, (size_t)(s - run));
-                switch (c) {
-                case '"':
-                case '\\':
-                        e[n++] = '\\';
-                        e[n++] = (char)c;
-                        break;
-                case '\b':
-                        out_write("\\b", 2);
-                        break;
-                case '\f':
-                        out_write("\\f", 2);
-                        break;
-                case '\n':
-                        out_write("\\n", 2);
-                        break;
-                case '\r':
-                        out_write("\\r", 2);
-                        break;
-                case '\t':
-                        out_write("\\t", 2);
-                        break;
-                default:
-                        if (c < 0x20) {
-                                out_write("\\u00", 4);
-                                e[n++] = hexdigits[c >> 4];
-                                e[n++] = hexdigits[c & 15];
-                        } else {
-                                /* Not UTF-8: the text \xNN, as dmesg shows it on a terminal. */
-                                out_write("\\\\x", 3);
-                                e[n++] = hexdigits[c >> 4];
-                                e[n++] = hexdigits[c & 15];
-                        }
-                }
-                out_write(e, n);
-                s++;
-                run = s;
-        }
-        out_write(run, (size_t)(s - run));
-        out_putc('"');
-}
 
 static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
         struct json_dmesg *j = (struct json_dmesg *)s;
@@ -103,12 +38,12 @@ static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
         caller = kmsg_record_get_caller_text(r);
         if (caller) {
                 out_puts("         \"caller\": ");
-                out_json_string(caller, strlen(caller));
+                out_json_text(caller, strlen(caller));
                 out_puts(",\n");
         }
         out_puts("         \"msg\": ");
         msg = kmsg_record_get_message(r, &len);
-        out_json_string(msg, len);
+        out_json_text(msg, len);
         out_puts("\n      ");
         sink_end_item(s);
         return 0;

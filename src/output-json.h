@@ -13,6 +13,12 @@
 struct json_object *json_usec_new(uint64_t usec);
 /* A string when p[0..len) is valid UTF-8, else an array of its byte values. */
 struct json_object *json_bytes_new(const char *p, size_t len);
+/*
+ * Write p[0..len) as a JSON string: '"', '\\' and control characters
+ * escaped as json-c and util-linux escape them, valid UTF-8 as it is, any
+ * other byte as the text \xNN.
+ */
+void out_json_text(const char *p, size_t len);
 /* The record's dictionary as an object, pairs in order, duplicates kept. */
 struct json_object *json_dict_new(const struct kmsg_record *r);
 

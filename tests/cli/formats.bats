@@ -372,3 +372,14 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         run jq -c '.dmesg[0] | keys_unsorted' < <("$KDMESG" -K "$F" --json=dmesg 2>/dev/null)
         [ "$output" = '["pri","time","caller","msg"]' ]
 }
+
+@test "json: the fast writer and json-c's serializer give the same bytes" {
+        # KDMESG_JSON_SLOW=1 builds every record as a json-c object tree.
+        for d in "$F" "$REAL"; do
+                cmp <("$KDMESG" -K "$d" -J 2>/dev/null) <(KDMESG_JSON_SLOW=1 "$KDMESG" -K "$d" -J 2>/dev/null)
+        done
+        # A caller that is not UTF-8 takes the json-c path by itself.
+        printf '6,1,0,-,caller=T\377;m\n' > "$BATS_TEST_TMPDIR/c.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/c.kmsg" -J
+        [ "$output" = '{"seq":1,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
+}

@@ -229,6 +229,35 @@ TEST(size_limit_last_record) {
         free(t);
 }
 
+TEST(size_limit_skip_ends_at_nul) {
+        /* A NUL ends a record (captures written one read() at a time): also one being skipped. */
+        static char buf[16384];
+        size_t n = 0;
+        char *t;
+
+        n += put_record(buf + n, "6,1,1,-;", 5000, 'x', "");
+        buf[n++] = '\0';
+        n += (size_t)sprintf(buf + n, "6,2,2,-;after the NUL\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 4096);
+        check_transcript(__FILE__, __LINE__, t,
+                         "E-7@1 record larger than 4096 bytes skipped\n"
+                         "R@1 pri=6 seq=2 usec=2 flags=- fields= msg=after the NUL\n"
+                         "EOF\n");
+        free(t);
+}
+
+TEST(nul_ends_a_record_in_its_dictionary) {
+        static const char in[] = "6,1,1,-;a\n SUBSYSTEM=x\0\0" "6,2,2,-;b\n DEVICE=n1\0" "6,3,3,-;c\n";
+        char *t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_KMSG, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=a |SUBSYSTEM=x\n"
+                         "R@2 pri=6 seq=2 usec=2 flags=- fields= msg=b |DEVICE=n1\n"
+                         "R@3 pri=6 seq=3 usec=3 flags=- fields= msg=c\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(size_limit_parameter) {
         struct kmsg_reader *rd = NULL;
         struct memsrc m = { .data = "", .len = 0 };
