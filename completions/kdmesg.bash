@@ -1,7 +1,7 @@
 # bash completion for kdmesg                                -*- shell-script -*-
 # SPDX-License-Identifier: GPL-2.0-or-later
 
-# Complete the last item of a comma-separated list from the words in $1.
+# Complete the last item of the comma-separated list in $cur from the words in $1.
 _kdmesg_list()
 {
         local prefix="" last="$cur"
@@ -9,29 +9,57 @@ _kdmesg_list()
                 prefix="${cur%,*},"
                 last="${cur##*,}"
         fi
-        # LEVEL+ and +LEVEL are accepted for levels: keep a leading '+'.
+        # +LEVEL is accepted for levels: keep a leading '+'.
         if [[ $last == +* ]]; then
                 prefix+="+"
                 last="${last#+}"
         fi
-        local IFS=$'\n'
+        local IFS=$' \t\n'
         COMPREPLY=($(compgen -P "$prefix" -W "$1" -- "$last"))
         compopt -o nospace 2>/dev/null
 }
 
 _kdmesg()
 {
-        local cur prev words cword
+        local cur prev words cword split
         _init_completion -s || return
 
         local levels="emerg alert crit err warn notice info debug"
         local facilities="kern user mail daemon auth syslog lpr news uucp cron
-                authpriv ftp res0 res1 res2 res3 local0 local1 local2 local3
-                local4 local5 local6 local7"
+                authpriv ftp local0 local1 local2 local3 local4 local5 local6
+                local7"
 
         case $prev in
-                -K | --kmsg-file)
+                -K | --kmsg-file | -F | --file)
                         _filedir
+                        return
+                        ;;
+                --input-format)
+                        COMPREPLY=($(compgen -W "auto kmsg syslog export" -- "$cur"))
+                        return
+                        ;;
+                -l | --level)
+                        _kdmesg_list "$levels"
+                        return
+                        ;;
+                -f | --facility)
+                        _kdmesg_list "$facilities"
+                        return
+                        ;;
+                -n | --console-level)
+                        COMPREPLY=($(compgen -W "$levels 1 2 3 4 5 6 7 8" -- "$cur"))
+                        return
+                        ;;
+                --time-format)
+                        COMPREPLY=($(compgen -W "delta reltime ctime notime iso raw" -- "$cur"))
+                        return
+                        ;;
+                --color)
+                        COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+                        return
+                        ;;
+                --since | --until | --boot-time)
+                        COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
                         return
                         ;;
                 --format)
@@ -65,7 +93,7 @@ _kdmesg()
                         compopt -o nospace 2>/dev/null
                         return
                         ;;
-                -h | --help | -V | --version)
+                -g | --grep | --seq | -h | --help | -V | --version)
                         return
                         ;;
         esac
@@ -74,8 +102,14 @@ _kdmesg()
 
         if [[ $cur == -* ]]; then
                 local opts="
-                        --kmsg-file
-                        --noescape
+                        --kmsg-file --file --input-format --syslog
+                        --level --facility --kernel --userspace --since --until
+                        --grep --seq
+                        --notime --ctime --show-delta --reltime --human
+                        --time-format --boot-time --decode --force-prefix
+                        --noescape --color= --nopager
+                        --clear --read-clear --console-off --console-on
+                        --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=
                         --list-columns --noheadings
                         --device --subsystem --match --with-children --device-text

@@ -20,11 +20,16 @@ const char *devctx_help(void) {
                  "     --with-children         --device also selects the devices below it\n"
                  "                               (partitions, USB interfaces)\n"
                  "     --device-text           --device also selects messages without a\n"
-                 "                               dictionary that name the device, as <name?>\n"
+                 "                               dictionary that name the device, as <name?>\n");
+}
+
+const char *devctx_help_devices(void) {
+        return _("\nDevices:\n"
+                 "     --devices               report: one line per device that logged messages\n"
                  "     --show-device           show the device name before each message: <name>\n"
                  "     --resolve               name devices of a dump (-K) from this /sys\n"
-                 "     --sysroot <dir>         name devices from the sysfs saved in <dir>/sys\n"
-                 "     --devices               report: one line per device that logged messages\n");
+                 "     --sysroot <dir>         use the sysfs saved in <dir>/sys for names and\n"
+                 "                               --device\n");
 }
 
 int devctx_option(struct devctx *d, int opt, const char *arg) {

@@ -162,8 +162,10 @@ enum {
 
 /* Take one option; returns 0, or -EINVAL with a message printed by the caller. */
 int devctx_option(struct devctx *d, int opt, const char *arg);
-/* The --help lines for the device options. */
+/* The --help lines for the device filters (in the Filters section). */
 const char *devctx_help(void);
+/* The --help section "Devices:" (the report, names). */
+const char *devctx_help_devices(void);
 /*
  * After option parsing: check the combination, resolve the arguments and
  * set up names.  live: reading /dev/kmsg (names resolve without

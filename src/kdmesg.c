@@ -1,32 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kdmesg: print the kernel log, exactly. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
-#include <stdarg.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "color.h"
 #include "columns.h"
+#include "console.h"
 #include "device.h"
 #include "export-boot.h"
+#include "filter.h"
 #include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
 #include "output.h"
+#include "pager.h"
 #include "sink.h"
+#include "timefmt.h"
+#include "util.h"
 
-#define EXIT_BAD_INPUT 1
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
 
-static const char *program = "kdmesg";
+/* One -K or -F argument. */
+struct source {
+        const char *path;
+        enum kmsg_format format;
+        bool syslog_file; /* -F: must be text in the syslog form */
+};
+
+/* What to do besides (or instead of) printing the log. */
+enum action {
+        ACTION_PRINT = 0,
+        ACTION_CLEAR,        /* -C */
+        ACTION_READ_CLEAR,   /* -c: print, then clear */
+        ACTION_CONSOLE_OFF,  /* -D */
+        ACTION_CONSOLE_ON,   /* -E */
+        ACTION_CONSOLE_LEVEL /* -n */
+};
 
 struct options {
-        const char **files;
-        size_t n_files;
+        struct source *sources;
+        size_t n_sources;
+        enum kmsg_format input_format; /* --input-format, for -K */
+        enum action action;
+        const char *action_option;
+        int console_level;
+        bool use_syslog;               /* -S */
+        bool nopager;
+        enum color_mode color;
+        const char *boot_time;         /* --boot-time */
+        const char *since, *until;
+        const char *wall_option;       /* the option that asked for wall-clock times */
+        struct filter filter;
         struct output_settings out;
         struct devctx dev;
         enum output_format format;
@@ -34,31 +67,41 @@ struct options {
         struct columns columns;
 };
 
-static void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warnx_(const char *fmt, ...) {
-        va_list ap;
-
-        out_flush();
-        fprintf(stderr, "%s: ", program);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-}
-
 static void __attribute__((noreturn)) usage(void) {
         FILE *o = stdout;
 
         fputs(_("\nUsage:\n"), o);
         fprintf(o, _(" %s [options]\n"), program);
-        fputs(_("\nDisplay or follow the kernel ring buffer, with sequence numbers, dictionaries\n"
-                "and lost messages.\n"),
+        fputs(_("\nPrint the kernel log with sequence numbers, dictionaries and lost messages,\n"
+                "or control the kernel's log buffer and console.\n"),
               o);
-        fputs(_("\nOptions:\n"), o);
+
+        fputs(_("\nInput:\n"), o);
         fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
                 "                               (repeatable; '-' is standard input)\n"),
               o);
-        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
+                "                               (repeatable; they carry no sequence numbers)\n"),
+              o);
+        fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
+                "                               export (default: detect)\n"),
+              o);
+        fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+
+        fputs(_("\nFilters:\n"), o);
+        fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
+        fputs(_(" -f, --facility <list>       only these facilities (comma-separated)\n"), o);
+        fputs(_(" -k, --kernel                only messages of the kernel\n"), o);
+        fputs(_(" -u, --userspace             only messages written from userspace\n"), o);
+        fputs(_("     --since <time>          only messages from this time on\n"), o);
+        fputs(_("     --until <time>          only messages up to this time\n"), o);
+        fputs(_(" -g, --grep <regex>          only messages matching an extended regex\n"), o);
+        fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
+
+        fputs(devctx_help(), o);
+        fputs(devctx_help_devices(), o);
+
+        fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
                 "                               syslog, kmsg, export or cat\n"),
               o);
@@ -71,11 +114,45 @@ static void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
-        fputs(devctx_help(), o);
+
+        fputs(_("\nTime stamps and decoration:\n"), o);
+        fputs(_(" -t, --notime                no time stamps\n"), o);
+        fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
+        fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
+        fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times\n"), o);
+        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
+                "                               (repeatable: delta adds to the others)\n"),
+              o);
+        fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
+        fputs(_(" -x, --decode                facility and level names before messages\n"), o);
+        fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
+        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -L, --color[=<when>]        colors: auto (the default), always or never\n"), o);
+        fputs(_(" -P, --nopager               never send the output through a pager\n"), o);
+
+        fputs(_("\nKernel control (needs root):\n"), o);
+        fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
+        fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
+        fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
+        fputs(_(" -E, --console-on            print messages on the console again\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
+
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
         columns_print_help(o);
+
+        fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
+                "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
+              o);
+        fputs(_("\nFacilities: kern user mail daemon auth syslog lpr news uucp cron authpriv\n"
+                "ftp local0 to local7, or 0 to 255.\n"),
+              o);
+        fputs(_("\nTimes: 'YYYY-MM-DD [HH:MM[:SS]]', 'HH:MM', '@EPOCH', 'now', 'today',\n"
+                "'yesterday', '-10min', '+1h'; for --since and --until a plain number is\n"
+                "seconds since boot.\n"),
+              o);
         fputs(_("\nExit status:\n"
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
@@ -115,6 +192,12 @@ static void __attribute__((noreturn)) bad_option(int c, char **argv, const char 
 
 enum {
         OPT_NOESCAPE = 0x100,
+        OPT_INPUT_FORMAT,
+        OPT_SINCE,
+        OPT_UNTIL,
+        OPT_SEQ,
+        OPT_TIME_FORMAT,
+        OPT_BOOT_TIME,
         OPT_FORMAT,
         OPT_LIST_COLUMNS,
         OPT_NOHEADINGS,
@@ -131,10 +214,62 @@ static void set_format(struct options *o, const char *name) {
         o->format_set = true;
 }
 
+static void add_source(struct options *o, const char *path, bool syslog_file) {
+        struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
+
+        if (!s)
+                errx_("%s", strerror(ENOMEM));
+        o->sources = s;
+        s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
+}
+
+static void set_action(struct options *o, enum action a, const char *name) {
+        if (o->action != ACTION_PRINT && o->action != a) {
+                warnx_(_("%s and %s cannot be used together"), o->action_option, name);
+                bad_usage();
+        }
+        o->action = a;
+        o->action_option = name;
+}
+
+static void set_time_format(struct options *o, const char *word) {
+        if (timefmt_parse_word(&o->out.time, word) < 0)
+                errx_(_("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
+                      word);
+}
+
 static void parse_options(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":K:Jro:hV";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PprSTtuVx";
         static const struct option longopts[] = {
+                { "clear", no_argument, NULL, 'C' },
+                { "read-clear", no_argument, NULL, 'c' },
+                { "console-off", no_argument, NULL, 'D' },
+                { "show-delta", no_argument, NULL, 'd' },
+                { "console-on", no_argument, NULL, 'E' },
+                { "reltime", no_argument, NULL, 'e' },
+                { "file", required_argument, NULL, 'F' },
+                { "facility", required_argument, NULL, 'f' },
+                { "grep", required_argument, NULL, 'g' },
+                { "human", no_argument, NULL, 'H' },
                 { "kmsg-file", required_argument, NULL, 'K' },
+                { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
+                { "kernel", no_argument, NULL, 'k' },
+                { "color", optional_argument, NULL, 'L' },
+                { "colour", optional_argument, NULL, 'L' },
+                { "level", required_argument, NULL, 'l' },
+                { "console-level", required_argument, NULL, 'n' },
+                { "nopager", no_argument, NULL, 'P' },
+                { "force-prefix", no_argument, NULL, 'p' },
+                { "syslog", no_argument, NULL, 'S' },
+                { "ctime", no_argument, NULL, 'T' },
+                { "notime", no_argument, NULL, 't' },
+                { "userspace", no_argument, NULL, 'u' },
+                { "decode", no_argument, NULL, 'x' },
+                { "since", required_argument, NULL, OPT_SINCE },
+                { "until", required_argument, NULL, OPT_UNTIL },
+                { "seq", required_argument, NULL, OPT_SEQ },
+                { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
+                { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
                 { "format", required_argument, NULL, OPT_FORMAT },
                 { "json", optional_argument, NULL, 'J' },
@@ -147,18 +282,119 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 DEVCTX_LONGOPTS,
                 {},
         };
-        int c;
+        int c, e;
 
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
+                case 'C':
+                        set_action(o, ACTION_CLEAR, "--clear");
+                        break;
+                case 'c':
+                        set_action(o, ACTION_READ_CLEAR, "--read-clear");
+                        break;
+                case 'D':
+                        set_action(o, ACTION_CONSOLE_OFF, "--console-off");
+                        break;
+                case 'E':
+                        set_action(o, ACTION_CONSOLE_ON, "--console-on");
+                        break;
+                case 'n':
+                        set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                        o->console_level = console_parse_level(optarg);
+                        if (o->console_level < 0)
+                                errx_(_("unknown console level '%s' (expected 1 to 8 or a level name)"),
+                                      optarg);
+                        break;
+                case 'S':
+                        o->use_syslog = true;
+                        break;
                 case 'K':
-                        o->files = realloc(o->files, (o->n_files + 1) * sizeof(*o->files));
-                        if (!o->files) {
-                                warnx_("%s", strerror(ENOMEM));
+                        add_source(o, optarg, false);
+                        break;
+                case 'F':
+                        add_source(o, optarg, true);
+                        break;
+                case OPT_INPUT_FORMAT:
+                        if (strcmp(optarg, "kmsg") == 0)
+                                o->input_format = KMSG_FORMAT_KMSG;
+                        else if (strcmp(optarg, "syslog") == 0)
+                                o->input_format = KMSG_FORMAT_SYSLOG;
+                        else if (strcmp(optarg, "export") == 0)
+                                o->input_format = KMSG_FORMAT_EXPORT;
+                        else if (strcmp(optarg, "auto") == 0)
+                                o->input_format = KMSG_FORMAT_AUTO;
+                        else
+                                errx_(_("unknown input format '%s' (expected kmsg, syslog or export)"), optarg);
+                        break;
+                case 'l':
+                        if (filter_parse_levels(&o->filter, optarg) < 0)
                                 exit(EXIT_BAD_INPUT);
-                        }
-                        o->files[o->n_files++] = optarg;
+                        break;
+                case 'f':
+                        if (filter_parse_facilities(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
+                        break;
+                case 'k':
+                        filter_add_kernel(&o->filter);
+                        break;
+                case 'u':
+                        filter_add_userspace(&o->filter);
+                        break;
+                case 'g':
+                        if (filter_set_grep(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
+                        break;
+                case OPT_SEQ:
+                        if (filter_parse_seq(&o->filter, optarg) < 0)
+                                exit(EXIT_BAD_INPUT);
+                        break;
+                case OPT_SINCE:
+                        o->since = optarg;
+                        break;
+                case OPT_UNTIL:
+                        o->until = optarg;
+                        break;
+                case 'd':
+                        set_time_format(o, "delta");
+                        break;
+                case 'e':
+                        set_time_format(o, "reltime");
+                        o->wall_option = "--reltime";
+                        break;
+                case 'H':
+                        set_time_format(o, "reltime");
+                        o->wall_option = "--human";
+                        break;
+                case 'T':
+                        set_time_format(o, "ctime");
+                        o->wall_option = "--ctime";
+                        break;
+                case 't':
+                        set_time_format(o, "notime");
+                        break;
+                case OPT_TIME_FORMAT:
+                        set_time_format(o, optarg);
+                        if (timefmt_needs_wall(&o->out.time))
+                                o->wall_option = "--time-format";
+                        break;
+                case OPT_BOOT_TIME:
+                        o->boot_time = optarg;
+                        break;
+                case 'x':
+                        o->out.decode = true;
+                        break;
+                case 'p':
+                        o->out.force_prefix = true;
+                        break;
+                case 'L':
+                        e = color_mode_from_name(optarg);
+                        if (e < 0)
+                                errx_(_("unknown color mode '%s' (expected auto, always or never)"), optarg);
+                        o->color = (enum color_mode)e;
+                        break;
+                case 'P':
+                        o->nopager = true;
                         break;
                 case OPT_NOESCAPE:
                         o->out.noescape = true;
@@ -178,16 +414,14 @@ static void parse_options(int argc, char **argv, struct options *o) {
                         break;
                 case 'o': {
                         const char *bad = NULL;
-                        int e = columns_parse(&o->columns, optarg, &bad);
 
+                        e = columns_parse(&o->columns, optarg, &bad);
                         if (e == -EINVAL) {
                                 warnx_(_("unknown column '%s'"), bad);
                                 bad_usage();
                         }
-                        if (e < 0) {
-                                warnx_("%s", strerror(-e));
-                                exit(EXIT_BAD_INPUT);
-                        }
+                        if (e < 0)
+                                errx_("%s", strerror(-e));
                         if (!o->format_set)
                                 o->format = FORMAT_TABLE;
                         break;
@@ -217,11 +451,64 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 warnx_(_("unexpected argument '%s'"), argv[optind]);
                 bad_usage();
         }
-        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0) {
-                warnx_("%s", strerror(ENOMEM));
-                exit(EXIT_BAD_INPUT);
+        for (size_t i = 0; i < o->n_sources; i++)
+                o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
+        if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
+                warnx_(_("%s works on the kernel's buffer, not on files given with -K or -F"),
+                       o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+                bad_usage();
         }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
+                errx_("%s", strerror(ENOMEM));
         o->out.columns = &o->columns;
+}
+
+/*
+ * Wall-clock times need the boot time: this machine's for the live log,
+ * the one given with --boot-time for dumps.  Then --since and --until
+ * become monotonic bounds.
+ */
+static void setup_time(struct options *o) {
+        struct timefmt *t = &o->out.time;
+        struct time_point since = {}, until = {};
+        const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        int e;
+
+        if (t->format == TIME_ISO && t->delta)
+                warnx_(_("--show-delta is ignored with the iso time format"));
+        if (o->since && time_parse_point(o->since, &since) < 0)
+                errx_(_("bad time '%s' for --since"), o->since);
+        if (o->until && time_parse_point(o->until, &until) < 0)
+                errx_(_("bad time '%s' for --until"), o->until);
+        if (!wall && o->since && !since.monotonic)
+                wall = "--since";
+        if (!wall && o->until && !until.monotonic)
+                wall = "--until";
+
+        if (o->boot_time) {
+                if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
+                        errx_(_("bad time '%s' for --boot-time"), o->boot_time);
+                t->have_boot = true;
+        } else {
+                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                if (e == -EINVAL)
+                        errx_(_("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                t->have_boot = e == 0;
+                if (e < 0 && wall && o->n_sources > 0)
+                        errx_(_("%s needs the boot time of the machine the dump comes from: give it with "
+                                "--boot-time"),
+                              wall);
+                if (e < 0 && wall)
+                        errx_(_("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
+        }
+
+        if (o->since)
+                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
+        if (o->until)
+                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
+        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
+                errx_(_("--since %s is after --until %s: no record can match"), o->since, o->until);
 }
 
 /* Per-run state shared by all sources. */
@@ -229,6 +516,7 @@ struct run {
         struct sink *sink;
         struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
+        struct filter *filter;
         uint64_t bad_records;
         int status;
 };
@@ -247,22 +535,32 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
 }
 
-static int emit(struct run *run, const struct kmsg_record *r) {
+static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct filter *f = run->filter;
         struct kmsg_loss loss;
-        int f;
+        bool in_window;
+        int fl;
 
-        f = kmsg_seqtrack_feed(run->track, r, &loss);
-        if (f < 0)
-                return f;
-        if (f & KMSG_SEQ_DUPLICATE)
+        fl = kmsg_seqtrack_feed(run->track, r, &loss);
+        if (fl < 0)
+                return fl;
+        if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
+        if (f->have_seq && !f->seq_warned && !kmsg_record_has_seqnum(r)) {
+                warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
+                       kmsg_reader_get_name(rd));
+                f->seq_warned = true;
+        }
+        in_window = !f->active || filter_in_window(f, r);
         /* What rotated out of the ring before reading began is not news. */
-        if ((f & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED) {
+        if ((fl & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED && in_window) {
                 int e = run->sink->loss(run->sink, &loss);
 
                 if (e < 0)
                         return e;
         }
+        if (!in_window || (f->active && !filter_match(f, r)))
+                return 0;
         if (run->devfilter && !devfilter_match(run->devfilter, r))
                 return 0;
         return run->sink->record(run->sink, r);
@@ -278,7 +576,7 @@ static int drain(struct run *run, struct kmsg_reader *rd) {
 
                 e = kmsg_reader_next(rd, &r);
                 if (e == 1) {
-                        e = emit(run, r);
+                        e = emit(run, rd, r);
                         if (e < 0)
                                 return e;
                         continue;
@@ -322,43 +620,156 @@ static int open_device(struct kmsg_reader **ret) {
         return e;
 }
 
+/* A file given to -F must be text: refuse one with NUL bytes in its first block. */
+static bool looks_binary(int fd) {
+        char buf[4096];
+        ssize_t n = pread(fd, buf, sizeof(buf), 0);
+
+        return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
+}
+
+static void read_source(struct run *run, const struct source *src) {
+        struct kmsg_reader *rd = NULL;
+        int fd = -1, e;
+
+        if (strcmp(src->path, "-") == 0)
+                e = kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", src->format, &rd);
+        else {
+                fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0) {
+                        warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+                if (src->syslog_file && looks_binary(fd)) {
+                        warnx_(_("%s: binary data, not a syslog-form dump"), src->path);
+                        run->status = EXIT_BAD_INPUT;
+                        close(fd);
+                        return;
+                }
+                e = kmsg_reader_new_fd(fd, src->path, src->format, &rd);
+        }
+        if (e < 0) {
+                warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+        } else {
+                drain(run, rd);
+                kmsg_reader_unref(rd);
+        }
+        if (fd >= 0)
+                close(fd);
+}
+
+static void read_live(struct run *run, const struct options *o) {
+        struct kmsg_reader *rd = NULL;
+        int fd = -1, e;
+
+        if (o->use_syslog) {
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                if (e < 0) {
+                        warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+        } else if (open_device(&rd) < 0) {
+                run->status = EXIT_BAD_INPUT;
+                return;
+        }
+        drain(run, rd);
+        kmsg_reader_unref(rd);
+        if (fd >= 0)
+                close(fd);
+        /*
+         * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
+         * only what was read in full and written out.
+         */
+        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0 && out_flush() == 0) {
+                e = console_clear();
+                if (e < 0) {
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                }
+        }
+}
+
+/* -C, -D, -E, -n: change the kernel's state, print nothing. */
+static int console_action(const struct options *o) {
+        int e = 0;
+
+        switch (o->action) {
+        case ACTION_CLEAR:
+                e = console_clear();
+                if (e < 0)
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_OFF:
+        case ACTION_CONSOLE_ON:
+                e = console_enable(o->action == ACTION_CONSOLE_ON);
+                if (e < 0 && o->action == ACTION_CONSOLE_ON)
+                        warnx_(_("cannot enable printing messages to the console: %s"), strerror(-e));
+                else if (e < 0)
+                        warnx_(_("cannot disable printing messages to the console: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_LEVEL:
+                e = console_set_level(o->console_level);
+                if (e < 0)
+                        warnx_(_("cannot set the console level: %s"), strerror(-e));
+                break;
+        default:
+                break;
+        }
+        return e < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = {};
-        struct kmsg_reader *rd = NULL;
         size_t i;
         int e;
 
         setlocale(LC_ALL, "");
         i18n_init();
+        /* "kdmesg | head": end quietly when the reader goes away. */
+        signal(SIGPIPE, SIG_DFL);
         parse_options(argc, argv, &o);
-        if (devctx_setup(&o.dev, o.n_files == 0, warnx_) < 0) {
-                devctx_done(&o.dev);
-                free(o.files);
-                columns_free(&o.columns);
-                return EXIT_BAD_INPUT;
+
+        if (o.action != ACTION_PRINT && o.action != ACTION_READ_CLEAR) {
+                run.status = console_action(&o);
+                goto out;
+        }
+
+        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
         }
         o.out.devices = &o.dev;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
 
+        setup_time(&o);
         if (o.format == FORMAT_EXPORT) {
                 static struct export_boot boot;
 
-                e = export_boot_prepare(&boot, o.n_files == 0);
-                if (e == -EINVAL) {
-                        warnx_(_("bad KDMESG_BOOT_TIME '%s' (seconds since the epoch)"), getenv("KDMESG_BOOT_TIME"));
-                        exit(EXIT_BAD_INPUT);
-                }
-                if (e < 0) {
+                /* The boot id, when live; the boot time is the one setup_time() found. */
+                export_boot_prepare(&boot, o.n_sources == 0);
+                if (!o.out.time.have_boot) {
                         warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
-                        exit(EXIT_BAD_INPUT);
+                        run.status = EXIT_BAD_INPUT;
+                        goto out;
                 }
                 o.out.has_boot_time = true;
-                o.out.boot_time_usec = boot.boot_time_usec;
+                o.out.boot_time_usec = (uint64_t)o.out.time.boot_usec;
                 o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
         }
+        /* Machine-readable formats get neither colors nor a pager. */
+        if (output_format_is_machine(o.format))
+                o.color = COLOR_NEVER;
+        if (color_init(o.color) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
 
+        run.filter = &o.filter;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)
@@ -370,29 +781,16 @@ int main(int argc, char **argv) {
                 }
         }
         run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
-        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0) {
-                warnx_("%s", strerror(ENOMEM));
-                return EXIT_BAD_INPUT;
-        }
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
+                errx_("%s", strerror(ENOMEM));
 
-        if (o.n_files == 0) {
-                if (open_device(&rd) < 0)
-                        run.status = EXIT_BAD_INPUT;
-                else {
-                        drain(&run, rd);
-                        rd = kmsg_reader_unref(rd);
-                }
-        }
-        for (i = 0; i < o.n_files; i++) {
-                e = kmsg_reader_new_path(o.files[i], KMSG_FORMAT_AUTO, &rd);
-                if (e < 0) {
-                        warnx_(_("cannot open %s: %s"), o.files[i], strerror(-e));
-                        run.status = EXIT_BAD_INPUT;
-                        continue;
-                }
-                drain(&run, rd);
-                rd = kmsg_reader_unref(rd);
-        }
+        if (!o.nopager && !output_format_is_machine(o.format))
+                pager_open();
+
+        if (o.n_sources == 0)
+                read_live(&run, &o);
+        for (i = 0; i < o.n_sources; i++)
+                read_source(&run, &o.sources[i]);
 
         run.sink->finish(run.sink);
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
@@ -403,10 +801,13 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
                 run.status = EXIT_BAD_INPUT;
         }
+        pager_close();
         run.sink->free(run.sink);
         kmsg_seqtrack_unref(run.track);
+out:
+        filter_done(&o.filter);
         devctx_done(&o.dev);
-        free(o.files);
+        free(o.sources);
         columns_free(&o.columns);
         return run.status;
 }

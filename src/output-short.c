@@ -1,36 +1,187 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The classic dmesg view: "[    1.234567] message". */
+/*
+ * The classic dmesg view: "[    1.234567] message".  A message that holds
+ * newlines goes on under its first line, indented to where the text
+ * started (or, with --force-prefix, with the prefix repeated); with
+ * --noescape its bytes are written as they are.  A record
+ * flagged 'c' (the start of a line printed in fragments, kernels 3.5-4.x)
+ * stays open, and the records flagged '+' that follow are appended to it.
+ */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "color.h"
 #include "device.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
+#define PREFIX_TIME_MAX 112 /* the longest time stamp prefix, with room to spare */
+#define PREFIX_MAX 160
+
+struct short_sink {
+        struct sink s;
+        struct timefmt time;
+        bool line_open;              /* a fragment line waits for its '+' records */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: time stamp, --decode */
+        size_t prefix_len;
+};
+
+/* Columns taken by a prefix (UTF-8: count the characters). */
+static unsigned columns(const char *p, size_t len) {
+        unsigned n = 0;
+        size_t i;
+
+        for (i = 0; i < len; i++)
+                if (((unsigned char)p[i] & 0xc0) != 0x80)
+                        n++;
+        return n;
+}
+
+static void close_line(struct short_sink *ss) {
+        if (ss->line_open) {
+                out_putc('\n');
+                ss->line_open = false;
+        }
+}
+
+/* Length of "subsystem:" at the head of the text, to color it; 0 if none. */
+static size_t head_length(const char *msg, size_t len) {
+        size_t i;
+
+        for (i = 0; i < len && i < 64; i++) {
+                if (msg[i] == '\n' || msg[i] == '[')
+                        return 0;
+                if (msg[i] == ':' && i > 0 && msg[i - 1] != ' ' && (i + 1 == len || msg[i + 1] == ' '))
+                        return i + 1;
+        }
+        return 0;
+}
+
+/* The message, line by line; every line after the first indented or prefixed. */
+static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+        bool noescape = ss->s.settings->noescape;
+        size_t h = head && color_enabled() ? head_length(msg, len) : 0;
+
+        if (h > 0) {
+                color_on(COLOR_SUBSYSTEM);
+                out_text(msg, h, noescape);
+                color_off(COLOR_SUBSYSTEM);
+                msg += h;
+                len -= h;
+        }
+        for (;;) {
+                /* --noescape writes the bytes as they are, newlines included. */
+                const char *nl = noescape ? NULL : memchr(msg, '\n', len);
+                size_t n = nl ? (size_t)(nl - msg) : len;
+
+                if (level_slot >= 0)
+                        color_on((enum color_slot)level_slot);
+                out_text(msg, n, noescape);
+                if (level_slot >= 0)
+                        color_off((enum color_slot)level_slot);
+                if (!nl)
+                        break;
+                out_putc('\n');
+                if (ss->s.settings->force_prefix)
+                        out_write(ss->prefix, ss->prefix_len);
+                else
+                        for (unsigned i = columns(ss->prefix, ss->prefix_len); i > 0; i--)
+                                out_putc(' ');
+                msg = nl + 1;
+                len -= n + 1;
+        }
+}
+
+/* The time stamp and the --decode prefix, kept in ss->prefix for later lines. */
+static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
+        const struct output_settings *set = ss->s.settings;
+        size_t tlen = 0, dlen = 0;
+        bool brk = false;
+
+        if (kmsg_record_has_timestamp(r))
+                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix, PREFIX_TIME_MAX, &brk);
+        if (set->decode && kmsg_record_has_priority(r)) {
+                const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
+                char num[12];
+                int n;
+
+                if (!fac) {
+                        snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
+                        fac = num;
+                }
+                n = snprintf(ss->prefix + tlen, sizeof(ss->prefix) - tlen, "%-6s:%-6s: ", fac,
+                             kmsg_level_to_name(kmsg_record_get_level(r)));
+                if (n > 0)
+                        dlen = (size_t)n < sizeof(ss->prefix) - tlen ? (size_t)n : sizeof(ss->prefix) - tlen - 1;
+        }
+        ss->prefix_len = tlen + dlen;
+
+        if (tlen > 0) {
+                /* Color the stamp, not the space after it. */
+                color_on(brk ? COLOR_TIMEBREAK : COLOR_TIME);
+                out_write(ss->prefix, tlen - 1);
+                color_off(brk ? COLOR_TIMEBREAK : COLOR_TIME);
+                out_putc(' ');
+        }
+        if (dlen > 0) {
+                color_on(COLOR_PREFIX);
+                out_write(ss->prefix + tlen, dlen);
+                color_off(COLOR_PREFIX);
+        }
+}
+
+/* Whether the flags (usually "-") contain c. */
+static inline bool has_flag(const char *flags, char c) {
+        return flags[0] != '-' && strchr(flags, c) != NULL;
+}
+
 static int short_record(struct sink *s, const struct kmsg_record *r) {
+        struct short_sink *ss = (struct short_sink *)s;
+        const char *flags = kmsg_record_get_flags(r);
+        int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
         const char *msg;
         size_t len;
 
-        if (kmsg_record_has_timestamp(r)) {
-                out_putc('[');
-                out_usec(kmsg_record_get_timestamp(r), 5);
-                out_write("] ", 2);
-        }
-        devctx_write_tag(s->settings->devices, r);
         msg = kmsg_record_get_message(r, &len);
-        out_text(msg, len, s->settings->noescape);
-        out_putc('\n');
+        if (ss->line_open && has_flag(flags, '+')) {
+                /* The next fragment of the open line. */
+                write_text(ss, msg, len, level_slot, false);
+                sink_end_item(s);
+                return 0;
+        }
+        close_line(ss);
+        write_prefix(ss, r);
+        devctx_write_tag(s->settings->devices, r);
+        write_text(ss, msg, len, level_slot, true);
+        if (has_flag(flags, 'c') || has_flag(flags, '+'))
+                ss->line_open = true;
+        else
+                out_putc('\n');
         sink_end_item(s);
         return 0;
 }
 
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        out_loss_line(l);
+        char buf[256];
+        int n;
+
+        close_line((struct short_sink *)s);
+        if (!color_enabled())
+                out_loss_line(l);
+        else if ((n = loss_describe(l, buf, sizeof(buf))) >= 0) {
+                color_on(COLOR_LOSS);
+                out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+                color_off(COLOR_LOSS);
+                out_putc('\n');
+        }
         sink_end_item(s);
         return 0;
 }
 
 static int short_finish(struct sink *s) {
+        close_line((struct short_sink *)s);
         return 0;
 }
 
@@ -39,15 +190,16 @@ static void short_free(struct sink *s) {
 }
 
 struct sink *sink_short_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
+        struct short_sink *ss = calloc(1, sizeof(*ss));
 
-        if (!s)
+        if (!ss)
                 return NULL;
-        s->name = "short";
-        s->record = short_record;
-        s->loss = short_loss;
-        s->finish = short_finish;
-        s->free = short_free;
-        s->settings = settings;
-        return s;
+        ss->s.name = "short";
+        ss->s.record = short_record;
+        ss->s.loss = short_loss;
+        ss->s.finish = short_finish;
+        ss->s.free = short_free;
+        ss->s.settings = settings;
+        ss->time = settings->time;
+        return &ss->s;
 }

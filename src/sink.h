@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "libkmsg.h"
+#include "timefmt.h"
 
 struct columns;
 struct devctx;
@@ -13,6 +14,10 @@ struct devctx;
 /* Settings every output format may read. */
 struct output_settings {
         bool noescape; /* write message bytes unchanged */
+        bool decode;       /* -x: "facility:level: " before the message */
+        bool force_prefix; /* -p: repeat the prefix on every line of a message */
+        /* Time format and boot time (timefmt.h); a sink copies it to keep its state. */
+        struct timefmt time;
         struct devctx *devices; /* device options: tags, names (device.h) */
         /*
          * Flush the output after each record and loss event, so that a

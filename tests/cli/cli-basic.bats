@@ -62,7 +62,8 @@ run_split() {
         grep -qF 'ESC\x1b[31mred\x1b[0m, BEL\x07, DEL\x7f' "$out"
         grep -qF 'CR\x0d,' "$out"
         grep -qF 'NUL\x00inside' "$out"
-        grep -qF 'two lines\x0asecond line' "$out"
+        # A newline in a message is a continuation line, indented under the text.
+        grep -qxF '               second line' "$out"
         grep -qF 'invalid: \xff\xfe \xc3( \xed\xa0\x80; C1: \xc2\x85' "$out"
         # Valid UTF-8 is printed as it is.
         grep -qF 'UTF-8: °C €;' "$out"
@@ -155,4 +156,21 @@ PY
         [ "$status" -eq 0 ]
         golden basic-kmsg.txt
         [ "$stderr" = "kdmesg: 21 duplicate records skipped (overlapping input)" ]
+}
+
+@test "without -K it reads /dev/kmsg: every record in the classic view, exit 0" {
+        if ! dd if=/dev/kmsg of=/dev/null count=1 iflag=nonblock 2>/dev/null; then
+                skip "/dev/kmsg is not readable here"
+        fi
+        run_split "$KDMESG"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -gt 0 ]
+        # Each line is a record, the continuation of a message with a newline (indented
+        # under its text), or a report of lost messages; never a raw control byte.
+        local odd
+        odd=$(printf '%s\n' "${lines[@]}" |
+              grep -Evc '^\[ *[0-9]+\.[0-9]{6}\] |^ {15}|^-- [0-9]+ messages? lost ' || true)
+        [ "$odd" -eq 0 ]
+        printf '%s\n' "$output" | tr -d '\000-\010\013-\037\177' | cmp - <(printf '%s\n' "$output")
 }

@@ -300,3 +300,12 @@ count_dict() {
         [ "${lines[0]}" = "kdmesg: --devices prints a table, or JSON with --json; not --format=syslog" ]
         [ "${lines[1]}" = "Try 'kdmesg --help' for more information." ]
 }
+
+@test "device selection ANDs with the level and grep filters" {
+        kd --device sda --with-children --device-text --level err,crit --show-device
+        [ "$status" -eq 0 ]
+        golden devices-and-level.txt
+        kd --subsystem net --grep Hang
+        [ "${#lines[@]}" -eq 1 ]
+        [[ "$output" == *"Detected Hardware Unit Hang" ]]
+}

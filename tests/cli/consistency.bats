@@ -9,6 +9,11 @@ MAN="$SRC/man/kdmesg.1.scd"
 BASHCOMP="$SRC/completions/kdmesg.bash"
 ZSHCOMP="$SRC/completions/_kdmesg"
 
+# Short options of --help that take an argument.
+help_short_with_argument() {
+        "$KDMESG" --help | grep -oE '^ +-[[:alnum:]], --[[:alnum:]-]+ +<' | grep -oE '^ +-[[:alnum:]]' | tr -d ' '
+}
+
 # Options listed in --help, one per line: "--long" or "-s --long".
 help_options() {
         "$KDMESG" --help | grep -oE '^ +(-[[:alnum:]], )?--[[:alnum:]][[:alnum:]-]*' |
@@ -112,11 +117,14 @@ names_option() {
 }
 
 @test "every option in --help is completed by bash and zsh" {
-        local o w missing=
+        local o missing=
+        # zsh offers every option; bash the long ones, and completes the
+        # arguments of short ones too.
         for o in $(help_options); do
-                for f in "$BASHCOMP" "$ZSHCOMP"; do
-                        names_option "$o" "$f" || missing+=" $o($(basename "$f"))"
-                done
+                names_option "$o" "$ZSHCOMP" || missing+=" $o(_kdmesg)"
+        done
+        for o in $(help_long_options) $(help_short_with_argument); do
+                names_option "$o" "$BASHCOMP" || missing+=" $o(kdmesg.bash)"
         done
         echo "not completed:$missing"
         [ -z "$missing" ]
@@ -141,16 +149,46 @@ names_option() {
         [ "$status" -eq 0 ]
 }
 
-@test "the bash completion completes options" {
+# Completions bash offers for the command line "$@" (the last word is completed).
+bash_complete() {
         [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
-        run bash -c '
+        bash -c '
                 source /usr/share/bash-completion/bash_completion
-                source "$1"
-                COMP_WORDS=(kdmesg --kmsg); COMP_CWORD=1; COMP_LINE="kdmesg --kmsg"; COMP_POINT=${#COMP_LINE}
-                _kdmesg kdmesg --kmsg kdmesg
-                printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHCOMP"
+                source "$1"; shift
+                COMP_WORDS=(kdmesg "$@"); COMP_CWORD=$#
+                COMP_LINE="kdmesg $*"; COMP_POINT=${#COMP_LINE}
+                _kdmesg kdmesg "${@: -1}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHCOMP" "$@"
+}
+
+@test "the bash completion completes options" {
+        run bash_complete --kmsg
         [ "$status" -eq 0 ]
         [ "$output" = "--kmsg-file" ]
+        run bash_complete --con
+        [ "$output" = "$(printf -- '--console-off\n--console-on\n--console-level')" ]
+}
+
+@test "the bash completion completes level and facility names, in lists" {
+        run bash_complete --level e
+        [ "$output" = "$(printf 'emerg\nerr')" ]
+        run bash_complete -l err,w
+        [ "$output" = "err,warn" ]
+        run bash_complete -l +no
+        [ "$output" = "+notice" ]
+        run bash_complete --facility kern,dae
+        [ "$output" = "kern,daemon" ]
+        run bash_complete -n cr
+        [ "$output" = "crit" ]
+}
+
+@test "the bash completion completes option values" {
+        run bash_complete --time-format i
+        [ "$output" = "iso" ]
+        run bash_complete --input-format e
+        [ "$output" = "export" ]
+        run bash_complete --color a
+        [ "$output" = "$(printf 'auto\nalways')" ]
 }
 
 @test "the zsh completion parses" {

@@ -1,11 +1,11 @@
 # Shared set-up for the CLI tests: a pinned environment and golden files.
 export TZ=UTC
 export LC_ALL=C.UTF-8
-unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR
+unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME
 : "${KDMESG:?KDMESG must point at the kdmesg binary}"
 : "${TESTS:?TESTS must point at the tests directory}"
-DATA="$TESTS/data"
-EXPECTED="$TESTS/expected"
+export DATA="$TESTS/data"
+export EXPECTED="$TESTS/expected"
 
 # Compare stdout of the last `run` with a golden file; KDMESG_UPDATE_GOLDEN=1 rewrites it.
 golden() {

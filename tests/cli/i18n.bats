@@ -16,7 +16,7 @@ setup() {
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
         [ "${lines[0]}" = "Aufruf:" ]
-        [[ "$output" == *"Optionen:"* ]]
+        [[ "$output" == *"Eingabe:"* ]]
         [[ "$output" == *" -h, --help                  diese Hilfe anzeigen"* ]]
         [[ "$output" == *"Weitere Informationen finden Sie in kdmesg(1)."* ]]
 }

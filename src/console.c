@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* klogctl(2): clear the ring, console on/off and level, read via syslog(2). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "util.h"
+
+/* The actions of syslog(2), as in its man page. */
+enum {
+        ACTION_READ_ALL = 3,
+        ACTION_READ_CLEAR = 4,
+        ACTION_CLEAR = 5,
+        ACTION_CONSOLE_OFF = 6,
+        ACTION_CONSOLE_ON = 7,
+        ACTION_CONSOLE_LEVEL = 8,
+        ACTION_SIZE_BUFFER = 10,
+};
+
+static int klog(int action, char *buf, int len) {
+        int r = klogctl(action, buf, len);
+
+        return r < 0 ? -errno : r;
+}
+
+int console_clear(void) {
+        int r = klog(ACTION_CLEAR, NULL, 0);
+
+        return r < 0 ? r : 0;
+}
+
+int console_enable(bool on) {
+        int r = klog(on ? ACTION_CONSOLE_ON : ACTION_CONSOLE_OFF, NULL, 0);
+
+        return r < 0 ? r : 0;
+}
+
+int console_set_level(int level) {
+        int r = klog(ACTION_CONSOLE_LEVEL, NULL, level);
+
+        return r < 0 ? r : 0;
+}
+
+int console_parse_level(const char *s) {
+        uint64_t v;
+        int lvl;
+
+        if (parse_u64(s, &v) == 0)
+                return v >= 1 && v <= 8 ? (int)v : -ERANGE;
+        lvl = kmsg_level_from_name(s);
+        return lvl < 0 ? lvl : lvl + 1;
+}
+
+int syslog_reader_new(bool clear, struct kmsg_reader **ret, int *ret_fd) {
+        char *buf = NULL;
+        int size, n, fd, e;
+
+        size = klog(ACTION_SIZE_BUFFER, NULL, 0);
+        if (size < 0)
+                return size;
+        if (size < 4096)
+                size = 4096;
+        buf = malloc((size_t)size);
+        if (!buf)
+                return -ENOMEM;
+        n = klog(clear ? ACTION_READ_CLEAR : ACTION_READ_ALL, buf, size);
+        if (n < 0) {
+                free(buf);
+                return n;
+        }
+        /* The reader works on file descriptors: hand it the copy as a memory file. */
+        fd = memfd_create("syslog", MFD_CLOEXEC);
+        if (fd < 0) {
+                e = -errno;
+                free(buf);
+                return e;
+        }
+        e = 0;
+        for (int done = 0; done < n;) {
+                ssize_t w = write(fd, buf + done, (size_t)(n - done));
+
+                if (w < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        e = -errno;
+                        break;
+                }
+                done += (int)w;
+        }
+        free(buf);
+        if (e == 0 && lseek(fd, 0, SEEK_SET) < 0)
+                e = -errno;
+        if (e == 0)
+                e = kmsg_reader_new_fd(fd, "syslog(2)", KMSG_FORMAT_SYSLOG, ret);
+        if (e < 0) {
+                close(fd);
+                return e;
+        }
+        *ret_fd = fd;
+        return 0;
+}

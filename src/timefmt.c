@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Time stamps: the classic view's prefixes, wall-clock forms, time parsing. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "timefmt.h"
+#include "util.h"
+
+#define USEC_PER_SEC 1000000LL
+
+int timefmt_parse_word(struct timefmt *t, const char *word) {
+        static const struct {
+                const char *name;
+                enum time_format format;
+        } words[] = {
+                { "raw", TIME_RAW },         { "ctime", TIME_CTIME }, { "reltime", TIME_RELTIME },
+                { "iso", TIME_ISO },         { "notime", TIME_NONE },
+        };
+        size_t i;
+
+        if (strcmp(word, "delta") == 0) {
+                t->delta = true;
+                return 0;
+        }
+        for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+                if (strcmp(word, words[i].name) == 0) {
+                        t->format = words[i].format;
+                        return 0;
+                }
+        return -EINVAL;
+}
+
+bool timefmt_needs_wall(const struct timefmt *t) {
+        return t->format == TIME_CTIME || t->format == TIME_RELTIME || t->format == TIME_ISO;
+}
+
+const char *timefmt_name(const struct timefmt *t) {
+        switch (t->format) {
+        case TIME_RAW:
+                return "raw";
+        case TIME_CTIME:
+                return "ctime";
+        case TIME_RELTIME:
+                return "reltime";
+        case TIME_ISO:
+                return "iso";
+        case TIME_NONE:
+                return "notime";
+        }
+        return "raw";
+}
+
+static int64_t timespec_usec(const struct timespec *ts) {
+        return (int64_t)ts->tv_sec * USEC_PER_SEC + ts->tv_nsec / 1000;
+}
+
+static int btime_from_proc(int64_t *ret_usec) {
+        FILE *f = fopen("/proc/stat", "re");
+        char line[256];
+        long long v;
+        int e = -ENOENT;
+
+        if (!f)
+                return -errno;
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "btime %lld", &v) == 1) {
+                        *ret_usec = (int64_t)v * USEC_PER_SEC;
+                        e = 0;
+                        break;
+                }
+        fclose(f);
+        return e;
+}
+
+int boot_time_find(bool live, int64_t *ret_usec) {
+        const char *pinned = getenv("KDMESG_BOOT_TIME");
+        struct timespec real, boot;
+
+        if (pinned && *pinned)
+                return time_parse_absolute(pinned, ret_usec);
+        if (!live)
+                return -ENODATA;
+        if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0) {
+                *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
+                return 0;
+        }
+        return btime_from_proc(ret_usec);
+}
+
+/* "SECONDS[.FRACTION]" filling all of s, as microseconds. */
+static int parse_seconds(const char *s, int64_t *ret_usec) {
+        const char *dot = strchr(s, '.');
+        char whole[24];
+        uint64_t sec, frac = 0;
+        size_t n = dot ? (size_t)(dot - s) : strlen(s);
+        int digits = 0;
+
+        if (n == 0 || n >= sizeof(whole))
+                return -EINVAL;
+        memcpy(whole, s, n);
+        whole[n] = '\0';
+        if (parse_u64(whole, &sec) < 0 || sec > INT64_MAX / USEC_PER_SEC - 1)
+                return -EINVAL;
+        if (dot) {
+                const char *p;
+
+                if (!dot[1])
+                        return -EINVAL;
+                for (p = dot + 1; *p; p++) {
+                        if (*p < '0' || *p > '9')
+                                return -EINVAL;
+                        if (digits < 6) {
+                                frac = frac * 10 + (uint64_t)(*p - '0');
+                                digits++;
+                        }
+                }
+                for (; digits < 6; digits++)
+                        frac *= 10;
+        }
+        *ret_usec = (int64_t)(sec * USEC_PER_SEC + frac);
+        return 0;
+}
+
+/* "1h 30min", "10min", "90" (seconds): a sum of numbers with units. */
+static int parse_duration(const char *s, int64_t *ret_usec) {
+        static const struct {
+                const char *unit;
+                int64_t usec;
+        } units[] = {
+                { "us", 1 },
+                { "usec", 1 },
+                { "ms", 1000 },
+                { "msec", 1000 },
+                { "s", USEC_PER_SEC },
+                { "sec", USEC_PER_SEC },
+                { "second", USEC_PER_SEC },
+                { "seconds", USEC_PER_SEC },
+                { "m", 60 * USEC_PER_SEC },
+                { "min", 60 * USEC_PER_SEC },
+                { "minute", 60 * USEC_PER_SEC },
+                { "minutes", 60 * USEC_PER_SEC },
+                { "h", 3600 * USEC_PER_SEC },
+                { "hour", 3600 * USEC_PER_SEC },
+                { "hours", 3600 * USEC_PER_SEC },
+                { "d", 86400 * USEC_PER_SEC },
+                { "day", 86400 * USEC_PER_SEC },
+                { "days", 86400 * USEC_PER_SEC },
+                { "w", 7 * 86400 * USEC_PER_SEC },
+                { "week", 7 * 86400 * USEC_PER_SEC },
+                { "weeks", 7 * 86400 * USEC_PER_SEC },
+        };
+        int64_t total = 0;
+        bool any = false;
+
+        while (*s) {
+                char num[24], unit[16];
+                size_t n = 0, u = 0, i;
+                int64_t v;
+                int64_t scale = USEC_PER_SEC;
+
+                while (*s == ' ')
+                        s++;
+                if (!*s)
+                        break;
+                while ((*s >= '0' && *s <= '9') || *s == '.') {
+                        if (n + 1 >= sizeof(num))
+                                return -EINVAL;
+                        num[n++] = *s++;
+                }
+                num[n] = '\0';
+                while (*s == ' ')
+                        s++;
+                while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
+                        if (u + 1 >= sizeof(unit))
+                                return -EINVAL;
+                        unit[u++] = *s++;
+                }
+                unit[u] = '\0';
+                if (n == 0 || parse_seconds(num, &v) < 0)
+                        return -EINVAL;
+                if (u > 0) {
+                        for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+                                if (strcasecmp(unit, units[i].unit) == 0)
+                                        break;
+                        if (i == sizeof(units) / sizeof(units[0]))
+                                return -EINVAL;
+                        scale = units[i].usec;
+                }
+                /* v is the number in µs-of-a-second; scale it to the unit. */
+                if (v > INT64_MAX / (scale > USEC_PER_SEC ? scale / USEC_PER_SEC : 1))
+                        return -ERANGE;
+                v = scale >= USEC_PER_SEC ? v * (scale / USEC_PER_SEC) : v / (USEC_PER_SEC / scale);
+                total += v;
+                any = true;
+        }
+        if (!any)
+                return -EINVAL;
+        *ret_usec = total;
+        return 0;
+}
+
+static int64_t now_usec(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return timespec_usec(&ts);
+}
+
+/* Local midnight of today + days, µs since the epoch. */
+static int64_t midnight(int days) {
+        time_t now = time(NULL);
+        struct tm tm;
+
+        localtime_r(&now, &tm);
+        tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+        tm.tm_mday += days;
+        tm.tm_isdst = -1;
+        return (int64_t)mktime(&tm) * USEC_PER_SEC;
+}
+
+static int parse_date(const char *s, int64_t *ret_usec) {
+        static const char *const formats[] = {
+                "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
+                "%Y-%m-%d",          "%H:%M:%S",          "%H:%M",
+        };
+        size_t i;
+
+        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+                struct tm tm = {};
+                const char *end;
+                time_t t;
+
+                if (formats[i][1] == 'H') {
+                        time_t now = time(NULL);
+
+                        localtime_r(&now, &tm);
+                }
+                end = strptime(s, formats[i], &tm);
+                if (!end || *end)
+                        continue;
+                tm.tm_isdst = -1;
+                t = mktime(&tm);
+                if (t == (time_t)-1)
+                        return -EINVAL;
+                *ret_usec = (int64_t)t * USEC_PER_SEC;
+                return 0;
+        }
+        return -EINVAL;
+}
+
+int time_parse_absolute(const char *s, int64_t *ret_usec) {
+        int64_t v;
+        int e;
+
+        if (!s || !*s)
+                return -EINVAL;
+        if (strcmp(s, "now") == 0) {
+                *ret_usec = now_usec();
+                return 0;
+        }
+        if (strcmp(s, "today") == 0 || strcmp(s, "yesterday") == 0 || strcmp(s, "tomorrow") == 0) {
+                *ret_usec = midnight(s[0] == 'y' ? -1 : s[1] == 'o' && s[2] == 'm' ? 1 : 0);
+                return 0;
+        }
+        if (*s == '+' || *s == '-') {
+                e = parse_duration(s + 1, &v);
+                if (e < 0)
+                        return e;
+                *ret_usec = now_usec() + (*s == '-' ? -v : v);
+                return 0;
+        }
+        if (*s == '@')
+                return parse_seconds(s + 1, ret_usec);
+        if (parse_seconds(s, &v) == 0) {
+                *ret_usec = v;
+                return 0;
+        }
+        return parse_date(s, ret_usec);
+}
+
+int time_parse_point(const char *s, struct time_point *ret) {
+        int64_t v;
+        int e;
+
+        if (s && parse_seconds(s, &v) == 0) {
+                ret->monotonic = true;
+                ret->usec = v;
+                return 0;
+        }
+        e = time_parse_absolute(s, &v);
+        if (e < 0)
+                return e;
+        ret->monotonic = false;
+        ret->usec = v;
+        return 0;
+}
+
+size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
+        int n = snprintf(buf, size, "%" PRIu64 ".%06u", usec / 1000000, (unsigned)(usec % 1000000));
+
+        return n < 0 ? 0 : (size_t)n;
+}
+
+/*
+ * "    1.234567": seconds right-aligned in width columns, then six
+ * decimals.  Written by hand: this runs for every record of the classic
+ * view.  buf must hold 28 bytes.
+ */
+static size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+        char tmp[28];
+        uint64_t sec = usec / 1000000;
+        unsigned frac = (unsigned)(usec % 1000000);
+        size_t i = sizeof(tmp), n;
+        int k;
+
+        for (k = 0; k < 6; k++) {
+                tmp[--i] = (char)('0' + frac % 10);
+                frac /= 10;
+        }
+        tmp[--i] = '.';
+        do {
+                tmp[--i] = (char)('0' + sec % 10);
+                sec /= 10;
+        } while (sec);
+        while (sizeof(tmp) - i < width + 7)
+                tmp[--i] = ' ';
+        n = sizeof(tmp) - i;
+        memcpy(buf, tmp + i, n);
+        buf[n] = '\0';
+        return n;
+}
+
+static int format_padded(char *buf, size_t size, uint64_t usec) {
+        char tmp[32];
+        size_t n = put_seconds(tmp, usec, 5);
+
+        return snprintf(buf, size, "%s", tmp) < 0 ? 0 : (int)n;
+}
+
+static bool wall_tm(const struct timefmt *t, uint64_t usec, struct tm *tm, unsigned *ret_usec) {
+        int64_t wall;
+        time_t secs;
+
+        if (!t->have_boot)
+                return false;
+        wall = t->boot_usec + (int64_t)usec;
+        secs = (time_t)(wall >= 0 ? wall / USEC_PER_SEC : (wall - USEC_PER_SEC + 1) / USEC_PER_SEC);
+        if (ret_usec)
+                *ret_usec = (unsigned)(wall - (int64_t)secs * USEC_PER_SEC);
+        return localtime_r(&secs, tm) != NULL;
+}
+
+size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
+        struct tm tm;
+        unsigned us;
+        char date[32];
+        long off;
+        int n;
+
+        if (!wall_tm(t, usec, &tm, &us) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm))
+                return 0;
+        off = tm.tm_gmtoff / 60;
+        n = snprintf(buf, size, "%s,%06u%c%02ld:%02ld", date, us, off < 0 ? '-' : '+', labs(off) / 60,
+                     labs(off) % 60);
+        return n < 0 ? 0 : (size_t)n;
+}
+
+size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
+        struct tm tm;
+
+        if (!wall_tm(t, usec, &tm, NULL))
+                return 0;
+        return strftime(buf, size, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+/* "<    0.000123>": the time since the previous record shown. */
+static int format_delta(char *buf, size_t size, const struct timefmt *t, uint64_t usec) {
+        uint64_t d;
+        bool neg = false;
+        char tmp[32];
+
+        if (!t->have_last)
+                d = 0;
+        else if (usec >= t->last_usec)
+                d = usec - t->last_usec;
+        else {
+                /* Stamps are taken per CPU: a later record can carry an earlier one. */
+                d = t->last_usec - usec;
+                neg = true;
+        }
+        snprintf(tmp, sizeof(tmp), "%s%" PRIu64 ".%06u", neg ? "-" : "", d / 1000000, (unsigned)(d % 1000000));
+        return snprintf(buf, size, "<%12s>", tmp);
+}
+
+size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
+        char a[64] = "", d[40] = "";
+        size_t n = 0;
+        int r = 0;
+
+        if (ret_break)
+                *ret_break = false;
+        if (t->format == TIME_RAW && !t->delta && size >= 32) {
+                /* The default: "[    1.234567] ", without printf. */
+                buf[0] = '[';
+                n = 1 + put_seconds(buf + 1, usec, 5);
+                buf[n++] = ']';
+                buf[n++] = ' ';
+                buf[n] = '\0';
+                t->have_last = true;
+                t->last_usec = usec;
+                return n;
+        }
+        if (t->delta && t->format != TIME_ISO)
+                format_delta(d, sizeof(d), t, usec);
+
+        switch (t->format) {
+        case TIME_RAW:
+                format_padded(a, sizeof(a), usec);
+                r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
+                break;
+        case TIME_CTIME:
+                if (timefmt_ctime(t, usec, a, sizeof(a)) == 0)
+                        format_padded(a, sizeof(a), usec);
+                r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
+                break;
+        case TIME_ISO:
+                if (timefmt_iso(t, usec, a, sizeof(a)) == 0)
+                        format_padded(a, sizeof(a), usec);
+                r = snprintf(buf, size, "%s ", a);
+                break;
+        case TIME_RELTIME: {
+                struct tm tm;
+                int64_t minute;
+
+                if (*d) {
+                        r = snprintf(buf, size, "[%s] ", d);
+                        break;
+                }
+                if (!wall_tm(t, usec, &tm, NULL)) {
+                        format_padded(a, sizeof(a), usec);
+                        r = snprintf(buf, size, "[%s] ", a);
+                        break;
+                }
+                minute = (t->boot_usec + (int64_t)usec) / (60 * USEC_PER_SEC);
+                if (!t->have_last || minute != t->last_minute) {
+                        strftime(a, sizeof(a), "%b %e %H:%M", &tm);
+                        r = snprintf(buf, size, "[%s] ", a);
+                        if (ret_break)
+                                *ret_break = true;
+                } else {
+                        int64_t diff = (int64_t)usec - (int64_t)t->last_usec;
+                        uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
+                        char tmp[32];
+
+                        snprintf(tmp, sizeof(tmp), "%c%" PRIu64 ".%06u", diff < 0 ? '-' : '+', m / 1000000,
+                                 (unsigned)(m % 1000000));
+                        r = snprintf(buf, size, "[%11s] ", tmp);
+                }
+                t->last_minute = minute;
+                break;
+        }
+        case TIME_NONE:
+                if (*d)
+                        r = snprintf(buf, size, "[%s] ", d);
+                else if (size > 0)
+                        buf[0] = '\0';
+                break;
+        }
+        t->have_last = true;
+        t->last_usec = usec;
+        if (r > 0)
+                n = (size_t)r < size ? (size_t)r : size - 1;
+        return n;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_TIMEFMT_H
+#define KDMESG_TIMEFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Time stamps.  Records carry monotonic microseconds since boot; the wall
+ * clock is boot time + stamp.  The boot time is known for the live log
+ * (CLOCK_REALTIME - CLOCK_BOOTTIME, or btime from /proc/stat; the
+ * environment variable KDMESG_BOOT_TIME pins it), and for a dump only when
+ * the user gives it (--boot-time).
+ */
+enum time_format {
+        TIME_RAW = 0, /* [    1.234567] */
+        TIME_CTIME,   /* [Thu Dec  3 08:00:00 2026] */
+        TIME_RELTIME, /* [Dec  3 08:00] at each new minute, else [  +0.000123] */
+        TIME_ISO,     /* 2026-12-03T08:00:00,123456+00:00 */
+        TIME_NONE,    /* nothing */
+};
+
+struct timefmt {
+        enum time_format format;
+        bool delta;         /* add the time since the previous record shown */
+        bool have_boot;     /* boot_usec is known */
+        int64_t boot_usec;  /* wall-clock time of boot, µs since the epoch */
+
+        /* State of the running view. */
+        bool have_last;
+        uint64_t last_usec;
+        int64_t last_minute;
+};
+
+/* Parse a --time-format word; returns 0 or -EINVAL. */
+int timefmt_parse_word(struct timefmt *t, const char *word);
+/* Whether the format shows wall-clock times (and so needs the boot time). */
+bool timefmt_needs_wall(const struct timefmt *t);
+/* The name of the chosen format, as --time-format spells it. */
+const char *timefmt_name(const struct timefmt *t);
+
+/*
+ * The boot time, µs since the epoch: KDMESG_BOOT_TIME if set (any form
+ * time_parse_absolute() takes; it pins the boot time for any input, as
+ * tests need), else, for the live log, from the clocks or btime in
+ * /proc/stat.  Returns 0 or -errno: -EINVAL for a bad KDMESG_BOOT_TIME,
+ * -ENODATA when not live and not pinned.
+ */
+int boot_time_find(bool live, int64_t *ret_usec);
+
+/*
+ * An absolute time, µs since the epoch: "@SECONDS[.FRACTION]" or
+ * "SECONDS[.FRACTION]" since the epoch, "YYYY-MM-DD[ HH:MM[:SS]]" (also
+ * with 'T'), "HH:MM[:SS]" today, "now", "today", "yesterday", "tomorrow",
+ * or a relative "+DURATION"/"-DURATION" from now ("-10min", "-1h 30min").
+ * Local time zone.  Returns 0 or -EINVAL.
+ */
+int time_parse_absolute(const char *s, int64_t *ret_usec);
+
+/* A --since/--until value: monotonic seconds since boot, or a wall-clock time. */
+struct time_point {
+        bool monotonic;
+        int64_t usec; /* since boot when monotonic, else since the epoch */
+};
+/* Plain "SECONDS[.FRACTION]" is monotonic; everything else as time_parse_absolute(). */
+int time_parse_point(const char *s, struct time_point *ret);
+
+/*
+ * The classic view's time prefix for a record stamped usec, e.g.
+ * "[    1.234567] ", written to buf (NUL-terminated, at most size bytes).
+ * Updates the delta and reltime state.  *ret_break (if not NULL) is set
+ * when the reltime view starts a new minute.  Returns the length; 0 for
+ * TIME_NONE without delta.
+ */
+size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break);
+
+/*
+ * Single time stamps for other views (the table's TIME column, JSON):
+ * "1.234567" (no padding), ISO 8601 and ctime forms of the wall clock.
+ * Return the length, or 0 when the boot time is not known (iso, ctime).
+ */
+size_t timefmt_mono(uint64_t usec, char *buf, size_t size);
+size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
+size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
+
+#endif

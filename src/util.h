@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_UTIL_H
+#define KDMESG_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define EXIT_BAD_INPUT 1
+
+extern const char *program;
+
+/* "kdmesg: <message>" on stderr, after flushing standard output. */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warnx_() and exit 1: for bad option arguments, which get one line. */
+void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse an unsigned decimal number that fills all of s; 0 or -EINVAL/-ERANGE. */
+int parse_u64(const char *s, uint64_t *ret);
+
+#endif

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# Colors (-L, --color, NO_COLOR, KDMESG_COLORS) and the pager (-P, PAGER).
+# A terminal is made with script(1) where one is needed.
+
+load helpers
+
+# Run a command line on a pseudo-terminal; its output, with \r removed.
+on_tty() {
+        command -v script > /dev/null || skip "script(1) is not installed"
+        script -qec "$1" /dev/null < /dev/null | tr -d '\r'
+}
+
+@test "--color=always: named slots for time, prefix, head and levels" {
+        run bash -c '"$KDMESG" --color=always -x -K "$DATA/classic.kmsg" | cat -v'
+        [ "$status" -eq 0 ]
+        golden color-always.txt
+        run bash -c '"$KDMESG" -Lalways -x -K "$DATA/classic.kmsg" | cat -v'
+        golden color-always.txt
+}
+
+@test "--color=always with -e: the minute break has its own slot" {
+        run bash -c '"$KDMESG" --color=always -e --boot-time 1700000000 -K "$DATA/classic.kmsg" --seq 16-18 | cat -v'
+        [ "${lines[0]}" = '^[[1;32m[Nov 14 22:13]^[[0m ^[[31mfacility 200, level 3^[[0m' ]
+        [ "${lines[1]}" = '^[[1;32m[Nov 14 22:14]^[[0m ^[[1;7;31memergency a minute later^[[0m' ]
+        [ "${lines[2]}" = '^[[32m[  +0.500000]^[[0m ^[[33mUTF-8 text:^[[0m cafM-CM-) M-bM-^BM-,' ]
+}
+
+@test "no colors when standard output is not a terminal" {
+        run "$KDMESG" -K "$DATA/classic.kmsg"
+        [[ "$output" != *$'\033'* ]]
+        run "$KDMESG" --color -K "$DATA/classic.kmsg"
+        [[ "$output" != *$'\033'* ]]
+        run "$KDMESG" --color=auto -K "$DATA/classic.kmsg"
+        [[ "$output" != *$'\033'* ]]
+}
+
+@test "colors on a terminal by default; never with --color=never or NO_COLOR" {
+        run on_tty "'$KDMESG' -P -K '$DATA/classic.kmsg' --seq 4"
+        [ "$output" = $'\033[32m[    1.500000]\033[0m \033[33musb 1-1:\033[0m\033[31m device descriptor read/64, error -71\033[0m' ]
+        run on_tty "'$KDMESG' -P --color=never -K '$DATA/classic.kmsg' --seq 4"
+        [ "$output" = "[    1.500000] usb 1-1: device descriptor read/64, error -71" ]
+        run on_tty "NO_COLOR=1 '$KDMESG' -P -K '$DATA/classic.kmsg' --seq 4"
+        [ "$output" = "[    1.500000] usb 1-1: device descriptor read/64, error -71" ]
+        # An empty NO_COLOR does not count; --color=always beats NO_COLOR.
+        run on_tty "NO_COLOR= '$KDMESG' -P -K '$DATA/classic.kmsg' --seq 4"
+        [[ "$output" == *$'\033[32m'* ]]
+        run bash -c 'NO_COLOR=1 "$KDMESG" --color=always -K "$DATA/classic.kmsg" --seq 4'
+        [[ "$output" == *$'\033[32m'* ]]
+}
+
+@test "KDMESG_COLORS changes and turns off slots" {
+        KDMESG_COLORS='time=35:subsystem=:err=4' run bash -c '"$KDMESG" --color=always -K "$DATA/classic.kmsg" --seq 4 | cat -v'
+        [ "$output" = '^[[35m[    1.500000]^[[0m usb 1-1:^[[4m device descriptor read/64, error -71^[[0m' ]
+}
+
+@test "KDMESG_COLORS: a bad entry is one line, exit 1" {
+        KDMESG_COLORS='time=32:bogus=1' run --separate-stderr "$KDMESG" --color=always -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: bad KDMESG_COLORS entry 'bogus=1' (expected SLOT=SGR, e.g. time=32)" ]
+}
+
+@test "--color: an unknown mode is one line, exit 1" {
+        run --separate-stderr "$KDMESG" --color=sometimes -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: unknown color mode 'sometimes' (expected auto, always or never)" ]
+}
+
+@test "the pager: \$PAGER on a terminal" {
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0-1"
+        [ "${lines[0]}" = "PAGED:[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[1]}" = "PAGED:[    0.001000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
+}
+
+@test "the pager: less -FRSX when PAGER is unset" {
+        command -v less > /dev/null || skip "less is not installed"
+        run on_tty "unset PAGER; LESS= '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" == *"[    0.000000] Linux version 6.1.0"* ]]
+}
+
+@test "the pager: not with -P, --nopager, an empty PAGER, or off a terminal" {
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --nopager --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' -P --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        run on_tty "PAGER= '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        PAGER='sed s/^/PAGED:/' run "$KDMESG" -K "$DATA/classic.kmsg" --seq 0
+        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+}
+
+@test "the pager: kdmesg waits for it and keeps the exit status" {
+        run on_tty "PAGER='sleep 0.3; cat' '$KDMESG' --color=never -K '$BATS_TEST_TMPDIR/missing' -K '$DATA/classic.kmsg' --seq 0; echo status \$?"
+        [[ "$output" == *"[    0.000000] Linux version"* ]]
+        [ "${lines[-1]}" = "status 1" ]
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bats
+# Bad input and bad output: each is one line naming the problem, exit 1;
+# a reader that goes away ends kdmesg quietly.
+
+load helpers
+
+# 20000 records, about 1 MB of output.
+many() {
+        awk 'BEGIN { for (i = 0; i < 20000; i++) printf "6,%d,%d,-;record number %d of a long dump\n", i, i * 1000, i }'
+}
+
+@test "a file that does not exist: one line, exit 1" {
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/missing"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: cannot open $BATS_TEST_TMPDIR/missing: No such file or directory" ]
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/missing"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot open $BATS_TEST_TMPDIR/missing: No such file or directory" ]
+}
+
+@test "a directory: one line, exit 1" {
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR: read failed: Is a directory" ]
+}
+
+@test "an unreadable file: the others are still read, exit 1" {
+        run --separate-stderr "$KDMESG" -t -K "$BATS_TEST_TMPDIR/missing" -K "$DATA/classic.kmsg" --seq 0
+        [ "$status" -eq 1 ]
+        [ "$output" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+}
+
+@test "a write error on standard output is an error, exit 1" {
+        [ -w /dev/full ] || skip "/dev/full is not available"
+        run --separate-stderr bash -c '"$KDMESG" -K "$DATA/classic.kmsg" > /dev/full'
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: write error: No space left on device" ]
+}
+
+@test "a reader that goes away (kdmesg | head) ends kdmesg quietly" {
+        # Enough output to fill the pipe after head has gone.
+        many > "$BATS_TEST_TMPDIR/many.kmsg"
+        run --separate-stderr bash -c 'set -o pipefail; "$KDMESG" -K "$1" 2>"$2" | head -n 1; echo "status ${PIPESTATUS[0]}"' _ \
+                "$BATS_TEST_TMPDIR/many.kmsg" "$BATS_TEST_TMPDIR/err"
+        [ "${lines[0]}" = "[    0.000000] record number 0 of a long dump" ]
+        # Killed by SIGPIPE (128 + 13), or done before head left: never an error message.
+        [[ "${lines[1]}" == "status 141" || "${lines[1]}" == "status 0" ]]
+        [ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
+@test "SIGPIPE ignored by the caller: EPIPE still ends kdmesg without a message" {
+        many > "$BATS_TEST_TMPDIR/many.kmsg"
+        run bash -c 'trap "" PIPE; "$KDMESG" -K "$1" 2>"$2" | head -n 1 >/dev/null; echo "status ${PIPESTATUS[0]}"' _ \
+                "$BATS_TEST_TMPDIR/many.kmsg" "$BATS_TEST_TMPDIR/err"
+        [[ "$output" == "status 141" || "$output" == "status 0" ]]
+        [ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
+@test "malformed records are reported with file and line, the rest printed, exit 1" {
+        printf '6,0,0,-;good\nnot a record\n6,1,1,-;also good\n' > "$BATS_TEST_TMPDIR/bad.kmsg"
+        run --separate-stderr "$KDMESG" -t -K "$BATS_TEST_TMPDIR/bad.kmsg"
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = "good" ]
+        [ "${lines[1]}" = "also good" ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ "$stderr" == "kdmesg: $BATS_TEST_TMPDIR/bad.kmsg:2: "* ]]
+}
+
+@test "-K and -F cannot be combined with the kernel's own buffer options" {
+        run --separate-stderr "$KDMESG" -S -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "${stderr_lines[0]}" = "kdmesg: --syslog works on the kernel's buffer, not on files given with -K or -F" ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+        run --separate-stderr "$KDMESG" -c -F "$DATA/classic.syslog"
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --read-clear works on the kernel's buffer, not on files given with -K or -F" ]
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bats
+# Filters: --level, --facility, --kernel, --userspace, --since, --until,
+# --grep and --seq.
+
+load helpers
+
+BOOT=1700000000
+
+@test "-l, --level: one level by name or number" {
+        run "$KDMESG" -t --level err -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-level-err.txt
+        run "$KDMESG" -t -l 3 -K "$DATA/classic.kmsg"
+        golden filter-level-err.txt
+        run "$KDMESG" -t -l ERROR -K "$DATA/classic.kmsg"
+        golden filter-level-err.txt
+}
+
+@test "-l LEVEL+: that level and every more severe one" {
+        run "$KDMESG" -t -l crit+ -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-level-crit-up.txt
+        run "$KDMESG" -t -l emerg,alert,crit -K "$DATA/classic.kmsg"
+        golden filter-level-crit-up.txt
+        run "$KDMESG" -t -l 2+ -K "$DATA/classic.kmsg"
+        golden filter-level-crit-up.txt
+}
+
+@test "-l +LEVEL: that level and every less severe one" {
+        run "$KDMESG" -t -l +notice -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-level-notice-down.txt
+        run "$KDMESG" -t -l notice,info,debug -K "$DATA/classic.kmsg"
+        golden filter-level-notice-down.txt
+}
+
+@test "-l: unknown names and numbers out of range are one line, exit 1" {
+        run --separate-stderr "$KDMESG" -l err,bogus -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: unknown level 'bogus'" ]
+        run --separate-stderr "$KDMESG" -l 8 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: unknown level '8'" ]
+        run --separate-stderr "$KDMESG" -l '' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: empty level list" ]
+}
+
+@test "-f, --facility: names and numbers, up to 255" {
+        run "$KDMESG" -t --facility daemon,200 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-facility.txt
+        run "$KDMESG" -t -f 3 -f 200 -K "$DATA/classic.kmsg"
+        golden filter-facility.txt
+}
+
+@test "-f: an unknown facility is one line, exit 1" {
+        run --separate-stderr "$KDMESG" -f kern,bogus -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: unknown facility 'bogus'" ]
+        run --separate-stderr "$KDMESG" -f 256 -K "$DATA/classic.kmsg"
+        [ "$stderr" = "kdmesg: unknown facility '256'" ]
+}
+
+@test "-k, --kernel: kernel messages only" {
+        run "$KDMESG" -t --kernel -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-kernel.txt
+        run "$KDMESG" -t -f kern -K "$DATA/classic.kmsg"
+        golden filter-kernel.txt
+}
+
+@test "-u, --userspace: every facility but kern" {
+        run "$KDMESG" -t --userspace -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-userspace.txt
+        run "$KDMESG" -t -u -K "$DATA/classic.kmsg"
+        golden filter-userspace.txt
+}
+
+@test "-l and -f together: both must hold" {
+        run "$KDMESG" -t -k -l err --until 4 -K "$DATA/classic.kmsg"
+        [ "$output" = "usb 1-1: device descriptor read/64, error -71" ]
+}
+
+@test "level and facility filters drop lines without a priority" {
+        run "$KDMESG" -t -l +emerg -F "$DATA/classic.syslog"
+        [[ "$output" != *"without a priority"* ]]
+        [[ "$output" == *"without a time stamp"* ]]
+}
+
+@test "--since and --until: seconds since boot, inclusive" {
+        run "$KDMESG" --since 1.5 --until 2.1 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-since-until.txt
+}
+
+@test "--since and --until: absolute dates with --boot-time" {
+        run "$KDMESG" --boot-time "$BOOT" --since @1700000001.5 --until @1700000002.1 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden filter-since-until.txt
+        run "$KDMESG" -t --boot-time "$BOOT" --since "2023-11-14 22:14" -K "$DATA/classic.kmsg"
+        [ "${#lines[@]}" -eq 2 ]
+        [ "${lines[0]}" = "emergency a minute later" ]
+        run "$KDMESG" -t --boot-time "$BOOT" --until "2023-11-14T22:13:20" -K "$DATA/classic.kmsg"
+        [ "$output" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+}
+
+@test "--since and --until: now, relative times, yesterday" {
+        local now
+        now=$(date +%s)
+        # A boot 1000 s ago: records at 0..61 s are 939 s old and more.
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since -16min -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [ "${lines[1]}" = "UTF-8 text: café €" ]
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since "-16min 50s" -K "$DATA/classic.kmsg"
+        golden time-notime.txt
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since now -K "$DATA/classic.kmsg"
+        [ -z "$output" ]
+        run "$KDMESG" -t --boot-time $((now - 1000)) --until -1h -K "$DATA/classic.kmsg"
+        [ -z "$output" ]
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since yesterday --until +1h -K "$DATA/classic.kmsg"
+        golden time-notime.txt
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since today --until tomorrow -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+}
+
+@test "--since and --until: wall-clock times on a dump need --boot-time" {
+        run --separate-stderr "$KDMESG" --since yesterday -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: --since needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+        run --separate-stderr "$KDMESG" --until -5min -K "$DATA/classic.kmsg"
+        [ "$stderr" = "kdmesg: --until needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+}
+
+@test "--since after --until is one line, exit 1" {
+        run --separate-stderr "$KDMESG" --since 5 --until 3 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: --since 5 is after --until 3: no record can match" ]
+        run --separate-stderr "$KDMESG" --boot-time "$BOOT" --since "2023-11-15" --until "2023-11-14" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --since 2023-11-15 is after --until 2023-11-14: no record can match" ]
+}
+
+@test "--since: a bad time is one line, exit 1" {
+        run --separate-stderr "$KDMESG" --since "half past" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time 'half past' for --since" ]
+        run --separate-stderr "$KDMESG" --until "-10 fortnights" -K "$DATA/classic.kmsg"
+        [ "$stderr" = "kdmesg: bad time '-10 fortnights' for --until" ]
+}
+
+@test "-g, --grep: POSIX extended regex on the decoded message" {
+        run "$KDMESG" -t --grep 'usb [0-9]-[0-9]: .*(error|new)' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "usb 1-1: device descriptor read/64, error -71" ]
+        [ "${lines[1]}" = "usb 1-1: new high-speed USB device number 2 using xhci_hcd" ]
+        # \x5c in the dump is a backslash in the message.
+        run "$KDMESG" -t -g '^ACPI: \\_SB_' -K "$DATA/classic.kmsg"
+        [ "${lines[0]}" = 'ACPI: \_SB_.PCI0: _PRT not found' ]
+        [ "${#lines[@]}" -eq 2 ]
+        # A newline inside the message is matched by the regex, not split.
+        run "$KDMESG" -t -g 'reached.Shutting' -K "$DATA/classic.kmsg"
+        [ "${lines[0]}" = "thermal: CPU0 critical temperature reached" ]
+        run "$KDMESG" -t -g 'café' -K "$DATA/classic.kmsg"
+        [ "${lines[-1]}" = "UTF-8 text: café €" ]
+}
+
+@test "-g: a bad regex is one line, exit 1" {
+        run --separate-stderr "$KDMESG" -g 'a(b' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [[ "$stderr" == "kdmesg: bad regular expression 'a(b': "* ]]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "--seq FROM-TO, FROM-, -TO, N" {
+        run "$KDMESG" -t --seq 2-4 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 3 ]
+        [ "${lines[0]}" = "random: crng init done" ]
+        run "$KDMESG" -t --seq 17- -K "$DATA/classic.kmsg"
+        [ "${#lines[@]}" -eq 2 ]
+        [ "${lines[0]}" = "emergency a minute later" ]
+        run "$KDMESG" -t --seq -1 -K "$DATA/classic.kmsg"
+        [ "${#lines[@]}" -eq 2 ]
+        run "$KDMESG" -t --seq 5 -K "$DATA/classic.kmsg"
+        [ "$output" = "usb 1-1: new high-speed USB device number 2 using xhci_hcd" ]
+}
+
+@test "lost-message lines stay when level, facility or regex filters hide records" {
+        run "$KDMESG" -t -g 'usb [0-9]-[0-9]: .*(error|new)' -K "$DATA/classic.kmsg"
+        [ "${#lines[@]}" -eq 3 ]
+        [ "${lines[2]}" = "-- 1 message lost (seq 14, between 4.500000 and 5.000000, gap) --" ]
+}
+
+@test "--seq: a lost range inside the window is reported where it was" {
+        run "$KDMESG" --seq 13-15 -K "$DATA/classic.kmsg"
+        [ "${lines[1]}" = "-- 1 message lost (seq 14, between 4.500000 and 5.000000, gap) --" ]
+        run "$KDMESG" --seq 16- -K "$DATA/classic.kmsg"
+        [[ "$output" != *lost* ]]
+}
+
+@test "--seq: bad and empty ranges are one line, exit 1" {
+        run --separate-stderr "$KDMESG" --seq 5-3 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: empty sequence range '5-3': 5 is after 3" ]
+        run --separate-stderr "$KDMESG" --seq x-3 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad sequence range 'x-3' (expected FROM-TO, FROM-, -TO or N)" ]
+        run --separate-stderr "$KDMESG" --seq - -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+}

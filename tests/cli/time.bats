@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# Time stamps: -t, -T, -d, -e, -H, --time-format, --boot-time and
+# KDMESG_BOOT_TIME.  The dumps were "taken" on a machine that booted at
+# 1700000000 (2023-11-14 22:13:20 UTC).
+
+load helpers
+
+BOOT=1700000000
+
+@test "-t, --notime: no time stamps" {
+        run "$KDMESG" --notime -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-notime.txt
+        run "$KDMESG" -t -K "$DATA/classic.kmsg"
+        golden time-notime.txt
+        run "$KDMESG" --time-format notime -K "$DATA/classic.kmsg"
+        golden time-notime.txt
+}
+
+@test "-T, --ctime: wall-clock stamps from --boot-time" {
+        run "$KDMESG" --ctime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-ctime.txt
+        run "$KDMESG" -T --boot-time "@$BOOT" -K "$DATA/classic.kmsg"
+        golden time-ctime.txt
+        run "$KDMESG" --time-format ctime --boot-time "2023-11-14 22:13:20" -K "$DATA/classic.kmsg"
+        golden time-ctime.txt
+}
+
+@test "--boot-time follows TZ for dates and output" {
+        TZ=Europe/Berlin run "$KDMESG" -T --boot-time "2023-11-14 23:13:20" -K "$DATA/classic.kmsg" --seq 0
+        [ "$output" = "[Tue Nov 14 23:13:20 2023] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+}
+
+@test "-d, --show-delta: time since the previous record shown" {
+        run "$KDMESG" --show-delta -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-delta.txt
+        run "$KDMESG" -d -K "$DATA/classic.kmsg"
+        golden time-delta.txt
+        run "$KDMESG" --time-format delta -K "$DATA/classic.kmsg"
+        golden time-delta.txt
+        run "$KDMESG" --time-format raw --time-format delta -K "$DATA/classic.kmsg"
+        golden time-delta.txt
+}
+
+@test "-d counts from the previous record shown, after filters" {
+        run "$KDMESG" -d -l err -K "$DATA/classic.kmsg"
+        [ "${lines[0]}" = "[    1.500000 <    0.000000>] usb 1-1: device descriptor read/64, error -71" ]
+        [ "${lines[2]}" = "[    6.000000 <    4.500000>] facility 200, level 3" ]
+}
+
+@test "-T -d and --time-format ctime --time-format delta combine" {
+        run "$KDMESG" -T -d --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-ctime-delta.txt
+        run "$KDMESG" --time-format delta --time-format ctime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-ctime-delta.txt
+}
+
+@test "-t -d shows only the delta" {
+        run "$KDMESG" -t -d -K "$DATA/classic.kmsg" --seq 0-2
+        [ "${lines[0]}" = "[<    0.000000>] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[2]}" = "[<    0.001500>] random: crng init done" ]
+}
+
+@test "-e, --reltime: the minute, then offsets from the previous record" {
+        run "$KDMESG" --reltime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-reltime.txt
+        run "$KDMESG" -e --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-reltime.txt
+        run "$KDMESG" --time-format reltime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-reltime.txt
+}
+
+@test "-H, --human: relative times" {
+        run "$KDMESG" --human --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-reltime.txt
+        run "$KDMESG" -H -P --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-reltime.txt
+}
+
+@test "--time-format iso: ISO 8601 with microseconds and the zone offset" {
+        run "$KDMESG" --time-format iso --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-iso.txt
+        TZ=Asia/Kolkata run "$KDMESG" --time-format iso --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 1
+        [ "$output" = "2023-11-15T03:43:20,001000+05:30 Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
+}
+
+@test "--time-format iso with delta warns that delta is ignored" {
+        run --separate-stderr "$KDMESG" --time-format iso -d --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: --show-delta is ignored with the iso time format" ]
+        [ "$output" = "2023-11-14T22:13:20,000000+00:00 Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+}
+
+@test "--time-format raw after -T goes back to seconds since boot" {
+        run "$KDMESG" -T --time-format raw -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden view-classic.txt
+}
+
+@test "--time-format: an unknown format is one line, exit 1" {
+        run --separate-stderr "$KDMESG" --time-format fancy -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: unknown time format 'fancy' (expected delta, reltime, ctime, notime, iso or raw)" ]
+}
+
+@test "wall-clock formats on a dump without --boot-time are refused" {
+        local opt
+        for opt in -T -e -H "--time-format=iso" "--time-format=ctime"; do
+                run --separate-stderr "$KDMESG" "$opt" -K "$DATA/classic.kmsg"
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [[ "$stderr" == "kdmesg: "*" needs the boot time of the machine the dump comes from: give it with --boot-time" ]]
+        done
+        run --separate-stderr "$KDMESG" -T -F "$DATA/classic.syslog"
+        [ "$stderr" = "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+}
+
+@test "KDMESG_BOOT_TIME pins the boot time of dumps too; --boot-time wins over it" {
+        KDMESG_BOOT_TIME=$BOOT run --separate-stderr "$KDMESG" -T -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden time-ctime.txt
+        KDMESG_BOOT_TIME=@0 run --separate-stderr "$KDMESG" -T --boot-time "$BOOT" -K "$DATA/classic.kmsg"
+        golden time-ctime.txt
+}
+
+@test "--boot-time: a bad time is one line, exit 1" {
+        run --separate-stderr "$KDMESG" -T --boot-time "last tuesday" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time 'last tuesday' for --boot-time" ]
+}
+
+@test "KDMESG_BOOT_TIME pins the boot time of the live log" {
+        [ -r /dev/kmsg ] && "$KDMESG" -t > /dev/null 2>&1 || skip "/dev/kmsg is not readable here"
+        # With a boot at the epoch, every record of a machine up for less than
+        # a year is stamped in 1970.
+        KDMESG_BOOT_TIME=@0 run --separate-stderr "$KDMESG" -T -P
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "[Thu Jan  1 "*" 1970] "* ]]
+        KDMESG_BOOT_TIME=@0 run "$KDMESG" --time-format iso
+        [[ "${lines[0]}" == 1970-01-0* ]]
+        KDMESG_BOOT_TIME=junk run --separate-stderr "$KDMESG" -T
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time 'junk' in KDMESG_BOOT_TIME" ]
+}

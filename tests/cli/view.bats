@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# The classic view: multi-line messages, fragments, decoding, prefixes,
+# escapes, and the input options -K, -F and --input-format.
+
+load helpers
+
+@test "classic view: continuation lines indented, fragments joined, escapes, loss line" {
+        run --separate-stderr "$KDMESG" -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden view-classic.txt
+}
+
+@test "-x, --decode: facility and level names, numbers for unnamed facilities" {
+        run --separate-stderr "$KDMESG" --decode -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        golden view-decode.txt
+        run "$KDMESG" -x -K "$DATA/classic.kmsg"
+        golden view-decode.txt
+}
+
+@test "-p, --force-prefix: every line of a multi-line message gets the prefix" {
+        run "$KDMESG" -x --force-prefix -K "$DATA/classic.kmsg" --seq 6
+        [ "$status" -eq 0 ]
+        golden view-force-prefix.txt
+        run "$KDMESG" -x -p -K "$DATA/classic.kmsg" --seq 6
+        golden view-force-prefix.txt
+}
+
+@test "without -p, continuation lines are indented under the text, after -x too" {
+        run "$KDMESG" -x -K "$DATA/classic.kmsg" --seq 6
+        [ "${lines[1]}" = "                              Shutting down in 5s" ]
+}
+
+@test "--noescape writes message bytes unchanged" {
+        run "$KDMESG" --noescape -K "$DATA/classic.kmsg" --seq 7
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '[    2.100000] pci 0000:00:1f.2: tab\there and bell\a and ESC\033[31m')" ]
+}
+
+@test "fragments flagged c and + are one line in the classic view" {
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [ "${lines[0]}" = "[    3.000000] Memory: 16384K available (2048K kernel code)" ]
+        [ "${lines[1]}" = "[    3.100000] after the fragments" ]
+}
+
+@test "-F, --file reads a syslog-form dump" {
+        run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden view-syslog.txt
+        run "$KDMESG" --file "$DATA/classic.syslog"
+        golden view-syslog.txt
+}
+
+@test "-F: -x decodes what the lines carry" {
+        run "$KDMESG" -x -F "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        golden view-syslog-decode.txt
+}
+
+@test "-K detects the syslog form; --input-format syslog forces it" {
+        run "$KDMESG" -K "$DATA/classic.syslog"
+        golden view-syslog.txt
+        run "$KDMESG" --input-format syslog -K "$DATA/classic.syslog"
+        golden view-syslog.txt
+}
+
+@test "--input-format kmsg on a syslog-form dump reports the lines it cannot parse" {
+        run --separate-stderr "$KDMESG" --input-format kmsg -K "$DATA/classic.syslog"
+        [ "$status" -eq 1 ]
+        [[ "${stderr_lines[0]}" == "kdmesg: $DATA/classic.syslog:1: "* ]]
+}
+
+@test "--input-format export reads the export form" {
+        run --separate-stderr "$KDMESG" --input-format export -K "$DATA/classic.export"
+        [ "$status" -eq 0 ]
+        golden view-export.txt
+        run "$KDMESG" -K "$DATA/classic.export"
+        golden view-export.txt
+}
+
+@test "--input-format: an unknown name is one line, exit 1" {
+        run --separate-stderr "$KDMESG" --input-format json -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: unknown input format 'json' (expected kmsg, syslog or export)" ]
+        [ -z "$output" ]
+}
+
+@test "-K and -F repeat, read in the order given" {
+        run "$KDMESG" -t -F "$DATA/classic.syslog" -K "$DATA/classic.kmsg" --grep '^(Linux|after)'
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[1]}" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[2]}" = "after the fragments" ]
+}
+
+@test "-F refuses a binary file in one line, exit 1" {
+        printf '\177ELF\002\001\001\000\000\000\000\000' > "$BATS_TEST_TMPDIR/bin"
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/bin"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/bin: binary data, not a syslog-form dump" ]
+}
+
+@test "--seq on syslog-form input says that it has no sequence numbers" {
+        run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog" --seq 1-3
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --seq matches none of its records" ]
+}
