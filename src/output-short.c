@@ -152,7 +152,8 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         }
         close_line(ss);
         write_prefix(ss, r);
-        devctx_write_tag(s->settings->devices, r);
+        /* Continuation lines go under the message, after the device tag too. */
+        ss->indent += (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
         if (strchr(flags, 'c') || strchr(flags, '+'))
                 ss->line_open = true;
