@@ -38,7 +38,7 @@ static char slots[COLOR_SLOTS][SGR_MAX] = {
         [COLOR_LOSS] = "1;35",    /* bold magenta */
 };
 
-static bool enabled;
+bool color_is_on;
 
 int color_mode_from_name(const char *name) {
         if (!name || strcmp(name, "auto") == 0)
@@ -102,34 +102,30 @@ int color_init(enum color_mode mode) {
 
         switch (mode) {
         case COLOR_ALWAYS:
-                enabled = true;
+                color_is_on = true;
                 break;
         case COLOR_NEVER:
-                enabled = false;
+                color_is_on = false;
                 break;
         case COLOR_AUTO:
-                enabled = isatty(STDOUT_FILENO) && !(no_color && *no_color);
+                color_is_on = isatty(STDOUT_FILENO) && !(no_color && *no_color);
                 break;
         }
-        if (enabled && spec)
+        if (color_is_on && spec)
                 return parse_colors(spec);
         return 0;
 }
 
-bool color_enabled(void) {
-        return enabled;
-}
-
-void color_on(enum color_slot slot) {
-        if (!enabled || slot >= COLOR_SLOTS || !slots[slot][0])
+void color_start(enum color_slot slot) {
+        if (slot >= COLOR_SLOTS || !slots[slot][0])
                 return;
         out_write("\033[", 2);
         out_puts(slots[slot]);
         out_putc('m');
 }
 
-void color_off(enum color_slot slot) {
-        if (!enabled || slot >= COLOR_SLOTS || !slots[slot][0])
+void color_end(enum color_slot slot) {
+        if (slot >= COLOR_SLOTS || !slots[slot][0])
                 return;
         out_write("\033[0m", 4);
 }

@@ -41,12 +41,31 @@ int color_mode_from_name(const char *name);
  * (with a message) for a bad KDMESG_COLORS.
  */
 int color_init(enum color_mode mode);
-bool color_enabled(void);
+static inline bool color_enabled(void);
 /* Start coloring with slot (nothing when disabled or the slot is empty). */
-void color_on(enum color_slot slot);
+static inline void color_on(enum color_slot slot);
 /* End what color_on() started. */
-void color_off(enum color_slot slot);
+static inline void color_off(enum color_slot slot);
 /* The slot's name ("time", "err", ...), for KDMESG_COLORS. */
 const char *color_slot_name(enum color_slot slot);
+
+/* Internals for the inline functions. */
+extern bool color_is_on;
+void color_start(enum color_slot slot);
+void color_end(enum color_slot slot);
+
+static inline bool color_enabled(void) {
+        return color_is_on;
+}
+
+static inline void color_on(enum color_slot slot) {
+        if (color_is_on)
+                color_start(slot);
+}
+
+static inline void color_off(enum color_slot slot) {
+        if (color_is_on)
+                color_end(slot);
+}
 
 #endif

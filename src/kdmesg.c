@@ -551,7 +551,7 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                        kmsg_reader_get_name(rd));
                 f->seq_warned = true;
         }
-        in_window = filter_in_window(f, r);
+        in_window = !f->active || filter_in_window(f, r);
         /* What rotated out of the ring before reading began is not news. */
         if ((fl & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED && in_window) {
                 int e = run->sink->loss(run->sink, &loss);
@@ -559,7 +559,7 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 if (e < 0)
                         return e;
         }
-        if (!in_window || !filter_match(f, r))
+        if (!in_window || (f->active && !filter_match(f, r)))
                 return 0;
         if (run->devfilter && !devfilter_match(run->devfilter, r))
                 return 0;
@@ -679,8 +679,11 @@ static void read_live(struct run *run, const struct options *o) {
         kmsg_reader_unref(rd);
         if (fd >= 0)
                 close(fd);
-        /* With syslog(2), READ_CLEAR cleared as it read. */
-        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0) {
+        /*
+         * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
+         * only what was read in full and written out.
+         */
+        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0 && out_flush() == 0) {
                 e = console_clear();
                 if (e < 0) {
                         warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));

@@ -17,15 +17,15 @@
 #include "output.h"
 #include "sink.h"
 
+#define PREFIX_TIME_MAX 112 /* the longest time stamp prefix, with room to spare */
 #define PREFIX_MAX 160
 
 struct short_sink {
         struct sink s;
         struct timefmt time;
         bool line_open;              /* a fragment line waits for its '+' records */
-        char prefix[PREFIX_MAX];     /* the open line's prefix, for --force-prefix */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: time stamp, --decode */
         size_t prefix_len;
-        unsigned indent;             /* columns before the text */
 };
 
 /* Columns taken by a prefix (UTF-8: count the characters). */
@@ -62,7 +62,7 @@ static size_t head_length(const char *msg, size_t len) {
 /* The message, line by line; every line after the first indented or prefixed. */
 static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
         bool noescape = ss->s.settings->noescape;
-        size_t h = head ? head_length(msg, len) : 0;
+        size_t h = head && color_enabled() ? head_length(msg, len) : 0;
 
         if (h > 0) {
                 color_on(COLOR_SUBSYSTEM);
@@ -87,53 +87,54 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
                 else
-                        for (unsigned i = 0; i < ss->indent; i++)
+                        for (unsigned i = columns(ss->prefix, ss->prefix_len); i > 0; i--)
                                 out_putc(' ');
                 msg = nl + 1;
                 len -= n + 1;
         }
 }
 
+/* The time stamp and the --decode prefix, kept in ss->prefix for later lines. */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
-        char tbuf[PREFIX_MAX] = "";
         size_t tlen = 0, dlen = 0;
-        char dbuf[48] = "";
         bool brk = false;
 
         if (kmsg_record_has_timestamp(r))
-                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), tbuf, sizeof(tbuf), &brk);
+                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix, PREFIX_TIME_MAX, &brk);
         if (set->decode && kmsg_record_has_priority(r)) {
                 const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
                 char num[12];
+                int n;
 
                 if (!fac) {
                         snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
                         fac = num;
                 }
-                dlen = (size_t)snprintf(dbuf, sizeof(dbuf), "%-6s:%-6s: ", fac,
-                                        kmsg_level_to_name(kmsg_record_get_level(r)));
+                n = snprintf(ss->prefix + tlen, sizeof(ss->prefix) - tlen, "%-6s:%-6s: ", fac,
+                             kmsg_level_to_name(kmsg_record_get_level(r)));
+                if (n > 0)
+                        dlen = (size_t)n < sizeof(ss->prefix) - tlen ? (size_t)n : sizeof(ss->prefix) - tlen - 1;
         }
+        ss->prefix_len = tlen + dlen;
 
         if (tlen > 0) {
                 /* Color the stamp, not the space after it. */
                 color_on(brk ? COLOR_TIMEBREAK : COLOR_TIME);
-                out_write(tbuf, tlen - 1);
+                out_write(ss->prefix, tlen - 1);
                 color_off(brk ? COLOR_TIMEBREAK : COLOR_TIME);
                 out_putc(' ');
         }
         if (dlen > 0) {
                 color_on(COLOR_PREFIX);
-                out_write(dbuf, dlen);
+                out_write(ss->prefix + tlen, dlen);
                 color_off(COLOR_PREFIX);
         }
-        ss->prefix_len = 0;
-        if (tlen + dlen < sizeof(ss->prefix)) {
-                memcpy(ss->prefix, tbuf, tlen);
-                memcpy(ss->prefix + tlen, dbuf, dlen);
-                ss->prefix_len = tlen + dlen;
-        }
-        ss->indent = columns(tbuf, tlen) + columns(dbuf, dlen);
+}
+
+/* Whether the flags (usually "-") contain c. */
+static inline bool has_flag(const char *flags, char c) {
+        return flags[0] != '-' && strchr(flags, c) != NULL;
 }
 
 static int short_record(struct sink *s, const struct kmsg_record *r) {
@@ -144,7 +145,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && strchr(flags, '+')) {
+        if (ss->line_open && has_flag(flags, '+')) {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -155,7 +156,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         /* Continuation lines go under the message, after the device tag too. */
         ss->indent += (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
-        if (strchr(flags, 'c') || strchr(flags, '+'))
+        if (has_flag(flags, 'c') || has_flag(flags, '+'))
                 ss->line_open = true;
         else
                 out_putc('\n');

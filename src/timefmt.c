@@ -306,9 +306,40 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         return n < 0 ? 0 : (size_t)n;
 }
 
-/* "    1.234567": seconds padded to 5 columns, as dmesg prints them. */
+/*
+ * "    1.234567": seconds right-aligned in width columns, then six
+ * decimals.  Written by hand: this runs for every record of the classic
+ * view.  buf must hold 28 bytes.
+ */
+static size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+        char tmp[28];
+        uint64_t sec = usec / 1000000;
+        unsigned frac = (unsigned)(usec % 1000000);
+        size_t i = sizeof(tmp), n;
+        int k;
+
+        for (k = 0; k < 6; k++) {
+                tmp[--i] = (char)('0' + frac % 10);
+                frac /= 10;
+        }
+        tmp[--i] = '.';
+        do {
+                tmp[--i] = (char)('0' + sec % 10);
+                sec /= 10;
+        } while (sec);
+        while (sizeof(tmp) - i < width + 7)
+                tmp[--i] = ' ';
+        n = sizeof(tmp) - i;
+        memcpy(buf, tmp + i, n);
+        buf[n] = '\0';
+        return n;
+}
+
 static int format_padded(char *buf, size_t size, uint64_t usec) {
-        return snprintf(buf, size, "%5" PRIu64 ".%06u", usec / 1000000, (unsigned)(usec % 1000000));
+        char tmp[32];
+        size_t n = put_seconds(tmp, usec, 5);
+
+        return snprintf(buf, size, "%s", tmp) < 0 ? 0 : (int)n;
 }
 
 static bool wall_tm(const struct timefmt *t, uint64_t usec, struct tm *tm, unsigned *ret_usec) {
@@ -373,6 +404,17 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
 
         if (ret_break)
                 *ret_break = false;
+        if (t->format == TIME_RAW && !t->delta && size >= 32) {
+                /* The default: "[    1.234567] ", without printf. */
+                buf[0] = '[';
+                n = 1 + put_seconds(buf + 1, usec, 5);
+                buf[n++] = ']';
+                buf[n++] = ' ';
+                buf[n] = '\0';
+                t->have_last = true;
+                t->last_usec = usec;
+                return n;
+        }
         if (t->delta && t->format != TIME_ISO)
                 format_delta(d, sizeof(d), t, usec);
 

@@ -88,6 +88,21 @@ calls() {
         [ "$(calls)" = "$(printf '10 0\n4 4096')" ]
 }
 
+@test "-c without -S: reads /dev/kmsg, then SYSLOG_ACTION_CLEAR" {
+        [ -r /dev/kmsg ] && "$KDMESG" -t > /dev/null 2>&1 || skip "/dev/kmsg is not readable here"
+        run --separate-stderr shim "$KDMESG" -c -P -t
+        [ "$status" -eq 0 ]
+        [ -n "$output" ]
+        [ "$(calls)" = "5 0" ]
+}
+
+@test "-c: no clearing when the log could not be read in full" {
+        [ -r /dev/kmsg ] && "$KDMESG" -t > /dev/null 2>&1 || skip "/dev/kmsg is not readable here"
+        run --separate-stderr shim bash -c '"$KDMESG" -c -P > /dev/full'
+        [ "$status" -eq 1 ]
+        [ -z "$(calls)" ]
+}
+
 @test "-S with filters and time formats like any input" {
         cp "$DATA/classic.syslog" "$KDMESG_SHIM_BUFFER"
         KDMESG_BOOT_TIME=1700000000 run shim "$KDMESG" -S -T -l err

@@ -116,7 +116,7 @@ BOOT=1700000000
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq 2 ]
         [ "${lines[1]}" = "UTF-8 text: café €" ]
-        run "$KDMESG" -t --boot-time $((now - 1000)) --since "-16min 41s" -K "$DATA/classic.kmsg"
+        run "$KDMESG" -t --boot-time $((now - 1000)) --since "-16min 50s" -K "$DATA/classic.kmsg"
         golden time-notime.txt
         run "$KDMESG" -t --boot-time $((now - 1000)) --since now -K "$DATA/classic.kmsg"
         [ -z "$output" ]
