@@ -311,7 +311,7 @@ count_dict() {
 }
 
 @test "a message of several lines goes on under its text, after the device tag" {
-        printf '6,1,1000000,-;usb 2-1.4: first\\x0asecond\n SUBSYSTEM=usb\n DEVICE=+usb:2-1.4\n' > "$BATS_TEST_TMPDIR/ml.kmsg"
+        printf '6,0,1000000,-;usb 2-1.4: first\\x0asecond\n SUBSYSTEM=usb\n DEVICE=+usb:2-1.4\n' > "$BATS_TEST_TMPDIR/ml.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/ml.kmsg" --show-device
         [ "$status" -eq 0 ]
         [ "${lines[0]}" = "[    1.000000] <2-1.4> usb 2-1.4: first" ]
