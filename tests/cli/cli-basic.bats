@@ -185,7 +185,8 @@ sys.stdout.write("6,0,0,-;before\n6,1,1,-;" + "x" * (1 << 20) + "\n SUBSYSTEM=bi
 ' > big.kmsg
         run_split "$KDMESG" -K big.kmsg
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: big.kmsg:2: record larger than 1048576 bytes skipped" ]
+        [ "$stderr" = "kdmesg: big.kmsg:2: record larger than 1048576 bytes skipped
+kdmesg: 1 message lost (gap)" ]
         # The skipped record's sequence number is missing, and said so.
         [ "${#lines[@]}" -eq 3 ]
         [ "${lines[0]}" = "[    0.000000] before" ]
