@@ -35,7 +35,7 @@ _kdmesg()
                         return
                         ;;
                 --input-format)
-                        COMPREPLY=($(compgen -W "auto kmsg syslog export" -- "$cur"))
+                        COMPREPLY=($(compgen -W "auto kmsg syslog export json" -- "$cur"))
                         return
                         ;;
                 -l | --level)

@@ -121,6 +121,7 @@ enum kmsg_format {
         KMSG_FORMAT_KMSG,     /* /dev/kmsg text form, as "cat /dev/kmsg" */
         KMSG_FORMAT_EXPORT,   /* journal export form (KEY=VALUE, binary-safe) */
         KMSG_FORMAT_SYSLOG,   /* "<6>[    1.234567] msg" lines, no sequence numbers */
+        KMSG_FORMAT_JSON,     /* kdmesg --json: JSON Lines, one object per record */
 };
 
 /* Where a device reader starts. */

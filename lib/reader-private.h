@@ -6,6 +6,8 @@
 
 #include "kmsg-private.h"
 
+struct json_tokener;
+
 /* Incremental scanner state for the export form. */
 struct export_scan {
         bool active;       /* inside a record */
@@ -46,6 +48,9 @@ struct kmsg_reader {
         void *userdata;
         uint64_t records;
 
+        /* JSON Lines: the json-c tokener (struct json_tokener). */
+        struct json_tokener *json_tok;
+
         struct kmsg_record *rec;
         char err[256];
 };
@@ -61,5 +66,7 @@ void stream_consume(struct kmsg_reader *rd, size_t new_start);
 int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret);
 int export_next(struct kmsg_reader *rd, struct kmsg_record **ret);
 int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret);
+int json_next(struct kmsg_reader *rd, struct kmsg_record **ret);
+void json_stream_free(struct kmsg_reader *rd);
 
 #endif

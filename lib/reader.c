@@ -52,7 +52,7 @@ static struct kmsg_reader *reader_alloc(const char *name) {
 _public_ int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret) {
         struct kmsg_reader *rd;
 
-        if (fd < 0 || !ret || (unsigned)format > KMSG_FORMAT_SYSLOG)
+        if (fd < 0 || !ret || (unsigned)format > KMSG_FORMAT_JSON)
                 return -EINVAL;
         rd = reader_alloc(name ? name : "<input>");
         if (!rd)
@@ -89,7 +89,7 @@ int kmsg_reader_new_stream_ops(const struct kmsg_device_ops *ops, void *userdata
                                enum kmsg_format format, struct kmsg_reader **ret) {
         struct kmsg_reader *rd;
 
-        if (!ops || !ops->read || !ret || (unsigned)format > KMSG_FORMAT_SYSLOG)
+        if (!ops || !ops->read || !ret || (unsigned)format > KMSG_FORMAT_JSON)
                 return -EINVAL;
         rd = reader_alloc(name ? name : "<input>");
         if (!rd)
@@ -196,6 +196,7 @@ _public_ struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *rd) {
                 return NULL;
         if (rd->own_fd && rd->fd >= 0)
                 close(rd->fd);
+        json_stream_free(rd);
         kmsg_record_unref(rd->rec);
         free(rd->buf);
         free(rd->name);
@@ -362,6 +363,8 @@ static enum kmsg_format detect(const char *p, size_t len) {
                 return KMSG_FORMAT_AUTO;
         if (p[0] == '<' || p[0] == '[')
                 return KMSG_FORMAT_SYSLOG;
+        if (p[0] == '{')
+                return KMSG_FORMAT_JSON;
         if (p[0] >= '0' && p[0] <= '9')
                 return KMSG_FORMAT_KMSG;
         if (p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')) {
@@ -428,6 +431,8 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
                 return export_next(rd, ret);
         case KMSG_FORMAT_SYSLOG:
                 return syslog_next(rd, ret);
+        case KMSG_FORMAT_JSON:
+                return json_next(rd, ret);
         default:
                 return kmsg_stream_next(rd, ret);
         }

@@ -84,7 +84,7 @@ static void __attribute__((noreturn)) usage(void) {
                 "                               (repeatable; they carry no sequence numbers)\n"),
               o);
         fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
-                "                               export (default: detect)\n"),
+                "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
 
@@ -322,10 +322,12 @@ static void parse_options(int argc, char **argv, struct options *o) {
                                 o->input_format = KMSG_FORMAT_SYSLOG;
                         else if (strcmp(optarg, "export") == 0)
                                 o->input_format = KMSG_FORMAT_EXPORT;
+                        else if (strcmp(optarg, "json") == 0)
+                                o->input_format = KMSG_FORMAT_JSON;
                         else if (strcmp(optarg, "auto") == 0)
                                 o->input_format = KMSG_FORMAT_AUTO;
                         else
-                                errx_(_("unknown input format '%s' (expected kmsg, syslog or export)"), optarg);
+                                errx_(_("unknown input format '%s' (expected kmsg, syslog, export or json)"), optarg);
                         break;
                 case 'l':
                         if (filter_parse_levels(&o->filter, optarg) < 0)

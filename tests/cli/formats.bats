@@ -383,3 +383,22 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/c.kmsg" -J
         [ "$output" = '{"seq":1,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
 }
+
+@test "kmsg -> json -> kmsg is lossless; -K detects JSON Lines" {
+        for d in "$REAL" "$F"; do
+                "$KDMESG" -K "$d" -J 2>/dev/null | "$KDMESG" -K - --format=kmsg 2>/dev/null | cmp - "$d"
+        done
+        # The loss object in the JSON is no record; the gap shows again.
+        run --separate-stderr bash -c '"$1" -K "$2" -J 2>/dev/null | "$1" -K - --format=kmsg >/dev/null' _ "$KDMESG" "$F"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --" ]
+}
+
+@test "json read back: a bad line is reported with its line number, exit 1" {
+        printf '{"seq":1,"msg":"a","dict":{}}\n{"seq":2,"msg":\n{"seq":3,"msg":"c","dict":{}}\n' > "$BATS_TEST_TMPDIR/b.json"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/b.json" --format=cat
+        [ "$status" -eq 1 ]
+        [ "${lines[0]}" = a ]
+        [ "${lines[2]}" = c ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/b.json:2: bad JSON record: incomplete JSON object" ]
+}

@@ -83,9 +83,9 @@ load helpers
 }
 
 @test "--input-format: an unknown name is one line, exit 1" {
-        run --separate-stderr "$KDMESG" --input-format json -K "$DATA/classic.kmsg"
+        run --separate-stderr "$KDMESG" --input-format xml -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: unknown input format 'json' (expected kmsg, syslog or export)" ]
+        [ "$stderr" = "kdmesg: unknown input format 'xml' (expected kmsg, syslog, export or json)" ]
         [ -z "$output" ]
 }
 

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Reading kdmesg's JSON Lines back (lib/stream-json.c) and its detection. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "kmsg-private.h"
+#include "tests.h"
+
+/* A reader over the bytes of s, through a temporary file. */
+static struct kmsg_reader *reader_for(const char *s, size_t len, enum kmsg_format f) {
+        char path[] = "/tmp/test-json-XXXXXX";
+        struct kmsg_reader *rd = NULL;
+        int fd = mkstemp(path);
+
+        CHECK(fd >= 0);
+        CHECK(write(fd, s, len) == (ssize_t)len);
+        CHECK(lseek(fd, 0, SEEK_SET) == 0);
+        unlink(path);
+        CHECK(kmsg_reader_new_fd(fd, "t.json", f, &rd) == 0);
+        return rd;
+}
+
+#define READER(lit, f) reader_for(lit, sizeof(lit) - 1, f)
+
+TEST(json_detected_and_mapped) {
+        struct kmsg_reader *rd = READER(
+                "{\"seq\":18446744073709551615,\"time\":6.193747,\"pri\":1500,\"facility\":\"187\","
+                "\"level\":\"warn\",\"flags\":\"+\",\"caller\":\"T1\",\"fields\":\"caller=T1,foo=bar\","
+                "\"msg\":\"a \\\"q\\\" \\u0000 b\",\"subsystem\":\"pci\",\"device\":\"b8:0\","
+                "\"devname\":\"sda\",\"match\":\"text\",\"dict\":{\"SUBSYSTEM\":\"pci\",\"DEVICE\":\"b8:0\"}}\n",
+                KMSG_FORMAT_AUTO);
+        struct kmsg_record *r;
+        const char *m, *k, *v;
+        size_t len;
+        char kind;
+        uint32_t id;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_JSON);
+        CHECK(kmsg_record_has_seqnum(r));
+        CHECK(kmsg_record_get_seqnum(r) == UINT64_MAX);
+        CHECK(kmsg_record_get_timestamp(r) == 6193747);
+        CHECK_INT(kmsg_record_get_priority(r), 1500);
+        CHECK_STR(kmsg_record_get_flags(r), "+");
+        CHECK_STR(kmsg_record_get_fields(r), "caller=T1,foo=bar");
+        CHECK_INT(kmsg_record_get_caller(r, &kind, &id), 0);
+        CHECK_INT(kind, 'T');
+        CHECK_INT(id, 1);
+        m = kmsg_record_get_message(r, &len);
+        CHECK_MEM(m, len, "a \"q\" \0 b", 9);
+        CHECK_INT(kmsg_record_get_dict_count(r), 2);
+        CHECK_STR(kmsg_record_get_subsystem(r), "pci");
+        CHECK_STR(kmsg_record_get_device(r), "b8:0");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 1, &k, &v, &len), 0);
+        CHECK_STR(k, "DEVICE");
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_byte_arrays_and_repeated_keys) {
+        struct kmsg_reader *rd = READER(
+                "{\"seq\":1,\"msg\":[104,0,255],\"dict\":{\"A\":\"1\",\"B\":[255],\"A\":\"2\"}}\n",
+                KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        const char *m, *k, *v;
+        size_t len;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        m = kmsg_record_get_message(r, &len);
+        CHECK_MEM(m, len, "h\0\xff", 3);
+        /* json-c alone would keep one "A": every pair is kept, in order. */
+        CHECK_INT(kmsg_record_get_dict_count(r), 3);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 0, &k, &v, &len), 0);
+        CHECK_STR(k, "A");
+        CHECK_MEM(v, len, "1", 1);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 1, &k, &v, &len), 0);
+        CHECK_STR(k, "B");
+        CHECK_MEM(v, len, "\xff", 1);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 2, &k, &v, &len), 0);
+        CHECK_STR(k, "A");
+        CHECK_MEM(v, len, "2", 1);
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_caller_alone_makes_the_fields) {
+        struct kmsg_reader *rd = READER("{\"flags\":\"-\",\"caller\":\"C3\",\"msg\":\"m\",\"dict\":{}}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_fields(r), "caller=C3");
+        CHECK_STR(kmsg_record_get_caller_text(r), "C3");
+        CHECK(!kmsg_record_has_seqnum(r));
+        CHECK(!kmsg_record_has_timestamp(r));
+        CHECK(!kmsg_record_has_priority(r));
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_facility_and_level_without_pri) {
+        struct kmsg_reader *rd = READER("{\"facility\":\"user\",\"level\":\"err\",\"msg\":\"m\"}\n", KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_has_priority(r));
+        CHECK_INT(kmsg_record_get_priority(r), 11);
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_loss_objects_and_blank_lines_are_skipped) {
+        struct kmsg_reader *rd = READER(
+                "\n{\"first_seq\":2,\"last_seq\":3,\"count\":2,\"cause\":\"gap\",\"time_after\":1.5}\n"
+                "  \r\n{\"seq\":4,\"msg\":\"after\"}",
+                KMSG_FORMAT_AUTO);
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_seqnum(r) == 4);
+        CHECK_INT(kmsg_reader_get_position(rd), 4);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_bad_lines_are_reported_and_skipped) {
+        struct kmsg_reader *rd = READER("{bad\n"
+                                        "{\"seq\":1}\n"
+                                        "{\"msg\":[1,256]}\n"
+                                        "{\"msg\":\"x\",\"time\":1e3}\n"
+                                        "{\"msg\":\"x\",\"flags\":\"a;b\"}\n"
+                                        "{\"msg\":\"x\"} tail\n"
+                                        "[1]\n"
+                                        "{\"msg\":\"ok\"}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        int i;
+
+        for (i = 1; i <= 7; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+                CHECK_INT(kmsg_reader_get_position(rd), i);
+                CHECK(strncmp(kmsg_reader_get_error(rd), "bad JSON record: ", 17) == 0);
+        }
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "ok");
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_line_over_the_limit_is_skipped) {
+        size_t n = 8192, i;
+        char *buf = malloc(n + 64);
+        struct kmsg_reader *rd;
+        struct kmsg_record *r;
+
+        CHECK(buf != NULL);
+        memcpy(buf, "{\"msg\":\"", 8);
+        for (i = 8; i < n; i++)
+                buf[i] = 'a';
+        memcpy(buf + n, "\"}\n{\"msg\":\"small\"}\n", 19);
+        rd = reader_for(buf, n + 19, KMSG_FORMAT_JSON);
+        CHECK_INT(kmsg_reader_set_max_record_size(rd, 4096), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), -E2BIG);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "small");
+        kmsg_reader_unref(rd);
+        free(buf);
+}
