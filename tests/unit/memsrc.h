@@ -106,6 +106,10 @@ static inline char *transcript(struct kmsg_reader *rd) {
                         transcript_record(f, rd, r);
                 else if (e == 0) {
                         fputs("EOF\n", f);
+                        /* The end stays the end. */
+                        e = kmsg_reader_next(rd, &r);
+                        if (e != 0)
+                                fprintf(f, "AFTER-EOF %d\n", e);
                         break;
                 } else {
                         fprintf(f, "E%d@%llu %s\n", e, (unsigned long long)kmsg_reader_get_position(rd),
