@@ -89,17 +89,10 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         return h;
 }
 
-static uint64_t read_memfd(const uint8_t *data, size_t size, enum kmsg_format format, size_t chunk,
-                           uint64_t *ret_records) {
-        int fd = memfd_create("fuzz", MFD_CLOEXEC);
-        uint64_t h;
-
-        FUZZ_ASSERT(fd >= 0);
-        FUZZ_ASSERT(size == 0 || write(fd, data, size) == (ssize_t)size);
+/* Read the input in fd from its start. */
+static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, uint64_t *ret_records) {
         FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        h = read_all(fd, format, chunk, ret_records);
-        close(fd);
-        return h;
+        return read_all(fd, format, chunk, ret_records);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -113,16 +106,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         unsigned char steer = size ? data[size - 1] : 0;
         size_t chunk = 1 + (size_t)(steer >> 2) % 61, i;
 
+        int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+        FUZZ_ASSERT(fd >= 0);
+        FUZZ_ASSERT(size == 0 || write(fd, data, size) == (ssize_t)size);
         /* Keep the run time bounded: tiny reads only for small inputs. */
         if (size / chunk > 4096)
                 chunk = size / 4096 + 1;
         for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
                 uint64_t whole_records, chunked_records, whole, chunked;
 
-                whole = read_memfd(data, size, formats[i], 0, &whole_records);
+                whole = read_from_start(fd, formats[i], 0, &whole_records);
                 if ((steer & 3) != i)
                         continue;
-                chunked = read_memfd(data, size, formats[i], chunk, &chunked_records);
+                chunked = read_from_start(fd, formats[i], chunk, &chunked_records);
                 if (whole != chunked) {
                         fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte reads: "
                                         "the results differ\n",
@@ -131,5 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         abort();
                 }
         }
+        close(fd);
         return 0;
 }
