@@ -44,23 +44,6 @@ struct cursor {
         uint64_t disk_pending;
 };
 
-int boot_id_read(char buf[BOOT_ID_MAX]) {
-        ssize_t n;
-        int fd;
-
-        fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        n = read(fd, buf, BOOT_ID_MAX - 1);
-        close(fd);
-        if (n < 0)
-                return -errno;
-        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-                n--;
-        buf[n] = '\0';
-        return n > 0 ? 0 : -ENODATA;
-}
-
 static int parse_u64(const char *s, uint64_t *ret) {
         char *end;
 

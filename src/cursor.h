@@ -18,9 +18,6 @@ struct cursor;
 
 #define BOOT_ID_MAX 64
 
-/* Read the boot id of the running system into buf. Returns 0 or -errno. */
-int boot_id_read(char buf[BOOT_ID_MAX]);
-
 /*
  * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
  * "line N: what".  Other errors: -errno of open()/read().

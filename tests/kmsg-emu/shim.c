@@ -228,6 +228,25 @@ int __open64_2(const char *path, int flags) {
         return __open_2(path, flags);
 }
 
+/* stdio opens files without going through open(): the boot id is read with fopen() too. */
+FILE *fopen(const char *path, const char *mode) {
+        static FILE *(*real_fopen)(const char *, const char *);
+
+        resolve();
+        if (!real_fopen)
+                real_fopen = dlsym(RTLD_NEXT, "fopen");
+        if (getenv("KMSG_EMU_RING") && strcmp(path, BOOT_ID) == 0) {
+                int fd = boot_id_open();
+
+                return fd < 0 ? NULL : fdopen(fd, mode);
+        }
+        return real_fopen(path, mode);
+}
+
+FILE *fopen64(const char *path, const char *mode) {
+        return fopen(path, mode);
+}
+
 /* Drain the inotify queue so that the next event means a new write. */
 static void drain_events(int fd) {
         char buf[4096];
