@@ -412,12 +412,13 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
 }
 
 @test "table: TIME follows the time format (-T, iso, -d, -t)" {
+        # lines[1] is the record rotated out before seq 1.
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME --boot-time @1700000000 --time-format iso
-        [ "${lines[1]}" = "      1 2023-11-14T22:13:21,000000+00:00" ]
+        [ "${lines[2]}" = "      1 2023-11-14T22:13:21,000000+00:00" ]
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME --boot-time @1700000000 -T
-        [ "${lines[1]}" = "      1 Tue Nov 14 22:13:21 2023" ]
+        [ "${lines[2]}" = "      1 Tue Nov 14 22:13:21 2023" ]
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME -d
-        [ "${lines[2]}" = "      2 12.345678 <   11.345678>" ]
+        [ "${lines[3]}" = "      2 12.345678 <   11.345678>" ]
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME,LEVEL -t
-        [ "${lines[1]}" = "      1               info" ]
+        [ "${lines[2]}" = "      1               info" ]
 }
