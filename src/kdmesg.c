@@ -670,9 +670,10 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         }
         if (run->cursor && has_seq)
                 cursor_record_end(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
-        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT && out_flush() < 0)
-                run->fatal = true;
-        return 0;
+        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT)
+                out_flush();
+        /* Once standard output failed, reading on would only discard. */
+        return out_failed();
 }
 
 int run_drain(struct run *run, struct kmsg_reader *rd) {
@@ -690,7 +691,9 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 if (e == 1) {
                         e = emit(run, rd, r);
                         if (e < 0) {
-                                warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                                /* A write error is reported once, at exit. */
+                                if (!out_failed())
+                                        warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
                                 run->status = EXIT_BAD_INPUT;
                                 run->fatal = true;
                                 return e;
