@@ -11,7 +11,7 @@
 const struct column_info column_info[_COL_MAX + 1] = {
         [COL_SEQ] = { "SEQ", "seq", 7, COLF_RIGHT, CJSON_NUMBER, N_("sequence number") },
         [COL_TIME] = { "TIME", "time", 13, COLF_RIGHT, CJSON_NUMBER,
-                       N_("time stamp, seconds since boot") },
+                       N_("time stamp (seconds since boot, or as --time-format says)") },
         [COL_PRI] = { "PRI", "pri", 3, COLF_RIGHT, CJSON_NUMBER, N_("raw priority, facility * 8 + level") },
         [COL_FACILITY] = { "FACILITY", "facility", 8, 0, CJSON_STRING,
                            N_("facility name (a number when it has none)") },

@@ -103,23 +103,26 @@ bool devctx_inferred(const struct devctx *d) {
         return d->filter.last == DEVMATCH_TEXT;
 }
 
-void devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
+size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
         const char *name;
 
+        if (!d)
+                return 0;
         if (d->filter.last == DEVMATCH_TEXT) {
                 out_putc('<');
                 out_text(d->filter.last_name, strlen(d->filter.last_name), false);
                 out_write("?> ", 3);
-                return;
+                return strlen(d->filter.last_name) + 4;
         }
         if (!d->show_device)
-                return;
+                return 0;
         name = devctx_devname(d, r);
         if (!name)
                 name = kmsg_record_get_device(r);
         if (!name)
-                return;
+                return 0;
         out_putc('<');
         out_text(name, strlen(name), false);
         out_write("> ", 2);
+        return strlen(name) + 3;
 }

@@ -15,7 +15,7 @@
 #include "columns.h"
 #include "console.h"
 #include "device.h"
-#include "export-boot.h"
+#include "bootid.h"
 #include "filter.h"
 #include "format.h"
 #include "i18n.h"
@@ -750,18 +750,17 @@ int main(int argc, char **argv) {
 
         setup_time(&o);
         if (o.format == FORMAT_EXPORT) {
-                static struct export_boot boot;
+                static char boot_id[33];
 
-                /* The boot id, when live; the boot time is the one setup_time() found. */
-                export_boot_prepare(&boot, o.n_sources == 0);
+                /* __REALTIME_TIMESTAMP needs the boot time setup_time() found. */
                 if (!o.out.time.have_boot) {
-                        warnx_(_("--format=export needs the boot time of a dump: set KDMESG_BOOT_TIME"));
+                        warnx_(_("--format=export needs the boot time of the machine the dump comes from: "
+                                 "give it with --boot-time"));
                         run.status = EXIT_BAD_INPUT;
                         goto out;
                 }
-                o.out.has_boot_time = true;
-                o.out.boot_time_usec = (uint64_t)o.out.time.boot_usec;
-                o.out.boot_id = boot.has_boot_id ? boot.boot_id : NULL;
+                if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
+                        o.out.boot_id = boot_id;
         }
         /* Machine-readable formats get neither colors nor a pager. */
         if (output_format_is_machine(o.format))

@@ -98,8 +98,8 @@ static int export_record(struct sink *s, const struct kmsg_record *r) {
         if (kmsg_record_has_timestamp(r)) {
                 uint64_t usec = kmsg_record_get_timestamp(r);
 
-                if (set->has_boot_time)
-                        field_u64("__REALTIME_TIMESTAMP", set->boot_time_usec + usec);
+                if (set->time.have_boot)
+                        field_u64("__REALTIME_TIMESTAMP", (uint64_t)(set->time.boot_usec + (int64_t)usec));
                 field_u64("__MONOTONIC_TIMESTAMP", usec);
         }
         if (set->boot_id)

@@ -26,6 +26,7 @@ struct short_sink {
         bool line_open;              /* a fragment line waits for its '+' records */
         char prefix[PREFIX_MAX];     /* the last record's prefix: time stamp, --decode */
         size_t prefix_len;
+        unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
 
 /* Columns taken by a prefix (UTF-8: count the characters). */
@@ -87,7 +88,7 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
                 else
-                        for (unsigned i = columns(ss->prefix, ss->prefix_len); i > 0; i--)
+                        for (unsigned i = columns(ss->prefix, ss->prefix_len) + ss->tag_cols; i > 0; i--)
                                 out_putc(' ');
                 msg = nl + 1;
                 len -= n + 1;
@@ -153,7 +154,8 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         }
         close_line(ss);
         write_prefix(ss, r);
-        devctx_write_tag(s->settings->devices, r);
+        /* Continuation lines go under the message, after the device tag too. */
+        ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
         if (has_flag(flags, 'c') || has_flag(flags, '+'))
                 ss->line_open = true;

@@ -39,6 +39,7 @@ struct table_sink {
         struct libscols_column **cols;
         size_t n_cols;
         size_t *widths;   /* the width of each column so far */
+        struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
         char spaces[SPACES_MAX + 1];
@@ -122,6 +123,29 @@ static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, c
         return e;
 }
 
+/* TIME in the chosen time format (--time-format, -T, -e, -d, -t). */
+static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, uint64_t usec) {
+        char buf[128], *p = buf;
+        size_t n;
+
+        if (t->time.format == TIME_RELTIME || t->time.delta) {
+                /* The running forms, as the classic view has them, without the brackets. */
+                n = timefmt_prefix(&t->time, usec, buf, sizeof(buf), NULL);
+                while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == ']'))
+                        buf[--n] = '\0';
+                while (*p == '[' || *p == ' ')
+                        p++;
+        } else if (t->time.format == TIME_CTIME)
+                n = timefmt_ctime(&t->time, usec, buf, sizeof(buf));
+        else if (t->time.format == TIME_ISO)
+                n = timefmt_iso(&t->time, usec, buf, sizeof(buf));
+        else if (t->time.format == TIME_NONE)
+                n = 0;
+        else
+                n = timefmt_mono(usec, buf, sizeof(buf));
+        return n > 0 ? scols_line_set_data(ln, i, p) : 0;
+}
+
 static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
                      const struct kmsg_record *r) {
         char num[48];
@@ -137,9 +161,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_TIME:
                 if (!kmsg_record_has_timestamp(r))
                         return 0;
-                snprintf(num, sizeof(num), "%" PRIu64 ".%06" PRIu64, kmsg_record_get_timestamp(r) / 1000000,
-                         kmsg_record_get_timestamp(r) % 1000000);
-                return scols_line_set_data(ln, i, num);
+                return time_cell(t, ln, i, kmsg_record_get_timestamp(r));
         case COL_PRI:
                 if (!kmsg_record_has_priority(r))
                         return 0;
@@ -365,6 +387,7 @@ struct sink *sink_table_new(const struct output_settings *settings) {
         t->s.finish = table_finish;
         t->s.free = table_free;
         t->s.settings = settings;
+        t->time = settings->time;
         memset(t->spaces, ' ', SPACES_MAX);
         t->tb = scols_new_table();
         t->cols = calloc(cols->n ? cols->n : 1, sizeof(*t->cols));

@@ -26,9 +26,6 @@ struct output_settings {
         bool flush_each;
         bool noheadings;            /* table: no header line */
         const struct columns *columns; /* table: the columns to show (-o) */
-        /* Wall clock at monotonic time 0, in µs since the epoch, when known. */
-        bool has_boot_time;
-        uint64_t boot_time_usec;
         /* The boot id ("0f2c...", 32 hex digits, no dashes) when known, for --format=export. */
         const char *boot_id;
 };

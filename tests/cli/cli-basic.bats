@@ -174,3 +174,19 @@ PY
         [ "$odd" -eq 0 ]
         printf '%s\n' "$output" | tr -d '\000-\010\013-\037\177' | cmp - <(printf '%s\n' "$output")
 }
+
+@test "a record over the 1 MiB limit: FILE:LINE, skipped, the rest printed, exit 1" {
+        cd "$BATS_TEST_TMPDIR"
+        python3 -c '
+import sys
+sys.stdout.write("6,0,0,-;before\n6,1,1,-;" + "x" * (1 << 20) + "\n SUBSYSTEM=big\n6,2,2,-;after\n")
+' > big.kmsg
+        run_split "$KDMESG" -K big.kmsg
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: big.kmsg:2: record larger than 1048576 bytes skipped" ]
+        # The skipped record's sequence number is missing, and said so.
+        [ "${#lines[@]}" -eq 3 ]
+        [ "${lines[0]}" = "[    0.000000] before" ]
+        [[ "${lines[1]}" == "-- 1 message lost (seq 1, "* ]]
+        [ "${lines[2]}" = "[    0.000002] after" ]
+}

@@ -309,3 +309,11 @@ count_dict() {
         [ "${#lines[@]}" -eq 1 ]
         [[ "$output" == *"Detected Hardware Unit Hang" ]]
 }
+
+@test "a message of several lines goes on under its text, after the device tag" {
+        printf '6,1,1000000,-;usb 2-1.4: first\\x0asecond\n SUBSYSTEM=usb\n DEVICE=+usb:2-1.4\n' > "$BATS_TEST_TMPDIR/ml.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/ml.kmsg" --show-device
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "[    1.000000] <2-1.4> usb 2-1.4: first" ]
+        [ "${lines[1]}" = "                       second" ]
+}

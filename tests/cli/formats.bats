@@ -295,7 +295,9 @@ bad_usage() {
         run --separate-stderr env -u KDMESG_BOOT_TIME "$KDMESG" -K "$F" --format=export
         [ "$status" -eq 1 ]
         [ -z "$output" ]
-        [ "$stderr" = "kdmesg: --format=export needs the boot time of a dump: set KDMESG_BOOT_TIME" ]
+        [ "$stderr" = "kdmesg: --format=export needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+        # --boot-time gives it.
+        "$KDMESG" -K "$F" --format=export --boot-time @1700000000 2>/dev/null | cmp - "$EXPECTED/formats-export.out"
 }
 
 @test "export: keys that are not journal field names become KMSG_DICT=KEY=VALUE" {
@@ -401,4 +403,15 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [ "${lines[0]}" = a ]
         [ "${lines[2]}" = c ]
         [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/b.json:2: bad JSON record: incomplete JSON object" ]
+}
+
+@test "table: TIME follows the time format (-T, iso, -d, -t)" {
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME --boot-time @1700000000 --time-format iso
+        [ "${lines[1]}" = "      1 2023-11-14T22:13:21,000000+00:00" ]
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME --boot-time @1700000000 -T
+        [ "${lines[1]}" = "      1 Tue Nov 14 22:13:21 2023" ]
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME -d
+        [ "${lines[2]}" = "      2 12.345678 <   11.345678>" ]
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME,LEVEL -t
+        [ "${lines[1]}" = "      1               info" ]
 }

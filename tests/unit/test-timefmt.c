@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kdmesg's time stamps: parsing --since/--until/--boot-time, the prefixes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tests.h"
+#include "timefmt.h"
+
+#define SEC 1000000LL
+#define BOOT 1700000000LL /* 2023-11-14 22:13:20 UTC */
+
+static void utc(void) {
+        setenv("TZ", "UTC", 1);
+        tzset();
+}
+
+static int64_t now_usec(void) {
+        return (int64_t)time(NULL) * SEC;
+}
+
+TEST(point_plain_number_is_monotonic) {
+        struct time_point p;
+
+        CHECK_INT(time_parse_point("12", &p), 0);
+        CHECK(p.monotonic);
+        CHECK_INT(p.usec, 12 * SEC);
+        CHECK_INT(time_parse_point("12.5", &p), 0);
+        CHECK_INT(p.usec, 12500000);
+        CHECK_INT(time_parse_point("0.000001", &p), 0);
+        CHECK_INT(p.usec, 1);
+        /* Digits past the microseconds are cut, not rounded. */
+        CHECK_INT(time_parse_point("1.0000019", &p), 0);
+        CHECK_INT(p.usec, 1000001);
+}
+
+TEST(point_absolute_forms_are_wall_clock) {
+        struct time_point p;
+
+        utc();
+        CHECK_INT(time_parse_point("@1700000000", &p), 0);
+        CHECK(!p.monotonic);
+        CHECK_INT(p.usec, BOOT * SEC);
+        CHECK_INT(time_parse_point("@1700000000.25", &p), 0);
+        CHECK_INT(p.usec, BOOT * SEC + 250000);
+        CHECK_INT(time_parse_point("2023-11-14 22:13:20", &p), 0);
+        CHECK_INT(p.usec, BOOT * SEC);
+        CHECK_INT(time_parse_point("2023-11-14T22:13:20", &p), 0);
+        CHECK_INT(p.usec, BOOT * SEC);
+        CHECK_INT(time_parse_point("2023-11-14 22:13", &p), 0);
+        CHECK_INT(p.usec, (BOOT - 20) * SEC);
+        CHECK_INT(time_parse_point("2023-11-14", &p), 0);
+        CHECK_INT(p.usec, (BOOT - 22 * 3600 - 13 * 60 - 20) * SEC);
+}
+
+TEST(absolute_follows_the_time_zone) {
+        int64_t v;
+
+        setenv("TZ", "Europe/Berlin", 1);
+        tzset();
+        CHECK_INT(time_parse_absolute("2023-11-14 23:13:20", &v), 0);
+        CHECK_INT(v, BOOT * SEC);
+        /* A plain number is seconds since the epoch, whatever the zone. */
+        CHECK_INT(time_parse_absolute("1700000000", &v), 0);
+        CHECK_INT(v, BOOT * SEC);
+        utc();
+}
+
+TEST(relative_times_and_words) {
+        int64_t v, now;
+
+        utc();
+        now = now_usec();
+        CHECK_INT(time_parse_absolute("-10min", &v), 0);
+        CHECK(v >= now - 600 * SEC && v < now - 598 * SEC);
+        CHECK_INT(time_parse_absolute("+1h", &v), 0);
+        CHECK(v >= now + 3600 * SEC && v < now + 3602 * SEC);
+        CHECK_INT(time_parse_absolute("-1h 30min", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("-1h30m", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("-1.5h", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("-500ms", &v), 0);
+        CHECK(v >= now - 500000 && v < now + 2 * SEC);
+        CHECK_INT(time_parse_absolute("-90", &v), 0);
+        CHECK(v >= now - 90 * SEC && v < now - 88 * SEC);
+        CHECK_INT(time_parse_absolute("-2w", &v), 0);
+        CHECK(v >= now - 14 * 86400 * SEC && v < now - 14 * 86400 * SEC + 2 * SEC);
+        CHECK_INT(time_parse_absolute("now", &v), 0);
+        CHECK(v >= now && v < now + 2 * SEC);
+        CHECK_INT(time_parse_absolute("today", &v), 0);
+        CHECK_INT(v % (86400 * SEC), 0);
+        CHECK(v <= now && v > now - 86400 * SEC);
+        CHECK_INT(time_parse_absolute("yesterday", &v), 0);
+        CHECK(v <= now - 86400 * SEC && v > now - 2 * 86400 * SEC);
+        CHECK_INT(time_parse_absolute("tomorrow", &v), 0);
+        CHECK(v > now && v <= now + 86400 * SEC);
+}
+
+TEST(bad_times_are_rejected) {
+        static const char *const bad[] = { "", "12.", ".5", "-", "+", "-10 fortnights", "tomorrow2",
+                                           "2023-13-01", "2023-11-14 25:00", "@", "@x", "half past",
+                                           "1 2", "-min", "@1.2.3" };
+        struct time_point p = { .monotonic = true, .usec = 42 };
+        size_t i;
+
+        for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+                if (time_parse_point(bad[i], &p) >= 0)
+                        test_fail(__FILE__, __LINE__, "\"%s\" was accepted", bad[i]);
+        /* Untouched on failure. */
+        CHECK(p.monotonic);
+        CHECK_INT(p.usec, 42);
+}
+
+TEST(format_words) {
+        struct timefmt t = {};
+
+        CHECK_INT(timefmt_parse_word(&t, "ctime"), 0);
+        CHECK_INT(t.format, TIME_CTIME);
+        CHECK(timefmt_needs_wall(&t));
+        CHECK_INT(timefmt_parse_word(&t, "delta"), 0);
+        CHECK(t.delta);
+        CHECK_INT(t.format, TIME_CTIME);
+        CHECK_INT(timefmt_parse_word(&t, "notime"), 0);
+        CHECK(!timefmt_needs_wall(&t));
+        CHECK_STR(timefmt_name(&t), "notime");
+        CHECK_INT(timefmt_parse_word(&t, "iso"), 0);
+        CHECK(timefmt_needs_wall(&t));
+        CHECK_INT(timefmt_parse_word(&t, "reltime"), 0);
+        CHECK(timefmt_needs_wall(&t));
+        CHECK_INT(timefmt_parse_word(&t, "raw"), 0);
+        CHECK(!timefmt_needs_wall(&t));
+        CHECK_INT(timefmt_parse_word(&t, "ISO"), -EINVAL);
+        CHECK_INT(timefmt_parse_word(&t, ""), -EINVAL);
+}
+
+TEST(prefix_raw) {
+        struct timefmt t = {};
+        char buf[128];
+
+        CHECK_INT(timefmt_prefix(&t, 0, buf, sizeof(buf), NULL), 15);
+        CHECK_STR(buf, "[    0.000000] ");
+        timefmt_prefix(&t, 1234567, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[    1.234567] ");
+        timefmt_prefix(&t, 123456000001ULL, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[123456.000001] ");
+        timefmt_prefix(&t, UINT64_MAX, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[18446744073709.551615] ");
+}
+
+TEST(prefix_delta_counts_from_the_previous_call) {
+        struct timefmt t = { .delta = true };
+        char buf[128];
+
+        timefmt_prefix(&t, 1000000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[    1.000000 <    0.000000>] ");
+        timefmt_prefix(&t, 3500000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[    3.500000 <    2.500000>] ");
+        /* Stamps are per CPU: a later record can be stamped earlier. */
+        timefmt_prefix(&t, 3499990, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[    3.499990 <   -0.000010>] ");
+        t.format = TIME_NONE;
+        timefmt_prefix(&t, 4499990, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[<    1.000000>] ");
+}
+
+TEST(prefix_wall_clock) {
+        struct timefmt t = { .format = TIME_CTIME, .have_boot = true, .boot_usec = BOOT * SEC };
+        char buf[128];
+
+        utc();
+        timefmt_prefix(&t, 1500000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[Tue Nov 14 22:13:21 2023] ");
+        t.format = TIME_ISO;
+        timefmt_prefix(&t, 1500000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "2023-11-14T22:13:21,500000+00:00 ");
+        setenv("TZ", "America/St_Johns", 1); /* -03:30 in November */
+        tzset();
+        timefmt_prefix(&t, 1500000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "2023-11-14T18:43:21,500000-03:30 ");
+        utc();
+        /* Without a boot time, wall-clock formats fall back to seconds. */
+        t.have_boot = false;
+        CHECK_INT(timefmt_iso(&t, 1500000, buf, sizeof(buf)), 0);
+        CHECK_INT(timefmt_ctime(&t, 1500000, buf, sizeof(buf)), 0);
+}
+
+TEST(prefix_reltime_breaks_at_each_minute) {
+        struct timefmt t = { .format = TIME_RELTIME, .have_boot = true, .boot_usec = BOOT * SEC };
+        char buf[128];
+        bool brk;
+
+        utc();
+        timefmt_prefix(&t, 0, buf, sizeof(buf), &brk);
+        CHECK_STR(buf, "[Nov 14 22:13] ");
+        CHECK(brk);
+        timefmt_prefix(&t, 250000, buf, sizeof(buf), &brk);
+        CHECK_STR(buf, "[  +0.250000] ");
+        CHECK(!brk);
+        timefmt_prefix(&t, 39 * SEC, buf, sizeof(buf), &brk);
+        CHECK_STR(buf, "[ +38.750000] ");
+        /* 22:14:00 is 40 s after boot. */
+        timefmt_prefix(&t, 40 * SEC, buf, sizeof(buf), &brk);
+        CHECK_STR(buf, "[Nov 14 22:14] ");
+        CHECK(brk);
+}
+
+TEST(mono_form) {
+        char buf[32];
+
+        CHECK_INT(timefmt_mono(6193747, buf, sizeof(buf)), 8);
+        CHECK_STR(buf, "6.193747");
+}
+
+TEST(boot_time_pinned_by_the_environment) {
+        int64_t v = 0;
+
+        setenv("KDMESG_BOOT_TIME", "@1700000000", 1);
+        CHECK_INT(boot_time_find(false, &v), 0);
+        CHECK_INT(v, BOOT * SEC);
+        setenv("KDMESG_BOOT_TIME", "junk", 1);
+        CHECK_INT(boot_time_find(true, &v), -EINVAL);
+        unsetenv("KDMESG_BOOT_TIME");
+        CHECK_INT(boot_time_find(false, &v), -ENODATA);
+        /* The live boot time lies in the past, after 2000. */
+        CHECK_INT(boot_time_find(true, &v), 0);
+        CHECK(v > 946684800LL * SEC && v <= now_usec() + SEC);
+}
