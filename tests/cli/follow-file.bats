@@ -10,6 +10,15 @@ setup() {
         ERR="$BATS_TEST_TMPDIR/err"
 }
 
+# append FILE FORMAT ARGS...: one write(2), as a writer of records does
+# (bash's printf may write a multi-line text in pieces).
+append() {
+        local f=$1
+        shift
+        # shellcheck disable=SC2059
+        printf "$@" | dd of="$f" oflag=append conv=notrunc bs=64k iflag=fullblock status=none
+}
+
 start() {
         "$KDMESG" "$@" >"$OUT" 2>"$ERR" 3>&- &
         PID=$!
@@ -30,18 +39,21 @@ stop() {
         kill -TERM "$PID"
         STATUS=0
         wait "$PID" || STATUS=$?
+        # Shown when a test fails.
+        echo "kdmesg exited with $STATUS; stderr:" >&2
+        cat "$ERR" >&2
 }
 
 @test "-K FILE --follow prints records appended to the file" {
         printf '6,0,1000,-;one\n' >"$F"
         start -K "$F" --follow
         wait_lines 1
-        printf '6,1,2000,-;two\n SUBSYSTEM=pci\n' >>"$F"
+        append "$F" '6,1,2000,-;two\n SUBSYSTEM=pci\n'
         wait_lines 2
         # A record written in two pieces is printed once it is complete.
-        printf '6,2,30' >>"$F"
+        append "$F" '6,2,30'
         sleep 0.2
-        printf '00,-;three\n' >>"$F"
+        append "$F" '00,-;three\n'
         wait_lines 3
         stop
         [ "$STATUS" -eq 0 ]
@@ -56,7 +68,7 @@ stop() {
         printf '6,0,1000,-;one\n' >"$F"
         start -K "$F" -w
         wait_lines 1
-        printf '6,4,5000,-;five\n' >>"$F"
+        append "$F" '6,4,5000,-;five\n'
         wait_lines 3
         stop
         [ "$STATUS" -eq 0 ]
