@@ -165,6 +165,8 @@ int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
  *            at the oldest record still in the ring.
  *   -EMSGSIZE device: a record too large for the buffer was consumed and
  *            lost (the buffer has grown for the next one).
+ *   -EINVAL  device: read() failed with EINVAL although the buffer is at
+ *            the size limit (kernels before 3.5 fail every read so).
  *   -EBADMSG a malformed record was skipped; see kmsg_reader_get_error().
  *   -E2BIG   a record over the size limit was skipped.
  *   other    -errno of read(); the reader cannot continue.

@@ -275,11 +275,20 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         reader_set_error(rd, "reader overrun: records were overwritten before they were read");
                         return -EPIPE;
                 case EINVAL:
+                        /*
+                         * No record is larger than the buffer can grow to: then
+                         * EINVAL is not about the size (kernels before 3.5 fail
+                         * every read so), and reporting lost records would never end.
+                         */
+                        if (rd->cap >= rd->max_record) {
+                                reader_set_error(rd, "read() fails even with a %zu-byte buffer", rd->cap);
+                                return -EINVAL;
+                        }
                         /* The kernel consumed a record that did not fit. */
                         rd->records++;
                         rd->pos = rd->records;
                         reader_set_error(rd, "record larger than the %zu-byte read buffer was lost", rd->cap);
-                        if (rd->cap < rd->max_record) {
+                        {
                                 char *p = realloc(rd->buf, rd->cap * 2);
 
                                 if (!p)

@@ -541,7 +541,7 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         struct filter *f = run->filter;
         struct kmsg_loss loss;
         bool in_window;
-        int fl;
+        int fl, e;
 
         fl = kmsg_seqtrack_feed(run->track, r, &loss);
         if (fl < 0)
@@ -556,8 +556,7 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         in_window = !f->active || filter_in_window(f, r);
         /* What rotated out of the ring before reading began is not news. */
         if ((fl & KMSG_SEQ_LOSS) && loss.cause != KMSG_LOSS_ROTATED && in_window) {
-                int e = run->sink->loss(run->sink, &loss);
-
+                e = run->sink->loss(run->sink, &loss);
                 if (e < 0)
                         return e;
         }
@@ -565,7 +564,9 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 return 0;
         if (run->devfilter && !devfilter_match(run->devfilter, r))
                 return 0;
-        return run->sink->record(run->sink, r);
+        e = run->sink->record(run->sink, r);
+        /* Once standard output failed, reading on would only discard. */
+        return e < 0 ? e : out_failed();
 }
 
 /* Read one source to its end.  Returns 0, or -errno when it could not go on. */

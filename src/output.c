@@ -225,6 +225,10 @@ int out_flush(void) {
         return out_error ? -out_error : 0;
 }
 
+int out_failed(void) {
+        return out_error ? -out_error : 0;
+}
+
 int out_close(void) {
         return out_flush();
 }

@@ -34,6 +34,8 @@ char *text_safe_dup(const char *p, size_t len, bool raw);
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */
 int out_close(void);
+/* -errno of the first write error so far, or 0 (does not flush). */
+int out_failed(void);
 
 /* Internal buffer, exposed for the inline out_putc(). */
 extern char out_buf[];

@@ -206,3 +206,19 @@ bash_complete() {
         echo "not in po/POTFILES.in:$missing"
         [ -z "$missing" ]
 }
+
+@test "meson install puts the man page, both completions and the catalogs in place" {
+        command -v meson > /dev/null || skip "meson is not on PATH"
+        local d="$BATS_TEST_TMPDIR/inst" f
+        run meson install -C "$BUILDDIR" --destdir "$d" --no-rebuild --quiet
+        [ "$status" -eq 0 ]
+        f=$(find "$d" -path '*/man1/kdmesg.1')
+        [ -n "$f" ]
+        grep -q '^\.TH "kdmesg" "1"' "$f"
+        grep -q 'boot-time' "$f"
+        [ -n "$(find "$d" -path '*/bash-completion/completions/kdmesg')" ]
+        [ -n "$(find "$d" -path '*/zsh/site-functions/_kdmesg')" ]
+        if [ -f "$BUILDDIR/po/de/LC_MESSAGES/kdmesg.mo" ]; then
+                [ -n "$(find "$d" -path '*/locale/de/LC_MESSAGES/kdmesg.mo')" ]
+        fi
+}

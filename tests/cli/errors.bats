@@ -39,6 +39,16 @@ many() {
         [ "$stderr" = "kdmesg: write error: No space left on device" ]
 }
 
+@test "after a write error kdmesg stops reading: an endless input ends too" {
+        [ -w /dev/full ] || skip "/dev/full is not available"
+        run --separate-stderr timeout 60 bash -c \
+                'awk "BEGIN { for (i = 0; ; i++) printf \"6,%d,%d,-;endless %d\\n\", i, i, i }" |
+                 "$KDMESG" -K - > /dev/full; echo "status ${PIPESTATUS[1]}"'
+        [ "$status" -eq 0 ]
+        [ "$output" = "status 1" ]
+        [ "$stderr" = "kdmesg: write error: No space left on device" ]
+}
+
 @test "a reader that goes away (kdmesg | head) ends kdmesg quietly" {
         # Enough output to fill the pipe after head has gone.
         many > "$BATS_TEST_TMPDIR/many.kmsg"
