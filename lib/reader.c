@@ -321,7 +321,7 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
 
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd) {
-        size_t want;
+        size_t want, room;
         ssize_t n;
 
         if (rd->eof)
@@ -331,11 +331,13 @@ int stream_fill(struct kmsg_reader *rd) {
                 rd->end -= rd->start;
                 rd->start = 0;
         }
-        if (rd->cap - rd->end < CHUNK) {
+        /* Room for one read(): a chunk, or less when tests cap the reads. */
+        room = rd->chunk_max > 0 && rd->chunk_max < CHUNK ? rd->chunk_max : CHUNK;
+        if (rd->cap - rd->end < room) {
                 size_t cap = rd->cap ? rd->cap : CHUNK;
                 char *p;
 
-                while (cap - rd->end < CHUNK)
+                while (cap - rd->end < room)
                         cap *= 2;
                 p = realloc(rd->buf, cap + 1);
                 if (!p)
