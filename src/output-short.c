@@ -133,6 +133,11 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         }
 }
 
+/* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
+static bool has_tag(const struct devctx *d, const struct kmsg_record *r) {
+        return d && (d->filter.last == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
+}
+
 /* Whether the flags (usually "-") contain c. */
 static inline bool has_flag(const char *flags, char c) {
         return flags[0] != '-' && strchr(flags, c) != NULL;
@@ -155,7 +160,12 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         close_line(ss);
         write_prefix(ss, r);
         /* Continuation lines go under the message, after the device tag too. */
-        ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+        if (color_enabled() && has_tag(s->settings->devices, r)) {
+                color_on(COLOR_DEVICE);
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+                color_off(COLOR_DEVICE);
+        } else
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
         if (has_flag(flags, 'c') || has_flag(flags, '+'))
                 ss->line_open = true;

@@ -94,3 +94,9 @@ on_tty() {
         [[ "$output" == *"[    0.000000] Linux version"* ]]
         [ "${lines[-1]}" = "status 1" ]
 }
+
+@test "--color=always: the device slot colors the --show-device tag" {
+        run bash -c '"$KDMESG" --color=always --show-device -K "$DATA/classic.kmsg" --seq 3-4 | cat -v'
+        [ "${lines[0]}" = '^[[32m[    0.152000]^[[0m ^[[33mACPI:^[[0m^[[1m \_SB_.PCI0: _PRT not found^[[0m' ]
+        [ "${lines[1]}" = '^[[32m[    1.500000]^[[0m ^[[36m<c189:1> ^[[0m^[[33musb 1-1:^[[0m^[[31m device descriptor read/64, error -71^[[0m' ]
+}

@@ -86,15 +86,33 @@ bad_option() {
         [ "${stderr_lines[0]}" = "kdmesg: unexpected argument 'stray'" ]
 }
 
+# Fill the associative array named $1 with the lines of standard input.
+set_of() {
+        local -n _set=$1
+        local l
+        while IFS= read -r l; do
+                [ -n "$l" ] && _set[$l]=1
+        done
+        return 0
+}
+
+# Every option token in file $1 ("-K", "--kmsg-file"), one per line.
+option_tokens() {
+        grep -oE -- '(^|[^[:alnum:]-])-{1,2}[[:alnum:]][[:alnum:]-]*' "$1" | grep -oE -- '-{1,2}[[:alnum:]][[:alnum:]-]*' | sort -u
+}
+
 @test "every option in --help has an entry in the man page" {
         local o s l missing=
+        local -A heads
+        # "*-K*, *--kmsg-file*" and "*--noescape*" at the start of a line.
+        set_of heads < <(grep -oE '^\*-[^*]+\*(, \*--[^*]+\*)?' "$MAN" | tr -d '*')
         while read -r o; do
                 l=${o##* }
                 if [[ $o == -?\ * ]]; then
                         s=${o%% *}
-                        grep -qF -- "*$s*, *$l*" "$MAN" || missing+=" $s,$l"
+                        [ -n "${heads["$s, $l"]-}" ] || missing+=" $s,$l"
                 else
-                        grep -qE -- "^\*$l\*" "$MAN" || missing+=" $l"
+                        [ -n "${heads[$l]-}" ] || missing+=" $l"
                 fi
         done < <(help_options)
         echo "not in the man page:$missing"
@@ -102,41 +120,40 @@ bad_option() {
 }
 
 @test "every option in the man page is in --help" {
-        local help o extra=
-        help=$(help_options | tr ' ' '\n')
+        local o extra=
+        local -A help
+        set_of help < <(help_options | tr ' ' '\n')
         for o in $(grep -oE '^\*-[^*]+\*(, \*--[^*]+\*)?' "$MAN" | grep -oE -- '-{1,2}[[:alnum:]-]+'); do
-                grep -qxF -- "$o" <<<"$help" || extra+=" $o"
+                [ -n "${help[$o]-}" ] || extra+=" $o"
         done
         echo "in the man page, not in --help:$extra"
         [ -z "$extra" ]
 }
 
-# Whether file $2 names option $1 as a whole word.
-names_option() {
-        grep -qE -- "(^|[^[:alnum:]-])$1([^[:alnum:]-]|$)" "$2"
-}
-
 @test "every option in --help is completed by bash and zsh" {
         local o missing=
+        local -A zsh bash
+        set_of zsh < <(option_tokens "$ZSHCOMP")
+        set_of bash < <(option_tokens "$BASHCOMP")
         # zsh offers every option; bash the long ones, and completes the
         # arguments of short ones too.
         for o in $(help_options); do
-                names_option "$o" "$ZSHCOMP" || missing+=" $o(_kdmesg)"
+                [ -n "${zsh[$o]-}" ] || missing+=" $o(_kdmesg)"
         done
         for o in $(help_long_options) $(help_short_with_argument); do
-                names_option "$o" "$BASHCOMP" || missing+=" $o(kdmesg.bash)"
+                [ -n "${bash[$o]-}" ] || missing+=" $o(kdmesg.bash)"
         done
         echo "not completed:$missing"
         [ -z "$missing" ]
 }
 
 @test "the completions offer no long option that --help does not list" {
-        local help o extra=
-        help=$(help_options | tr ' ' '\n')
+        local o f extra=
+        local -A help
+        set_of help < <(help_options | tr ' ' '\n')
         for f in "$BASHCOMP" "$ZSHCOMP"; do
-                for o in $(grep -oE -- '(^|[^[:alnum:]-])--[[:alpha:]][[:alnum:]-]*' "$f" |
-                           grep -oE -- '--[[:alnum:]-]+' | sort -u); do
-                        grep -qxF -- "$o" <<<"$help" || extra+=" $o($(basename "$f"))"
+                for o in $(option_tokens "$f" | grep -E -- '^--'); do
+                        [ -n "${help[$o]-}" ] || extra+=" $o($(basename "$f"))"
                 done
         done
         echo "completed but not in --help:$extra"
