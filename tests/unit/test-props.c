@@ -154,6 +154,31 @@ static void gen_syslog(struct buf *b) {
         }
 }
 
+static const char *const json_frags[] = {
+        "{\"seq\":1,\"time\":0.000138,\"pri\":3,\"flags\":\"-\",\"caller\":\"C1\",\"msg\":\"a; b\"}\n",
+        "{\"seq\":2,\"time\":1.5,\"facility\":\"user\",\"level\":\"info\",\"msg\":\"c\",\"dict\":{\"SUBSYSTEM\":\"pci\",\"DEVICE\":\"+pci:0000:00:1f.2\"}}\n",
+        "{\"seq\":3,\"time\":2.0,\"pri\":6,\"msg\":[104,105,0,255]}\n",
+        "{\"first_seq\":4,\"count\":2,\"cause\":\"gap\"}\n",
+        "\n", "\r\n", "  \n", "not json\n", "{\"seq\":\"x\",\"msg\":1}\n", "{\"msg\":\"no newline\"}", "{",
+        "{\"seq\":7,\"pri\":6,\"msg\":\"e\",\"dict\":{\"K\":\"1\",\"K\":\"2\"}}\n",
+};
+
+static void gen_json(struct buf *b) {
+        size_t n = 1 + pick(10), i;
+
+        for (i = 0; i < n; i++) {
+                size_t k = pick(sizeof(json_frags) / sizeof(json_frags[0]) + 1);
+
+                if (k < sizeof(json_frags) / sizeof(json_frags[0]))
+                        puts_(b, json_frags[k]);
+                else {
+                        puts_(b, "{\"seq\":9,\"pri\":6,\"msg\":\"");
+                        fill(b, 3000 + pick(3000), 'J');
+                        puts_(b, "\"}\n");
+                }
+        }
+}
+
 static void check_one(enum kmsg_format fmt, const struct buf *b, size_t iteration) {
         static const size_t chunks[] = { 1, 2, 3, 5, 8, 13, 64, 2047, 2048, 2049, 4097 };
         size_t limit = pick(2) ? 4096 : 0, i;
@@ -220,6 +245,10 @@ TEST(kmsg_any_read_pattern) {
 
 TEST(export_any_read_pattern) {
         run(KMSG_FORMAT_EXPORT, gen_export, 0xd1b54a32d192ed03ull);
+}
+
+TEST(json_any_read_pattern) {
+        run(KMSG_FORMAT_JSON, gen_json, 0x2545f4914f6cdd1dull);
 }
 
 TEST(syslog_any_read_pattern) {
