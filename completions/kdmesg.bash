@@ -108,7 +108,7 @@ _kdmesg()
                         --notime --ctime --show-delta --reltime --human
                         --time-format --boot-time --decode --force-prefix
                         --noescape --color= --nopager
-                        -w --follow -W --follow-new --cursor-file --fail-on-loss -q --quiet
+                        -w --follow -W --follow-new --cursor-file --fail-on-loss -q --quiet --lost
                         --clear --read-clear --console-off --console-on
                         --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=

@@ -29,12 +29,13 @@ struct cursor {
 
         /* This run. */
         char cur_boot[BOOT_ID_MAX];
-        bool begun;
-        uint64_t begun_seq; /* the last record whose output has started */
+        bool processed;
+        uint64_t last_seq, last_usec; /* the last record processed (in the buffer or filtered out) */
         bool batch_open;
-        uint64_t batch_first; /* the first record begun since the last save */
-        bool done;
-        uint64_t done_seq, done_usec; /* the last record whose output is complete */
+        uint64_t batch_first; /* the first record processed since the last write */
+        bool written;
+        uint64_t written_seq, written_usec; /* the last record of the last write */
+        bool dirty; /* the file still names as pending what has been written */
 
         /* What the file says now. */
         bool disk_valid; /* written by this run */
@@ -187,19 +188,14 @@ void cursor_set_boot_id(struct cursor *c, const char *boot_id) {
         }
 }
 
-void cursor_record_begin(struct cursor *c, uint64_t seq) {
-        c->begun = true;
-        c->begun_seq = seq;
+void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec) {
+        c->processed = true;
+        c->last_seq = seq;
+        c->last_usec = usec;
         if (!c->batch_open) {
                 c->batch_open = true;
                 c->batch_first = seq;
         }
-}
-
-void cursor_record_end(struct cursor *c, uint64_t seq, uint64_t usec) {
-        c->done = true;
-        c->done_seq = seq;
-        c->done_usec = usec;
 }
 
 static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
@@ -236,35 +232,48 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
         return 0;
 }
 
+/*
+ * Right before a write: the records in it are pending.  One save per write;
+ * that they were written is saved with the next write, or when kdmesg goes
+ * idle or ends (cursor_idle()).
+ */
 int cursor_before_write(struct cursor *c) {
-        if (!c->batch_open || (c->disk_has_pending && c->disk_pending == c->begun_seq))
-                return 0; /* no new record in this write, or already marked */
-        return save(c, c->disk_has_seq, c->disk_seq, c->disk_usec, true, c->batch_first, c->begun_seq);
+        bool has_seq = c->written || c->disk_has_seq;
+        uint64_t seq = c->written ? c->written_seq : c->disk_seq;
+        uint64_t usec = c->written ? c->written_usec : c->disk_usec;
+
+        if (!c->batch_open)
+                return 0; /* no record in this write */
+        return save(c, has_seq, seq, usec, true, c->batch_first, c->last_seq);
 }
 
 int cursor_after_write(struct cursor *c) {
-        bool pending = c->begun && (!c->done || c->begun_seq != c->done_seq);
-        int e;
-
         if (!c->batch_open)
                 return 0;
-        if (!c->done) /* only part of the first record is out */
-                return 0;
-        e = save(c, true, c->done_seq, c->done_usec, pending, c->begun_seq, c->begun_seq);
-        if (e < 0)
-                return e;
-        c->batch_open = pending;
-        c->batch_first = c->begun_seq;
+        c->written = true;
+        c->written_seq = c->last_seq;
+        c->written_usec = c->last_usec;
+        c->batch_open = false;
+        c->dirty = true;
         return 0;
 }
 
+int cursor_idle(struct cursor *c) {
+        if (!c->processed || (!c->dirty && !c->batch_open))
+                return 0;
+        c->dirty = c->batch_open = false;
+        c->written = true;
+        c->written_seq = c->last_seq;
+        c->written_usec = c->last_usec;
+        return save(c, true, c->last_seq, c->last_usec, false, 0, 0);
+}
+
 int cursor_sync(struct cursor *c) {
-        if (!c->disk_valid && !c->done) {
+        if (!c->disk_valid && !c->processed) {
                 /* Nothing written in this boot: only a new boot id needs saving. */
                 if (c->loaded && strcmp(c->boot_id, c->cur_boot) == 0)
                         return 0;
                 return save(c, false, 0, 0, false, 0, 0);
         }
-        /* Everything is written: the last record processed is done. */
-        return cursor_after_write(c);
+        return cursor_idle(c);
 }

@@ -34,13 +34,17 @@ bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *re
 /* This run's boot id; saved with every update. */
 void cursor_set_boot_id(struct cursor *c, const char *boot_id);
 
-/* A record starts being processed / has been written to the output buffer. */
-void cursor_record_begin(struct cursor *c, uint64_t seq);
-void cursor_record_end(struct cursor *c, uint64_t seq, uint64_t usec);
+/*
+ * A record is processed: its output, if any, is in the buffer, whole (the
+ * caller leaves room for a record before formatting it), or it was filtered out.
+ */
+void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec);
 
 /* Around each write(2) of output. */
 int cursor_before_write(struct cursor *c);
 int cursor_after_write(struct cursor *c);
+/* Everything processed has been written (the buffer is empty): save it. */
+int cursor_idle(struct cursor *c);
 /* At exit, after the last write: save what is not saved yet. */
 int cursor_sync(struct cursor *c);
 

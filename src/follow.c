@@ -47,6 +47,18 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 run->fatal = true;
                 return -EIO;
         }
+        if (run->cursor) {
+                /* Idle: what was written is saved as written. */
+                int e = cursor_idle(run->cursor);
+
+                if (e < 0) {
+                        warnx_(_("cannot update the cursor file %s: %s"), cursor_get_path(run->cursor),
+                               strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        run->fatal = true;
+                        return -EIO;
+                }
+        }
         while (!run_quit) {
                 if (poll(p, fd2 >= 0 ? 3 : 2, -1) >= 0)
                         return 0;

@@ -30,8 +30,12 @@
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
-/* Following or keeping a cursor, output is written in whole records before the buffer fills. */
-#define RECORD_FLUSH_AT (OUT_BUF_SIZE / 2)
+/*
+ * Following or keeping a cursor, output is written in whole records: a
+ * record begins with at least this much room in the buffer (the largest
+ * record from /dev/kmsg, 8 KiB, takes at most about 40 KiB in any format).
+ */
+#define RECORD_FLUSH_AT (OUT_BUF_SIZE / 4)
 
 volatile sig_atomic_t run_quit;
 static int quit_pipe[2] = { -1, -1 };
@@ -76,6 +80,7 @@ struct options {
         bool follow_new;
         bool quiet;
         bool fail_on_loss;
+        bool lost;
         const char *cursor_file;
 };
 
@@ -153,6 +158,9 @@ static void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
+        fputs(_("     --lost                  report the lost messages instead of the records\n"
+                "                               (a table, or JSON with --json)\n"),
+              o);
 
         fputs(_("\nKernel control (needs root):\n"), o);
         fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
@@ -228,6 +236,7 @@ enum {
         OPT_NOHEADINGS,
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
+        OPT_LOST,
 };
 
 static void set_format(struct options *o, const char *name) {
@@ -301,6 +310,7 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 { "follow-new", no_argument, NULL, 'W' },
                 { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
                 { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
+                { "lost", no_argument, NULL, OPT_LOST },
                 { "quiet", no_argument, NULL, 'q' },
                 { "noescape", no_argument, NULL, OPT_NOESCAPE },
                 { "format", required_argument, NULL, OPT_FORMAT },
@@ -481,6 +491,9 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case OPT_CURSOR_FILE:
                         o->cursor_file = optarg;
                         break;
+                case OPT_LOST:
+                        o->lost = true;
+                        break;
                 case OPT_FAIL_ON_LOSS:
                         o->fail_on_loss = true;
                         break;
@@ -655,21 +668,31 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 flt->seq_warned = true;
         }
         in_window = !flt->active || filter_in_window(flt, r);
+        if ((f & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
+                /* Resuming: the record before the gap is the cursor's. */
+                loss.has_before = true;
+                loss.usec_before = run->resume_usec;
+        }
         if ((f & KMSG_SEQ_LOSS) && in_window) {
                 e = run_loss(run, &loss);
                 if (e < 0)
                         return e;
         }
-        if (run->cursor && has_seq)
-                cursor_record_begin(run->cursor, kmsg_record_get_seqnum(r));
+        if (run->cursor && has_seq) {
+                /*
+                 * The cursor counts this record as written with the next
+                 * write(2): leave room for all of it in the buffer first.
+                 */
+                if (out_pending() >= RECORD_FLUSH_AT)
+                        out_flush();
+                cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+        }
         if (in_window && (!flt->active || filter_match(flt, r)) &&
             (!run->devfilter || devfilter_match(run->devfilter, r))) {
                 e = run->sink->record(run->sink, r);
                 if (e < 0)
                         return e;
         }
-        if (run->cursor && has_seq)
-                cursor_record_end(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
         if (run->stream_out && out_pending() >= RECORD_FLUSH_AT)
                 out_flush();
         /* Once standard output failed, reading on would only discard. */
@@ -819,6 +842,9 @@ static enum kmsg_seek plan_device_start(struct run *run, const struct options *o
                         }
                         kmsg_seqtrack_expect(run->track, next);
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
+                        run->have_resume = has_seq;
+                        run->resume_seq = next;
+                        run->resume_usec = usec;
                         run->start = START_PLAIN;
                         return KMSG_SEEK_START;
                 }
@@ -837,6 +863,11 @@ static enum kmsg_seek plan_device_start(struct run *run, const struct options *o
                         run->start = START_PLAIN;
                         return KMSG_SEEK_START;
                 }
+        }
+        if (o->lost) {
+                /* The whole ring: what rotated out before its oldest record counts. */
+                run->start = START_PLAIN;
+                return KMSG_SEEK_START;
         }
         if (o->follow_new) {
                 run->start = START_NEW;
@@ -1065,7 +1096,16 @@ int main(int argc, char **argv) {
                         bad_usage();
                 }
         }
-        run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
+        if (o.lost) {
+                if (o.dev.report || o.follow ||
+                    (o.format != FORMAT_SHORT && o.format != FORMAT_TABLE && o.format != FORMAT_JSON)) {
+                        warnx_(_("--lost prints a table, or JSON with --json; not with %s"),
+                               o.dev.report ? "--devices" : o.follow ? "--follow" : output_format_to_name(o.format));
+                        bad_usage();
+                }
+                run.sink = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
+        } else
+                run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
                 errx_("%s", strerror(ENOMEM));
 
@@ -1111,7 +1151,8 @@ int main(int argc, char **argv) {
         }
         pager_close();
         if (loss_stats_any(&run.loss)) {
-                if (!o.quiet)
+                /* --lost is the report itself. */
+                if (!o.quiet && !o.lost)
                         loss_stats_summary(&run.loss, stderr, program);
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;

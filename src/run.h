@@ -42,6 +42,8 @@ struct run {
         uint64_t oldest_seq, oldest_usec;
         bool have_newest;
         uint64_t newest_seq;
+        bool have_resume;      /* --cursor-file: the time stamp of the record before resume_seq */
+        uint64_t resume_seq, resume_usec;
 
         int quit_fd;           /* readable once SIGINT or SIGTERM arrived */
 };

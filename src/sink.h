@@ -56,6 +56,9 @@ struct sink *sink_cat_new(const struct output_settings *settings);
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
+/* --lost: the lost-message report (report-lost.c); live: coverage of the ring. */
+struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live);
+
 /* --devices: the per-device report (report-devices.c). */
 struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);
 

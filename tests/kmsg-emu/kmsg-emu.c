@@ -116,9 +116,12 @@ static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
 
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);
+        /* At a fixed rate, records go in batches of a millisecond's worth. */
+        unsigned long long batch = rate >= 2000 ? (unsigned long long)(rate / 1000) : 1;
+
         for (i = 0; (n == 0 || i < n) && !stop; i++) {
                 append(r, word);
-                if (rate > 0) {
+                if (rate > 0 && (i + 1) % batch == 0) {
                         long long due = start + (long long)((double)(i + 1) * 1e9 / rate), d = due - now_ns();
 
                         tick(r);
@@ -127,7 +130,7 @@ static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
 
                                 nanosleep(&ts, NULL);
                         }
-                } else if (i % 64 == 63)
+                } else if (rate <= 0 && i % 64 == 63)
                         tick(r);
         }
         tick(r);

@@ -9,6 +9,7 @@
  *   KMSG_EMU_RING            the ring file made by "kmsg-emu init"
  *   KMSG_EMU_READ_DELAY_US   sleep this long in every read() of the device
  *                            (a reader slower than the writer)
+ *   KMSG_EMU_DEBUG           say on stderr where each EPIPE comes from
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -267,6 +268,10 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
                 drain_events(fd);
                 lock();
                 if (f->pos < ring->first_seq) {
+                        if (getenv("KMSG_EMU_DEBUG"))
+                                fprintf(stderr, "emu: EPIPE fd %d pos %llu first %llu next %llu\n", fd,
+                                        (unsigned long long)f->pos, (unsigned long long)ring->first_seq,
+                                        (unsigned long long)ring->next_seq);
                         f->pos = ring->first_seq;
                         unlock();
                         count(&ring->n_epipe);

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --lost: the lost-message report instead of the records.  One row per
+ * loss (FIRST_SEQ, LAST_SEQ, COUNT, TIME_BEFORE, TIME_AFTER, CAUSE), then
+ * the totals and, for the live log, how much of what the kernel wrote
+ * since boot the ring still holds.  A table, or JSON Lines with --json:
+ * one object per loss, then a summary object with lost_total.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libsmartcols.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "loss.h"
+#include "output-json.h"
+#include "output.h"
+#include "sink.h"
+
+struct lost_sink {
+        struct sink sink;
+        bool json;
+        bool live;
+        struct kmsg_loss *v; /* the table's rows */
+        size_t n, cap;
+        struct loss_stats stats;
+        /* Coverage: the records that were there. */
+        uint64_t records;
+        bool have_first;
+        uint64_t first_seq, first_usec, last_seq, last_usec;
+};
+
+enum { COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
+
+static const struct {
+        const char *name;
+        int flags;
+} columns[] = {
+        [COL_FIRST] = { "FIRST_SEQ", SCOLS_FL_RIGHT },
+        [COL_LAST] = { "LAST_SEQ", SCOLS_FL_RIGHT },
+        [COL_COUNT] = { "COUNT", SCOLS_FL_RIGHT },
+        [COL_BEFORE] = { "TIME_BEFORE", SCOLS_FL_RIGHT },
+        [COL_AFTER] = { "TIME_AFTER", SCOLS_FL_RIGHT },
+        [COL_CAUSE] = { "CAUSE", 0 },
+};
+
+static void fmt_usec(char *buf, size_t size, uint64_t usec) {
+        snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+}
+
+/* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */
+static bool has_after(const struct kmsg_loss *l) {
+        return l->count > 0 && l->cause != KMSG_LOSS_INTERRUPTED;
+}
+
+static int add(struct json_object *o, const char *key, struct json_object *v) {
+        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
+static int write_json(struct json_object *o) {
+        const char *s;
+
+        if (!o)
+                return -ENOMEM;
+        s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+        if (!s) {
+                json_object_put(o);
+                return -ENOMEM;
+        }
+        out_puts(s);
+        out_putc('\n');
+        json_object_put(o);
+        return 0;
+}
+
+static int lost_record(struct sink *s, const struct kmsg_record *r) {
+        struct lost_sink *t = (struct lost_sink *)s;
+
+        if (!kmsg_record_has_seqnum(r))
+                return 0;
+        t->records++;
+        if (!t->have_first) {
+                t->have_first = true;
+                t->first_seq = kmsg_record_get_seqnum(r);
+                t->first_usec = kmsg_record_get_timestamp(r);
+        }
+        t->last_seq = kmsg_record_get_seqnum(r);
+        t->last_usec = kmsg_record_get_timestamp(r);
+        return 0;
+}
+
+static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct lost_sink *t = (struct lost_sink *)s;
+
+        loss_stats_add(&t->stats, l);
+        if (t->json) {
+                /* Written as it comes: JSON needs no memory per loss. */
+                struct json_object *o = json_object_new_object();
+
+                if (!o)
+                        return -ENOMEM;
+                add(o, "first_seq", json_object_new_uint64(l->first_seq));
+                add(o, "last_seq", l->count ? json_object_new_uint64(l->first_seq + l->count - 1) : NULL);
+                add(o, "count", l->count ? json_object_new_uint64(l->count) : NULL);
+                add(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(l->cause)));
+                if (l->has_before)
+                        add(o, "time_before", json_usec_new(l->usec_before));
+                if (has_after(l))
+                        add(o, "time_after", json_usec_new(l->usec_after));
+                return write_json(o);
+        }
+        if (t->n == t->cap) {
+                size_t cap = t->cap ? t->cap * 2 : 16;
+                struct kmsg_loss *v = realloc(t->v, cap * sizeof(*v));
+
+                if (!v)
+                        return -ENOMEM;
+                t->v = v;
+                t->cap = cap;
+        }
+        t->v[t->n++] = *l;
+        return 0;
+}
+
+static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
+        char buf[48];
+        int e;
+
+        snprintf(buf, sizeof(buf), "%" PRIu64, l->first_seq);
+        if ((e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+                return e;
+        if (l->count)
+                snprintf(buf, sizeof(buf), "%" PRIu64, l->first_seq + l->count - 1);
+        if ((e = scols_line_set_data(ln, COL_LAST, l->count ? buf : "?")) < 0)
+                return e;
+        if (l->count)
+                snprintf(buf, sizeof(buf), "%" PRIu64, l->count);
+        if ((e = scols_line_set_data(ln, COL_COUNT, l->count ? buf : "?")) < 0)
+                return e;
+        if (l->has_before)
+                fmt_usec(buf, sizeof(buf), l->usec_before);
+        if ((e = scols_line_set_data(ln, COL_BEFORE, l->has_before ? buf : "-")) < 0)
+                return e;
+        if (has_after(l))
+                fmt_usec(buf, sizeof(buf), l->usec_after);
+        if ((e = scols_line_set_data(ln, COL_AFTER, has_after(l) ? buf : "-")) < 0)
+                return e;
+        return scols_line_set_data(ln, COL_CAUSE, kmsg_loss_cause_to_name(l->cause));
+}
+
+static int print_table(struct lost_sink *t) {
+        struct libscols_table *tb;
+        char *str = NULL;
+        size_t i;
+        int e = 0;
+
+        if (t->n == 0)
+                return 0;
+        tb = scols_new_table();
+        if (!tb)
+                return -ENOMEM;
+        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
+                if (!scols_table_new_column(tb, columns[i].name, 0, columns[i].flags))
+                        e = -ENOMEM;
+        for (i = 0; i < t->n && e >= 0; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_row(ln, &t->v[i]) : -ENOMEM;
+        }
+        if (e >= 0)
+                e = scols_print_table_to_string(tb, &str);
+        if (e >= 0 && str) {
+                out_puts(str);
+                out_putc('\n');
+        }
+        free(str);
+        scols_unref_table(tb);
+        return e < 0 ? e : 0;
+}
+
+static void print_totals(struct lost_sink *t) {
+        char a[48], b[48];
+        const char *sep = " (";
+        unsigned c;
+
+        if (t->stats.events == 0)
+                out_puts(_("Total: no messages lost"));
+        else {
+                char buf[160];
+
+                snprintf(buf, sizeof(buf),
+                         t->stats.events == 1 ? _("Total: %" PRIu64 " messages lost in %" PRIu64 " gap")
+                                              : _("Total: %" PRIu64 " messages lost in %" PRIu64 " gaps"),
+                         t->stats.total, t->stats.events);
+                out_puts(buf);
+                for (c = 0; c < LOSS_CAUSES; c++) {
+                        if (!t->stats.by_cause[c])
+                                continue;
+                        snprintf(buf, sizeof(buf), "%s%" PRIu64 " %s", sep, t->stats.by_cause[c],
+                                 kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
+                        out_puts(buf);
+                        sep = ", ";
+                }
+                if (t->stats.unknown) {
+                        out_puts(sep);
+                        out_puts(_("an unknown number before a reboot"));
+                        sep = ", ";
+                }
+                if (*sep == ',')
+                        out_putc(')');
+        }
+        out_putc('\n');
+        if (!t->have_first)
+                return;
+        fmt_usec(a, sizeof(a), t->first_usec);
+        fmt_usec(b, sizeof(b), t->last_usec);
+        {
+                char buf[320];
+
+                if (t->live)
+                        snprintf(buf, sizeof(buf),
+                                 _("Ring: %" PRIu64 " of the %" PRIu64 " records written since boot (seq %" PRIu64
+                                   "-%" PRIu64 "), covering %s to %s\n"),
+                                 t->records, t->last_seq + 1, t->first_seq, t->last_seq, a, b);
+                else
+                        snprintf(buf, sizeof(buf),
+                                 _("Read: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"),
+                                 t->records, t->first_seq, t->last_seq, a, b);
+                out_puts(buf);
+        }
+}
+
+static int print_summary_json(struct lost_sink *t) {
+        struct json_object *o = json_object_new_object(), *by = json_object_new_object();
+        unsigned c;
+
+        if (!o || !by) {
+                json_object_put(o);
+                json_object_put(by);
+                return -ENOMEM;
+        }
+        add(o, "lost_total", json_object_new_uint64(t->stats.total));
+        add(o, "lost_unknown", json_object_new_boolean(t->stats.unknown));
+        add(o, "gaps", json_object_new_uint64(t->stats.events));
+        for (c = 0; c < LOSS_CAUSES; c++)
+                if (t->stats.by_cause[c])
+                        add(by, kmsg_loss_cause_to_name((enum kmsg_loss_cause)c),
+                            json_object_new_uint64(t->stats.by_cause[c]));
+        add(o, "lost_by_cause", by);
+        add(o, "records", json_object_new_uint64(t->records));
+        if (t->have_first) {
+                add(o, "first_seq", json_object_new_uint64(t->first_seq));
+                add(o, "last_seq", json_object_new_uint64(t->last_seq));
+                if (t->live)
+                        add(o, "next_seq", json_object_new_uint64(t->last_seq + 1));
+                add(o, "time_first", json_usec_new(t->first_usec));
+                add(o, "time_last", json_usec_new(t->last_usec));
+        }
+        return write_json(o);
+}
+
+static int lost_finish(struct sink *s) {
+        struct lost_sink *t = (struct lost_sink *)s;
+        int e;
+
+        if (t->json)
+                return print_summary_json(t);
+        e = print_table(t);
+        if (e < 0)
+                return e;
+        print_totals(t);
+        return 0;
+}
+
+static void lost_free(struct sink *s) {
+        struct lost_sink *t = (struct lost_sink *)s;
+
+        free(t->v);
+        free(t);
+}
+
+struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live) {
+        struct lost_sink *t = calloc(1, sizeof(*t));
+
+        if (!t)
+                return NULL;
+        t->sink.name = "lost";
+        t->sink.record = lost_record;
+        t->sink.loss = lost_loss;
+        t->sink.finish = lost_finish;
+        t->sink.free = lost_free;
+        t->sink.settings = settings;
+        t->json = json;
+        t->live = live;
+        return &t->sink;
+}

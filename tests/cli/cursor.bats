@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# --cursor-file: each record exactly once over many runs, on the emulated /dev/kmsg.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+setup() {
+        C="$BATS_TEST_TMPDIR/cursor"
+}
+
+@test "cursor: the first run prints the ring and remembers the boot and the last record" {
+        emu_init 16
+        emu write 5
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 5 ]
+        [ -z "$stderr" ]
+        grep -qx "boot_id=$(emu get boot_id | tr -d -)" "$C"
+        grep -qx "seq=4" "$C"
+        grep -qx "usec=5000" "$C"
+        ! grep -q pending "$C"
+        [ ! -e "$C.tmp" ]
+}
+
+@test "cursor: the next run prints only what came after, and nothing when nothing came" {
+        emu_init 16
+        emu write 5
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+        emu write 3
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.006000] record 5
+[    0.007000] record 6
+[    0.008000] record 7" ]
+        grep -qx "seq=7" "$C"
+}
+
+@test "cursor: what the ring overwrote since the last run is reported exactly" {
+        emu_init 10
+        emu write 10
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        emu write 25       # seq 10-34; the ring keeps 25-34
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --fail-on-loss
+        [ "$status" -eq 3 ]
+        [ "${lines[0]}" = "-- 15 messages lost (seq 10-24, between 0.010000 and 0.026000, rotated) --" ]
+        [ "${lines[1]}" = "[    0.026000] record 25" ]
+        [ "${#lines[@]}" -eq 11 ]
+        [ "$stderr" = "kdmesg: 15 messages lost (rotated)" ]
+}
+
+@test "cursor: after a reboot, start at the beginning and report the previous boot's tail" {
+        emu_init 16
+        emu write 7
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        emu write 2        # seq 7-8: never read in that boot
+        emu reboot
+        emu write 3
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --fail-on-loss
+        [ "$status" -eq 3 ]
+        [ "$output" = "-- unknown number of messages lost (seq 7 and later of the previous boot, reboot) --
+[    0.001000] record 0
+[    0.002000] record 1
+[    0.003000] record 2" ]
+        [ "$stderr" = "kdmesg: an unknown number of messages lost before a reboot" ]
+        grep -qx "boot_id=$(emu get boot_id | tr -d -)" "$C"
+        grep -qx "seq=2" "$C"
+        # JSON: the count is not known.
+        emu reboot
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --json -q
+        [ "$status" -eq 0 ]
+        [ "$output" = '{"first_seq":3,"last_seq":null,"count":null,"cause":"reboot","time_before":0.003000}' ]
+}
+
+@test "cursor: records being written when kdmesg was killed are reported, never printed twice" {
+        emu_init 16
+        emu write 12
+        # What a run killed in the middle of a write leaves: seq 5 written, 6-8 in flight.
+        printf 'boot_id=%s\nseq=5\nusec=6000\npending_from=6\npending=8\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "-- 3 messages possibly lost (seq 6-8, interrupted) --" ]
+        [ "${lines[1]}" = "[    0.010000] record 9" ]
+        [ "${#lines[@]}" -eq 4 ]
+        [ "$stderr" = "kdmesg: 3 messages lost (interrupted)" ]
+        grep -qx "seq=11" "$C"
+        ! grep -q pending "$C"
+}
+
+@test "cursor: filtered records move the cursor too" {
+        emu_init 16
+        emu write 4
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --level err
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        grep -qx "seq=3" "$C"
+}
+
+@test "cursor: --follow saves the cursor at SIGTERM; the next run continues after it" {
+        emu_init 64
+        emu write 2
+        kdmesg_bg --follow --cursor-file "$C"
+        wait_lines 2
+        emu wait blocks 1
+        emu write 3
+        wait_lines 5
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -qx "seq=4" "$C"
+        emu write 1
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$output" = "[    0.006000] record 5" ]
+}
+
+@test "cursor: a broken cursor file is one line, exit 1; it cannot be used with -K" {
+        emu_init 4
+        printf 'garbage\n' >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: line 1: expected KEY=VALUE" ]
+        printf 'boot_id=x\nseq=12\npending=3\n' >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: the pending range does not follow seq" ]
+        run --separate-stderr "$KDMESG" --cursor-file "$C" -K /dev/null
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+}

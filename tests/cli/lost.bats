@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# --lost: the lost-message report, on the emulated /dev/kmsg and on dumps.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+@test "--lost on the live ring: one row per gap, the totals and the ring's coverage" {
+        emu_init 10
+        emu write 25
+        run --separate-stderr kdmesg_emu --lost
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden lost-ring.txt
+        run --separate-stderr kdmesg_emu --lost --fail-on-loss
+        [ "$status" -eq 3 ]
+}
+
+@test "--lost --json: one object per gap, then the summary with lost_total" {
+        emu_init 10
+        emu write 25
+        run --separate-stderr kdmesg_emu --lost --json
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = '{"first_seq":0,"last_seq":14,"count":15,"cause":"rotated","time_after":0.016000}' ]
+        [ "${lines[1]}" = '{"lost_total":15,"lost_unknown":false,"gaps":1,"lost_by_cause":{"rotated":15},"records":10,"first_seq":15,"last_seq":24,"next_seq":25,"time_first":0.016000,"time_last":0.025000}' ]
+        [ "${#lines[@]}" -eq 2 ]
+        # Every line is JSON.
+        jq -e . <<<"$output" >/dev/null
+}
+
+@test "--lost on a dump: gaps and what came before its first record" {
+        run --separate-stderr "$KDMESG" --lost -K "$DATA/formats.kmsg"
+        [ "$status" -eq 0 ]
+        [ "$output" = "FIRST_SEQ LAST_SEQ COUNT TIME_BEFORE   TIME_AFTER CAUSE
+        0        0     1           -     1.000000 rotated
+        4        4     1    2.000001 99000.000000 gap
+Total: 2 messages lost in 2 gaps (1 gap, 1 rotated)
+Read: 8 records (seq 1-9), covering 1.000000 to 99000.000004" ]
+}
+
+@test "--lost with nothing lost, and an overrun while reading" {
+        emu_init 16
+        emu write 5
+        run --separate-stderr kdmesg_emu --lost
+        [ "$output" = "Total: no messages lost
+Ring: 5 of the 5 records written since boot (seq 0-4), covering 0.001000 to 0.005000" ]
+        run --separate-stderr kdmesg_emu --lost --json
+        [ "$(jq -s '.[-1].lost_total' <<<"$output")" -eq 0 ]
+}
+
+@test "--lost --cursor-file: what was lost since the last run" {
+        local c="$BATS_TEST_TMPDIR/cursor"
+        emu_init 10
+        emu write 10
+        kdmesg_emu --cursor-file "$c" >/dev/null
+        emu write 25      # seq 10-34, the ring keeps 25-34
+        run --separate-stderr kdmesg_emu --lost --cursor-file "$c"
+        [ "$status" -eq 0 ]
+        [ "${lines[1]}" = "       10       24    15    0.010000   0.026000 rotated" ]
+        [ "${lines[2]}" = "Total: 15 messages lost in 1 gap (15 rotated)" ]
+        # The report moved the cursor: the next run has nothing new.
+        grep -qx "seq=34" "$c"
+        run --separate-stderr kdmesg_emu --lost --cursor-file "$c"
+        [ "${lines[0]}" = "Total: no messages lost" ]
+}
+
+@test "--lost is a report: not with --follow or another format" {
+        run --separate-stderr "$KDMESG" --lost --follow
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+        run --separate-stderr "$KDMESG" --lost --format=kmsg -K /dev/null
+        [ "$status" -eq 1 ]
+}
