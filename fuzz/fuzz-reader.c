@@ -110,7 +110,7 @@ static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const enum kmsg_format formats[] = {
-                KMSG_FORMAT_AUTO, KMSG_FORMAT_KMSG, KMSG_FORMAT_EXPORT, KMSG_FORMAT_SYSLOG,
+                KMSG_FORMAT_AUTO, KMSG_FORMAT_KMSG, KMSG_FORMAT_EXPORT, KMSG_FORMAT_SYSLOG, KMSG_FORMAT_JSON,
         };
         /*
          * The last byte picks the format read a second time in small reads
@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 uint64_t whole_records, chunked_records, whole, chunked;
 
                 whole = read_from_start(fd, formats[i], 0, &whole_records);
-                if ((steer & 3) != i)
+                if (steer % 5 != i)
                         continue;
                 chunked = read_from_start(fd, formats[i], chunk, &chunked_records);
                 if (whole != chunked) {
