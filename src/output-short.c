@@ -95,6 +95,16 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
         }
 }
 
+/* s (at most 11 bytes), padded with spaces to width; returns the length written. */
+static size_t put_padded(char *p, const char *s, size_t width) {
+        size_t n = strnlen(s, 11);
+
+        memcpy(p, s, n);
+        for (; n < width; n++)
+                p[n] = ' ';
+        return n;
+}
+
 /* The time stamp and the --decode prefix, kept in ss->prefix for later lines. */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
@@ -106,16 +116,17 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         if (set->decode && kmsg_record_has_priority(r)) {
                 const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
                 char num[12];
-                int n;
 
                 if (!fac) {
                         snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
                         fac = num;
                 }
-                n = snprintf(ss->prefix + tlen, sizeof(ss->prefix) - tlen, "%-6s:%-6s: ", fac,
-                             kmsg_level_to_name(kmsg_record_get_level(r)));
-                if (n > 0)
-                        dlen = (size_t)n < sizeof(ss->prefix) - tlen ? (size_t)n : sizeof(ss->prefix) - tlen - 1;
+                /* "kern  :info  : " by hand: this runs for every record with -x. */
+                dlen = put_padded(ss->prefix + tlen, fac, 6);
+                ss->prefix[tlen + dlen++] = ':';
+                dlen += put_padded(ss->prefix + tlen + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
+                ss->prefix[tlen + dlen++] = ':';
+                ss->prefix[tlen + dlen++] = ' ';
         }
         ss->prefix_len = tlen + dlen;
 

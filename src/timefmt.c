@@ -423,11 +423,20 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 format_padded(a, sizeof(a), usec);
                 r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
                 break;
-        case TIME_CTIME:
-                if (timefmt_ctime(t, usec, a, sizeof(a)) == 0)
+        case TIME_CTIME: {
+                /* Records come many to a second: format each second once. */
+                int64_t second = t->have_boot ? (t->boot_usec + (int64_t)usec) / USEC_PER_SEC : -1;
+
+                if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
+                        snprintf(a, sizeof(a), "%s", t->ctime_text);
+                else if (timefmt_ctime(t, usec, a, sizeof(a)) > 0) {
+                        snprintf(t->ctime_text, sizeof(t->ctime_text), "%s", a);
+                        t->ctime_second = second;
+                } else
                         format_padded(a, sizeof(a), usec);
                 r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
                 break;
+        }
         case TIME_ISO:
                 if (timefmt_iso(t, usec, a, sizeof(a)) == 0)
                         format_padded(a, sizeof(a), usec);

@@ -31,6 +31,9 @@ struct timefmt {
         bool have_last;
         uint64_t last_usec;
         int64_t last_minute;
+        /* The ctime text of one wall-clock second, reused within it. */
+        int64_t ctime_second;
+        char ctime_text[64];
 };
 
 /* Parse a --time-format word; returns 0 or -EINVAL. */
