@@ -112,12 +112,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const enum kmsg_format formats[] = {
                 KMSG_FORMAT_AUTO, KMSG_FORMAT_KMSG, KMSG_FORMAT_EXPORT, KMSG_FORMAT_SYSLOG, KMSG_FORMAT_JSON,
         };
+        const size_t n_formats = sizeof(formats) / sizeof(formats[0]);
         /*
          * The last byte picks the format read a second time in small reads
          * and their size, so that the fuzzer steers the boundaries.
          */
         unsigned char steer = size ? data[size - 1] : 0;
-        size_t chunk = 1 + (size_t)(steer >> 2) % 61, i;
+        size_t chunk = 1 + (size_t)(steer / n_formats) % 51, i;
 
         int fd = memfd_create("fuzz", MFD_CLOEXEC);
 
@@ -126,11 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* Keep the run time bounded: tiny reads only for small inputs. */
         if (size / chunk > 4096)
                 chunk = size / 4096 + 1;
-        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        for (i = 0; i < n_formats; i++) {
                 uint64_t whole_records, chunked_records, whole, chunked;
 
                 whole = read_from_start(fd, formats[i], 0, &whole_records);
-                if (steer % 5 != i)
+                if (steer % n_formats != i)
                         continue;
                 chunked = read_from_start(fd, formats[i], chunk, &chunked_records);
                 if (whole != chunked) {

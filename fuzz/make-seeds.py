@@ -68,6 +68,23 @@ def kmsg_stream():
     out["dict-only-ws"] = b"6,1,1,-;a\n   \n \t \n6,2,2,-;b\n"
     return out
 
+def json_stream():
+    """kdmesg --json output (JSON Lines), read back by -K."""
+    return {
+        "json": (b'{"seq":0,"time":0.000000,"pri":5,"facility":"kern","level":"notice","flags":"-",'
+                 b'"msg":"Linux version 6.18.44","dict":{}}\n'
+                 b'{"first_seq":1,"last_seq":1,"count":1,"cause":"gap","time_before":0.000000,'
+                 b'"time_after":0.000000}\n'
+                 b'{"seq":2,"time":0.002000,"pri":3,"facility":"kern","level":"err","flags":"c",'
+                 b'"caller":"T7","fields":"caller=T7,x=y","msg":"two\\nlines\\u0000nul \\u00b0 \\ud83d\\ude00",'
+                 b'"subsystem":"pci","device":"+pci:0000:00:01.0","devname":"0000:00:01.0",'
+                 b'"dict":{"SUBSYSTEM":"pci","DEVICE":"+pci:0000:00:01.0","DRIVER":"e1000"}}\n'),
+        "json-bad": (b'{"seq":1,"msg":"no time"}\n{"seq":"x"}\n{\n[1,2]\n{"seq":3,"time":1e400,"msg":"m"}\n'
+                     b'{"seq":18446744073709551616,"time":-1,"pri":99999,"msg":"\\ud800"}\n'
+                     b'{"seq":4,"time":0.5,"msg":"ok","dict":{"A":1,"B":null,"C":"x"}}\n{"seq":5,"time":0.6,"msg":"cut'),
+    }
+
+
 def export_field(k, v):
     if b"\n" in v:
         return k + b"\n" + struct.pack("<Q", len(v)) + v + b"\n"
@@ -130,6 +147,7 @@ def main():
     streams.update(kmsg_stream())
     streams.update(export_stream())
     streams.update(syslog_stream())
+    streams.update(json_stream())
     for name, data in streams.items():
         write(os.path.join(root, "fuzz-reader"), "seed-" + name, data)
     for name, data in device_scripts().items():
