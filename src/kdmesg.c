@@ -537,15 +537,14 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
 }
 
-static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+/* Show a record the sequence tracker let through, with the loss before it. */
+static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
+                   const struct kmsg_loss *l) {
         struct filter *f = run->filter;
-        struct kmsg_loss loss;
+        struct kmsg_loss loss = *l;
         bool in_window;
-        int fl, e;
+        int e;
 
-        fl = kmsg_seqtrack_feed(run->track, r, &loss);
-        if (fl < 0)
-                return fl;
         if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         if (f->have_seq && !f->seq_warned && !kmsg_record_has_seqnum(r)) {
@@ -567,6 +566,32 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         e = run->sink->record(run->sink, r);
         /* Once standard output failed, reading on would only discard. */
         return e < 0 ? e : out_failed();
+}
+
+/* Records the tracker held and has now released, in input order. */
+static int deliver_released(struct run *run, struct kmsg_reader *rd) {
+        struct kmsg_record *r;
+        struct kmsg_loss loss;
+        int fl, e = 0;
+
+        while ((fl = kmsg_seqtrack_pop(run->track, &r, &loss)) >= 0) {
+                if (e >= 0)
+                        e = deliver(run, rd, r, fl, &loss);
+                kmsg_record_unref(r);
+        }
+        return e;
+}
+
+static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct kmsg_loss loss = {};
+        int fl;
+
+        fl = kmsg_seqtrack_feed(run->track, r, &loss);
+        if (fl < 0)
+                return fl;
+        if (fl & KMSG_SEQ_HELD)
+                return deliver_released(run, rd);
+        return deliver(run, rd, r, fl, &loss);
 }
 
 /* Read one source to its end.  Returns 0, or -errno when it could not go on. */
@@ -794,6 +819,8 @@ int main(int argc, char **argv) {
         for (i = 0; i < o.n_sources; i++)
                 read_source(&run, &o.sources[i]);
 
+        /* Records still held matched to the end: they were duplicates. */
+        kmsg_seqtrack_finish(run.track);
         run.sink->finish(run.sink);
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
