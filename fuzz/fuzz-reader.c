@@ -58,8 +58,21 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
                 FUZZ_ASSERT(e == 1 && r);
                 h = exercise_record(r, h);
                 f = kmsg_seqtrack_feed(track, r, &loss);
-                FUZZ_ASSERT(f >= 0 && f <= (KMSG_SEQ_LOSS | KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_DUPLICATE));
+                FUZZ_ASSERT(f >= 0 && f <= (KMSG_SEQ_LOSS | KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_DUPLICATE |
+                                            KMSG_SEQ_HELD));
                 h = digest_u64(h, (uint64_t)f);
+                if (f & KMSG_SEQ_HELD) {
+                        struct kmsg_record *released;
+                        struct kmsg_loss rl;
+                        int rf;
+
+                        while ((rf = kmsg_seqtrack_pop(track, &released, &rl)) >= 0) {
+                                FUZZ_ASSERT(!(rf & (KMSG_SEQ_DUPLICATE | KMSG_SEQ_HELD)));
+                                h = digest_u64(h, kmsg_record_get_seqnum(released));
+                                kmsg_record_unref(released);
+                        }
+                        FUZZ_ASSERT(rf == -ENODATA);
+                }
                 if (f & KMSG_SEQ_LOSS) {
                         FUZZ_ASSERT(loss.count > 0);
                         FUZZ_ASSERT(kmsg_loss_cause_to_name(loss.cause));

@@ -234,6 +234,7 @@ struct kmsg_loss {
 #define KMSG_SEQ_LOSS 1        /* *ret_loss describes records lost before this one */
 #define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
+#define KMSG_SEQ_HELD 8        /* the tracker keeps the record for now: see kmsg_seqtrack_pop() */
 
 /* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot", "interrupted". */
 const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause);
@@ -253,12 +254,30 @@ void kmsg_seqtrack_note_cause(struct kmsg_seqtrack *t, enum kmsg_loss_cause caus
 
 /*
  * Feed the next record.  Returns a combination of KMSG_SEQ_* flags (0 when
- * the record follows its predecessor), or -EINVAL.  Records without a
- * sequence number return 0 and are not tracked.  The first record of a
- * segment with a sequence number above 0 (or above the expected one) is
- * reported as a loss: messages produced but not available.
+ * the record follows its predecessor), or -EINVAL, -ENOMEM.  Records
+ * without a sequence number return 0 and are not tracked.  The first
+ * record of a segment with a sequence number above 0 (or above the
+ * expected one) is reported as a loss: messages produced but not available.
+ *
+ * KMSG_SEQ_HELD: the record cannot be judged yet (a backwards jump onto
+ * records stamped 0 is either an overlapping dump or a new boot of the same
+ * kernel).  The tracker took a reference and decides on a later record;
+ * after every feed, call kmsg_seqtrack_pop() until it returns -ENODATA to
+ * get the records released, in input order, each with its own flags.
+ * Records it decided were duplicates never come out.
  */
 int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+/*
+ * The next released record: returns its KMSG_SEQ_* flags and stores a
+ * record the caller owns (kmsg_record_unref() it) in *ret and its loss in
+ * *ret_loss (when the flags have KMSG_SEQ_LOSS).  -ENODATA: none.
+ */
+int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, struct kmsg_loss *ret_loss);
+/*
+ * The input ended: records still held matched to the end and are counted
+ * as duplicates.  Returns 0.
+ */
+int kmsg_seqtrack_finish(struct kmsg_seqtrack *t);
 
 /* Totals: records lost, duplicates skipped, boot segments started. */
 uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t);

@@ -8,6 +8,14 @@
  * numbers: a record whose sequence number was seen in this segment with
  * the same fingerprint is a duplicate; anything else that goes backwards
  * starts a new segment.  Memory is fixed whatever the input's size.
+ *
+ * One case is ambiguous record by record: two boots of the same kernel
+ * begin with the same records, all stamped 0.  A backwards jump onto a
+ * matching record stamped 0 is therefore only a candidate: the tracker
+ * holds such records (at most HOLD_MAX) until one stamped later than 0
+ * decides.  If it matches too, the held records were duplicates; if not,
+ * they start a new boot segment and are released, in order, through
+ * kmsg_seqtrack_pop().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +24,7 @@
 #include "kmsg-private.h"
 
 #define WINDOW 65536u
+#define HOLD_MAX 4096u
 
 struct slot {
         uint64_t seq;
@@ -23,8 +32,26 @@ struct slot {
         uint32_t segment; /* which segment stored it; 0: never */
 };
 
+struct held {
+        struct kmsg_record *r;
+        int flags;
+        struct kmsg_loss loss;
+};
+
+/* A FIFO of records with their verdicts. */
+struct queue {
+        struct held *v;
+        size_t head;
+        size_t len;
+        size_t cap;
+};
+
 struct kmsg_seqtrack {
         int n_ref;
+        bool tentative;    /* holding candidate duplicates */
+        uint64_t tent_next; /* the next candidate's sequence number */
+        struct queue held;  /* candidates, flags unused */
+        struct queue ready; /* released records, for kmsg_seqtrack_pop() */
         bool have_last;
         uint64_t last_seq;
         uint64_t last_usec;
@@ -58,9 +85,48 @@ _public_ struct kmsg_seqtrack *kmsg_seqtrack_ref(struct kmsg_seqtrack *t) {
         return t;
 }
 
+static int queue_push(struct queue *q, const struct kmsg_record *r, int flags, const struct kmsg_loss *l) {
+        struct held *h;
+
+        if (q->head + q->len == q->cap) {
+                if (q->head > 0) {
+                        memmove(q->v, q->v + q->head, q->len * sizeof(*q->v));
+                        q->head = 0;
+                } else {
+                        size_t cap = q->cap ? q->cap * 2 : 16;
+                        struct held *v = realloc(q->v, cap * sizeof(*v));
+
+                        if (!v)
+                                return -ENOMEM;
+                        q->v = v;
+                        q->cap = cap;
+                }
+        }
+        h = &q->v[q->head + q->len++];
+        h->r = kmsg_record_ref((struct kmsg_record *)r);
+        h->flags = flags;
+        if (l)
+                h->loss = *l;
+        else
+                memset(&h->loss, 0, sizeof(h->loss));
+        return 0;
+}
+
+static void queue_clear(struct queue *q) {
+        size_t i;
+
+        for (i = 0; i < q->len; i++)
+                kmsg_record_unref(q->v[q->head + i].r);
+        q->head = q->len = 0;
+}
+
 _public_ struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t) {
         if (!t || --t->n_ref > 0)
                 return NULL;
+        queue_clear(&t->held);
+        queue_clear(&t->ready);
+        free(t->held.v);
+        free(t->ready.v);
         free(t->ring);
         free(t);
         return NULL;
@@ -144,12 +210,64 @@ static void accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_
         t->last_usec = r->usec;
 }
 
+static int new_segment(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp,
+                       struct kmsg_loss *ret_loss) {
+        int flags = KMSG_SEQ_NEW_SEGMENT;
+
+        t->segments++;
+        t->seg_first = r->seqnum;
+        t->have_last = false;
+        if (r->seqnum > 0) {
+                fill_loss(t, ret_loss, 0, r->seqnum, r, false, KMSG_LOSS_ROTATED);
+                flags |= KMSG_SEQ_LOSS;
+        }
+        t->have_cause = false;
+        accept(t, r, fp);
+        return flags;
+}
+
+static bool seen_same(const struct kmsg_seqtrack *t, uint64_t seq, uint32_t fp) {
+        const struct slot *s = &t->ring[seq % WINDOW];
+
+        return seq >= t->seg_first && seq <= t->last_seq && t->last_seq - seq < WINDOW &&
+               s->segment == (uint32_t)t->segments && s->seq == seq && s->fp == fp;
+}
+
+static int feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+
+/*
+ * The candidates were not duplicates: they start a new boot segment.  Queue
+ * them, and r after them, with their verdicts for kmsg_seqtrack_pop().
+ */
+static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
+        struct kmsg_loss loss;
+        size_t i;
+        int f, e = 0;
+
+        t->tentative = false;
+        for (i = 0; i < t->held.len && e >= 0; i++) {
+                const struct kmsg_record *h = t->held.v[t->held.head + i].r;
+
+                memset(&loss, 0, sizeof(loss));
+                f = i == 0 ? new_segment(t, h, fingerprint(h), &loss) : feed_one(t, h, &loss);
+                e = f < 0 ? f : queue_push(&t->ready, h, f, &loss);
+        }
+        queue_clear(&t->held);
+        if (e < 0)
+                return e;
+        memset(&loss, 0, sizeof(loss));
+        f = feed_one(t, r, &loss);
+        if (f < 0)
+                return f;
+        if (f & KMSG_SEQ_HELD)
+                return KMSG_SEQ_HELD;
+        e = queue_push(&t->ready, r, f, &loss);
+        return e < 0 ? e : KMSG_SEQ_HELD;
+}
+
 _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
         struct kmsg_loss dummy;
-        struct slot *s;
-        uint64_t seq;
         uint32_t fp;
-        int flags = 0;
 
         if (!t || !r)
                 return -EINVAL;
@@ -162,6 +280,67 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
                 if (!t->ring)
                         return -ENOMEM;
         }
+        if (!t->tentative)
+                return feed_one(t, r, ret_loss);
+
+        fp = fingerprint(r);
+        if (r->seqnum == t->tent_next && seen_same(t, r->seqnum, fp)) {
+                if (r->usec == 0 && t->held.len < HOLD_MAX) {
+                        t->tent_next++;
+                        return queue_push(&t->held, r, 0, NULL) < 0 ? -ENOMEM : KMSG_SEQ_HELD;
+                }
+                /* A later record matches as well: the candidates were duplicates. */
+                t->dups += t->held.len + 1;
+                queue_clear(&t->held);
+                t->tentative = false;
+                return KMSG_SEQ_DUPLICATE;
+        }
+        if (r->seqnum == t->last_seq + 1 && t->tent_next == r->seqnum) {
+                /* The overlap ended where this segment ends: all were duplicates. */
+                t->dups += t->held.len;
+                queue_clear(&t->held);
+                t->tentative = false;
+                return feed_one(t, r, ret_loss);
+        }
+        return release_held(t, r);
+}
+
+_public_ int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, struct kmsg_loss *ret_loss) {
+        struct held *h;
+
+        if (!t || !ret)
+                return -EINVAL;
+        if (t->ready.len == 0)
+                return -ENODATA;
+        h = &t->ready.v[t->ready.head];
+        *ret = h->r;
+        if (ret_loss)
+                *ret_loss = h->loss;
+        t->ready.head++;
+        t->ready.len--;
+        if (t->ready.len == 0)
+                t->ready.head = 0;
+        return h->flags;
+}
+
+_public_ int kmsg_seqtrack_finish(struct kmsg_seqtrack *t) {
+        if (!t)
+                return -EINVAL;
+        if (t->tentative) {
+                /* The input ended while everything still matched. */
+                t->dups += t->held.len;
+                queue_clear(&t->held);
+                t->tentative = false;
+        }
+        return 0;
+}
+
+static int feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+        struct slot *s;
+        uint64_t seq;
+        uint32_t fp;
+        int flags = 0;
+
         seq = r->seqnum;
         fp = fingerprint(r);
 
@@ -200,6 +379,12 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
                 bool seen = s->segment == (uint32_t)t->segments && s->seq == seq;
 
                 if (seen && s->fp == fp) {
+                        if (r->usec == 0) {
+                                /* Could be a new boot of the same kernel: wait and see. */
+                                t->tentative = true;
+                                t->tent_next = seq + 1;
+                                return queue_push(&t->held, r, 0, NULL) < 0 ? -ENOMEM : KMSG_SEQ_HELD;
+                        }
                         t->dups++;
                         return KMSG_SEQ_DUPLICATE;
                 }
@@ -214,18 +399,7 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
                 }
         }
 
-        /* A new boot segment. */
-        t->segments++;
-        t->seg_first = seq;
-        t->have_last = false;
-        flags = KMSG_SEQ_NEW_SEGMENT;
-        if (seq > 0) {
-                fill_loss(t, ret_loss, 0, seq, r, false, KMSG_LOSS_ROTATED);
-                flags |= KMSG_SEQ_LOSS;
-        }
-        t->have_cause = false;
-        accept(t, r, fp);
-        return flags;
+        return new_segment(t, r, fp, ret_loss);
 }
 
 _public_ uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t) {

@@ -645,22 +645,16 @@ static int judge_start(struct run *run, const struct kmsg_record *r) {
         return 0;
 }
 
-static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+/* Show a record the sequence tracker let through, with the loss before it. */
+static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
+                   const struct kmsg_loss *l) {
         bool has_seq = kmsg_record_has_seqnum(r);
         struct filter *flt = run->filter;
-        struct kmsg_loss loss;
+        struct kmsg_loss loss = *l;
         bool in_window;
-        int f, e;
+        int e;
 
-        if (!run->started && has_seq) {
-                e = judge_start(run, r);
-                if (e < 0)
-                        return e;
-        }
-        f = kmsg_seqtrack_feed(run->track, r, &loss);
-        if (f < 0)
-                return f;
-        if (f & KMSG_SEQ_DUPLICATE)
+        if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         if (flt->have_seq && !flt->seq_warned && !has_seq) {
                 warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
@@ -668,12 +662,12 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 flt->seq_warned = true;
         }
         in_window = !flt->active || filter_in_window(flt, r);
-        if ((f & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
+        if ((fl & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
                 /* Resuming: the record before the gap is the cursor's. */
                 loss.has_before = true;
                 loss.usec_before = run->resume_usec;
         }
-        if ((f & KMSG_SEQ_LOSS) && in_window) {
+        if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 e = run_loss(run, &loss);
                 if (e < 0)
                         return e;
@@ -697,6 +691,37 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 out_flush();
         /* Once standard output failed, reading on would only discard. */
         return out_failed();
+}
+
+/* Records the tracker held and has now released, in input order. */
+static int deliver_released(struct run *run, struct kmsg_reader *rd) {
+        struct kmsg_record *r;
+        struct kmsg_loss loss;
+        int fl, e = 0;
+
+        while ((fl = kmsg_seqtrack_pop(run->track, &r, &loss)) >= 0) {
+                if (e >= 0)
+                        e = deliver(run, rd, r, fl, &loss);
+                kmsg_record_unref(r);
+        }
+        return e;
+}
+
+static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct kmsg_loss loss = {};
+        int fl, e;
+
+        if (!run->started && kmsg_record_has_seqnum(r)) {
+                e = judge_start(run, r);
+                if (e < 0)
+                        return e;
+        }
+        fl = kmsg_seqtrack_feed(run->track, r, &loss);
+        if (fl < 0)
+                return fl;
+        if (fl & KMSG_SEQ_HELD)
+                return deliver_released(run, rd);
+        return deliver(run, rd, r, fl, &loss);
 }
 
 int run_drain(struct run *run, struct kmsg_reader *rd) {
@@ -1133,6 +1158,8 @@ int main(int argc, char **argv) {
         for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
                 read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
 
+        /* Records still held matched to the end: they were duplicates. */
+        kmsg_seqtrack_finish(run.track);
         run.sink->finish(run.sink);
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),

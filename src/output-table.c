@@ -6,7 +6,7 @@
  * at a time when following), and libsmartcols only ever holds one batch.
  * Each column keeps the widest width it has had (its width hint grows), so
  * a column never narrows; a batch with a wider value widens that column
- * from that batch on.  MESSAGE is last and wraps at the terminal width;
+ * from that batch on.  MESSAGE wraps to fit the terminal width;
  * when standard output is not a terminal, lines are not wrapped unless
  * COLUMNS is set.  libsmartcols shows bytes that are not printable as
  * \xNN (a backslash as \x5c).
@@ -455,13 +455,12 @@ struct sink *sink_table_new(const struct output_settings *settings) {
                 const struct column_info *ci = &column_info[cols->v[i].id];
                 unsigned flags = ci->flags;
 
-                /* Wrapping and truncating make sense for the last column only. */
-                if (i + 1 < cols->n)
-                        flags &= ~(COLF_WRAP | COLF_TRUNC);
-                else if (!(flags & (COLF_WRAP | COLF_TRUNC)))
+                /* MESSAGE wraps wherever it is; the last column may be cut if all else fails. */
+                if (i + 1 == cols->n && !(flags & (COLF_WRAP | COLF_TRUNC)))
                         flags |= COLF_TRUNC;
                 t->cols[i] = scols_table_new_column(t->tb, column_heading(&cols->v[i]),
-                                                    i + 1 < cols->n ? ci->whint : 0.1, flags_to_scols(flags));
+                                                    i + 1 < cols->n || cols->v[i].id == COL_MESSAGE ? ci->whint : 0.1,
+                                                    flags_to_scols(flags));
                 if (!t->cols[i]) {
                         table_free(&t->s);
                         return NULL;

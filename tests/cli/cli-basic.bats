@@ -160,6 +160,25 @@ PY
         [ "$stderr" = "kdmesg: 21 duplicate records skipped (overlapping input)" ]
 }
 
+@test "two boots of the same kernel in one dump: the second boot's early records are kept" {
+        # Both boots begin with five identical records stamped 0; only the
+        # sixth tells them apart.  None of them is a duplicate.
+        run_split "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 16 ]
+        [ "${lines[8]}" = "[    0.000000] msg 0" ]
+        [ "${lines[13]}" = "[    0.005002] boot2 5" ]
+}
+
+@test "a dump that starts with records stamped 0, read twice: duplicates once the overlap is proven" {
+        run_split "$KDMESG" -K "$DATA/early-boot.kmsg" -K "$DATA/early-boot.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 8 ]
+        [ "${lines[7]}" = "[    0.007001] msg 7" ]
+        [ "$stderr" = "kdmesg: 8 duplicate records skipped (overlapping input)" ]
+}
+
 @test "without -K it reads /dev/kmsg: every record in the classic view, exit 0" {
         if ! dd if=/dev/kmsg of=/dev/null count=1 iflag=nonblock 2>/dev/null; then
                 skip "/dev/kmsg is not readable here"

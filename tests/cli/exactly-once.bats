@@ -18,9 +18,9 @@ CHECK="$TESTS/cli/check-seqs"
         "$KMSG_EMU" write "$RING" 0 1000 3>&- &
         WPID=$!
         for i in $(seq -w 1 30); do
-                kdmesg_bg -w --cursor-file "$C"
-                mv "$OUT" "$BATS_TEST_TMPDIR/out.$i"
-                OUT="$BATS_TEST_TMPDIR/out.$i"
+                LD_PRELOAD="$KMSG_EMU_SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+                        "$KDMESG" -w --cursor-file "$C" >"$BATS_TEST_TMPDIR/out.$i" 2>/dev/null 3>&- &
+                PID=$!
                 # 0 to 190 ms: anywhere from start-up to well into following.
                 sleep "0.$((RANDOM % 2))$((RANDOM % 10))"
                 kill -KILL "$PID"

@@ -422,3 +422,11 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,TIME,LEVEL -t
         [ "${lines[2]}" = "      1               info" ]
 }
+
+@test "table: MESSAGE wraps also when it is not the last column" {
+        run --separate-stderr env COLUMNS=50 "$KDMESG" -K "$F" -o SEQ,MESSAGE,CALLER,LEVEL
+        [ "$status" -eq 0 ]
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 50 ]
+        # The caller and level of record 1 are on its first line.
+        [[ "${lines[1]}" == "      1 "*" T12 info"* ]]
+}

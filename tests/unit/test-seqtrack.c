@@ -317,3 +317,135 @@ TEST(cause_names) {
         CHECK_STR(kmsg_loss_cause_to_name(KMSG_LOSS_REBOOT), "reboot");
         CHECK(kmsg_loss_cause_to_name((enum kmsg_loss_cause)42) == NULL);
 }
+
+/* Boot b of the same kernel: seq < 5 are stamped 0 with the same text in every boot. */
+static struct kmsg_record *boot_rec(unsigned b, uint64_t seq) {
+        char msg[64];
+
+        if (seq < 5) {
+                snprintf(msg, sizeof(msg), "early %" PRIu64, seq);
+                return rec(seq, 0, msg);
+        }
+        snprintf(msg, sizeof(msg), "late %" PRIu64, seq);
+        return rec(seq, seq * 1000 + b, msg);
+}
+
+static int feed_boot(struct kmsg_seqtrack *t, unsigned b, uint64_t seq) {
+        struct kmsg_record *r = boot_rec(b, seq);
+        struct kmsg_loss l;
+        int f = kmsg_seqtrack_feed(t, r, &l);
+
+        kmsg_record_unref(r);
+        return f;
+}
+
+TEST(same_kernel_booted_twice_is_a_new_segment_not_duplicates) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        struct kmsg_loss l;
+        uint64_t i;
+        int f;
+
+        for (i = 0; i < 10; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        /* Boot 2 begins like boot 1: the tracker cannot tell yet. */
+        for (i = 0; i < 5; i++) {
+                CHECK_INT(feed_boot(t, 2, i), KMSG_SEQ_HELD);
+                CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        }
+        /* The first record stamped later differs: a new boot. */
+        CHECK_INT(feed_boot(t, 2, 5), KMSG_SEQ_HELD);
+        for (i = 0; i < 6; i++) {
+                f = kmsg_seqtrack_pop(t, &r, &l);
+                CHECK_INT(f, i == 0 ? KMSG_SEQ_NEW_SEGMENT : 0);
+                if (f < 0)
+                        break;
+                CHECK_INT(kmsg_record_get_seqnum(r), i);
+                kmsg_record_unref(r);
+        }
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        CHECK_INT(feed_boot(t, 2, 6), 0);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(overlap_over_records_stamped_zero_is_duplicates) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        struct kmsg_loss l;
+        uint64_t i;
+
+        for (i = 0; i < 10; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        for (i = 0; i < 5; i++)
+                CHECK_INT(feed_boot(t, 1, i), KMSG_SEQ_HELD);
+        /* A later record matches too: all were duplicates, none comes out. */
+        CHECK_INT(feed_boot(t, 1, 5), KMSG_SEQ_DUPLICATE);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        for (i = 6; i < 10; i++)
+                CHECK_INT(feed_boot(t, 1, i), KMSG_SEQ_DUPLICATE);
+        CHECK_INT(feed_boot(t, 1, 10), 0);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 10);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(overlap_of_only_records_stamped_zero_then_new_records) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        struct kmsg_loss l;
+        uint64_t i;
+
+        for (i = 0; i < 5; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        for (i = 0; i < 5; i++)
+                CHECK_INT(feed_boot(t, 1, i), KMSG_SEQ_HELD);
+        /* The overlap ended where the segment ended: the next one is new. */
+        CHECK_INT(feed_boot(t, 1, 5), 0);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 5);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(finish_counts_held_records_as_duplicates) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        struct kmsg_loss l;
+        uint64_t i;
+
+        for (i = 0; i < 8; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        for (i = 0; i < 3; i++)
+                CHECK_INT(feed_boot(t, 1, i), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_finish(t), 0);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 3);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(held_records_stay_valid_after_the_caller_lets_go) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        struct kmsg_loss l;
+        const char *m;
+        uint64_t i;
+
+        for (i = 0; i < 8; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        /* feed_boot() drops its reference: the tracker must keep its own. */
+        CHECK_INT(feed_boot(t, 2, 0), KMSG_SEQ_HELD);
+        r = rec(1, 0, "a different boot");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), KMSG_SEQ_NEW_SEGMENT);
+        m = kmsg_record_get_message(r, NULL);
+        CHECK_STR(m, "early 0");
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), 0);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "a different boot");
+        kmsg_record_unref(r);
+        kmsg_seqtrack_unref(t);
+}
