@@ -427,6 +427,6 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         run --separate-stderr env COLUMNS=50 "$KDMESG" -K "$F" -o SEQ,MESSAGE,CALLER,LEVEL
         [ "$status" -eq 0 ]
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 50 ]
-        # The caller and level of record 1 are on its first line.
-        [[ "${lines[1]}" == "      1 "*" T12 info"* ]]
+        # The caller and level of record 1 are on its first line (lines[1] is the rotated seq 0).
+        [[ "${lines[2]}" == "      1 "*" T12 info"* ]]
 }
