@@ -25,6 +25,8 @@ const struct column_info column_info[_COL_MAX + 1] = {
         [COL_DEVICE] = { "DEVICE", "device", 10, 0, CJSON_STRING,
                          N_("device (dictionary DEVICE: b8:0, c4:1, n2, +pci:0000:00:1f.2)") },
         [COL_DEVNAME] = { "DEVNAME", "devname", 10, 0, CJSON_STRING, N_("device name (sda, eth0)") },
+        [COL_MATCH] = { "MATCH", "match", 5, 0, CJSON_STRING,
+                        N_("\"text\" when --device-text selected the record by its message") },
         [COL_DICT] = { "DICT", "dict", 0.3, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
         [COL_DICT_KEY] = { "D:KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY") },
 };
@@ -60,6 +62,32 @@ int columns_add_defaults(struct columns *c) {
                 if (e < 0)
                         return e;
         }
+        c->defaults = true;
+        return 0;
+}
+
+bool columns_have(const struct columns *c, enum column_id id) {
+        size_t i;
+
+        for (i = 0; i < c->n; i++)
+                if (c->v[i].id == id)
+                        return true;
+        return false;
+}
+
+int columns_add_match(struct columns *c) {
+        size_t i;
+        int e;
+
+        if (!c->defaults || columns_have(c, COL_MATCH))
+                return 0;
+        e = columns_push(c, COL_MATCH, NULL, 0);
+        if (e < 0)
+                return e;
+        for (i = 0; i + 1 < c->n && c->v[i].id != COL_MESSAGE; i++)
+                ;
+        memmove(&c->v[i + 1], &c->v[i], (c->n - 1 - i) * sizeof(c->v[0]));
+        c->v[i] = (struct column){ .id = COL_MATCH };
         return 0;
 }
 
@@ -112,6 +140,7 @@ void columns_free(struct columns *c) {
         free(c->v);
         c->v = NULL;
         c->n = 0;
+        c->defaults = false;
 }
 
 const char *column_heading(const struct column *c) {

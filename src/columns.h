@@ -2,6 +2,7 @@
 #ifndef KDMESG_COLUMNS_H
 #define KDMESG_COLUMNS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -21,6 +22,7 @@ enum column_id {
         COL_SUBSYSTEM,
         COL_DEVICE,
         COL_DEVNAME,
+        COL_MATCH,
         COL_DICT,
         _COL_MAX,
         COL_DICT_KEY = _COL_MAX, /* D:KEY, one dictionary key */
@@ -57,6 +59,7 @@ struct column {
 struct columns {
         struct column *v;
         size_t n;
+        bool defaults; /* the default columns are among them (no -o, or -o +LIST) */
 };
 
 /* The prefix that names a dictionary key as a column: D:DRIVER. */
@@ -71,6 +74,13 @@ struct columns {
 int columns_parse(struct columns *c, char *list, const char **ret_bad);
 /* Append the default columns. */
 int columns_add_defaults(struct columns *c);
+/*
+ * --device-text: when the default columns are in use and MATCH is not,
+ * put MATCH before the first MESSAGE (or last), so inferred matches show.
+ */
+int columns_add_match(struct columns *c);
+/* Whether the column id is among them. */
+bool columns_have(const struct columns *c, enum column_id id);
 void columns_free(struct columns *c);
 /* The column's heading: its name, or the dictionary key. */
 const char *column_heading(const struct column *c);

@@ -150,7 +150,11 @@ static int add_id(struct devfilter *f, const struct devid *id) {
         return 0;
 }
 
-static int add_name(struct devfilter *f, const char *name) {
+/*
+ * A name for --device-text, with the DEVICE value and subsystem of the
+ * device it names.  The first device of a name keeps it.
+ */
+static int add_name(struct devfilter *f, const char *name, const char *device, const char *subsys) {
         const char **a;
         size_t i;
 
@@ -161,7 +165,19 @@ static int add_name(struct devfilter *f, const char *name) {
         if (!a)
                 return -ENOMEM;
         f->names = a;
-        if (!(f->names[f->n_names] = keep_string(f, name)))
+        a = realloc(f->name_devices, (f->n_names + 1) * sizeof(*a));
+        if (!a)
+                return -ENOMEM;
+        f->name_devices = a;
+        a = realloc(f->name_subsystems, (f->n_names + 1) * sizeof(*a));
+        if (!a)
+                return -ENOMEM;
+        f->name_subsystems = a;
+        if (!(f->names[f->n_names] = keep_string(f, name)) ||
+            !(f->name_devices[f->n_names] = keep_string(f, device)))
+                return -ENOMEM;
+        f->name_subsystems[f->n_names] = NULL;
+        if (subsys && !(f->name_subsystems[f->n_names] = keep_string(f, subsys)))
                 return -ENOMEM;
         f->n_names++;
         return 0;
@@ -173,7 +189,7 @@ static int add_name(struct devfilter *f, const char *name) {
  * (n), and +subsystem:name; and its name for --device-text.
  */
 static int add_sysfs_device(struct devfilter *f, const char *dir) {
-        char path[PATH_MAX], subsys_path[PATH_MAX], buf[64], plus[PATH_MAX];
+        char path[PATH_MAX], subsys_path[PATH_MAX], buf[64], plus[PATH_MAX], device[PATH_MAX] = "";
         const char *name = path_basename(dir), *subsys = NULL;
         struct devid id;
         int e;
@@ -183,27 +199,42 @@ static int add_sysfs_device(struct devfilter *f, const char *dir) {
         if (realpath(path, subsys_path))
                 subsys = path_basename(subsys_path);
 
+        /*
+         * The kernel writes the device number when there is one, else the
+         * ifindex of a network interface, else +subsystem:name; the first
+         * found is the one --devices counts text matches under.
+         */
         if (sysfs_read_attr(dir, "dev", buf, sizeof(buf)) == 0) {
                 const char *p = buf;
 
                 id = (struct devid){ .kind = subsys && strcmp(subsys, "block") == 0 ? 'b' : 'c' };
-                if (parse_u32(&p, &id.major) == 0 && *p++ == ':' && parse_u32(&p, &id.minor) == 0 &&
-                    (e = add_id(f, &id)) < 0)
-                        return e;
+                if (parse_u32(&p, &id.major) == 0 && *p++ == ':' && parse_u32(&p, &id.minor) == 0 && id.major > 0) {
+                        if ((e = add_id(f, &id)) < 0)
+                                return e;
+                        pathf(device, "%c%u:%u", id.kind, id.major, id.minor);
+                }
         }
         if (subsys && strcmp(subsys, "net") == 0 && sysfs_read_attr(dir, "ifindex", buf, sizeof(buf)) == 0) {
                 const char *p = buf;
 
                 id = (struct devid){ .kind = 'n' };
-                if (parse_u32(&p, &id.minor) == 0 && (e = add_id(f, &id)) < 0)
-                        return e;
+                if (parse_u32(&p, &id.minor) == 0) {
+                        if ((e = add_id(f, &id)) < 0)
+                                return e;
+                        if (!device[0])
+                                pathf(device, "n%u", id.minor);
+                }
         }
         if (subsys && pathf(plus, "+%s:%s", subsys, name) == 0) {
                 id = (struct devid){ .kind = '+', .str = plus };
                 if ((e = add_id(f, &id)) < 0)
                         return e;
+                if (!device[0])
+                        memcpy(device, plus, strlen(plus) + 1);
         }
-        return add_name(f, name);
+        if (!device[0])
+                return 0; /* no subsystem: nothing the kernel would write for it */
+        return add_name(f, name, device, subsys);
 }
 
 static bool is_device_dir(const char *dir) {
@@ -408,8 +439,12 @@ static int resolve_one(struct devfilter *f, const struct sysroot *root, const ch
                                 pathf(rel, "/sys/class/%.*s/%s", (int)sl, arg + 1, name);
                                 e = sysfs_device_dir(root, rel, dir);
                         }
-                        if (e < 0)
-                                return add_name(f, name);
+                        if (e < 0) {
+                                char subsys[PATH_MAX];
+
+                                pathf(subsys, "%.*s", (int)sl, arg + 1);
+                                return add_name(f, name, arg, subsys);
+                        }
                 } else if (id.kind == 'n')
                         e = sysfs_ifindex_dir(root, id.minor, dir);
                 else
@@ -539,6 +574,8 @@ void devfilter_done(struct devfilter *f) {
         free(f->matches);
         free(f->ids);
         free(f->names);
+        free(f->name_devices);
+        free(f->name_subsystems);
         free(f->dev_args);
         free(f->subsystems);
         *f = (struct devfilter){};

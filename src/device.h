@@ -66,10 +66,20 @@ struct devfilter {
         size_t n_strings;
         const char **names; /* kernel names for --device-text: "sda1", "eth0" */
         size_t n_names;
+        /*
+         * For each name, the DEVICE value the kernel writes for that device
+         * ("b8:1", "n2", "+usb-serial:ttyUSB0") and its subsystem (or NULL):
+         * where --devices counts a record selected by its text.
+         */
+        const char **name_devices;
+        const char **name_subsystems;
 
         /* The last record given to devfilter_match(). */
         enum devmatch last;
-        const char *last_name; /* the name found in its text */
+        const char *last_name;      /* the name found in its text */
+        const char *last_device;    /* that device's DEVICE value */
+        const char *last_subsystem; /* and its subsystem, or NULL */
+        uint64_t n_text;            /* records selected by their text so far */
 };
 
 /*

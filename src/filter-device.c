@@ -91,13 +91,20 @@ static bool text_names(const char *msg, size_t len, const char *name) {
         return false;
 }
 
-const char *devtext_find(const char *msg, size_t len, const char *const *names, size_t n_names) {
+/* The index of the first of names that msg names, or n_names. */
+static size_t devtext_index(const char *msg, size_t len, const char *const *names, size_t n_names) {
         size_t i;
 
         for (i = 0; i < n_names; i++)
                 if (text_names(msg, len, names[i]))
-                        return names[i];
-        return NULL;
+                        break;
+        return i;
+}
+
+const char *devtext_find(const char *msg, size_t len, const char *const *names, size_t n_names) {
+        size_t i = devtext_index(msg, len, names, n_names);
+
+        return i < n_names ? names[i] : NULL;
 }
 
 static bool fnmatch_value(const char *glob, const char *value) {
@@ -138,6 +145,8 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) 
 
         f->last = DEVMATCH_NONE;
         f->last_name = NULL;
+        f->last_device = NULL;
+        f->last_subsystem = NULL;
         if (f->n_dev_args > 0) {
                 const char *v = kmsg_record_get_device(r);
                 struct devid id;
@@ -146,17 +155,19 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) 
                         if (devid_parse(v, &id) < 0 || !ids_contain(f, &id))
                                 return DEVMATCH_NONE;
                 } else {
-                        const char *msg, *name;
-                        size_t len;
+                        const char *msg;
+                        size_t len, k;
 
                         if (!f->text)
                                 return DEVMATCH_NONE;
                         msg = kmsg_record_get_message(r, &len);
-                        name = devtext_find(msg, len, f->names, f->n_names);
-                        if (!name)
+                        k = devtext_index(msg, len, f->names, f->n_names);
+                        if (k == f->n_names)
                                 return DEVMATCH_NONE;
                         m = DEVMATCH_TEXT;
-                        f->last_name = name;
+                        f->last_name = f->names[k];
+                        f->last_device = f->name_devices[k];
+                        f->last_subsystem = f->name_subsystems[k];
                 }
         }
         if (f->n_subsystems > 0) {
@@ -171,5 +182,7 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) 
         if (f->n_matches > 0 && !matches_ok(f, r))
                 return DEVMATCH_NONE;
         f->last = m;
+        if (m == DEVMATCH_TEXT)
+                f->n_text++;
         return m;
 }

@@ -535,6 +535,9 @@ static void parse_options(int argc, char **argv, struct options *o) {
         }
         if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
                 errx_("%s", strerror(ENOMEM));
+        /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
+        if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
+                errx_("%s", strerror(ENOMEM));
         o->out.columns = &o->columns;
 }
 
@@ -1034,6 +1037,27 @@ static void read_live(struct run *run, const struct options *o) {
         }
 }
 
+/*
+ * Whether the output marks records that --device-text selected by their
+ * message: the classic view (<name?>), JSON ("match":"text"), the table
+ * with its MATCH column and the --devices report (INFERRED).  The others
+ * are record formats read back by programs (syslog, kmsg, export,
+ * json-dmesg) or the bare message (cat), which a mark would change.
+ */
+static bool output_marks_inferred(const struct options *o) {
+        if (o->dev.report)
+                return true;
+        switch (o->format) {
+        case FORMAT_SHORT:
+        case FORMAT_JSON:
+                return true;
+        case FORMAT_TABLE:
+                return columns_have(&o->columns, COL_MATCH);
+        default:
+                return false;
+        }
+}
+
 /* -C, -D, -E, -n: change the kernel's state, print nothing. */
 static int console_action(const struct options *o) {
         int e = 0;
@@ -1161,6 +1185,17 @@ int main(int argc, char **argv) {
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
         run.sink->finish(run.sink);
+        /* Inferred matches are never silent: where the output cannot mark them, say so. */
+        if (o.dev.filter.n_text > 0 && !o.lost && !output_marks_inferred(&o)) {
+                if (o.format == FORMAT_TABLE)
+                        warnx_(_("records selected by their message (--device-text): %llu; "
+                                 "the MATCH column marks them"),
+                               (unsigned long long)o.dev.filter.n_text);
+                else
+                        warnx_(_("records selected by their message (--device-text): %llu, "
+                                 "not marked in --format=%s"),
+                               (unsigned long long)o.dev.filter.n_text, output_format_to_name(o.format));
+        }
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));

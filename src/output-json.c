@@ -264,8 +264,7 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r) {
                 put_string(o, COL_DEVNAME, v);
         /* Selected by --device-text from the message, not by the dictionary. */
         if (s->settings->devices && devctx_inferred(s->settings->devices))
-                json_object_object_add_ex(o, "match", json_object_new_string("text"),
-                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+                put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
         return write_object(s, o);
 }

@@ -195,6 +195,9 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
                 return set_str(t, ln, i, kmsg_record_get_device(r));
         case COL_DEVNAME:
                 return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
+        case COL_MATCH:
+                return set_str(t, ln, i,
+                               t->s.settings->devices && devctx_inferred(t->s.settings->devices) ? "text" : NULL);
         case COL_DICT:
                 return dict_text(t, ln, i, r);
         case COL_DICT_KEY:

@@ -5,6 +5,12 @@
  * messages, the worst level, the first and last time stamps in input order
  * and the last message.  Sorted by worst level, then count.  Memory grows
  * with the number of devices, not of records.
+ *
+ * A record without a DEVICE that --device-text selected by its message
+ * counts in the row of the device it names (the DEVICE value the kernel
+ * writes for that device), so the report covers the records a listing with
+ * the same options shows; the INFERRED column ("inferred" in JSON, only
+ * with --device-text) says how many of COUNT were selected that way.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,6 +32,7 @@ struct devrow {
         struct devrow *next;
         char *subsystem;
         uint64_t count;
+        uint64_t inferred; /* of count, selected by their text */
         unsigned worst;
         bool has_first;
         uint64_t first, last;
@@ -71,19 +78,25 @@ static struct devrow *row_get(struct devices_sink *d, const char *device) {
 
 static int devices_record(struct sink *s, const struct kmsg_record *r) {
         struct devices_sink *d = (struct devices_sink *)s;
-        const char *device = kmsg_record_get_device(r), *msg, *subsys;
+        const char *device = kmsg_record_get_device(r), *msg, *subsys = kmsg_record_get_subsystem(r);
+        bool inferred = devctx_inferred(d->dev);
         struct devrow *w;
         size_t len;
 
+        if (inferred) {
+                device = d->dev->filter.last_device;
+                subsys = d->dev->filter.last_subsystem;
+        }
         if (!device)
                 return 0;
         w = row_get(d, device);
         if (!w)
                 return -ENOMEM;
-        subsys = kmsg_record_get_subsystem(r);
         if (!w->subsystem && subsys && !(w->subsystem = strdup(subsys)))
                 return -ENOMEM;
         w->count++;
+        if (inferred)
+                w->inferred++;
         if (kmsg_record_has_priority(r) && kmsg_record_get_level(r) < w->worst)
                 w->worst = kmsg_record_get_level(r);
         if (kmsg_record_has_timestamp(r)) {
@@ -123,7 +136,7 @@ static int row_cmp(const void *a, const void *b) {
         return strcmp(x->device, y->device);
 }
 
-enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
+enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_INFERRED, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
 
 static const struct {
         const char *name;
@@ -135,6 +148,7 @@ static const struct {
         [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING },
         [COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
+        [COL_INFERRED] = { "INFERRED", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_LEVEL] = { "LEVEL", 0.05, 0, SCOLS_JSON_STRING },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
@@ -181,6 +195,9 @@ static int fill_line(struct devices_sink *d, struct libscols_line *ln, const str
         snprintf(buf, sizeof(buf), "%" PRIu64, w->count);
         if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
                 return e;
+        snprintf(buf, sizeof(buf), "%" PRIu64, w->inferred);
+        if ((e = scols_line_set_data(ln, COL_INFERRED, buf)) < 0)
+                return e;
         if (w->worst < NO_LEVEL && (e = scols_line_set_data(ln, COL_LEVEL, kmsg_level_to_name(w->worst))) < 0)
                 return e;
         if ((e = set_usec(ln, COL_FIRST, w->has_first, w->first)) < 0 ||
@@ -203,8 +220,10 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
                 return -ENOMEM;
         scols_table_set_name(tb, "devices");
         for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
+                /* INFERRED only with --device-text. */
+                int hidden = i == COL_INFERRED && !d->dev->filter.text ? SCOLS_FL_HIDDEN : 0;
                 struct libscols_column *cl = scols_table_new_column(tb, columns[i].name, columns[i].width,
-                                                                    columns[i].flags);
+                                                                    columns[i].flags | hidden);
 
                 if (!cl)
                         e = -ENOMEM;
@@ -258,6 +277,8 @@ static int print_json(struct devices_sink *d, struct devrow **rows) {
                         e = add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
                 if (e >= 0)
                         e = add(o, "count", json_object_new_uint64(w->count));
+                if (e >= 0 && d->dev->filter.text)
+                        e = add(o, "inferred", json_object_new_uint64(w->inferred));
                 if (e >= 0 && w->worst < NO_LEVEL)
                         e = add(o, "level", json_object_new_string(kmsg_level_to_name(w->worst)));
                 if (e >= 0 && w->has_first)

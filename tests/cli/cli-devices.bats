@@ -317,3 +317,155 @@ count_dict() {
         [ "${lines[0]}" = "[    1.000000] <2-1.4> usb 2-1.4: first" ]
         [ "${lines[1]}" = "                       second" ]
 }
+
+# --- audit of issue 6: every ARG form, marks, the report with --device-text ---
+
+@test "--device: a character device node in a saved tree is c188:0, the tty only" {
+        kd --device /dev/ttyUSB0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-ttyusb0.txt
+        # Not the usb-serial port of the same name: a node is one device number.
+        [[ "$output" != *"+usb-serial"* && "$output" != *"failed to get modem status"* ]]
+}
+
+@test "--device: device nodes are stat()ed: a char node is c<major>:<minor>, a block node b<major>:<minor>" {
+        local root="$BATS_TEST_TMPDIR/root"
+        cp -a "$ROOT" "$root"
+        mkdir "$root/dev"
+        mknod "$root/dev/ttyUSB0" c 188 0 2>/dev/null || skip "mknod is not allowed here"
+        mknod "$root/dev/sda" b 8 0
+        # Named so that the uevent DEVNAME= lookup cannot find them: only stat() can.
+        mknod "$root/dev/serial-port" c 188 0
+        mknod "$root/dev/disk-a" b 8 0
+        run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/ttyUSB0 --show-device
+        [ "$status" -eq 0 ]
+        golden devices-node-ttyusb0.txt
+        run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/serial-port --show-device
+        golden devices-node-ttyusb0.txt
+        run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/disk-a --show-device
+        golden devices-node-sda.txt
+        # A node of a number that sysfs does not know still selects that number.
+        mknod "$root/dev/gone" c 188 7
+        printf '3,0,1000000,-;gone\n SUBSYSTEM=tty\n DEVICE=c188:7\n' > "$BATS_TEST_TMPDIR/gone.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/gone.kmsg" --sysroot "$root" --device /dev/gone
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    1.000000] gone" ]
+}
+
+@test "--device: nvme0n1 by name, node and number; --device-text finds 'nvme0n1:'" {
+        kd --device nvme0n1 --device-text
+        [ "$status" -eq 0 ]
+        golden devices-text-nvme0n1.txt
+        kd --device /dev/nvme0n1 --device-text
+        golden devices-text-nvme0n1.txt
+        kd --device b259:0 --device-text
+        golden devices-text-nvme0n1.txt
+        kd --device nvme0n1
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+}
+
+@test "--device-text on syslog-form input (no dictionaries): 'sd 0:0:0:0: [sda]' and the others" {
+        "$KDMESG" -K "$DUMP" --format=syslog > "$BATS_TEST_TMPDIR/dump.syslog"
+        run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda --device-text
+        [ "$status" -eq 0 ]
+        golden devices-text-syslog-sda.txt
+        run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda
+        [ -z "$output" ]
+}
+
+@test "the table marks inferred matches in its MATCH column, added to the default columns" {
+        kd --device sda1 --device-text --format=table
+        [ "$status" -eq 0 ]
+        golden devices-text-sda1-table.txt
+        [ "$(grep -c '^ .* text  ' <<<"$output")" -eq 3 ]
+        kd --device sda1 --device-text -o +DEVNAME
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == *" MATCH MESSAGE "*DEVNAME ]]
+        # Without --device-text there is no MATCH column.
+        kd --device sda1 --format=table
+        [[ "${lines[0]}" != *MATCH* ]]
+        # Asked for, it is empty for records selected by their DEVICE.
+        kd --device sda1 -o SEQ,MATCH,DEVICE
+        [ "${lines[1]}" = "     42       b8:1" ]
+}
+
+@test "formats that cannot mark inferred matches say how many on stderr, and stay as they are" {
+        local f
+        for f in syslog cat kmsg export json-dmesg; do
+                run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --device-text --format=$f --boot-time 1700000000
+                [ "$status" -eq 0 ]
+                [ "$stderr" = "kdmesg: records selected by their message (--device-text): 3, not marked in --format=$f" ]
+                [[ "$output" != *"sda1?"* && "$output" != *'"match"'* && "$output" != *MATCH* ]]
+                # The same bytes as the same records selected by sequence number.
+                [ "$f" = json-dmesg ] && continue
+                [ "$output" = "$("$KDMESG" -K "$DUMP" --seq 19 --format=$f --boot-time 1700000000; "$KDMESG" -K "$DUMP" --seq 41-43 --format=$f --boot-time 1700000000)" ]
+        done
+        [ "$(jq '.dmesg | length' <<<"$output")" -eq 4 ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --device-text -o SEQ,MESSAGE
+        [ "$stderr" = "kdmesg: records selected by their message (--device-text): 3; the MATCH column marks them" ]
+        # Marked outputs say nothing; neither does a selection without text matches.
+        for f in "" "--format=table" "--json" "--devices"; do
+                run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --device-text $f
+                [ -z "$stderr" ]
+        done
+        run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --format=cat
+        [ "$output" = "sda1: write access to a read-only block device" ]
+        [ -z "$stderr" ]
+        # --format=kmsg stays readable: reading it back gives the records.
+        "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text --format=kmsg > "$BATS_TEST_TMPDIR/sel.kmsg" 2>/dev/null
+        [ "$(grep -c '^[0-9]' "$BATS_TEST_TMPDIR/sel.kmsg")" -eq 8 ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/sel.kmsg" --format=kmsg
+        [ "$output" = "$(cat "$BATS_TEST_TMPDIR/sel.kmsg")" ]
+        # (Read back, the records between them count as lost: skip those lines.)
+        run bash -c '"$KDMESG" -K "$BATS_TEST_TMPDIR/sel.kmsg" --format=cat 2>/dev/null | grep -v "^-- .* lost"'
+        [ "$output" = "$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text --format=cat 2>/dev/null)" ]
+}
+
+@test "--devices with --device-text counts text matches under the device they name, in INFERRED" {
+        kd --devices --device sda --with-children --device-text
+        [ "$status" -eq 0 ]
+        golden devices-report-text.txt
+        kd --devices --device sda --with-children --device-text --json
+        [ "$status" -eq 0 ]
+        golden devices-report-text.json
+        # The report covers exactly the records the listing shows.
+        local listed inferred
+        listed=$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text -J | wc -l)
+        inferred=$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text -J | jq -s 'map(select(.match == "text")) | length')
+        [ "$(jq -s 'map(.count) | add' <<<"$output")" -eq "$listed" ]
+        [ "$(jq -s 'map(.inferred) | add' <<<"$output")" -eq "$inferred" ]
+        # Without --device-text: no INFERRED column, no "inferred" key.
+        kd --devices --device sda --with-children
+        [[ "${lines[0]}" != *INFERRED* ]]
+        kd --devices --device sda --with-children --json
+        [ "$(jq -s 'map(has("inferred")) | any' <<<"$output")" = false ]
+}
+
+@test "--devices with --device-text for a raw value outside sysfs: the row is that value" {
+        run "$KDMESG" -K "$DUMP" --devices --device +usb-serial:ttyUSB0 --device-text --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '[.device, .subsystem, .count, .inferred]' <<<"$output")" = '["+usb-serial:ttyUSB0","usb-serial",3,1]' ]
+}
+
+@test "exact selection on a generated dump: --devices COUNT per device equals an awk count" {
+        local dev c
+        run "$KDMESG" -K "$BIG" --devices --json
+        [ "$status" -eq 0 ]
+        [ "$(jq -s length <<<"$output")" -eq "$(grep '^ DEVICE=' "$BIG" | sort -u | wc -l)" ]
+        for dev in $(jq -r .device <<<"$output"); do
+                c=$(count_dict "DEVICE=$dev")
+                [ "$(jq -r --arg d "$dev" 'select(.device == $d) | .count' <<<"$output")" -eq "$c" ] || { echo "$dev != $c"; false; }
+        done
+        # With --device-text, sda1's row counts its DEVICE records and the text ones (awk above).
+        c=$(awk '
+                function done() { if (rec && (dev == "b8:1" || (dev == "" && \
+                        (msg ~ /^EXT4-fs( [a-z]+)? \((device )?sda1\):/ || msg ~ /(^| )dev sda1,/)))) c++ }
+                /^[0-9]/ { done(); rec = 1; dev = ""; msg = $0; sub(/^[^;]*;/, "", msg); next }
+                /^ DEVICE=/ { dev = substr($0, 9) }
+                END { done(); print c + 0 }' "$BIG")
+        run "$KDMESG" -K "$BIG" --sysroot "$ROOT" --devices --json --device sda1 --device-text
+        [ "$(jq -r .device <<<"$output")" = b8:1 ]
+        [ "$(jq -r .count <<<"$output")" -eq "$c" ]
+        [ "$(jq -r .inferred <<<"$output")" -eq $(( c - $(count_dict DEVICE=b8:1) )) ]
+}

@@ -61,6 +61,17 @@ make_sysfs() {
         echo 1 > "$S/devices/virtual/net/lo/ifindex"
         _link class/net/lo devices/virtual/net/lo
 
+        _dev "$S/$pci/0000:00:1d.0" bus/pci "" DRIVER=nvme PCI_SLOT_NAME=0000:00:1d.0
+        _link bus/pci/devices/0000:00:1d.0 "$pci/0000:00:1d.0"
+        local nvme="$pci/0000:00:1d.0/nvme/nvme0"
+        _dev "$S/$nvme/nvme0n1" class/block 259:0 MAJOR=259 MINOR=0 DEVNAME=nvme0n1 DEVTYPE=disk
+        _dev "$S/$nvme/nvme0n1/nvme0n1p1" class/block 259:1 MAJOR=259 MINOR=1 DEVNAME=nvme0n1p1 DEVTYPE=partition
+        echo 1 > "$S/$nvme/nvme0n1/nvme0n1p1/partition"
+        for disk in "$nvme/nvme0n1" "$nvme/nvme0n1/nvme0n1p1"; do
+                _link "class/block/$(basename "$disk")" "$disk"
+                _link "dev/block/$(cat "$S/$disk/dev")" "$disk"
+        done
+
         _dev "$S/$pci/0000:00:14.0" bus/pci "" DRIVER=xhci_hcd
         _link bus/pci/devices/0000:00:14.0 "$pci/0000:00:14.0"
         local usb="$pci/0000:00:14.0/usb2/2-1/2-1.4"

@@ -14,6 +14,7 @@ The machine (mirrored by make_sysfs in tests/cli/devices.bash):
   eth0 n2 on e1000e +pci:0000:00:19.0
   usb 2-1.4 c189:130 (also logged as +usb:2-1.4), interface 2-1.4:1.0,
   serial ttyUSB0 c188:0 below it
+  nvme0n1 b259:0 (nvme0n1p1 b259:1) on nvme +pci:0000:00:1d.0
 """
 import argparse
 import random

@@ -229,3 +229,117 @@ TEST(devnames_cache_and_retry) {
         snprintf(path, sizeof(path), "rm -rf '%s'", root);
         CHECK_INT(system(path), 0);
 }
+
+/* mkdir -p for the tree below. */
+static void mkdirs(const char *root, const char *rel) {
+        char path[1024];
+        size_t i, n;
+
+        n = (size_t)snprintf(path, sizeof(path), "%s/%s", root, rel);
+        for (i = strlen(root) + 1; i <= n; i++) {
+                if (path[i] != '/' && path[i] != '\0')
+                        continue;
+                path[i] = '\0';
+                mkdir(path, 0755);
+                if (i < n)
+                        path[i] = '/';
+        }
+}
+
+static void write_file(const char *root, const char *rel, const char *text) {
+        char path[1024];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        f = fopen(path, "w");
+        if (!f) {
+                test_fail(__FILE__, __LINE__, "cannot write %s", path);
+                return;
+        }
+        fputs(text, f);
+        fclose(f);
+}
+
+static void link_file(const char *root, const char *target, const char *rel) {
+        char path[1024];
+
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        if (symlink(target, path) < 0)
+                test_fail(__FILE__, __LINE__, "cannot link %s", path);
+}
+
+/*
+ * Arguments are resolved once: after devfilter_resolve() the sysfs tree
+ * can go away and records still match, by number and by text; a text match
+ * carries the DEVICE value and subsystem of the device it names.
+ */
+TEST(resolved_once_and_text_matches_name_their_device) {
+        char root[] = "/tmp/test-devfilter-XXXXXX", cmd[512];
+        struct devfilter f = {};
+        struct sysroot sr = { root };
+        const char *arg = NULL, *what = NULL;
+
+        if (!mkdtemp(root)) {
+                test_fail(__FILE__, __LINE__, "mkdtemp failed");
+                return;
+        }
+        mkdirs(root, "sys/class/block");
+        mkdirs(root, "sys/class/net");
+        mkdirs(root, "sys/devices/pci0000:00/block/sda/sda1");
+        mkdirs(root, "sys/devices/pci0000:00/net/eth0");
+        write_file(root, "sys/devices/pci0000:00/block/sda/uevent", "DEVNAME=sda\n");
+        write_file(root, "sys/devices/pci0000:00/block/sda/dev", "8:0\n");
+        link_file(root, "../../../../class/block", "sys/devices/pci0000:00/block/sda/subsystem");
+        write_file(root, "sys/devices/pci0000:00/block/sda/sda1/uevent", "DEVNAME=sda1\n");
+        write_file(root, "sys/devices/pci0000:00/block/sda/sda1/dev", "8:1\n");
+        link_file(root, "../../../../../class/block", "sys/devices/pci0000:00/block/sda/sda1/subsystem");
+        link_file(root, "../../devices/pci0000:00/block/sda", "sys/class/block/sda");
+        write_file(root, "sys/devices/pci0000:00/net/eth0/uevent", "INTERFACE=eth0\n");
+        write_file(root, "sys/devices/pci0000:00/net/eth0/ifindex", "2\n");
+        link_file(root, "../../../../class/net", "sys/devices/pci0000:00/net/eth0/subsystem");
+        link_file(root, "../../devices/pci0000:00/net/eth0", "sys/class/net/eth0");
+
+        CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE, "sda"), 0);
+        CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE, "eth0"), 0);
+        CHECK_INT(devfilter_add(&f, DEVOPT_WITH_CHILDREN, NULL), 0);
+        CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE_TEXT, NULL), 0);
+        CHECK_INT(devfilter_resolve(&f, &sr, &arg, &what), 0);
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+        CHECK_INT(system(cmd), 0);
+
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=b8:0\n"), DEVMATCH_DICT);
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=b8:1\n"), DEVMATCH_DICT);
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=+block:sda1\n"), DEVMATCH_DICT);
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=net\n DEVICE=n2\n"), DEVMATCH_DICT);
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=b8:2\n"), DEVMATCH_NONE);
+        CHECK_INT((int)f.n_text, 0);
+
+        /* Text matches name the DEVICE value the kernel writes for their device. */
+        CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sda1): mounted\n"), DEVMATCH_TEXT);
+        CHECK_STR(f.last_name, "sda1");
+        CHECK_STR(f.last_device, "b8:1");
+        CHECK_STR(f.last_subsystem, "block");
+        CHECK_INT(match(&f, "6,1,1,-;random: eth0 is a name\n"), DEVMATCH_NONE);
+        CHECK_INT(match(&f, "6,1,1,-;eth0: link up\n"), DEVMATCH_TEXT);
+        CHECK_STR(f.last_device, "n2");
+        CHECK_STR(f.last_subsystem, "net");
+        CHECK_INT((int)f.n_text, 2);
+        CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=b8:0\n"), DEVMATCH_DICT);
+        CHECK(f.last_device == NULL);
+        devfilter_done(&f);
+}
+
+TEST(text_match_of_a_raw_value_names_that_value) {
+        struct devfilter f = {};
+        struct sysroot root = { "/nonexistent" };
+        const char *arg = NULL, *what = NULL;
+
+        CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE, "+usb-serial:ttyUSB0"), 0);
+        CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE_TEXT, NULL), 0);
+        CHECK_INT(devfilter_resolve(&f, &root, &arg, &what), 0);
+        CHECK_INT(match(&f, "4,1,1,-;ttyUSB ttyUSB0: 1 input overrun(s)\n"), DEVMATCH_TEXT);
+        CHECK_STR(f.last_device, "+usb-serial:ttyUSB0");
+        CHECK_STR(f.last_subsystem, "usb-serial");
+        devfilter_done(&f);
+}
