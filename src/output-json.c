@@ -19,6 +19,7 @@
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
+#include "timefmt.h"
 #include "utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
@@ -26,20 +27,10 @@ static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOS
 /* Doubles that hold a time stamp are written with exactly six decimals. */
 static int usec_to_json(struct json_object *jso, struct printbuf *pb, int level, int flags) {
         double d = json_object_get_double(jso);
-        uint64_t usec = (uint64_t)(d * 1e6 + 0.5), frac = usec % 1000000, sec = usec / 1000000;
-        char tmp[32];
-        int i = (int)sizeof(tmp), k;
+        char tmp[28];
+        size_t n = put_seconds(tmp, (uint64_t)(d * 1e6 + 0.5), 0);
 
-        for (k = 0; k < 6; k++) {
-                tmp[--i] = (char)('0' + frac % 10);
-                frac /= 10;
-        }
-        tmp[--i] = '.';
-        do {
-                tmp[--i] = (char)('0' + sec % 10);
-                sec /= 10;
-        } while (sec);
-        return printbuf_memappend(pb, tmp + i, (int)sizeof(tmp) - i);
+        return printbuf_memappend(pb, tmp, (int)n);
 }
 
 struct json_object *json_usec_new(uint64_t usec) {
