@@ -137,7 +137,10 @@ enum kmsg_seek {
 /*
  * A reader over a byte stream (file, pipe, stdin) that is read in chunks.
  * name is used for kmsg_reader_get_name() only.  The reader does not take
- * ownership of fd unless kmsg_reader_new_path() opened it.
+ * ownership of fd unless kmsg_reader_new_path() opened it.  Unless the
+ * reader follows (kmsg_reader_set_follow()), only the end of the data ends
+ * it: on a descriptor set O_NONBLOCK that has nothing yet, next() waits
+ * in poll() as a blocking read() would, and never returns -EAGAIN.
  */
 int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret);
 /* Open path ("-" is stdin) and read it as a stream.  Errors: -errno of open(). */

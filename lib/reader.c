@@ -328,6 +328,21 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         return 1;
 }
 
+/* Block until fd has data or has ended.  Returns 0 or -errno. */
+static int wait_readable(int fd) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int r;
+
+        do
+                r = poll(&p, 1, -1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+                return -errno;
+        if (p.revents & POLLNVAL)
+                return -EBADF;
+        return 0;
+}
+
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd) {
         bool grows = rd->ops != NULL; /* a test double behaves as a file */
@@ -393,6 +408,18 @@ int stream_fill(struct kmsg_reader *rd) {
                 if (errno == EAGAIN && rd->follow) {
                         rd->paused = true;
                         return -EAGAIN;
+                }
+                if (errno == EAGAIN && !rd->ops) {
+                        /*
+                         * A non-blocking descriptor (stdin inherited with
+                         * O_NONBLOCK) that has nothing yet: the input has not
+                         * ended, so wait for it rather than stop early.
+                         */
+                        int e = wait_readable(rd->fd);
+
+                        if (e < 0)
+                                return e;
+                        continue;
                 }
                 return -errno;
         }

@@ -146,6 +146,18 @@ PY
         golden basic-export.txt
 }
 
+@test "-K - on a non-blocking pipe waits for a slow writer and loses nothing" {
+        # stdin inherited with O_NONBLOCK: read() says EAGAIN while the
+        # writer pauses, which is not the end of the input.
+        run_split bash -c '{ head -c 100 "$2"; sleep 0.3; tail -c +101 "$2"; } |
+                python3 -c "import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden basic-kmsg.txt
+}
+
 @test "an empty dump prints nothing and exits 0" {
         run_split "$KDMESG" -K /dev/null
         [ "$status" -eq 0 ]
