@@ -147,7 +147,8 @@ int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct
 int kmsg_reader_new_path(const char *path, enum kmsg_format format, struct kmsg_reader **ret);
 /*
  * Open a kmsg device (NULL means "/dev/kmsg") non-blocking and position it.
- * Returns -ENODEV when path is not a character device, -EACCES/-EPERM when
+ * Returns -ENODEV when path is not the kmsg character device (1:11; e.g.
+ * /dev/null, a regular file, a directory), -EACCES/-EPERM when
  * reading is not allowed, other -errno from open() or lseek().
  */
 int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret);

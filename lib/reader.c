@@ -12,6 +12,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kmsg-private.h"
@@ -19,6 +20,9 @@
 
 #define CHUNK 65536u
 #define DEVICE_BUFFER 16384u /* records are at most 8192 bytes on any kernel */
+/* The kernel's /dev/kmsg is the memory device 1:11 (drivers/char/mem.c). */
+#define KMSG_DEVICE_MAJOR 1
+#define KMSG_DEVICE_MINOR 11
 
 static ssize_t fd_read(void *userdata, void *buf, size_t n) {
         return read(*(int *)userdata, buf, n);
@@ -156,7 +160,9 @@ _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, stru
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+        /* /dev/null or a tty would read as an empty or endless "log". */
+        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != KMSG_DEVICE_MAJOR ||
+            minor(st.st_rdev) != KMSG_DEVICE_MINOR) {
                 close(fd);
                 return -ENODEV;
         }

@@ -119,12 +119,15 @@ PY
 }
 
 @test "a file without read permission: one clear line, exit 1" {
+        local as_user=()
         if [ "$(id -u)" -eq 0 ]; then
-                skip "root reads any file"
+                # Root reads any file: run without the capabilities that allow it.
+                command -v setpriv >/dev/null || skip "root reads any file, and setpriv is missing"
+                as_user=(setpriv --bounding-set=-dac_override,-dac_read_search)
         fi
         cp "$DATA/basic.kmsg" "$BATS_TEST_TMPDIR/secret.kmsg"
         chmod 000 "$BATS_TEST_TMPDIR/secret.kmsg"
-        run_split "$KDMESG" -K "$BATS_TEST_TMPDIR/secret.kmsg"
+        run_split "${as_user[@]}" "$KDMESG" -K "$BATS_TEST_TMPDIR/secret.kmsg"
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: cannot open $BATS_TEST_TMPDIR/secret.kmsg: Permission denied" ]
 }
