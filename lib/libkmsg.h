@@ -196,8 +196,11 @@ int kmsg_reader_set_follow(struct kmsg_reader *reader, int follow);
 /* The name given at creation ("-" shows as "<stdin>"). */
 const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
 /*
- * Where the last record or error started: a 1-based line number for
- * streams, the 1-based record number for devices.
+ * Where the last record or error started: the 1-based record number for
+ * devices; for streams a 1-based line number that counts every newline
+ * byte before the record, also those inside the binary fields of the
+ * export form (in their data and in their length), as sed -n Np, grep -n
+ * and editors count lines: that line of the file is the record's first.
  */
 uint64_t kmsg_reader_get_position(const struct kmsg_reader *reader);
 /* Text describing the last -EBADMSG or -E2BIG, or "" . */

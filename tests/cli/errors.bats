@@ -80,6 +80,21 @@ many() {
         [[ "$stderr" == "kdmesg: $BATS_TEST_TMPDIR/bad.kmsg:2: "* ]]
 }
 
+@test "export form: the line named is the one sed -n and grep -n show, binary fields included" {
+        f="$BATS_TEST_TMPDIR/bin.export"
+        python3 -c 'import struct, sys
+data = b"one\ntwo\nthree\n\n"
+sys.stdout.buffer.write(b"SEQNUM=0\nMESSAGE\n" + struct.pack("<Q", len(data)) + data + b"\n\n"
+                        + b"SEQNUM=1\nPRIORITY=99\nMESSAGE=bad\n\nSEQNUM=2\nMESSAGE=good\n\n")' > "$f"
+        run --separate-stderr "$KDMESG" -q -t -K "$f"
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        n=$(grep -an '^SEQNUM=1$' "$f" | cut -d: -f1)
+        [ "$n" -eq 9 ]
+        [ "$stderr" = "kdmesg: $f:$n: PRIORITY is not a number from 0 to 7" ]
+        [ "$(sed -n "${n}p" "$f")" = "SEQNUM=1" ]
+}
+
 @test "-K and -F cannot be combined with the kernel's own buffer options" {
         run --separate-stderr "$KDMESG" -S -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
