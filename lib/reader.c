@@ -111,27 +111,11 @@ void reader_set_chunk_size(struct kmsg_reader *rd, size_t n) {
         rd->chunk_max = n;
 }
 
-static int device_position(struct kmsg_reader *rd, enum kmsg_seek where) {
+/* The rest of a device reader's set-up: its buffer and its position.  Takes rd. */
+static int device_open(struct kmsg_reader *rd, enum kmsg_seek where, struct kmsg_reader **ret) {
         int whence = where == KMSG_SEEK_END ? SEEK_END : where == KMSG_SEEK_CLEAR ? SEEK_DATA : SEEK_SET;
 
-        if (rd->ops->seek(rd->userdata, 0, whence) < 0)
-                return -errno;
-        return 0;
-}
-
-int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
-                               struct kmsg_reader **ret) {
-        struct kmsg_reader *rd;
-        int e;
-
-        if (!ops || !ret)
-                return -EINVAL;
-        rd = reader_alloc("/dev/kmsg");
-        if (!rd)
-                return -ENOMEM;
         rd->is_device = true;
-        rd->ops = ops;
-        rd->userdata = userdata;
         rd->format = KMSG_FORMAT_KMSG;
         rd->cap = DEVICE_BUFFER;
         rd->buf = malloc(rd->cap);
@@ -139,8 +123,9 @@ int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata
                 kmsg_reader_unref(rd);
                 return -ENOMEM;
         }
-        e = device_position(rd, where);
-        if (e < 0) {
+        if (rd->ops->seek(rd->userdata, 0, whence) < 0) {
+                int e = -errno;
+
                 kmsg_reader_unref(rd);
                 return e;
         }
@@ -148,10 +133,24 @@ int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata
         return 0;
 }
 
+int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
+                               struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+
+        if (!ops || !ret || (unsigned)where > KMSG_SEEK_END)
+                return -EINVAL;
+        rd = reader_alloc("/dev/kmsg");
+        if (!rd)
+                return -ENOMEM;
+        rd->ops = ops;
+        rd->userdata = userdata;
+        return device_open(rd, where, ret);
+}
+
 _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret) {
         struct kmsg_reader *rd;
         struct stat st;
-        int fd, e;
+        int fd;
 
         if (!ret || (unsigned)where > KMSG_SEEK_END)
                 return -EINVAL;
@@ -173,23 +172,9 @@ _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, stru
         }
         rd->fd = fd;
         rd->own_fd = true;
-        rd->is_device = true;
         rd->ops = &fd_ops;
         rd->userdata = &rd->fd;
-        rd->format = KMSG_FORMAT_KMSG;
-        rd->cap = DEVICE_BUFFER;
-        rd->buf = malloc(rd->cap);
-        if (!rd->buf) {
-                kmsg_reader_unref(rd);
-                return -ENOMEM;
-        }
-        e = device_position(rd, where);
-        if (e < 0) {
-                kmsg_reader_unref(rd);
-                return e;
-        }
-        *ret = rd;
-        return 0;
+        return device_open(rd, where, ret);
 }
 
 _public_ struct kmsg_reader *kmsg_reader_ref(struct kmsg_reader *rd) {
