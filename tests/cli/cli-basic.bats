@@ -118,49 +118,18 @@ PY
         [[ "$stderr" == "kdmesg: $BATS_TEST_TMPDIR"*": Is a directory" ]]
 }
 
-# Root reads any file, and CI runs as root: there kdmesg runs as user
-# nobody (setpriv drops the capabilities with the uid), from a copy of the
-# binary that nobody may run, on a root-owned mode-000 file in a directory
-# that nobody may enter.  A readable file next to it shows that only the
-# file's mode is in the way.
 @test "a file without read permission: one clear line, exit 1" {
-        local d
-        d=$(mktemp -d "${TMPDIR:-/tmp}/kdmesg-perm.XXXXXX")
-        UNREADABLE_DIR=$d
-        chmod 755 "$d"
-        cp "$DATA/basic.kmsg" "$d/open.kmsg"
-        cp "$DATA/basic.kmsg" "$d/secret.kmsg"
-        chmod 644 "$d/open.kmsg"
-        chmod 000 "$d/secret.kmsg"
-        local -a cmd=("$KDMESG")
+        local as_user=()
         if [ "$(id -u)" -eq 0 ]; then
-                mkdir -m 755 "$d/bin" "$d/lib"
-                cp "$KDMESG" "$d/bin/kdmesg"
-                cp -L "$BUILDDIR/lib/libkmsg.so.0" "$d/lib/"
-                chmod 755 "$d/bin/kdmesg" "$d/lib/libkmsg.so.0"
-                cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups
-                     env LD_LIBRARY_PATH="$d/lib" "$d/bin/kdmesg")
-                run "${cmd[@]:0:4}" id -u
-                [ "$output" = 65534 ]
+                # Root reads any file: run without the capabilities that allow it.
+                command -v setpriv >/dev/null || skip "root reads any file, and setpriv is missing"
+                as_user=(setpriv --bounding-set=-dac_override,-dac_read_search)
         fi
-        run_split "${cmd[@]}" -t --seq 0 -K "$d/open.kmsg"
-        [ "$status" -eq 0 ]
-        [ -n "$output" ]
-        run_split "${cmd[@]}" -K "$d/secret.kmsg"
+        cp "$DATA/basic.kmsg" "$BATS_TEST_TMPDIR/secret.kmsg"
+        chmod 000 "$BATS_TEST_TMPDIR/secret.kmsg"
+        run_split "${as_user[@]}" "$KDMESG" -K "$BATS_TEST_TMPDIR/secret.kmsg"
         [ "$status" -eq 1 ]
-        [ -z "$output" ]
-        [ "$stderr" = "kdmesg: cannot open $d/secret.kmsg: Permission denied" ]
-        # The same file among others: they are still printed.
-        run_split "${cmd[@]}" -t --seq 0 -K "$d/secret.kmsg" -K "$d/open.kmsg"
-        [ "$status" -eq 1 ]
-        [ -n "$output" ]
-        [ "$stderr" = "kdmesg: cannot open $d/secret.kmsg: Permission denied" ]
-}
-
-teardown() {
-        if [ -n "${UNREADABLE_DIR:-}" ]; then
-                rm -rf "$UNREADABLE_DIR"
-        fi
+        [ "$stderr" = "kdmesg: cannot open $BATS_TEST_TMPDIR/secret.kmsg: Permission denied" ]
 }
 
 @test "a missing file among others: the rest is printed, exit 1" {
@@ -178,6 +147,18 @@ teardown() {
         run_split sh -c 'cat "$2" | "$1" -K -' sh "$KDMESG" "$DATA/basic.export"
         [ "$status" -eq 0 ]
         golden basic-export.txt
+}
+
+@test "-K - on a non-blocking pipe waits for a slow writer and loses nothing" {
+        # stdin inherited with O_NONBLOCK: read() says EAGAIN while the
+        # writer pauses, which is not the end of the input.
+        run_split bash -c '{ head -c 100 "$2"; sleep 0.3; tail -c +101 "$2"; } |
+                python3 -c "import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden basic-kmsg.txt
 }
 
 @test "an empty dump prints nothing and exits 0" {
