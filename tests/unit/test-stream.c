@@ -54,6 +54,32 @@ TEST(mixed_every_boundary) {
         free(t);
 }
 
+/*
+ * A line that starts with white space is a dictionary line only if a valid
+ * key ([A-Za-z0-9._-]+) and '=' follow one space: a header indented by one
+ * space or a tab is the next record, whatever follows it.
+ */
+TEST(indented_header_after_a_record_is_a_record) {
+        static const char in[] =
+                "6,1,1,-;a\n"          /* 1 */
+                " 6,2,2,-;b\n"         /* 2: ',' is no key character */
+                " K=v\n"               /* 3 */
+                "\t6,3,3,-;c\n"        /* 4 */
+                " 6=x\n"               /* 5: a valid key, all digits */
+                " 7,4,4,-;d=e\n"       /* 6 */
+                " K:Y=v\n";            /* 7: ':' is no key character: not a record either */
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(in), KMSG_FORMAT_AUTO, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=a\n"
+                         "R@2 pri=6 seq=2 usec=2 flags=- fields= msg=b |K=v\n"
+                         "R@4 pri=6 seq=3 usec=3 flags=- fields= msg=c |6=x\n"
+                         "R@6 pri=7 seq=4 usec=4 flags=- fields= msg=d=e\n"
+                         "E-74@7 bad header: no ';' before the end of the line\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(eintr_is_retried) {
         struct memsrc m = { .data = mixed, .len = sizeof(mixed) - 1, .chunk = 3, .eintr = true };
         struct kmsg_reader *rd = NULL;
