@@ -12,6 +12,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kmsg-private.h"
@@ -19,6 +20,9 @@
 
 #define CHUNK 65536u
 #define DEVICE_BUFFER 16384u /* records are at most 8192 bytes on any kernel */
+/* The kernel's /dev/kmsg is the memory device 1:11 (drivers/char/mem.c). */
+#define KMSG_DEVICE_MAJOR 1
+#define KMSG_DEVICE_MINOR 11
 
 static ssize_t fd_read(void *userdata, void *buf, size_t n) {
         return read(*(int *)userdata, buf, n);
@@ -155,7 +159,9 @@ _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, stru
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+        /* /dev/null or a tty would read as an empty or endless "log". */
+        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != KMSG_DEVICE_MAJOR ||
+            minor(st.st_rdev) != KMSG_DEVICE_MINOR) {
                 close(fd);
                 return -ENODEV;
         }
@@ -313,6 +319,21 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         return 1;
 }
 
+/* Block until fd has data or has ended.  Returns 0 or -errno. */
+static int wait_readable(int fd) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int r;
+
+        do
+                r = poll(&p, 1, -1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+                return -errno;
+        if (p.revents & POLLNVAL)
+                return -EBADF;
+        return 0;
+}
+
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd) {
         bool grows = rd->ops != NULL; /* a test double behaves as a file */
@@ -378,6 +399,18 @@ int stream_fill(struct kmsg_reader *rd) {
                 if (errno == EAGAIN && rd->follow) {
                         rd->paused = true;
                         return -EAGAIN;
+                }
+                if (errno == EAGAIN && !rd->ops) {
+                        /*
+                         * A non-blocking descriptor (stdin inherited with
+                         * O_NONBLOCK) that has nothing yet: the input has not
+                         * ended, so wait for it rather than stop early.
+                         */
+                        int e = wait_readable(rd->fd);
+
+                        if (e < 0)
+                                return e;
+                        continue;
                 }
                 return -errno;
         }

@@ -4,6 +4,7 @@
  * same whatever the read() sizes, size limits, error positions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -402,6 +403,45 @@ TEST(real_fd_with_chunk_knob) {
                 kmsg_reader_unref(rd);
                 close(fd);
         }
+}
+
+/*
+ * stdin may be inherited with O_NONBLOCK: a pipe that has nothing yet is
+ * not the end.  The reader waits for the writer, whose pieces arrive with
+ * pauses and split records, and loses nothing.
+ */
+TEST(nonblocking_pipe_waits_for_the_writer) {
+        static const size_t cuts[] = { 0, 7, 30, 61, sizeof(mixed) - 1 };
+        struct kmsg_reader *rd = NULL;
+        pid_t writer;
+        int p[2], status = 0;
+        char *t;
+
+        if (pipe(p) < 0) {
+                test_fail(__FILE__, __LINE__, "pipe: %m");
+                return;
+        }
+        writer = fork();
+        if (writer == 0) {
+                size_t i;
+
+                close(p[0]);
+                for (i = 1; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+                        usleep(50000);
+                        if (write(p[1], mixed + cuts[i - 1], cuts[i] - cuts[i - 1]) != (ssize_t)(cuts[i] - cuts[i - 1]))
+                                _exit(1);
+                }
+                _exit(0);
+        }
+        close(p[1]);
+        CHECK(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
+        CHECK_INT(kmsg_reader_new_fd(p[0], "pipe", KMSG_FORMAT_AUTO, &rd), 0);
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+        kmsg_reader_unref(rd);
+        close(p[0]);
+        CHECK(waitpid(writer, &status, 0) == writer && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 TEST(empty_and_blank_inputs) {
