@@ -80,6 +80,19 @@ many() {
         [[ "$stderr" == "kdmesg: $BATS_TEST_TMPDIR/bad.kmsg:2: "* ]]
 }
 
+@test "every malformed record is counted: ten are shown, then the total; the good ones all printed" {
+        awk 'BEGIN { for (i = 0; i < 15; i++) printf "6,%d,%d,-;good %d\nbad line %d\n", i, i, i, i }' \
+                > "$BATS_TEST_TMPDIR/many-bad.kmsg"
+        run --separate-stderr "$KDMESG" -q -t -K "$BATS_TEST_TMPDIR/many-bad.kmsg"
+        [ "$status" -eq 1 ]
+        [ "${#lines[@]}" -eq 15 ]
+        [ "${lines[14]}" = "good 14" ]
+        [ "${#stderr_lines[@]}" -eq 11 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg:2: bad header: no ';' before the end of the line" ]
+        [ "${stderr_lines[9]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg:20: bad header: no ';' before the end of the line" ]
+        [ "${stderr_lines[10]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg: 15 malformed or oversized records skipped in all" ]
+}
+
 @test "export form: the line named is the one sed -n and grep -n show, binary fields included" {
         f="$BATS_TEST_TMPDIR/bin.export"
         python3 -c 'import struct, sys
