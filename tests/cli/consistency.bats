@@ -208,6 +208,39 @@ bash_complete() {
         [ "$output" = "$(printf 'auto\nalways')" ]
 }
 
+# Tab pressed at the end of a command line in an interactive zsh (tests/cli/zsh-complete).
+zsh_complete() {
+        command -v zsh >/dev/null || skip "zsh is not installed"
+        timeout 60 zsh -f "$TESTS/cli/zsh-complete" "$SRC/completions" "kdmesg $*"
+}
+
+@test "the zsh completion completes level and facility names, in lists" {
+        run zsh_complete --level e
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf 'emerg\nerr')" ]
+        run zsh_complete -l err,w
+        [ "$output" = "warn" ]
+        run zsh_complete -l +no
+        [ "$output" = "notice" ]
+        run zsh_complete --facility kern,dae
+        [ "$output" = "daemon" ]
+        run zsh_complete -f local
+        [ "${#lines[@]}" -eq 8 ]
+        run zsh_complete -n cr
+        [ "$output" = "crit" ]
+}
+
+@test "the zsh completion completes options and option values" {
+        run zsh_complete --kmsg
+        [ "$output" = "--kmsg-file" ]
+        run zsh_complete --time-format i
+        [ "$output" = "iso" ]
+        run zsh_complete --input-format e
+        [ "$output" = "export" ]
+        run zsh_complete --format json
+        [ "$output" = "$(printf 'json\njson-dmesg')" ]
+}
+
 @test "the zsh completion parses" {
         command -v zsh >/dev/null || skip "zsh is not installed"
         run zsh -n "$ZSHCOMP"
