@@ -91,6 +91,10 @@ bad_usage() {
         [ "${stderr_lines[0]}" = "kdmesg: unknown column ''" ]
         bad_usage -K "$F" -o D:
         [ "${stderr_lines[0]}" = "kdmesg: unknown column 'D:'" ]
+        bad_usage -K "$F" -o TIME,DEV.
+        [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEV.'" ]
+        bad_usage -K "$F" -o DEVX
+        [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEVX'" ]
 }
 
 # --- columns -----------------------------------------------------------------
@@ -103,9 +107,41 @@ bad_usage() {
 
 @test "--help lists the columns" {
         run "$KDMESG" --help
-        for c in SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT D:KEY; do
+        for c in SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME DICT DEV.KEY; do
                 [[ "$output" == *"  $c  "* ]]
         done
+}
+
+@test "the bash and zsh completions offer exactly the columns of --list-columns" {
+        want=$("$KDMESG" --list-columns | awk '{ print $1 }' | sed 's/^DEV\.KEY$/DEV./' | sort)
+        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_list "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
+        [ "$bash_cols" = "$want" ]
+        # zsh completes names only (a "DEV." there would get a space after it).
+        zsh_cols=$(sed -n "s/.*--output=}'\[table columns\]:columns:_sequence compadd - \([^']*\)'.*/\1/p" "$SRC/completions/_kdmesg" | tr ' ' '\n' | sort)
+        [ "$zsh_cols" = "$(grep -vx 'DEV.' <<<"$want")" ]
+}
+
+@test "every column with a JSON key is in the JSON Schema with the same type" {
+        while read -r name type _; do
+                [ "$name" = DEV.KEY ] && continue
+                key=$(tr 'A-Z' 'a-z' <<<"$name")
+                [ "$key" = message ] && key=msg
+                # The JSON types the schema allows for the key ("integer" is a number,
+                # an enum of strings a string, "bytes" a string or a byte array).
+                run jq -r --arg k "$key" '
+                        .definitions as $d
+                        | def types: if has("$ref") then $d[.["$ref"] | sub("^#/definitions/"; "")] | types
+                                     elif has("oneOf") then .oneOf[] | types
+                                     elif has("enum") then .enum[] | type
+                                     elif .type == "integer" then "number"
+                                     else .type end;
+                        [.definitions.record.properties[$k] // empty | types] | unique | join(",")' "$SCHEMA"
+                echo "$name $key $type: $output"
+                case $type in
+                string) [ "$output" = string ] || [ "$output" = array,string ] ;;
+                *) [ "$output" = "$type" ] ;;
+                esac
+        done < <("$KDMESG" --list-columns)
 }
 
 @test "every column with a JSON key is in --json output, with its type" {
@@ -113,7 +149,7 @@ bad_usage() {
         line=$("$KDMESG" -K "$F" -J 2>/dev/null | grep -m1 '^{"seq"')
         while read -r name type _; do
                 case $name in
-                D:KEY) continue ;; # no JSON key
+                DEV.KEY) continue ;; # no JSON key
                 esac
                 key=$(tr 'A-Z' 'a-z' <<<"$name")
                 [ "$key" = message ] && key=msg
@@ -124,10 +160,21 @@ bad_usage() {
         done < <("$KDMESG" --list-columns)
 }
 
-@test "-o selects columns in order, names in any case, D:KEY for dictionary keys" {
-        run --separate-stderr "$KDMESG" -K "$F" -o seq,D:DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
+@test "-o selects columns in order, names in any case, DEV.KEY (or D:KEY) for dictionary keys" {
+        run --separate-stderr "$KDMESG" -K "$F" -o seq,DEV.DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
         [ "$status" -eq 0 ]
         golden formats-table-columns.out
+        # The example of the man page and the short form give the same table.
+        [ "$("$KDMESG" -K "$F" -o seq,D:DRIVER,facility,pri,flags,caller,DEVNAME,dev.lower,MESSAGE 2>/dev/null)" = "$output" ]
+}
+
+@test "-o DEV.KEY: a key with dots, dashes and digits; keys are case-sensitive" {
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,DEV.my.odd-key_1,DEV.DRIVER,dev.driver,DEV.MESSAGE
+        [ "$status" -eq 0 ]
+        golden formats-table-dictkeys.out
+        # The value of the odd key is in its column (the NUL shows as U+2400).
+        [[ "$(grep -E '^ +5 ' <<<"$output")" == *"v␀al"*"e1000e"*"not the message"* ]]
+        [[ "${lines[0]}" == *"my.odd-key_1"*"DRIVER"*"driver"*"MESSAGE"* ]]
 }
 
 @test "-o +LIST adds to the default columns" {
@@ -286,6 +333,32 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
                 > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err"
         cmp "$BATS_TEST_TMPDIR/out" "$REAL"
         grep -qF "51 duplicate records skipped" "$BATS_TEST_TMPDIR/err"
+}
+
+@test "kmsg: a dictionary key from JSON that is not [A-Za-z0-9._-] is escaped, never breaks the record" {
+        # A key with a newline and a header in it must not become a record of its own.
+        printf '%s\n' '{"seq":1,"time":1.000000,"pri":6,"flags":"-","msg":"a","dict":{"x\n6,99,0,-;injected":"v","a b=c":"d","é":"e","DRIVER":"f"}}' \
+                > "$BATS_TEST_TMPDIR/k.json"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ "$output" = '6,1,1000000,-;a
+ x\x0a6\x2c99\x2c0\x2c-\x3binjected=v
+ a\x20b\x3dc=d
+ \xc3\xa9=e
+ DRIVER=f' ]
+        # Read back, the keys are the same (kmsg -> json -> kmsg -> json).
+        a=$("$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" -J 2>/dev/null)
+        b=$("$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" --format=kmsg 2>/dev/null | "$KDMESG" -K - -J 2>/dev/null)
+        [ "$a" = "$b" ]
+        [[ "$b" == *'"dict":{"x\n6,99,0,-;injected":"v","a b=c":"d","é":"e","DRIVER":"f"}}' ]]
+        # The same through export, where such a key travels as KMSG_DICT=KEY=VALUE
+        # (so a key there cannot hold '=').
+        sed 's/"a b=c"/"a b"/' "$BATS_TEST_TMPDIR/k.json" > "$BATS_TEST_TMPDIR/e.json"
+        a=$("$KDMESG" -K "$BATS_TEST_TMPDIR/e.json" -J 2>/dev/null)
+        c=$("$KDMESG" -K "$BATS_TEST_TMPDIR/e.json" --format=export --boot-time @0 2>/dev/null |
+                "$KDMESG" -K - --format=kmsg 2>/dev/null | "$KDMESG" -K - -J 2>/dev/null)
+        [ "$c" = "$a" ]
+        [[ "$c" == *'"dict":{"x\n6,99,0,-;injected":"v","a b":"d","é":"e","DRIVER":"f"}}' ]]
 }
 
 @test "kmsg -> export -> kmsg is lossless" {
