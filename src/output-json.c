@@ -19,34 +19,37 @@
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
+#include "timefmt.h"
 #include "utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
 
-/* Doubles that hold a time stamp are written with exactly six decimals. */
+/*
+ * A time stamp is a double for json-c, but is written from the exact
+ * microseconds it carries, with exactly six decimals: a double has no room
+ * for every u64 and cannot be converted back past 2^64.
+ */
 static int usec_to_json(struct json_object *jso, struct printbuf *pb, int level, int flags) {
-        double d = json_object_get_double(jso);
-        uint64_t usec = (uint64_t)(d * 1e6 + 0.5), frac = usec % 1000000, sec = usec / 1000000;
-        char tmp[32];
-        int i = (int)sizeof(tmp), k;
+        const uint64_t *usec = json_object_get_userdata(jso);
+        char tmp[28];
+        size_t n = put_seconds(tmp, *usec, 0);
 
-        for (k = 0; k < 6; k++) {
-                tmp[--i] = (char)('0' + frac % 10);
-                frac /= 10;
-        }
-        tmp[--i] = '.';
-        do {
-                tmp[--i] = (char)('0' + sec % 10);
-                sec /= 10;
-        } while (sec);
-        return printbuf_memappend(pb, tmp + i, (int)sizeof(tmp) - i);
+        return printbuf_memappend(pb, tmp, (int)n);
 }
 
 struct json_object *json_usec_new(uint64_t usec) {
         struct json_object *o = json_object_new_double((double)usec / 1e6);
+        uint64_t *box;
 
-        if (o)
-                json_object_set_serializer(o, usec_to_json, NULL, NULL);
+        if (!o)
+                return NULL;
+        box = malloc(sizeof(*box));
+        if (!box) {
+                json_object_put(o);
+                return NULL;
+        }
+        *box = usec;
+        json_object_set_serializer(o, usec_to_json, box, json_object_free_userdata);
         return o;
 }
 

@@ -306,12 +306,7 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         return n < 0 ? 0 : (size_t)n;
 }
 
-/*
- * "    1.234567": seconds right-aligned in width columns, then six
- * decimals.  Written by hand: this runs for every record of the classic
- * view.  buf must hold 28 bytes.
- */
-static size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
         char tmp[28];
         uint64_t sec = usec / 1000000;
         unsigned frac = (unsigned)(usec % 1000000);

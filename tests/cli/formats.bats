@@ -463,6 +463,20 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [ "$output" = '{"seq":0,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
 }
 
+@test "json: time stamps past 2^53 µs stay exact, in records and loss objects, on both paths" {
+        printf '6,1,18446744073709551615,-;max\n6,3,9007199254740993,-;past 2^53\n' > "$BATS_TEST_TMPDIR/big.kmsg"
+        want='{"first_seq":0,"last_seq":0,"count":1,"cause":"rotated","time_after":18446744073709.551615}
+{"seq":1,"time":18446744073709.551615,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"max","dict":{}}
+{"first_seq":2,"last_seq":2,"count":1,"cause":"gap","time_before":18446744073709.551615,"time_after":9007199254.740993}
+{"seq":3,"time":9007199254.740993,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"past 2^53","dict":{}}'
+        for slow in 0 1; do
+                run --separate-stderr env KDMESG_JSON_SLOW=$slow "$KDMESG" -K "$BATS_TEST_TMPDIR/big.kmsg" -J
+                [ "$output" = "$want" ]
+        done
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/big.kmsg" -J 2>/dev/null | "$KDMESG" -K - --format=kmsg 2>/dev/null |
+                cmp - "$BATS_TEST_TMPDIR/big.kmsg"
+}
+
 @test "kmsg -> json -> kmsg is lossless; -K detects JSON Lines" {
         for d in "$REAL" "$F"; do
                 "$KDMESG" -K "$d" -J 2>/dev/null | "$KDMESG" -K - --format=kmsg 2>/dev/null | cmp - "$d"
