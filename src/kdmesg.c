@@ -654,6 +654,9 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         bool in_window;
         int e;
 
+        if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
+                /* The device gives no duplicates: what it skips is before the cursor, still in the ring. */
+                sink_lost_seen(run->lost, r);
         if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         if (flt->have_seq && !flt->seq_warned && !has_seq) {
@@ -1102,8 +1105,11 @@ int main(int argc, char **argv) {
                 if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
         }
-        /* Machine-readable formats get neither colors nor a pager. */
-        if (output_format_is_machine(o.format))
+        /*
+         * Machine-readable formats get neither colors nor a pager; the
+         * syslog and cat views color their loss lines only.
+         */
+        if (output_format_is_machine(o.format) && o.format != FORMAT_SYSLOG && o.format != FORMAT_CAT)
                 o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -1128,7 +1134,7 @@ int main(int argc, char **argv) {
                                o.dev.report ? "--devices" : o.follow ? "--follow" : output_format_to_name(o.format));
                         bad_usage();
                 }
-                run.sink = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
+                run.sink = run.lost = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
         } else
                 run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)

@@ -187,18 +187,8 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
 }
 
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        char buf[256];
-        int n;
-
         close_line((struct short_sink *)s);
-        if (!color_enabled())
-                out_loss_line(l);
-        else if ((n = loss_describe(l, buf, sizeof(buf))) >= 0) {
-                color_on(COLOR_LOSS);
-                out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-                color_off(COLOR_LOSS);
-                out_putc('\n');
-        }
+        out_loss_line(l);
         sink_end_item(s);
         return 0;
 }

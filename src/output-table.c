@@ -27,6 +27,8 @@
 #include "sink.h"
 
 #define TABLE_BATCH 512
+/* Losses held until the heading can be printed; more are printed after a heading of default widths. */
+#define HELD_MAX 16
 #define SPACES_MAX 255
 
 static inline size_t min_size(size_t a, size_t b) {
@@ -42,8 +44,8 @@ struct table_sink {
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
-        char *held;       /* loss lines before the first record: they follow the heading */
-        size_t held_len;
+        struct kmsg_loss *held; /* losses before the first record: they follow the heading */
+        size_t n_held;
         char spaces[SPACES_MAX + 1];
         char *buf;        /* escaping buffer */
         size_t buf_cap;
@@ -234,6 +236,17 @@ static int set_heading(struct table_sink *t, size_t i) {
         return e;
 }
 
+/* The losses held until the heading was out, each a marked line. */
+static void write_held(struct table_sink *t) {
+        size_t i;
+
+        for (i = 0; i < t->n_held; i++)
+                out_loss_line(&t->held[i]);
+        free(t->held);
+        t->held = NULL;
+        t->n_held = 0;
+}
+
 /* Print the lines collected so far and forget them. */
 static int flush_batch(struct table_sink *t) {
         char *text = NULL;
@@ -251,15 +264,12 @@ static int flush_batch(struct table_sink *t) {
 
                 if (nl) {
                         out_write(text, (size_t)(nl - text) + 1);
-                        out_write(t->held, t->held_len);
+                        write_held(t);
                         out_puts(nl + 1);
                 } else {
-                        out_write(t->held, t->held_len);
+                        write_held(t);
                         out_puts(text);
                 }
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
         } else
                 out_puts(text);
         if (*text)
@@ -346,40 +356,32 @@ static int print_heading(struct table_sink *t) {
 /* A loss is a row of its own: its text spans the row from the first column. */
 static int table_loss(struct sink *s, const struct kmsg_loss *l) {
         struct table_sink *t = (struct table_sink *)s;
-        char text[256];
         int e;
 
         e = flush_batch(t);
         if (e < 0)
                 return e;
-        loss_describe(l, text, sizeof(text));
-        if (!t->printed && t->held_len < 4096) {
+        if (!t->printed && t->n_held < HELD_MAX && !s->settings->flush_each) {
                 /*
                  * Nothing printed yet: hold the line until the first records
-                 * give the heading its widths.
+                 * give the heading its widths (not when following: a loss
+                 * is shown when it happens).
                  */
-                size_t n = strlen(text);
-                char *p = realloc(t->held, t->held_len + n + 1);
+                struct kmsg_loss *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
 
-                if (!p)
+                if (!v)
                         return -ENOMEM;
-                memcpy(p + t->held_len, text, n);
-                p[t->held_len + n] = '\n';
-                t->held = p;
-                t->held_len += n + 1;
+                t->held = v;
+                t->held[t->n_held++] = *l;
                 return 0;
         }
         if (!t->printed) {
                 e = print_heading(t);
                 if (e < 0)
                         return e;
-                out_write(t->held, t->held_len);
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
+                write_held(t);
         }
-        out_puts(text);
-        out_putc('\n');
+        out_loss_line(l);
         sink_end_item(s);
         return 0;
 }
@@ -396,12 +398,7 @@ static int table_finish(struct sink *s) {
                 if (e < 0)
                         return e;
         }
-        if (t->held) {
-                out_write(t->held, t->held_len);
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
-        }
+        write_held(t);
         return 0;
 }
 

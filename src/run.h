@@ -25,6 +25,7 @@ enum run_start {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct sink *lost;           /* --lost: the report, which also counts every record read */
         struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         struct filter *filter;

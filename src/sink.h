@@ -58,6 +58,11 @@ void sink_end_item(const struct sink *s);
 
 /* --lost: the lost-message report (report-lost.c); live: coverage of the ring. */
 struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live);
+/*
+ * For the coverage line of --lost: every record the input held, before
+ * filters, including those a --cursor-file run skips (not duplicates).
+ */
+void sink_lost_seen(struct sink *s, const struct kmsg_record *r);
 
 /* --devices: the per-device report (report-devices.c). */
 struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);

@@ -101,3 +101,25 @@ on_tty() {
         [ "${lines[0]}" = '^[[32m[    0.152000]^[[0m ^[[33mACPI:^[[0m^[[1m \_SB_.PCI0: _PRT not found^[[0m' ]
         [ "${lines[1]}" = '^[[32m[    1.500000]^[[0m ^[[36m<c189:1> ^[[0m^[[33musb 1-1:^[[0m^[[31m device descriptor read/64, error -71^[[0m' ]
 }
+
+@test "--color=always: the loss line is colored in the short, syslog, cat and table views, not in kmsg or json" {
+        local want='^[[1;35m-- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --^[[0m' f
+        for f in short syslog cat table; do
+                run bash -c '"$KDMESG" --color=always --format="$1" -K "$DATA/formats.kmsg" 2>/dev/null | cat -v' _ "$f"
+                [ "$status" -eq 0 ]
+                grep -qxF -- "$want" <<<"$output"
+        done
+        # The syslog and cat views color nothing but the loss line.
+        run bash -c '"$KDMESG" --color=always -r -K "$DATA/formats.kmsg" 2>/dev/null | grep -v lost'
+        [[ "$output" != *$'\033'* ]]
+        # The table's loss before its first record follows the heading, colored too.
+        run bash -c '"$KDMESG" --color=always --format=table -K "$DATA/formats.kmsg" 2>/dev/null | cat -v'
+        [ "${lines[1]}" = '^[[1;35m-- 1 message lost (seq 0, before 1.000000, rotated) --^[[0m' ]
+        KDMESG_COLORS='loss=4' run bash -c '"$KDMESG" --color=always -r -K "$DATA/formats.kmsg" 2>/dev/null | cat -v'
+        [ "${lines[0]}" = '^[[4m-- 1 message lost (seq 0, before 1.000000, rotated) --^[[0m' ]
+        for f in kmsg json export; do
+                KDMESG_BOOT_TIME=0 run --separate-stderr "$KDMESG" --color=always --format="$f" -K "$DATA/formats.kmsg"
+                [[ "$output" != *$'\033'* ]]
+                [[ "$stderr" != *$'\033'* ]]
+        done
+}
