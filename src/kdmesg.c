@@ -167,7 +167,9 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
         fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
         fputs(_(" -E, --console-on            print messages on the console again\n"), o);
-        fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows, by\n"
+                "                               name, or 1 (emerg only) to 8 (all)\n"),
+              o);
 
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
@@ -664,6 +666,11 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
         }
+        if (run->counts_losses && !run->noseq_warned && !has_seq) {
+                warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
+                       kmsg_reader_get_name(rd), run->counts_losses);
+                run->noseq_warned = true;
+        }
         in_window = !flt->active || filter_in_window(flt, r);
         if ((fl & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
                 /* Resuming: the record before the gap is the cursor's. */
@@ -1117,6 +1124,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)

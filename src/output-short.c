@@ -149,20 +149,14 @@ static bool has_tag(const struct devctx *d, const struct kmsg_record *r) {
         return d && (d->filter.last == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
 }
 
-/* Whether the flags (usually "-") contain c. */
-static inline bool has_flag(const char *flags, char c) {
-        return flags[0] != '-' && strchr(flags, c) != NULL;
-}
-
 static int short_record(struct sink *s, const struct kmsg_record *r) {
         struct short_sink *ss = (struct short_sink *)s;
-        const char *flags = kmsg_record_get_flags(r);
         int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && has_flag(flags, '+')) {
+        if (ss->line_open && record_has_flag(r, '+')) {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -178,7 +172,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         } else
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
-        if (has_flag(flags, 'c') || has_flag(flags, '+'))
+        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
                 ss->line_open = true;
         else
                 out_putc('\n');

@@ -194,9 +194,13 @@ static void print_totals(struct lost_sink *t) {
         else {
                 char buf[160];
 
+                bool one = t->stats.total == 1, one_gap = t->stats.events == 1;
+
                 snprintf(buf, sizeof(buf),
-                         t->stats.events == 1 ? _("Total: %" PRIu64 " messages lost in %" PRIu64 " gap")
-                                              : _("Total: %" PRIu64 " messages lost in %" PRIu64 " gaps"),
+                         one && one_gap ? _("Total: %" PRIu64 " message lost in %" PRIu64 " gap")
+                         : one          ? _("Total: %" PRIu64 " message lost in %" PRIu64 " gaps")
+                         : one_gap      ? _("Total: %" PRIu64 " messages lost in %" PRIu64 " gap")
+                                        : _("Total: %" PRIu64 " messages lost in %" PRIu64 " gaps"),
                          t->stats.total, t->stats.events);
                 out_puts(buf);
                 for (c = 0; c < LOSS_CAUSES; c++) {

@@ -106,3 +106,25 @@ Ring: 10 of the 25 records written since boot (seq 15-24), covering 0.016000 to 
         run --separate-stderr "$KDMESG" --lost --format=kmsg -K /dev/null
         [ "$status" -eq 1 ]
 }
+
+@test "--lost: one message in one gap is singular" {
+        printf '6,0,0,-;a\n6,2,2,-;c\n' > "$BATS_TEST_TMPDIR/one.kmsg"
+        run --separate-stderr "$KDMESG" --lost -K "$BATS_TEST_TMPDIR/one.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${lines[2]}" = "Total: 1 message lost in 1 gap (1 gap)" ]
+}
+
+@test "--lost and --fail-on-loss on syslog-form input say that it has no sequence numbers" {
+        run --separate-stderr "$KDMESG" --lost -F "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --lost cannot find lost messages in it" ]
+        run --separate-stderr "$KDMESG" -q --fail-on-loss -K "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        [ -n "$output" ]
+        [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --fail-on-loss cannot find lost messages in it" ]
+        # Said once, for the first such source; input with numbers says nothing.
+        run --separate-stderr "$KDMESG" --lost -F "$DATA/classic.syslog" -F "$DATA/basic.syslog"
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        run --separate-stderr "$KDMESG" --lost -K "$DATA/classic.kmsg"
+        [ -z "$stderr" ]
+}
