@@ -26,7 +26,7 @@ const struct column_info column_info[_COL_MAX + 1] = {
                          N_("device (dictionary DEVICE: b8:0, c4:1, n2, +pci:0000:00:1f.2)") },
         [COL_DEVNAME] = { "DEVNAME", "devname", 10, 0, CJSON_STRING, N_("device name (sda, eth0)") },
         [COL_DICT] = { "DICT", "dict", 0.3, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
-        [COL_DICT_KEY] = { "D:KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY") },
+        [COL_DICT_KEY] = { "DEV.KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY (or D:KEY)") },
 };
 
 static int columns_push(struct columns *c, enum column_id id, const char *key, size_t key_len) {
@@ -72,8 +72,20 @@ static int column_from_name(const char *name, size_t len) {
         return -EINVAL;
 }
 
+/* The length of the dictionary-key prefix p starts with (DEV. or D:), or 0. */
+static size_t dict_prefix_len(const char *p, size_t len) {
+        static const char *const prefixes[] = { COLUMN_DICT_PREFIX, COLUMN_DICT_PREFIX_SHORT };
+        size_t i, n;
+
+        for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+                n = strlen(prefixes[i]);
+                if (len > n && strncasecmp(p, prefixes[i], n) == 0)
+                        return n;
+        }
+        return 0;
+}
+
 int columns_parse(struct columns *c, char *list, const char **ret_bad) {
-        const size_t plen = strlen(COLUMN_DICT_PREFIX);
         char *p = list;
         int e;
 
@@ -84,10 +96,10 @@ int columns_parse(struct columns *c, char *list, const char **ret_bad) {
                 p++;
         }
         for (;;) {
-                size_t len = strcspn(p, ",");
+                size_t len = strcspn(p, ","), plen = dict_prefix_len(p, len);
                 int id;
 
-                if (len > plen && strncasecmp(p, COLUMN_DICT_PREFIX, plen) == 0)
+                if (plen)
                         e = columns_push(c, COL_DICT_KEY, p + plen, len - plen);
                 else if ((id = column_from_name(p, len)) >= 0)
                         e = columns_push(c, (enum column_id)id, NULL, 0);
