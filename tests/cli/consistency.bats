@@ -2,6 +2,7 @@
 # Scripted consistency checks that keep --help, the man page, the
 # completions and the translations true to each other and to the program.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 SRC="$TESTS/.."
@@ -22,6 +23,37 @@ help_options() {
 
 help_long_options() {
         help_options | grep -oE -- '--[[:alnum:]-]+$'
+}
+
+@test "every short option in --help does what its long form does" {
+        local short long arg n=0
+        # An argument each, where one is needed; the kernel control options
+        # (-C -c -D -E -n -S) and --follow never run here.
+        declare -A args=([-K]="$DATA/classic.kmsg" [-F]="$DATA/classic.syslog" [-l]="err+"
+                [-f]="kern" [-g]="usb" [-o]="SEQ,LEVEL,MESSAGE" [-L]="")
+        while read -r short long; do
+                [ -n "$long" ] || continue
+                case $short in -C | -c | -D | -E | -n | -S | -w | -h | -V) continue ;; esac
+                arg=${args[$short]-}
+                local -a s=("$short") l=("$long")
+                if [ -n "$arg" ]; then
+                        s=("$short" "$arg")
+                        l=("$long=$arg")
+                fi
+                KDMESG_BOOT_TIME=@1700000000 run --separate-stderr "$KDMESG" -P "${s[@]}" -K "$DATA/classic.kmsg"
+                local st=$status out=$output err=$stderr
+                KDMESG_BOOT_TIME=@1700000000 run --separate-stderr "$KDMESG" -P "${l[@]}" -K "$DATA/classic.kmsg"
+                echo "$short / $long: status $st / $status"
+                [ "$status" -eq "$st" ]
+                [ "$output" = "$out" ]
+                [ "$stderr" = "$err" ]
+                n=$((n + 1))
+        done < <(help_options)
+        # -K -F -l -f -k -u -g -J -r -o -t -T -d -e -H -x -p -L -P -W -q at least.
+        [ "$n" -ge 20 ]
+        # -h and -V too, without a dump.
+        [ "$("$KDMESG" -h)" = "$("$KDMESG" --help)" ]
+        [ "$("$KDMESG" -V)" = "$("$KDMESG" --version)" ]
 }
 
 @test "--help goes to stdout, exits 0, writes nothing to stderr" {
