@@ -56,6 +56,38 @@ help_long_options() {
         [ "$("$KDMESG" -V)" = "$("$KDMESG" --version)" ]
 }
 
+@test "the man page describes every output format, time format and exit status of --help" {
+        local f formats times codes section missing=
+        formats=$("$KDMESG" --help | sed -n '/--format <format>/,/cat$/p' | tr -s ' ,\n' '\n' |
+                grep -xE 'short|table|json|json-dmesg|syslog|kmsg|export|cat')
+        [ "$(wc -w <<<"$formats")" -eq 8 ]
+        # Every name --format takes is one the program accepts ...
+        for f in $formats; do
+                KDMESG_BOOT_TIME=@0 "$KDMESG" --format="$f" -K "$DATA/classic.kmsg" >/dev/null 2>&1 ||
+                        missing+=" --format=$f(refused)"
+        done
+        # ... and has its own entry under OUTPUT FORMATS.
+        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$MAN")
+        for f in $formats; do
+                grep -qE "^\*$f\*( |\$)" <<<"$section" || missing+=" format:$f"
+        done
+        times=$("$KDMESG" --help | grep -A1 -- '--time-format <format>' | head -1 |
+                sed 's/.*<format>//; s/,/ /g; s/ or / /')
+        [ "$(wc -w <<<"$times")" -eq 6 ]
+        section=$(sed -n '/^\*--time-format\*/,/^\*--boot-time\*/p' "$MAN")
+        for f in $times; do
+                grep -qF "*$f*" <<<"$section" || missing+=" time:$f"
+        done
+        codes=$("$KDMESG" --help | sed -n '/^Exit status:/,/^$/p' | grep -oE '^ [0-9]+ ' | tr -d ' ')
+        [ "$(wc -w <<<"$codes")" -ge 3 ]
+        section=$(sed -n '/^# EXIT STATUS/,/^# [A-Z]/p' "$MAN")
+        for f in $codes; do
+                grep -qx "\*$f\*" <<<"$section" || missing+=" exit:$f"
+        done
+        echo "missing:$missing"
+        [ -z "$missing" ]
+}
+
 @test "--help goes to stdout, exits 0, writes nothing to stderr" {
         run --separate-stderr "$KDMESG" --help
         [ "$status" -eq 0 ]
