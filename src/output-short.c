@@ -24,7 +24,7 @@ struct short_sink {
         struct sink s;
         struct timefmt time;
         bool line_open;              /* a fragment line waits for its '+' records */
-        char prefix[PREFIX_MAX];     /* the last record's prefix: time stamp, --decode */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp */
         size_t prefix_len;
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
@@ -105,14 +105,16 @@ static size_t put_padded(char *p, const char *s, size_t width) {
         return n;
 }
 
-/* The time stamp and the --decode prefix, kept in ss->prefix for later lines. */
+/*
+ * The --decode prefix and the time stamp, in that order as util-linux dmesg
+ * -x writes them ("kern  :info  : [    1.000000] "), kept in ss->prefix for
+ * later lines.
+ */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
         size_t tlen = 0, dlen = 0;
         bool brk = false;
 
-        if (kmsg_record_has_timestamp(r))
-                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix, PREFIX_TIME_MAX, &brk);
         if (set->decode && kmsg_record_has_priority(r)) {
                 const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
                 char num[12];
@@ -122,25 +124,28 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
                         fac = num;
                 }
                 /* "kern  :info  : " by hand: this runs for every record with -x. */
-                dlen = put_padded(ss->prefix + tlen, fac, 6);
-                ss->prefix[tlen + dlen++] = ':';
-                dlen += put_padded(ss->prefix + tlen + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
-                ss->prefix[tlen + dlen++] = ':';
-                ss->prefix[tlen + dlen++] = ' ';
+                dlen = put_padded(ss->prefix, fac, 6);
+                ss->prefix[dlen++] = ':';
+                dlen += put_padded(ss->prefix + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
+                ss->prefix[dlen++] = ':';
+                ss->prefix[dlen++] = ' ';
         }
-        ss->prefix_len = tlen + dlen;
+        if (kmsg_record_has_timestamp(r))
+                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
+                                      &brk);
+        ss->prefix_len = dlen + tlen;
 
+        if (dlen > 0) {
+                color_on(COLOR_PREFIX);
+                out_write(ss->prefix, dlen);
+                color_off(COLOR_PREFIX);
+        }
         if (tlen > 0) {
                 /* Color the stamp, not the space after it. */
                 color_on(brk ? COLOR_TIMEBREAK : COLOR_TIME);
-                out_write(ss->prefix, tlen - 1);
+                out_write(ss->prefix + dlen, tlen - 1);
                 color_off(brk ? COLOR_TIMEBREAK : COLOR_TIME);
                 out_putc(' ');
-        }
-        if (dlen > 0) {
-                color_on(COLOR_PREFIX);
-                out_write(ss->prefix + tlen, dlen);
-                color_off(COLOR_PREFIX);
         }
 }
 

@@ -59,8 +59,8 @@ static int64_t timespec_usec(const struct timespec *ts) {
         return (int64_t)ts->tv_sec * USEC_PER_SEC + ts->tv_nsec / 1000;
 }
 
-static int btime_from_proc(int64_t *ret_usec) {
-        FILE *f = fopen("/proc/stat", "re");
+int boot_time_from_stat(const char *path, int64_t *ret_usec) {
+        FILE *f = fopen(path, "re");
         char line[256];
         long long v;
         int e = -ENOENT;
@@ -89,7 +89,7 @@ int boot_time_find(bool live, int64_t *ret_usec) {
                 *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
                 return 0;
         }
-        return btime_from_proc(ret_usec);
+        return boot_time_from_stat("/proc/stat", ret_usec);
 }
 
 /* "SECONDS[.FRACTION]" filling all of s, as microseconds. */

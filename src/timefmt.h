@@ -51,6 +51,12 @@ const char *timefmt_name(const struct timefmt *t);
  * -ENODATA when not live and not pinned.
  */
 int boot_time_find(bool live, int64_t *ret_usec);
+/*
+ * The fallback of boot_time_find(): the "btime SECONDS" line of path
+ * (/proc/stat), µs since the epoch.  Returns 0, -ENOENT without such a
+ * line, or -errno when path cannot be read.
+ */
+int boot_time_from_stat(const char *path, int64_t *ret_usec);
 
 /*
  * An absolute time, µs since the epoch: "@SECONDS[.FRACTION]" or

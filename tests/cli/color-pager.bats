@@ -90,6 +90,25 @@ on_tty() {
         [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
 }
 
+@test "the pager: never when following, nor for -r, cat and the machine formats" {
+        local line="[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" f
+        # Following standard input (a pipe): read to its end, then done.
+        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' -w --color=never -K - --seq 0"
+        [ "$output" = "$line" ]
+        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' --follow --color=never -K - --seq 0"
+        [ "$output" = "$line" ]
+        for f in json json-dmesg kmsg export syslog cat; do
+                run on_tty "PAGER='sed s/^/PAGED:/' KDMESG_BOOT_TIME=0 '$KDMESG' --format=$f --color=never -K '$DATA/classic.kmsg' --seq 0"
+                [ -n "$output" ]
+                [[ "$output" != *PAGED:* ]]
+        done
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' -J -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" == '{"seq":0,'* ]]
+        # The table is for people: paged.
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [[ "${lines[0]}" == "PAGED:"*SEQ* ]]
+}
+
 @test "the pager: kdmesg waits for it and keeps the exit status" {
         run on_tty "PAGER='sleep 0.3; cat' '$KDMESG' --color=never -K '$BATS_TEST_TMPDIR/missing' -K '$DATA/classic.kmsg' --seq 0; echo status \$?"
         [[ "$output" == *"[    0.000000] Linux version"* ]]

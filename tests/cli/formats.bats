@@ -523,6 +523,25 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         cmp "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/theirs"
 }
 
+@test "the classic view, -t, -x and -x -t print what util-linux dmesg prints, line for line" {
+        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
+        command -v cc >/dev/null || skip "no C compiler for the /dev/kmsg preload shim"
+        cc -shared -fPIC -o "$BATS_TEST_TMPDIR/kp.so" "$TESTS/compat/kmsg-preload.c" -ldl
+        # A real capture: no losses, no fragments, no facilities above 23.
+        local o
+        for o in "" -t -x "-x -t" --decode; do
+                # shellcheck disable=SC2086
+                KMSG_PRELOAD_FILE="$REAL" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg $o > "$BATS_TEST_TMPDIR/theirs"
+                # shellcheck disable=SC2086
+                "$KDMESG" -K "$REAL" $o > "$BATS_TEST_TMPDIR/ours"
+                [ "$(wc -l < "$BATS_TEST_TMPDIR/theirs")" -gt 100 ]
+                diff -u "$BATS_TEST_TMPDIR/theirs" "$BATS_TEST_TMPDIR/ours"
+        done
+        # -x puts the names first, as util-linux does.
+        run "$KDMESG" -x -K "$REAL" --seq 0
+        [[ "$output" == "kern  :notice: [    0.000000] Linux version "* ]]
+}
+
 @test "json-dmesg: valid JSON where util-linux is not (invalid UTF-8, NUL), caller added" {
         run jq -c '.dmesg[] | select(.msg | startswith("binary")) | .msg' < <("$KDMESG" -K "$F" --json=dmesg 2>/dev/null)
         [ "$status" -eq 0 ]

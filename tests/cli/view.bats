@@ -51,8 +51,8 @@ load helpers
         [ "$output" = "$(printf 'Memory: 16384K available (2048K kernel code)\nafter the fragments')" ]
         run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -x -T --boot-time @0
         [ "$output" = "$(printf '%s\n' \
-                '[Thu Jan  1 00:00:03 1970] kern  :info  : Memory: 16384K available (2048K kernel code)' \
-                '[Thu Jan  1 00:00:03 1970] kern  :info  : after the fragments')" ]
+                'kern  :info  : [Thu Jan  1 00:00:03 1970] Memory: 16384K available (2048K kernel code)' \
+                'kern  :info  : [Thu Jan  1 00:00:03 1970] after the fragments')" ]
         # One record each: the syslog form as dmesg -r prints it, and every machine format.
         run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -r
         [ "$output" = "$(printf '%s\n' '<6>[    3.000000] Memory: ' '<6>[    3.000001] 16384K available' \
