@@ -17,16 +17,16 @@ const struct column_info column_info[_COL_MAX + 1] = {
                            N_("facility name (a number when it has none)") },
         [COL_LEVEL] = { "LEVEL", "level", 6, 0, CJSON_STRING, N_("level name") },
         [COL_FLAGS] = { "FLAGS", "flags", 5, 0, CJSON_STRING, N_("record flags as written ('-', 'c', '+')") },
-        [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT, CJSON_STRING,
+        [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT | COLF_TRUNC, CJSON_STRING,
                          N_("caller: thread (T123) or CPU (C4)") },
-        [COL_MESSAGE] = { "MESSAGE", "msg", 0.5, COLF_WRAP, CJSON_STRING, N_("message") },
-        [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, 0, CJSON_STRING,
+        [COL_MESSAGE] = { "MESSAGE", "msg", 0.25, COLF_WRAP, CJSON_STRING, N_("message") },
+        [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, COLF_TRUNC, CJSON_STRING,
                             N_("device subsystem (dictionary SUBSYSTEM)") },
-        [COL_DEVICE] = { "DEVICE", "device", 10, 0, CJSON_STRING,
+        [COL_DEVICE] = { "DEVICE", "device", 10, COLF_TRUNC, CJSON_STRING,
                          N_("device (dictionary DEVICE: b8:0, c4:1, n2, +pci:0000:00:1f.2)") },
-        [COL_DEVNAME] = { "DEVNAME", "devname", 10, 0, CJSON_STRING, N_("device name (sda, eth0)") },
-        [COL_DICT] = { "DICT", "dict", 0.3, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
-        [COL_DICT_KEY] = { "DEV.KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY (or D:KEY)") },
+        [COL_DEVNAME] = { "DEVNAME", "devname", 10, COLF_TRUNC, CJSON_STRING, N_("device name (sda, eth0)") },
+        [COL_DICT] = { "DICT", "dict", 10, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
+        [COL_DICT_KEY] = { "DEV.KEY", NULL, 10, COLF_TRUNC, CJSON_STRING, N_("the value of dictionary key KEY (or D:KEY)") },
 };
 
 static int columns_push(struct columns *c, enum column_id id, const char *key, size_t key_len) {

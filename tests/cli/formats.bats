@@ -218,6 +218,23 @@ bad_usage() {
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 40 ]
 }
 
+@test "table: on a narrow terminal the text columns are cut before a line gets too wide" {
+        # 80 columns: everything fits, DEVICE whole, the message wraps.
+        run --separate-stderr env COLUMNS=80 "$KDMESG" -K "$F" --format=table
+        [ "$status" -eq 0 ]
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 80 ]
+        [[ "${lines[2]}" == "      1      1.000000 info   pci       +pci:0000:00:1f.2 hello"* ]]
+        # 60 columns: DEVICE is cut to fit, the rows keep their layout.
+        run --separate-stderr env COLUMNS=60 "$KDMESG" -K "$F" --format=table
+        [ "$status" -eq 0 ]
+        golden formats-table-60.out
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
+        # In every batch (a loss line ends one) the message starts where its heading does.
+        col=$(head -1 <<<"$output" | grep -bo MESSAGE | cut -d: -f1)
+        [ -z "$(tail -n +2 <<<"$output" | grep -v '^-- ' | awk -v c="$col" 'substr($0, c, 1) != " "')" ]
+        [ "$(grep -E '^ +[0-9]+ ' <<<"$output" | awk -v c="$col" 'substr($0, c + 1, 1) ~ /[a-z]/' | wc -l)" -eq 7 ]
+}
+
 @test "table on a terminal: the message wraps at the terminal's width, without COLUMNS" {
         need script
         run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
@@ -241,6 +258,26 @@ bad_usage() {
         col=$(head -1 <<<"$output" | grep -bo MESSAGE | cut -d: -f1)
         [ -n "$col" ]
         [ -z "$(tail -n +2 <<<"$output" | awk -v c="$col" 'substr($0, c + 1, 1) == " " || substr($0, c, 1) != " "')" ]
+}
+
+@test "memory: peak RSS does not grow with the dump, in every format (the table too)" {
+        need /usr/bin/time
+        python3 "$SRC/bench/gen-dump.py" 5000 > "$BATS_TEST_TMPDIR/small.kmsg"
+        python3 "$SRC/bench/gen-dump.py" 50000 > "$BATS_TEST_TMPDIR/big.kmsg"
+        # RSS in KiB of one run; ASan's quarantine of freed memory would grow with the input.
+        rss() {
+                ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=0:detect_leaks=0" KDMESG_BOOT_TIME=0 \
+                        /usr/bin/time -f '@@rss %M' "$KDMESG" -K "$1" --format="$2" 2>&1 >/dev/null |
+                        sed -n 's/^@@rss //p'
+        }
+        for f in table json syslog kmsg export cat json-dmesg short; do
+                a=$(rss "$BATS_TEST_TMPDIR/small.kmsg" $f)
+                b=$(rss "$BATS_TEST_TMPDIR/big.kmsg" $f)
+                echo "$f: $a KiB for 5,000 records, $b KiB for 50,000"
+                # Ten times the records (4 MB more dump): less than 4 MiB more memory.
+                # A table holding all its rows needs 50 MiB more here.
+                [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 4096 ]
+        done
 }
 
 # --- JSON --------------------------------------------------------------------
