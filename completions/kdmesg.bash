@@ -71,7 +71,7 @@ _kdmesg()
                         return
                         ;;
                 -o | --output)
-                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT D:"
+                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT DEV."
                         return
                         ;;
                 --device)

@@ -16,12 +16,15 @@
 #include "fuzz-common.h"
 #include "reader-private.h"
 
-/* Read everything from fd; returns a digest of records, errors and positions. */
-static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t *ret_records) {
+/*
+ * Read everything from fd; returns a digest of records, errors and positions.
+ * lines: 1 + the newline bytes in the input, the largest position there is.
+ */
+static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t lines, uint64_t *ret_records) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_seqtrack *track = NULL;
         struct kmsg_record *kept = NULL, *r;
-        uint64_t h = 14695981039346656037u, records = 0, kept_digest = 0, last;
+        uint64_t h = 14695981039346656037u, records = 0, kept_digest = 0, last, pos = 0;
         int e = 0, i;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", format, &rd) == 0);
@@ -47,6 +50,10 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
                 h = digest_u64(h, kmsg_reader_get_position(rd));
                 if (e == 0)
                         break;
+                /* A line of the input (every newline byte counts), never going back. */
+                FUZZ_ASSERT(kmsg_reader_get_position(rd) >= 1 && kmsg_reader_get_position(rd) <= lines);
+                FUZZ_ASSERT(kmsg_reader_get_position(rd) >= pos);
+                pos = kmsg_reader_get_position(rd);
                 if (e < 0) {
                         const char *err = kmsg_reader_get_error(rd);
 
@@ -103,9 +110,10 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
 }
 
 /* Read the input in fd from its start. */
-static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, uint64_t *ret_records) {
+static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, uint64_t lines,
+                                uint64_t *ret_records) {
         FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        return read_all(fd, format, chunk, ret_records);
+        return read_all(fd, format, chunk, lines, ret_records);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -119,21 +127,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          */
         unsigned char steer = size ? data[size - 1] : 0;
         size_t chunk = 1 + (size_t)(steer / n_formats) % 51, i;
+        uint64_t lines = 1;
 
         int fd = memfd_create("fuzz", MFD_CLOEXEC);
 
         FUZZ_ASSERT(fd >= 0);
         FUZZ_ASSERT(size == 0 || write(fd, data, size) == (ssize_t)size);
+        for (i = 0; i < size; i++)
+                lines += data[i] == '\n';
         /* Keep the run time bounded: tiny reads only for small inputs. */
         if (size / chunk > 4096)
                 chunk = size / 4096 + 1;
         for (i = 0; i < n_formats; i++) {
                 uint64_t whole_records, chunked_records, whole, chunked;
 
-                whole = read_from_start(fd, formats[i], 0, &whole_records);
+                whole = read_from_start(fd, formats[i], 0, lines, &whole_records);
                 if (steer % n_formats != i)
                         continue;
-                chunked = read_from_start(fd, formats[i], chunk, &chunked_records);
+                chunked = read_from_start(fd, formats[i], chunk, lines, &chunked_records);
                 if (whole != chunked) {
                         fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte reads: "
                                         "the results differ\n",

@@ -68,8 +68,9 @@ int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const 
 
 /* Decode escapes of src into dst (capacity >= len); returns decoded length. */
 size_t kmsg_unescape(char *dst, const char *src, size_t len);
-/* Whether p[0..len) starts with "KEY=" where KEY is [A-Za-z0-9._-]+ ; returns
- * 1 yes, 0 no, -1 cannot tell yet (ran out of bytes). */
+/* Whether p[0..len) starts with " KEY=" where KEY is [A-Za-z0-9._-] and \xNN
+ * escapes, at least one; returns 1 yes, 0 no, -1 cannot tell yet (ran out of
+ * bytes). */
 int dict_line_check(const char *p, size_t len);
 /* Whether p[0..len) starts with a plausible kmsg header "N,N,N" + [,;]. */
 bool header_check(const char *p, size_t len);

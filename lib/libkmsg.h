@@ -137,14 +137,18 @@ enum kmsg_seek {
 /*
  * A reader over a byte stream (file, pipe, stdin) that is read in chunks.
  * name is used for kmsg_reader_get_name() only.  The reader does not take
- * ownership of fd unless kmsg_reader_new_path() opened it.
+ * ownership of fd unless kmsg_reader_new_path() opened it.  Unless the
+ * reader follows (kmsg_reader_set_follow()), only the end of the data ends
+ * it: on a descriptor set O_NONBLOCK that has nothing yet, next() waits
+ * in poll() as a blocking read() would, and never returns -EAGAIN.
  */
 int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret);
 /* Open path ("-" is stdin) and read it as a stream.  Errors: -errno of open(). */
 int kmsg_reader_new_path(const char *path, enum kmsg_format format, struct kmsg_reader **ret);
 /*
  * Open a kmsg device (NULL means "/dev/kmsg") non-blocking and position it.
- * Returns -ENODEV when path is not a character device, -EACCES/-EPERM when
+ * Returns -ENODEV when path is not the kmsg character device (1:11; e.g.
+ * /dev/null, a regular file, a directory), -EACCES/-EPERM when
  * reading is not allowed, other -errno from open() or lseek().
  */
 int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret);
@@ -192,8 +196,11 @@ int kmsg_reader_set_follow(struct kmsg_reader *reader, int follow);
 /* The name given at creation ("-" shows as "<stdin>"). */
 const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
 /*
- * Where the last record or error started: a 1-based line number for
- * streams, the 1-based record number for devices.
+ * Where the last record or error started: the 1-based record number for
+ * devices; for streams a 1-based line number that counts every newline
+ * byte before the record, also those inside the binary fields of the
+ * export form (in their data and in their length), as sed -n Np, grep -n
+ * and editors count lines: that line of the file is the record's first.
  */
 uint64_t kmsg_reader_get_position(const struct kmsg_reader *reader);
 /* Text describing the last -EBADMSG or -E2BIG, or "" . */

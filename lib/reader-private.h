@@ -64,6 +64,8 @@ int stream_fill(struct kmsg_reader *rd);
 void reader_set_chunk_size(struct kmsg_reader *rd, size_t n);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);
+/* Line readers: skip a line longer than max_record; returns -E2BIG. */
+int stream_skip_long_line(struct kmsg_reader *rd);
 
 int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret);
 int export_next(struct kmsg_reader *rd, struct kmsg_record **ret);

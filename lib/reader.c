@@ -12,6 +12,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kmsg-private.h"
@@ -19,6 +20,9 @@
 
 #define CHUNK 65536u
 #define DEVICE_BUFFER 16384u /* records are at most 8192 bytes on any kernel */
+/* The kernel's /dev/kmsg is the memory device 1:11 (drivers/char/mem.c). */
+#define KMSG_DEVICE_MAJOR 1
+#define KMSG_DEVICE_MINOR 11
 
 static ssize_t fd_read(void *userdata, void *buf, size_t n) {
         return read(*(int *)userdata, buf, n);
@@ -107,27 +111,11 @@ void reader_set_chunk_size(struct kmsg_reader *rd, size_t n) {
         rd->chunk_max = n;
 }
 
-static int device_position(struct kmsg_reader *rd, enum kmsg_seek where) {
+/* The rest of a device reader's set-up: its buffer and its position.  Takes rd. */
+static int device_open(struct kmsg_reader *rd, enum kmsg_seek where, struct kmsg_reader **ret) {
         int whence = where == KMSG_SEEK_END ? SEEK_END : where == KMSG_SEEK_CLEAR ? SEEK_DATA : SEEK_SET;
 
-        if (rd->ops->seek(rd->userdata, 0, whence) < 0)
-                return -errno;
-        return 0;
-}
-
-int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
-                               struct kmsg_reader **ret) {
-        struct kmsg_reader *rd;
-        int e;
-
-        if (!ops || !ret)
-                return -EINVAL;
-        rd = reader_alloc("/dev/kmsg");
-        if (!rd)
-                return -ENOMEM;
         rd->is_device = true;
-        rd->ops = ops;
-        rd->userdata = userdata;
         rd->format = KMSG_FORMAT_KMSG;
         rd->cap = DEVICE_BUFFER;
         rd->buf = malloc(rd->cap);
@@ -135,8 +123,9 @@ int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata
                 kmsg_reader_unref(rd);
                 return -ENOMEM;
         }
-        e = device_position(rd, where);
-        if (e < 0) {
+        if (rd->ops->seek(rd->userdata, 0, whence) < 0) {
+                int e = -errno;
+
                 kmsg_reader_unref(rd);
                 return e;
         }
@@ -144,10 +133,24 @@ int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata
         return 0;
 }
 
+int kmsg_reader_new_device_ops(const struct kmsg_device_ops *ops, void *userdata, enum kmsg_seek where,
+                               struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+
+        if (!ops || !ret || (unsigned)where > KMSG_SEEK_END)
+                return -EINVAL;
+        rd = reader_alloc("/dev/kmsg");
+        if (!rd)
+                return -ENOMEM;
+        rd->ops = ops;
+        rd->userdata = userdata;
+        return device_open(rd, where, ret);
+}
+
 _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_reader **ret) {
         struct kmsg_reader *rd;
         struct stat st;
-        int fd, e;
+        int fd;
 
         if (!ret || (unsigned)where > KMSG_SEEK_END)
                 return -EINVAL;
@@ -156,7 +159,9 @@ _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, stru
         fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode)) {
+        /* /dev/null or a tty would read as an empty or endless "log". */
+        if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != KMSG_DEVICE_MAJOR ||
+            minor(st.st_rdev) != KMSG_DEVICE_MINOR) {
                 close(fd);
                 return -ENODEV;
         }
@@ -167,23 +172,9 @@ _public_ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, stru
         }
         rd->fd = fd;
         rd->own_fd = true;
-        rd->is_device = true;
         rd->ops = &fd_ops;
         rd->userdata = &rd->fd;
-        rd->format = KMSG_FORMAT_KMSG;
-        rd->cap = DEVICE_BUFFER;
-        rd->buf = malloc(rd->cap);
-        if (!rd->buf) {
-                kmsg_reader_unref(rd);
-                return -ENOMEM;
-        }
-        e = device_position(rd, where);
-        if (e < 0) {
-                kmsg_reader_unref(rd);
-                return e;
-        }
-        *ret = rd;
-        return 0;
+        return device_open(rd, where, ret);
 }
 
 _public_ struct kmsg_reader *kmsg_reader_ref(struct kmsg_reader *rd) {
@@ -328,6 +319,21 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         return 1;
 }
 
+/* Block until fd has data or has ended.  Returns 0 or -errno. */
+static int wait_readable(int fd) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int r;
+
+        do
+                r = poll(&p, 1, -1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+                return -errno;
+        if (p.revents & POLLNVAL)
+                return -EBADF;
+        return 0;
+}
+
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd) {
         bool grows = rd->ops != NULL; /* a test double behaves as a file */
@@ -393,6 +399,18 @@ int stream_fill(struct kmsg_reader *rd) {
                 if (errno == EAGAIN && rd->follow) {
                         rd->paused = true;
                         return -EAGAIN;
+                }
+                if (errno == EAGAIN && !rd->ops) {
+                        /*
+                         * A non-blocking descriptor (stdin inherited with
+                         * O_NONBLOCK) that has nothing yet: the input has not
+                         * ended, so wait for it rather than stop early.
+                         */
+                        int e = wait_readable(rd->fd);
+
+                        if (e < 0)
+                                return e;
+                        continue;
                 }
                 return -errno;
         }

@@ -149,7 +149,17 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
                 r->dict = e;
                 r->dict_cap = cap;
         }
-        err = record_append(r, key, key_len, &key_off);
+        if (unescape && memchr(key, '\\', key_len)) {
+                /* The kernel escapes keys as it escapes values; a key is a C string, so keep a \x00. */
+                size_t before = r->data_len;
+
+                err = record_append_unescaped(r, key, key_len, &key_off, &n);
+                if (err >= 0 && strlen(r->data + key_off) != n) {
+                        r->data_len = before;
+                        err = record_append(r, key, key_len, &key_off);
+                }
+        } else
+                err = record_append(r, key, key_len, &key_off);
         if (err < 0)
                 return err;
         if (unescape)
@@ -189,6 +199,16 @@ int dict_line_check(const char *p, size_t len) {
 
                 if (c == '=')
                         return i > 1 ? 1 : 0;
+                if (c == '\\') {
+                        /* An escaped byte, \xNN, as the kernel escapes keys and values. */
+                        if ((i + 1 < len && p[i + 1] != 'x') || (i + 2 < len && hexval((unsigned char)p[i + 2]) < 0) ||
+                            (i + 3 < len && hexval((unsigned char)p[i + 3]) < 0))
+                                return 0;
+                        if (i + 3 >= len)
+                                return -1;
+                        i += 3;
+                        continue;
+                }
                 if (!is_key_char(c))
                         return 0;
         }

@@ -460,23 +460,8 @@ int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
                 if (rd->eof)
                         return 0;
-                if (avail > rd->max_record) {
-                        rd->pos = rd->line;
-                        for (;;) {
-                                rd->start = rd->end;
-                                e = stream_fill(rd);
-                                if (e < 0)
-                                        return e;
-                                p = rd->buf + rd->start;
-                                nl = memchr(p, '\n', rd->end - rd->start);
-                                if (nl || e == 0)
-                                        break;
-                        }
-                        stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
-                        rd->line = rd->pos + 1;
-                        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
-                        return -E2BIG;
-                }
+                if (avail > rd->max_record)
+                        return stream_skip_long_line(rd);
                 e = stream_fill(rd);
                 if (e < 0)
                         return e;

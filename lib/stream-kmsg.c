@@ -23,6 +23,31 @@ void stream_consume(struct kmsg_reader *rd, size_t new_start) {
         rd->start = new_start;
 }
 
+/*
+ * The line at start is longer than the record limit and has no newline in
+ * the buffer yet: drop it, reading on to its end without keeping it.
+ * Returns -E2BIG with the error set, or -errno if reading failed.
+ */
+int stream_skip_long_line(struct kmsg_reader *rd) {
+        const char *nl;
+        int e;
+
+        rd->pos = rd->line;
+        for (;;) {
+                rd->start = rd->end;
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+                nl = memchr(rd->buf + rd->start, '\n', rd->end - rd->start);
+                if (nl || e == 0)
+                        break;
+        }
+        stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
+        rd->line = rd->pos + 1;
+        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+        return -E2BIG;
+}
+
 /* Skip separators and blank lines.  Returns 1 at a record, 0 if more input is needed. */
 static int skip_separators(struct kmsg_reader *rd) {
         while (rd->start < rd->end) {

@@ -17,18 +17,18 @@ const struct column_info column_info[_COL_MAX + 1] = {
                            N_("facility name (a number when it has none)") },
         [COL_LEVEL] = { "LEVEL", "level", 6, 0, CJSON_STRING, N_("level name") },
         [COL_FLAGS] = { "FLAGS", "flags", 5, 0, CJSON_STRING, N_("record flags as written ('-', 'c', '+')") },
-        [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT, CJSON_STRING,
+        [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT | COLF_TRUNC, CJSON_STRING,
                          N_("caller: thread (T123) or CPU (C4)") },
-        [COL_MESSAGE] = { "MESSAGE", "msg", 0.5, COLF_WRAP, CJSON_STRING, N_("message") },
-        [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, 0, CJSON_STRING,
+        [COL_MESSAGE] = { "MESSAGE", "msg", 0.25, COLF_WRAP, CJSON_STRING, N_("message") },
+        [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, COLF_TRUNC, CJSON_STRING,
                             N_("device subsystem (dictionary SUBSYSTEM)") },
-        [COL_DEVICE] = { "DEVICE", "device", 10, 0, CJSON_STRING,
+        [COL_DEVICE] = { "DEVICE", "device", 10, COLF_TRUNC, CJSON_STRING,
                          N_("device (dictionary DEVICE: b8:0, c4:1, n2, +pci:0000:00:1f.2)") },
-        [COL_DEVNAME] = { "DEVNAME", "devname", 10, 0, CJSON_STRING, N_("device name (sda, eth0)") },
+        [COL_DEVNAME] = { "DEVNAME", "devname", 10, COLF_TRUNC, CJSON_STRING, N_("device name (sda, eth0)") },
         [COL_MATCH] = { "MATCH", "match", 5, 0, CJSON_STRING,
                         N_("\"text\" when --device-text selected the record by its message") },
-        [COL_DICT] = { "DICT", "dict", 0.3, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
-        [COL_DICT_KEY] = { "D:KEY", NULL, 10, 0, CJSON_STRING, N_("the value of dictionary key KEY") },
+        [COL_DICT] = { "DICT", "dict", 10, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
+        [COL_DICT_KEY] = { "DEV.KEY", NULL, 10, COLF_TRUNC, CJSON_STRING, N_("the value of dictionary key KEY (or D:KEY)") },
 };
 
 static int columns_push(struct columns *c, enum column_id id, const char *key, size_t key_len) {
@@ -100,8 +100,20 @@ static int column_from_name(const char *name, size_t len) {
         return -EINVAL;
 }
 
+/* The length of the dictionary-key prefix p starts with (DEV. or D:), or 0. */
+static size_t dict_prefix_len(const char *p, size_t len) {
+        static const char *const prefixes[] = { COLUMN_DICT_PREFIX, COLUMN_DICT_PREFIX_SHORT };
+        size_t i, n;
+
+        for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+                n = strlen(prefixes[i]);
+                if (len > n && strncasecmp(p, prefixes[i], n) == 0)
+                        return n;
+        }
+        return 0;
+}
+
 int columns_parse(struct columns *c, char *list, const char **ret_bad) {
-        const size_t plen = strlen(COLUMN_DICT_PREFIX);
         char *p = list;
         int e;
 
@@ -112,10 +124,10 @@ int columns_parse(struct columns *c, char *list, const char **ret_bad) {
                 p++;
         }
         for (;;) {
-                size_t len = strcspn(p, ",");
+                size_t len = strcspn(p, ","), plen = dict_prefix_len(p, len);
                 int id;
 
-                if (len > plen && strncasecmp(p, COLUMN_DICT_PREFIX, plen) == 0)
+                if (plen)
                         e = columns_push(c, COL_DICT_KEY, p + plen, len - plen);
                 else if ((id = column_from_name(p, len)) >= 0)
                         e = columns_push(c, (enum column_id)id, NULL, 0);

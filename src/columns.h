@@ -25,7 +25,7 @@ enum column_id {
         COL_MATCH,
         COL_DICT,
         _COL_MAX,
-        COL_DICT_KEY = _COL_MAX, /* D:KEY, one dictionary key */
+        COL_DICT_KEY = _COL_MAX, /* DEV.KEY, one dictionary key */
 };
 
 enum column_json {
@@ -62,13 +62,18 @@ struct columns {
         bool defaults; /* the default columns are among them (no -o, or -o +LIST) */
 };
 
-/* The prefix that names a dictionary key as a column: D:DRIVER. */
-#define COLUMN_DICT_PREFIX "D:"
+/*
+ * The prefix that names a dictionary key as a column: DEV.DRIVER, or the
+ * short form D:DRIVER.  The key is everything after the prefix, dots
+ * included (DEV.my.key is the key "my.key").
+ */
+#define COLUMN_DICT_PREFIX "DEV."
+#define COLUMN_DICT_PREFIX_SHORT "D:"
 
 /*
- * Parse an -o list ("SEQ,TIME,D:DRIVER"; "+LIST" appends to the defaults)
- * and append its columns.  Names are case-insensitive, dictionary keys are
- * not.  Returns 0, -EINVAL with *ret_bad pointing at the bad name inside
+ * Parse an -o list ("SEQ,TIME,DEV.DRIVER"; "+LIST" appends to the defaults)
+ * and append its columns.  Names and prefixes are case-insensitive,
+ * dictionary keys are not.  Returns 0, -EINVAL with *ret_bad pointing at the bad name inside
  * list, or -ENOMEM.
  */
 int columns_parse(struct columns *c, char *list, const char **ret_bad);

@@ -8,7 +8,8 @@
  * A followed file (-K FILE) is watched with inotify, like "tail -F": it may
  * grow, be truncated (read again from its start) or be replaced by a new
  * file of the same name (the old one is read to its end first).  A pipe or
- * standard input is read until its writer closes it.
+ * standard input is read until its writer closes it (or to its end, when
+ * it is a file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -153,12 +154,18 @@ int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
                 run->status = EXIT_BAD_INPUT;
                 return e;
         }
-        kmsg_reader_set_follow(rd, 1);
         fd = kmsg_reader_get_fd(rd);
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                kmsg_reader_set_follow(rd, 1);
                 e = follow_pipe(run, rd);
                 goto out;
         }
+        if (strcmp(path, "-") == 0) {
+                /* Standard input from a file: it has no name to watch; read it to its end. */
+                e = run_drain(run, rd);
+                goto out;
+        }
+        kmsg_reader_set_follow(rd, 1);
         w.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
         if (w.fd < 0 || (e = watch_file(&w, path, fd)) < 0) {
                 warnx_(_("%s: cannot watch the file: %s"), path, strerror(errno));

@@ -167,7 +167,9 @@ static void __attribute__((noreturn)) usage(void) {
         fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
         fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
         fputs(_(" -E, --console-on            print messages on the console again\n"), o);
-        fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows, by\n"
+                "                               name, or 1 (emerg only) to 8 (all)\n"),
+              o);
 
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
@@ -657,12 +659,20 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         bool in_window;
         int e;
 
+        if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
+                /* The device gives no duplicates: what it skips is before the cursor, still in the ring. */
+                sink_lost_seen(run->lost, r);
         if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         if (flt->have_seq && !flt->seq_warned && !has_seq) {
                 warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
+        }
+        if (run->counts_losses && !run->noseq_warned && !has_seq) {
+                warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
+                       kmsg_reader_get_name(rd), run->counts_losses);
+                run->noseq_warned = true;
         }
         in_window = !flt->active || filter_in_window(flt, r);
         if ((fl & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
@@ -1126,8 +1136,11 @@ int main(int argc, char **argv) {
                 if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
         }
-        /* Machine-readable formats get neither colors nor a pager. */
-        if (output_format_is_machine(o.format))
+        /*
+         * Machine-readable formats get neither colors nor a pager; the
+         * syslog and cat views color their loss lines only.
+         */
+        if (output_format_is_machine(o.format) && o.format != FORMAT_SYSLOG && o.format != FORMAT_CAT)
                 o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -1135,6 +1148,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)
@@ -1152,7 +1166,7 @@ int main(int argc, char **argv) {
                                o.dev.report ? "--devices" : o.follow ? "--follow" : output_format_to_name(o.format));
                         bad_usage();
                 }
-                run.sink = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
+                run.sink = run.lost = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
         } else
                 run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)

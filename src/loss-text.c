@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "color.h"
 #include "i18n.h"
 #include "loss-text.h"
 #include "output.h"
@@ -46,7 +47,9 @@ void out_loss_line(const struct kmsg_loss *l) {
 
         if (n < 0)
                 return;
+        color_on(COLOR_LOSS);
         out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+        color_off(COLOR_LOSS);
         out_putc('\n');
 }
 

@@ -12,7 +12,7 @@
  * Returns the length it needs, as snprintf().
  */
 int loss_describe(const struct kmsg_loss *l, char *buf, size_t size);
-/* Write that text and a newline to standard output. */
+/* Write that text (colored as COLOR_LOSS when colors are on) and a newline to standard output. */
 void out_loss_line(const struct kmsg_loss *l);
 /* Write it to standard error ("kdmesg: ..."), for formats whose stdout must stay parseable. */
 void err_loss_line(const struct kmsg_loss *l);

@@ -1,29 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --format=cat: the message only, one line per record. */
+/*
+ * --format=cat: the message only, one line per record.  As in the short
+ * view, a record flagged 'c' stays open and the '+' records that follow it
+ * are appended: fragments print as the one line the kernel meant.
+ */
 #include <stdlib.h>
 
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
+struct cat_sink {
+        struct sink s;
+        bool line_open; /* a fragment line waits for its '+' records */
+};
+
+static void close_line(struct cat_sink *cs) {
+        if (cs->line_open) {
+                out_putc('\n');
+                cs->line_open = false;
+        }
+}
+
 static int cat_record(struct sink *s, const struct kmsg_record *r) {
+        struct cat_sink *cs = (struct cat_sink *)s;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
+        if (!(cs->line_open && record_has_flag(r, '+')))
+                close_line(cs);
         out_text(msg, len, s->settings->noescape);
-        out_putc('\n');
+        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
+                cs->line_open = true;
+        else
+                out_putc('\n');
         sink_end_item(s);
         return 0;
 }
 
 static int cat_loss(struct sink *s, const struct kmsg_loss *l) {
+        close_line((struct cat_sink *)s);
         out_loss_line(l);
         sink_end_item(s);
         return 0;
 }
 
 static int cat_finish(struct sink *s) {
+        close_line((struct cat_sink *)s);
         return 0;
 }
 
@@ -32,15 +56,15 @@ static void cat_free(struct sink *s) {
 }
 
 struct sink *sink_cat_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
+        struct cat_sink *cs = calloc(1, sizeof(*cs));
 
-        if (!s)
+        if (!cs)
                 return NULL;
-        s->name = "cat";
-        s->record = cat_record;
-        s->loss = cat_loss;
-        s->finish = cat_finish;
-        s->free = cat_free;
-        s->settings = settings;
-        return s;
+        cs->s.name = "cat";
+        cs->s.record = cat_record;
+        cs->s.loss = cat_loss;
+        cs->s.finish = cat_finish;
+        cs->s.free = cat_free;
+        cs->s.settings = settings;
+        return &cs->s;
 }

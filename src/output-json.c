@@ -2,7 +2,7 @@
 /*
  * --format=json: JSON Lines, one object per record, built with json-c.
  * The keys and their JSON types come from the column table (columns.c);
- * man/kdmesg-record.schema.json describes them.  Text that is not valid
+ * data/kdmesg-record.schema.json describes them.  Text that is not valid
  * UTF-8 is written as an array of its byte values, so the output is always
  * valid JSON and nothing is lost.  A loss event is an object of its own
  * with "cause" and "count" instead of "msg".
@@ -19,34 +19,37 @@
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
+#include "timefmt.h"
 #include "utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
 
-/* Doubles that hold a time stamp are written with exactly six decimals. */
+/*
+ * A time stamp is a double for json-c, but is written from the exact
+ * microseconds it carries, with exactly six decimals: a double has no room
+ * for every u64 and cannot be converted back past 2^64.
+ */
 static int usec_to_json(struct json_object *jso, struct printbuf *pb, int level, int flags) {
-        double d = json_object_get_double(jso);
-        uint64_t usec = (uint64_t)(d * 1e6 + 0.5), frac = usec % 1000000, sec = usec / 1000000;
-        char tmp[32];
-        int i = (int)sizeof(tmp), k;
+        const uint64_t *usec = json_object_get_userdata(jso);
+        char tmp[28];
+        size_t n = put_seconds(tmp, *usec, 0);
 
-        for (k = 0; k < 6; k++) {
-                tmp[--i] = (char)('0' + frac % 10);
-                frac /= 10;
-        }
-        tmp[--i] = '.';
-        do {
-                tmp[--i] = (char)('0' + sec % 10);
-                sec /= 10;
-        } while (sec);
-        return printbuf_memappend(pb, tmp + i, (int)sizeof(tmp) - i);
+        return printbuf_memappend(pb, tmp, (int)n);
 }
 
 struct json_object *json_usec_new(uint64_t usec) {
         struct json_object *o = json_object_new_double((double)usec / 1e6);
+        uint64_t *box;
 
-        if (o)
-                json_object_set_serializer(o, usec_to_json, NULL, NULL);
+        if (!o)
+                return NULL;
+        box = malloc(sizeof(*box));
+        if (!box) {
+                json_object_put(o);
+                return NULL;
+        }
+        *box = usec;
+        json_object_set_serializer(o, usec_to_json, box, json_object_free_userdata);
         return o;
 }
 
@@ -332,19 +335,19 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
 
         out_putc('{');
         if (kmsg_record_has_seqnum(r)) {
-                key(&first, "seq");
+                key(&first, column_info[COL_SEQ].json_key);
                 out_u64(kmsg_record_get_seqnum(r));
         }
         if (kmsg_record_has_timestamp(r)) {
-                key(&first, "time");
+                key(&first, column_info[COL_TIME].json_key);
                 out_usec(kmsg_record_get_timestamp(r), 0);
         }
         if (kmsg_record_has_priority(r)) {
                 unsigned fac = kmsg_record_get_facility(r);
 
-                key(&first, "pri");
+                key(&first, column_info[COL_PRI].json_key);
                 out_u64(kmsg_record_get_priority(r));
-                key(&first, "facility");
+                key(&first, column_info[COL_FACILITY].json_key);
                 v = kmsg_facility_to_name(fac);
                 if (v) {
                         out_putc('"');
@@ -355,34 +358,34 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
                         out_u64(fac);
                         out_putc('"');
                 }
-                key(&first, "level");
+                key(&first, column_info[COL_LEVEL].json_key);
                 out_putc('"');
                 out_puts(kmsg_level_to_name(kmsg_record_get_level(r)));
                 out_putc('"');
         }
-        key(&first, "flags");
+        key(&first, column_info[COL_FLAGS].json_key);
         out_json_text(flags, strlen(flags));
         if (caller) {
-                key(&first, "caller");
+                key(&first, column_info[COL_CALLER].json_key);
                 out_json_text(caller, strlen(caller));
         }
         if (fields) {
                 key(&first, "fields");
                 out_json_text(fields, strlen(fields));
         }
-        key(&first, "msg");
+        key(&first, column_info[COL_MESSAGE].json_key);
         msg = kmsg_record_get_message(r, &len);
         out_bytes(msg, len);
         if (subsystem) {
-                key(&first, "subsystem");
+                key(&first, column_info[COL_SUBSYSTEM].json_key);
                 out_json_text(subsystem, strlen(subsystem));
         }
         if (device) {
-                key(&first, "device");
+                key(&first, column_info[COL_DEVICE].json_key);
                 out_json_text(device, strlen(device));
         }
         if (devname) {
-                key(&first, "devname");
+                key(&first, column_info[COL_DEVNAME].json_key);
                 out_json_text(devname, strlen(devname));
         }
         /* Selected by --device-text from the message, not by the dictionary. */
@@ -390,7 +393,7 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
                 key(&first, "match");
                 out_puts("\"text\"");
         }
-        key(&first, "dict");
+        key(&first, column_info[COL_DICT].json_key);
         out_putc('{');
         for (i = 0; i < n; i++) {
                 const char *k;

@@ -2,7 +2,8 @@
 /*
  * --format=kmsg: the canonical /dev/kmsg text form, escaped as the kernel
  * escapes it (bytes below 0x20, the backslash and bytes from 0x7f on as
- * \xNN with lower-case digits), header fields and dictionary kept.  Reading
+ * \xNN with lower-case digits), header fields and dictionary kept (a key
+ * that is not [A-Za-z0-9._-] gets its other bytes escaped too).  Reading
  * it back gives the same records; for canonical input the bytes are the
  * same.  Losses go to standard error so the stream stays parseable.
  */
@@ -32,6 +33,33 @@ static void out_kmsg_escaped(const char *p, size_t len) {
                 run = s + 1;
         }
         out_write(run, (size_t)(end - run));
+}
+
+/*
+ * A dictionary key: bytes other than [A-Za-z0-9._-] as \xNN.  Keys the
+ * kernel writes never have any (nor keys read from kmsg input), so their
+ * bytes stay the same; keys read from JSON or export can hold anything, and
+ * a newline or '=' written raw would break the line or the record.
+ */
+static void out_kmsg_key(const char *key) {
+        const unsigned char *s = (const unsigned char *)key, *run = s;
+
+        for (; *s; s++) {
+                unsigned char c = *s;
+                char e[4];
+
+                if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-')
+                        continue;
+                out_write(run, (size_t)(s - run));
+                e[0] = '\\';
+                e[1] = 'x';
+                e[2] = hexdigits[c >> 4];
+                e[3] = hexdigits[c & 15];
+                out_write(e, 4);
+                run = s + 1;
+        }
+        out_write(run, (size_t)(s - run));
 }
 
 static int kmsg_record(struct sink *s, const struct kmsg_record *r) {
@@ -64,7 +92,7 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r) {
                 if (kmsg_record_get_dict_entry(r, i, &key, &val, &len) < 0)
                         continue;
                 out_putc(' ');
-                out_puts(key);
+                out_kmsg_key(key);
                 out_putc('=');
                 out_kmsg_escaped(val, len);
                 out_putc('\n');

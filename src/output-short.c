@@ -24,7 +24,7 @@ struct short_sink {
         struct sink s;
         struct timefmt time;
         bool line_open;              /* a fragment line waits for its '+' records */
-        char prefix[PREFIX_MAX];     /* the last record's prefix: time stamp, --decode */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp */
         size_t prefix_len;
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
@@ -105,14 +105,16 @@ static size_t put_padded(char *p, const char *s, size_t width) {
         return n;
 }
 
-/* The time stamp and the --decode prefix, kept in ss->prefix for later lines. */
+/*
+ * The --decode prefix and the time stamp, in that order as util-linux dmesg
+ * -x writes them ("kern  :info  : [    1.000000] "), kept in ss->prefix for
+ * later lines.
+ */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
         size_t tlen = 0, dlen = 0;
         bool brk = false;
 
-        if (kmsg_record_has_timestamp(r))
-                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix, PREFIX_TIME_MAX, &brk);
         if (set->decode && kmsg_record_has_priority(r)) {
                 const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
                 char num[12];
@@ -122,25 +124,28 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
                         fac = num;
                 }
                 /* "kern  :info  : " by hand: this runs for every record with -x. */
-                dlen = put_padded(ss->prefix + tlen, fac, 6);
-                ss->prefix[tlen + dlen++] = ':';
-                dlen += put_padded(ss->prefix + tlen + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
-                ss->prefix[tlen + dlen++] = ':';
-                ss->prefix[tlen + dlen++] = ' ';
+                dlen = put_padded(ss->prefix, fac, 6);
+                ss->prefix[dlen++] = ':';
+                dlen += put_padded(ss->prefix + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
+                ss->prefix[dlen++] = ':';
+                ss->prefix[dlen++] = ' ';
         }
-        ss->prefix_len = tlen + dlen;
+        if (kmsg_record_has_timestamp(r))
+                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
+                                      &brk);
+        ss->prefix_len = dlen + tlen;
 
+        if (dlen > 0) {
+                color_on(COLOR_PREFIX);
+                out_write(ss->prefix, dlen);
+                color_off(COLOR_PREFIX);
+        }
         if (tlen > 0) {
                 /* Color the stamp, not the space after it. */
                 color_on(brk ? COLOR_TIMEBREAK : COLOR_TIME);
-                out_write(ss->prefix, tlen - 1);
+                out_write(ss->prefix + dlen, tlen - 1);
                 color_off(brk ? COLOR_TIMEBREAK : COLOR_TIME);
                 out_putc(' ');
-        }
-        if (dlen > 0) {
-                color_on(COLOR_PREFIX);
-                out_write(ss->prefix + tlen, dlen);
-                color_off(COLOR_PREFIX);
         }
 }
 
@@ -149,20 +154,14 @@ static bool has_tag(const struct devctx *d, const struct kmsg_record *r) {
         return d && (d->filter.last == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
 }
 
-/* Whether the flags (usually "-") contain c. */
-static inline bool has_flag(const char *flags, char c) {
-        return flags[0] != '-' && strchr(flags, c) != NULL;
-}
-
 static int short_record(struct sink *s, const struct kmsg_record *r) {
         struct short_sink *ss = (struct short_sink *)s;
-        const char *flags = kmsg_record_get_flags(r);
         int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && has_flag(flags, '+')) {
+        if (ss->line_open && record_has_flag(r, '+')) {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -178,7 +177,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         } else
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
-        if (has_flag(flags, 'c') || has_flag(flags, '+'))
+        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
                 ss->line_open = true;
         else
                 out_putc('\n');
@@ -187,18 +186,8 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
 }
 
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
-        char buf[256];
-        int n;
-
         close_line((struct short_sink *)s);
-        if (!color_enabled())
-                out_loss_line(l);
-        else if ((n = loss_describe(l, buf, sizeof(buf))) >= 0) {
-                color_on(COLOR_LOSS);
-                out_write(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-                color_off(COLOR_LOSS);
-                out_putc('\n');
-        }
+        out_loss_line(l);
         sink_end_item(s);
         return 0;
 }

@@ -8,14 +8,21 @@
  * a column never narrows; a batch with a wider value widens that column
  * from that batch on.  MESSAGE wraps to fit the terminal width;
  * when standard output is not a terminal, lines are not wrapped unless
- * COLUMNS is set.  libsmartcols shows bytes that are not printable as
- * \xNN (a backslash as \x5c).
+ * COLUMNS is set.  On a terminal, a column flagged COLF_TRUNC grows past its
+ * width hint only while MESSAGE keeps msg_min columns; beyond that its
+ * values are cut (here, not by libsmartcols, which would cut a held column
+ * below its width in a later batch).  libsmartcols shows bytes that are not
+ * printable as \xNN (a backslash as \x5c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include <libsmartcols.h>
 
@@ -27,6 +34,8 @@
 #include "sink.h"
 
 #define TABLE_BATCH 512
+/* Losses held until the heading can be printed; more are printed after a heading of default widths. */
+#define HELD_MAX 16
 #define SPACES_MAX 255
 
 static inline size_t min_size(size_t a, size_t b) {
@@ -42,11 +51,13 @@ struct table_sink {
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
-        char *held;       /* loss lines before the first record: they follow the heading */
-        size_t held_len;
+        struct kmsg_loss *held; /* losses before the first record: they follow the heading */
+        size_t n_held;
         char spaces[SPACES_MAX + 1];
         char *buf;        /* escaping buffer */
         size_t buf_cap;
+        size_t termwidth; /* the width to fit, 0: none (not a terminal, no COLUMNS) */
+        size_t msg_min;   /* the width kept for MESSAGE when cutting other columns */
 };
 
 /*
@@ -237,6 +248,17 @@ static int set_heading(struct table_sink *t, size_t i) {
         return e;
 }
 
+/* The losses held until the heading was out, each a marked line. */
+static void write_held(struct table_sink *t) {
+        size_t i;
+
+        for (i = 0; i < t->n_held; i++)
+                out_loss_line(&t->held[i]);
+        free(t->held);
+        t->held = NULL;
+        t->n_held = 0;
+}
+
 /* Print the lines collected so far and forget them. */
 static int flush_batch(struct table_sink *t) {
         char *text = NULL;
@@ -254,15 +276,12 @@ static int flush_batch(struct table_sink *t) {
 
                 if (nl) {
                         out_write(text, (size_t)(nl - text) + 1);
-                        out_write(t->held, t->held_len);
+                        write_held(t);
                         out_puts(nl + 1);
                 } else {
-                        out_write(t->held, t->held_len);
+                        write_held(t);
                         out_puts(text);
                 }
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
         } else
                 out_puts(text);
         if (*text)
@@ -286,6 +305,83 @@ static int flush_batch(struct table_sink *t) {
         return 0;
 }
 
+/*
+ * The width libsmartcols gives text: a byte it cannot print, or each byte
+ * of a character it cannot print, takes four columns (\xNN).  With
+ * ret_cut, the length of the longest prefix no wider than max.
+ */
+static size_t text_width(const char *s, size_t max, size_t *ret_cut) {
+        mbstate_t st;
+        size_t w = 0, i = 0, len = strlen(s);
+
+        memset(&st, 0, sizeof(st));
+        while (i < len) {
+                wchar_t wc;
+                size_t n = mbrtowc(&wc, s + i, len - i, &st), cw;
+                int x;
+
+                if (n == (size_t)-1 || n == (size_t)-2) {
+                        memset(&st, 0, sizeof(st));
+                        n = 1;
+                        cw = 4;
+                } else if (n == 0) {
+                        break;
+                } else {
+                        x = iswprint((wint_t)wc) ? wcwidth(wc) : -1;
+                        cw = x >= 0 ? (size_t)x : 4 * n;
+                }
+                if (w + cw > max)
+                        break;
+                w += cw;
+                i += n;
+        }
+        if (ret_cut)
+                *ret_cut = i;
+        return w;
+}
+
+/*
+ * On a terminal, keep a COLF_TRUNC column within what the terminal has
+ * left: it widens for a wider value only while the fixed columns and
+ * msg_min columns for MESSAGE fit, and a value wider than that is cut.
+ */
+static int fit_cell(struct table_sink *t, struct libscols_line *ln, size_t i) {
+        const struct columns *cols = t->s.settings->columns;
+        struct libscols_cell *ce = scols_line_get_cell(ln, i);
+        const char *d = ce ? scols_cell_get_data(ce) : NULL;
+        size_t w, used, j, cut;
+        char *c;
+        int e;
+
+        if (!d || !t->termwidth)
+                return 0;
+        w = text_width(d, SIZE_MAX, NULL);
+        if (w <= t->widths[i])
+                return 0;
+        /* Every column but the last one holds its width; the last one gets what is left. */
+        for (used = t->msg_min + (cols->n - 1), j = 0; j + 1 < cols->n; j++)
+                if (cols->v[j].id != COL_MESSAGE)
+                        used += t->widths[j];
+        if (cols->v[cols->n - 1].id != COL_MESSAGE && t->msg_min == 0)
+                used += strlen(column_heading(&cols->v[cols->n - 1]));
+        if (used < t->termwidth) {
+                size_t grow = t->termwidth - used;
+
+                t->widths[i] += grow < w - t->widths[i] ? grow : w - t->widths[i];
+                scols_column_set_whint(t->cols[i], (double)t->widths[i]);
+        }
+        if (w <= t->widths[i])
+                return 0;
+        text_width(d, t->widths[i], &cut);
+        c = strndup(d, cut);
+        if (!c)
+                return -ENOMEM;
+        e = scols_line_refer_data(ln, i, c);
+        if (e < 0)
+                free(c);
+        return e;
+}
+
 static int table_record(struct sink *s, const struct kmsg_record *r) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
@@ -299,6 +395,8 @@ static int table_record(struct sink *s, const struct kmsg_record *r) {
                 struct libscols_cell *ce;
 
                 e = fill_cell(t, ln, i, &cols->v[i], r);
+                if (e >= 0 && i + 1 < cols->n && (column_info[cols->v[i].id].flags & COLF_TRUNC))
+                        e = fit_cell(t, ln, i);
                 if (e < 0)
                         return e;
                 ce = scols_line_get_cell(ln, i);
@@ -349,40 +447,32 @@ static int print_heading(struct table_sink *t) {
 /* A loss is a row of its own: its text spans the row from the first column. */
 static int table_loss(struct sink *s, const struct kmsg_loss *l) {
         struct table_sink *t = (struct table_sink *)s;
-        char text[256];
         int e;
 
         e = flush_batch(t);
         if (e < 0)
                 return e;
-        loss_describe(l, text, sizeof(text));
-        if (!t->printed && t->held_len < 4096) {
+        if (!t->printed && t->n_held < HELD_MAX && !s->settings->flush_each) {
                 /*
                  * Nothing printed yet: hold the line until the first records
-                 * give the heading its widths.
+                 * give the heading its widths (not when following: a loss
+                 * is shown when it happens).
                  */
-                size_t n = strlen(text);
-                char *p = realloc(t->held, t->held_len + n + 1);
+                struct kmsg_loss *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
 
-                if (!p)
+                if (!v)
                         return -ENOMEM;
-                memcpy(p + t->held_len, text, n);
-                p[t->held_len + n] = '\n';
-                t->held = p;
-                t->held_len += n + 1;
+                t->held = v;
+                t->held[t->n_held++] = *l;
                 return 0;
         }
         if (!t->printed) {
                 e = print_heading(t);
                 if (e < 0)
                         return e;
-                out_write(t->held, t->held_len);
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
+                write_held(t);
         }
-        out_puts(text);
-        out_putc('\n');
+        out_loss_line(l);
         sink_end_item(s);
         return 0;
 }
@@ -399,12 +489,7 @@ static int table_finish(struct sink *s) {
                 if (e < 0)
                         return e;
         }
-        if (t->held) {
-                out_write(t->held, t->held_len);
-                free(t->held);
-                t->held = NULL;
-                t->held_len = 0;
-        }
+        write_held(t);
         return 0;
 }
 
@@ -424,6 +509,26 @@ static int flags_to_scols(unsigned f) {
                  (f & COLF_WRAP ? SCOLS_FL_WRAP : 0);
 
         return fl;
+}
+
+/*
+ * The width libsmartcols fits the table to: the terminal's, else COLUMNS;
+ * 0 when standard output is no terminal and COLUMNS is not set (no limit).
+ */
+static size_t table_termwidth(void) {
+        const char *env = getenv("COLUMNS");
+        struct winsize ws;
+        char *end;
+        long n;
+
+        if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+                return ws.ws_col;
+        if (env && *env) {
+                n = strtol(env, &end, 10);
+                if (!*end && n > 0 && n < 100000)
+                        return (size_t)n;
+        }
+        return isatty(STDOUT_FILENO) || env ? 80 : 0;
 }
 
 struct sink *sink_table_new(const struct output_settings *settings) {
@@ -454,9 +559,21 @@ struct sink *sink_table_new(const struct output_settings *settings) {
         }
         if (getenv("COLUMNS"))
                 scols_table_set_termforce(t->tb, SCOLS_TERMFORCE_ALWAYS);
+        t->termwidth = table_termwidth();
+        if (t->termwidth)
+                scols_table_set_termwidth(t->tb, t->termwidth);
         for (i = 0; i < cols->n; i++) {
                 const struct column_info *ci = &column_info[cols->v[i].id];
                 unsigned flags = ci->flags;
+
+                if (cols->v[i].id == COL_MESSAGE && t->termwidth) {
+                        t->msg_min = (size_t)(ci->whint * (double)t->termwidth);
+                        if (t->msg_min < strlen(ci->name))
+                                t->msg_min = strlen(ci->name);
+                }
+                /* A held column is cut by fit_cell(), the last one by libsmartcols. */
+                if (i + 1 < cols->n)
+                        flags &= ~COLF_TRUNC;
 
                 /* MESSAGE wraps wherever it is; the last column may be cut if all else fails. */
                 if (i + 1 == cols->n && !(flags & (COLF_WRAP | COLF_TRUNC)))

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "utf8.h"
 
 char out_buf[OUT_BUF_SIZE];
 size_t out_len;
@@ -122,33 +123,10 @@ static void out_hex_escape(unsigned char c) {
 
 /* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
 static size_t utf8_valid(const unsigned char *p, size_t len) {
-        unsigned c = p[0];
-        size_t n, i;
         uint32_t cp;
+        size_t n = utf8_decode(p, len, &cp);
 
-        if (c >= 0xc2 && c <= 0xdf) {
-                n = 2;
-                cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-                n = 3;
-                cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-                n = 4;
-                cp = c & 0x07;
-        } else
-                return 0;
-        if (len < n)
-                return 0;
-        for (i = 1; i < n; i++) {
-                if ((p[i] & 0xc0) != 0x80)
-                        return 0;
-                cp = cp << 6 | (p[i] & 0x3f);
-        }
-        /* Overlong forms, surrogates, beyond U+10FFFF, and C1 controls. */
-        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-            (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
-                return 0;
-        return n;
+        return n && !(cp >= 0x80 && cp <= 0x9f) ? n : 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)

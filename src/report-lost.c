@@ -26,7 +26,7 @@ struct lost_sink {
         struct kmsg_loss *v; /* the table's rows */
         size_t n, cap;
         struct loss_stats stats;
-        /* Coverage: the records that were there. */
+        /* Coverage: the records that were there, filtered or not, read before the cursor or not. */
         uint64_t records;
         bool have_first;
         uint64_t first_seq, first_usec, last_seq, last_usec;
@@ -75,11 +75,16 @@ static int write_json(struct json_object *o) {
         return 0;
 }
 
+/* Records are not shown: sink_lost_seen() counts them. */
 static int lost_record(struct sink *s, const struct kmsg_record *r) {
+        return 0;
+}
+
+void sink_lost_seen(struct sink *s, const struct kmsg_record *r) {
         struct lost_sink *t = (struct lost_sink *)s;
 
         if (!kmsg_record_has_seqnum(r))
-                return 0;
+                return;
         t->records++;
         if (!t->have_first) {
                 t->have_first = true;
@@ -88,7 +93,6 @@ static int lost_record(struct sink *s, const struct kmsg_record *r) {
         }
         t->last_seq = kmsg_record_get_seqnum(r);
         t->last_usec = kmsg_record_get_timestamp(r);
-        return 0;
 }
 
 static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
@@ -190,9 +194,13 @@ static void print_totals(struct lost_sink *t) {
         else {
                 char buf[160];
 
+                bool one = t->stats.total == 1, one_gap = t->stats.events == 1;
+
                 snprintf(buf, sizeof(buf),
-                         t->stats.events == 1 ? _("Total: %" PRIu64 " messages lost in %" PRIu64 " gap")
-                                              : _("Total: %" PRIu64 " messages lost in %" PRIu64 " gaps"),
+                         one && one_gap ? _("Total: %" PRIu64 " message lost in %" PRIu64 " gap")
+                         : one          ? _("Total: %" PRIu64 " message lost in %" PRIu64 " gaps")
+                         : one_gap      ? _("Total: %" PRIu64 " messages lost in %" PRIu64 " gap")
+                                        : _("Total: %" PRIu64 " messages lost in %" PRIu64 " gaps"),
                          t->stats.total, t->stats.events);
                 out_puts(buf);
                 for (c = 0; c < LOSS_CAUSES; c++) {

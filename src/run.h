@@ -25,6 +25,7 @@ enum run_start {
 /* Per-run state shared by all sources. */
 struct run {
         struct sink *sink;
+        struct sink *lost;           /* --lost: the report, which also counts every record read */
         struct devfilter *devfilter; /* NULL: no device selection */
         struct kmsg_seqtrack *track;
         struct filter *filter;
@@ -34,6 +35,9 @@ struct run {
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
         bool stream_out;       /* following or keeping a cursor: write whole records */
+        /* "--lost" or "--fail-on-loss": say once that input without sequence numbers hides losses. */
+        const char *counts_losses;
+        bool noseq_warned;
 
         enum run_start start;
         bool started;          /* the first record with a sequence number was seen */

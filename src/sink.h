@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libkmsg.h"
 #include "timefmt.h"
@@ -53,11 +54,27 @@ struct sink *sink_kmsg_new(const struct output_settings *settings);
 struct sink *sink_export_new(const struct output_settings *settings);
 struct sink *sink_cat_new(const struct output_settings *settings);
 
+/*
+ * Whether the record's flags (usually "-") hold c: 'c' begins a line the
+ * kernel printed in fragments (kernels 3.5-4.x), '+' continues it.  The text
+ * views (short, cat) join such fragments into one line.
+ */
+static inline bool record_has_flag(const struct kmsg_record *r, char c) {
+        const char *flags = kmsg_record_get_flags(r);
+
+        return flags[0] != '-' && strchr(flags, c) != NULL;
+}
+
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
 /* --lost: the lost-message report (report-lost.c); live: coverage of the ring. */
 struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live);
+/*
+ * For the coverage line of --lost: every record the input held, before
+ * filters, including those a --cursor-file run skips (not duplicates).
+ */
+void sink_lost_seen(struct sink *s, const struct kmsg_record *r);
 
 /* --devices: the per-device report (report-devices.c). */
 struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);

@@ -59,8 +59,8 @@ static int64_t timespec_usec(const struct timespec *ts) {
         return (int64_t)ts->tv_sec * USEC_PER_SEC + ts->tv_nsec / 1000;
 }
 
-static int btime_from_proc(int64_t *ret_usec) {
-        FILE *f = fopen("/proc/stat", "re");
+int boot_time_from_stat(const char *path, int64_t *ret_usec) {
+        FILE *f = fopen(path, "re");
         char line[256];
         long long v;
         int e = -ENOENT;
@@ -89,7 +89,7 @@ int boot_time_find(bool live, int64_t *ret_usec) {
                 *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
                 return 0;
         }
-        return btime_from_proc(ret_usec);
+        return boot_time_from_stat("/proc/stat", ret_usec);
 }
 
 /* "SECONDS[.FRACTION]" filling all of s, as microseconds. */
@@ -306,12 +306,7 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         return n < 0 ? 0 : (size_t)n;
 }
 
-/*
- * "    1.234567": seconds right-aligned in width columns, then six
- * decimals.  Written by hand: this runs for every record of the classic
- * view.  buf must hold 28 bytes.
- */
-static size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
         char tmp[28];
         uint64_t sec = usec / 1000000;
         unsigned frac = (unsigned)(usec % 1000000);
@@ -457,7 +452,8 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 }
                 minute = (t->boot_usec + (int64_t)usec) / (60 * USEC_PER_SEC);
                 if (!t->have_last || minute != t->last_minute) {
-                        strftime(a, sizeof(a), "%b %e %H:%M", &tm);
+                        /* "Nov14 22:13", "Dec 3 07:52": month and day as util-linux dmesg -e writes them. */
+                        strftime(a, sizeof(a), "%b%e %H:%M", &tm);
                         r = snprintf(buf, size, "[%s] ", a);
                         if (ret_break)
                                 *ret_break = true;

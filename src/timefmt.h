@@ -51,6 +51,12 @@ const char *timefmt_name(const struct timefmt *t);
  * -ENODATA when not live and not pinned.
  */
 int boot_time_find(bool live, int64_t *ret_usec);
+/*
+ * The fallback of boot_time_find(): the "btime SECONDS" line of path
+ * (/proc/stat), µs since the epoch.  Returns 0, -ENOENT without such a
+ * line, or -errno when path cannot be read.
+ */
+int boot_time_from_stat(const char *path, int64_t *ret_usec);
 
 /*
  * An absolute time, µs since the epoch: "@SECONDS[.FRACTION]" or
@@ -86,5 +92,12 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
 size_t timefmt_mono(uint64_t usec, char *buf, size_t size);
 size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
+
+/*
+ * "    1.234567": seconds right-aligned in width columns, then six
+ * decimals, NUL-terminated.  Written by hand: this runs for every record of
+ * the classic view.  buf must hold 28 bytes.  Returns the length.
+ */
+size_t put_seconds(char *buf, uint64_t usec, unsigned width);
 
 #endif

@@ -10,7 +10,7 @@ bool utf8_is_valid(const char *p, size_t len) {
 
         while (s < end) {
                 unsigned c;
-                size_t n, i;
+                size_t n;
                 uint32_t cp;
 
                 /* ASCII runs, eight bytes at a time. */
@@ -29,26 +29,8 @@ bool utf8_is_valid(const char *p, size_t len) {
                         s++;
                         continue;
                 }
-                if (c >= 0xc2 && c <= 0xdf) {
-                        n = 2;
-                        cp = c & 0x1f;
-                } else if (c >= 0xe0 && c <= 0xef) {
-                        n = 3;
-                        cp = c & 0x0f;
-                } else if (c >= 0xf0 && c <= 0xf4) {
-                        n = 4;
-                        cp = c & 0x07;
-                } else
-                        return false;
-                if ((size_t)(end - s) < n)
-                        return false;
-                for (i = 1; i < n; i++) {
-                        if ((s[i] & 0xc0) != 0x80)
-                                return false;
-                        cp = cp << 6 | (s[i] & 0x3f);
-                }
-                if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-                    (cp >= 0xd800 && cp <= 0xdfff))
+                n = utf8_decode(s, (size_t)(end - s), &cp);
+                if (n == 0)
                         return false;
                 s += n;
         }

@@ -21,8 +21,8 @@ on_tty() {
 
 @test "--color=always with -e: the minute break has its own slot" {
         run bash -c '"$KDMESG" --color=always -e --boot-time 1700000000 -K "$DATA/classic.kmsg" --seq 16-18 | cat -v'
-        [ "${lines[0]}" = '^[[1;32m[Nov 14 22:13]^[[0m ^[[31mfacility 200, level 3^[[0m' ]
-        [ "${lines[1]}" = '^[[1;32m[Nov 14 22:14]^[[0m ^[[1;7;31memergency a minute later^[[0m' ]
+        [ "${lines[0]}" = '^[[1;32m[Nov14 22:13]^[[0m ^[[31mfacility 200, level 3^[[0m' ]
+        [ "${lines[1]}" = '^[[1;32m[Nov14 22:14]^[[0m ^[[1;7;31memergency a minute later^[[0m' ]
         [ "${lines[2]}" = '^[[32m[  +0.500000]^[[0m ^[[33mUTF-8 text:^[[0m cafM-CM-) M-bM-^BM-,' ]
 }
 
@@ -90,6 +90,25 @@ on_tty() {
         [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
 }
 
+@test "the pager: never when following, nor for -r, cat and the machine formats" {
+        local line="[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" f
+        # Following standard input (a pipe): read to its end, then done.
+        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' -w --color=never -K - --seq 0"
+        [ "$output" = "$line" ]
+        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' --follow --color=never -K - --seq 0"
+        [ "$output" = "$line" ]
+        for f in json json-dmesg kmsg export syslog cat; do
+                run on_tty "PAGER='sed s/^/PAGED:/' KDMESG_BOOT_TIME=0 '$KDMESG' --format=$f --color=never -K '$DATA/classic.kmsg' --seq 0"
+                [ -n "$output" ]
+                [[ "$output" != *PAGED:* ]]
+        done
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' -J -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" == '{"seq":0,'* ]]
+        # The table is for people: paged.
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [[ "${lines[0]}" == "PAGED:"*SEQ* ]]
+}
+
 @test "the pager: kdmesg waits for it and keeps the exit status" {
         run on_tty "PAGER='sleep 0.3; cat' '$KDMESG' --color=never -K '$BATS_TEST_TMPDIR/missing' -K '$DATA/classic.kmsg' --seq 0; echo status \$?"
         [[ "$output" == *"[    0.000000] Linux version"* ]]
@@ -100,4 +119,26 @@ on_tty() {
         run bash -c '"$KDMESG" --color=always --show-device -K "$DATA/classic.kmsg" --seq 3-4 | cat -v'
         [ "${lines[0]}" = '^[[32m[    0.152000]^[[0m ^[[33mACPI:^[[0m^[[1m \_SB_.PCI0: _PRT not found^[[0m' ]
         [ "${lines[1]}" = '^[[32m[    1.500000]^[[0m ^[[36m<c189:1> ^[[0m^[[33musb 1-1:^[[0m^[[31m device descriptor read/64, error -71^[[0m' ]
+}
+
+@test "--color=always: the loss line is colored in the short, syslog, cat and table views, not in kmsg or json" {
+        local want='^[[1;35m-- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --^[[0m' f
+        for f in short syslog cat table; do
+                run bash -c '"$KDMESG" --color=always --format="$1" -K "$DATA/formats.kmsg" 2>/dev/null | cat -v' _ "$f"
+                [ "$status" -eq 0 ]
+                grep -qxF -- "$want" <<<"$output"
+        done
+        # The syslog and cat views color nothing but the loss line.
+        run bash -c '"$KDMESG" --color=always -r -K "$DATA/formats.kmsg" 2>/dev/null | grep -v lost'
+        [[ "$output" != *$'\033'* ]]
+        # The table's loss before its first record follows the heading, colored too.
+        run bash -c '"$KDMESG" --color=always --format=table -K "$DATA/formats.kmsg" 2>/dev/null | cat -v'
+        [ "${lines[1]}" = '^[[1;35m-- 1 message lost (seq 0, before 1.000000, rotated) --^[[0m' ]
+        KDMESG_COLORS='loss=4' run bash -c '"$KDMESG" --color=always -r -K "$DATA/formats.kmsg" 2>/dev/null | cat -v'
+        [ "${lines[0]}" = '^[[4m-- 1 message lost (seq 0, before 1.000000, rotated) --^[[0m' ]
+        for f in kmsg json export; do
+                KDMESG_BOOT_TIME=0 run --separate-stderr "$KDMESG" --color=always --format="$f" -K "$DATA/formats.kmsg"
+                [[ "$output" != *$'\033'* ]]
+                [[ "$stderr" != *$'\033'* ]]
+        done
 }

@@ -2,6 +2,7 @@
 # Scripted consistency checks that keep --help, the man page, the
 # completions and the translations true to each other and to the program.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 SRC="$TESTS/.."
@@ -22,6 +23,69 @@ help_options() {
 
 help_long_options() {
         help_options | grep -oE -- '--[[:alnum:]-]+$'
+}
+
+@test "every short option in --help does what its long form does" {
+        local short long arg n=0
+        # An argument each, where one is needed; the kernel control options
+        # (-C -c -D -E -n -S) and --follow never run here.
+        declare -A args=([-K]="$DATA/classic.kmsg" [-F]="$DATA/classic.syslog" [-l]="err+"
+                [-f]="kern" [-g]="usb" [-o]="SEQ,LEVEL,MESSAGE" [-L]="")
+        while read -r short long; do
+                [ -n "$long" ] || continue
+                case $short in -C | -c | -D | -E | -n | -S | -w | -h | -V) continue ;; esac
+                arg=${args[$short]-}
+                local -a s=("$short") l=("$long")
+                if [ -n "$arg" ]; then
+                        s=("$short" "$arg")
+                        l=("$long=$arg")
+                fi
+                KDMESG_BOOT_TIME=@1700000000 run --separate-stderr "$KDMESG" -P "${s[@]}" -K "$DATA/classic.kmsg"
+                local st=$status out=$output err=$stderr
+                KDMESG_BOOT_TIME=@1700000000 run --separate-stderr "$KDMESG" -P "${l[@]}" -K "$DATA/classic.kmsg"
+                echo "$short / $long: status $st / $status"
+                [ "$status" -eq "$st" ]
+                [ "$output" = "$out" ]
+                [ "$stderr" = "$err" ]
+                n=$((n + 1))
+        done < <(help_options)
+        # -K -F -l -f -k -u -g -J -r -o -t -T -d -e -H -x -p -L -P -W -q at least.
+        [ "$n" -ge 20 ]
+        # -h and -V too, without a dump.
+        [ "$("$KDMESG" -h)" = "$("$KDMESG" --help)" ]
+        [ "$("$KDMESG" -V)" = "$("$KDMESG" --version)" ]
+}
+
+@test "the man page describes every output format, time format and exit status of --help" {
+        local f formats times codes section missing=
+        formats=$("$KDMESG" --help | sed -n '/--format <format>/,/cat$/p' | tr -s ' ,\n' '\n' |
+                grep -xE 'short|table|json|json-dmesg|syslog|kmsg|export|cat')
+        [ "$(wc -w <<<"$formats")" -eq 8 ]
+        # Every name --format takes is one the program accepts ...
+        for f in $formats; do
+                KDMESG_BOOT_TIME=@0 "$KDMESG" --format="$f" -K "$DATA/classic.kmsg" >/dev/null 2>&1 ||
+                        missing+=" --format=$f(refused)"
+        done
+        # ... and has its own entry under OUTPUT FORMATS.
+        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$MAN")
+        for f in $formats; do
+                grep -qE "^\*$f\*( |\$)" <<<"$section" || missing+=" format:$f"
+        done
+        times=$("$KDMESG" --help | grep -A1 -- '--time-format <format>' | head -1 |
+                sed 's/.*<format>//; s/,/ /g; s/ or / /')
+        [ "$(wc -w <<<"$times")" -eq 6 ]
+        section=$(sed -n '/^\*--time-format\*/,/^\*--boot-time\*/p' "$MAN")
+        for f in $times; do
+                grep -qF "*$f*" <<<"$section" || missing+=" time:$f"
+        done
+        codes=$("$KDMESG" --help | sed -n '/^Exit status:/,/^$/p' | grep -oE '^ [0-9]+ ' | tr -d ' ')
+        [ "$(wc -w <<<"$codes")" -ge 3 ]
+        section=$(sed -n '/^# EXIT STATUS/,/^# [A-Z]/p' "$MAN")
+        for f in $codes; do
+                grep -qx "\*$f\*" <<<"$section" || missing+=" exit:$f"
+        done
+        echo "missing:$missing"
+        [ -z "$missing" ]
 }
 
 @test "--help goes to stdout, exits 0, writes nothing to stderr" {
@@ -208,6 +272,39 @@ bash_complete() {
         [ "$output" = "$(printf 'auto\nalways')" ]
 }
 
+# Tab pressed at the end of a command line in an interactive zsh (tests/cli/zsh-complete).
+zsh_complete() {
+        command -v zsh >/dev/null || skip "zsh is not installed"
+        timeout 60 zsh -f "$TESTS/cli/zsh-complete" "$SRC/completions" "kdmesg $*"
+}
+
+@test "the zsh completion completes level and facility names, in lists" {
+        run zsh_complete --level e
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf 'emerg\nerr')" ]
+        run zsh_complete -l err,w
+        [ "$output" = "warn" ]
+        run zsh_complete -l +no
+        [ "$output" = "notice" ]
+        run zsh_complete --facility kern,dae
+        [ "$output" = "daemon" ]
+        run zsh_complete -f local
+        [ "${#lines[@]}" -eq 8 ]
+        run zsh_complete -n cr
+        [ "$output" = "crit" ]
+}
+
+@test "the zsh completion completes options and option values" {
+        run zsh_complete --kmsg
+        [ "$output" = "--kmsg-file" ]
+        run zsh_complete --time-format i
+        [ "$output" = "iso" ]
+        run zsh_complete --input-format e
+        [ "$output" = "export" ]
+        run zsh_complete --format json
+        [ "$output" = "$(printf 'json\njson-dmesg')" ]
+}
+
 @test "the zsh completion parses" {
         command -v zsh >/dev/null || skip "zsh is not installed"
         run zsh -n "$ZSHCOMP"
@@ -215,10 +312,14 @@ bash_complete() {
 }
 
 @test "po/POTFILES.in lists every source file with translatable strings" {
-        local f missing=
-        for f in "$SRC"/src/*.c; do
-                grep -q '_("' "$f" || continue
-                grep -qxF "src/$(basename "$f")" "$SRC/po/POTFILES.in" || missing+=" src/$(basename "$f")"
+        command -v xgettext >/dev/null || skip "xgettext is not installed"
+        local f missing= pot="$BATS_TEST_TMPDIR/one.pot"
+        # xgettext decides what is translatable: _() and N_(), however written.
+        for f in $(cd "$SRC" && find src lib -name '*.[ch]' | sort); do
+                rm -f "$pot"
+                (cd "$SRC" && xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ -o "$pot" "$f")
+                [ -s "$pot" ] || continue
+                grep -qxF "$f" "$SRC/po/POTFILES.in" || missing+=" $f"
         done
         echo "not in po/POTFILES.in:$missing"
         [ -z "$missing" ]

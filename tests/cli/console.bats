@@ -63,6 +63,32 @@ calls() {
         [ "$(calls)" = "$(printf '8 1\n8 8\n8 1\n8 4\n8 8')" ]
 }
 
+@test "-n: numbers and names reach klogctl(2) as util-linux dmesg passes them" {
+        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
+        command -v cc >/dev/null || skip "no C compiler for a plain build of the test double"
+        # The double built without sanitizers, which dmesg does not load.
+        cc -shared -fPIC -o "$BATS_TEST_TMPDIR/plain-shim.so" "$TESTS/shim/klogctl-shim.c"
+        # With no capabilities at all, the kernel would refuse a call the
+        # double did not take: the real console level stays as it is.
+        local -a nocaps=()
+        [ "$(id -u)" -ne 0 ] || nocaps=(setpriv --bounding-set=-all --inh-caps=-all)
+        run "${nocaps[@]}" env LD_PRELOAD="$BATS_TEST_TMPDIR/plain-shim.so" dmesg -S
+        [ "$output" = "[    0.500000] shim ring marker" ]
+        local l theirs= ours=
+        for l in 1 2 3 4 5 6 7 8 emerg alert crit err warn notice info debug; do
+                : > "$KDMESG_SHIM_LOG"
+                "${nocaps[@]}" env LD_PRELOAD="$BATS_TEST_TMPDIR/plain-shim.so" dmesg -n "$l"
+                theirs+="$l: $(calls) "
+                : > "$KDMESG_SHIM_LOG"
+                shim "$KDMESG" -n "$l"
+                ours+="$l: $(calls) "
+        done
+        echo "util-linux: $theirs"
+        echo "kdmesg:     $ours"
+        [ "$ours" = "$theirs" ]
+        [[ "$ours" == *"err: 8 4 "* ]]
+}
+
 @test "-n: a bad level is one line, exit 1, and nothing is called" {
         run --separate-stderr shim "$KDMESG" -n 9
         [ "$status" -eq 1 ]

@@ -100,20 +100,53 @@ setup() {
         grep -qx "seq=3" "$C"
 }
 
-@test "cursor: --follow saves the cursor at SIGTERM; the next run continues after it" {
-        emu_init 64
-        emu write 2
-        kdmesg_bg --follow --cursor-file "$C"
-        wait_lines 2
-        emu wait blocks 1
-        emu write 3
-        wait_lines 5
+@test "cursor: --follow saves the cursor at SIGTERM and at SIGINT; the next run continues after it" {
+        local sig
+        for sig in TERM INT; do
+                rm -f "$C"
+                emu_init 64
+                emu write 2
+                kdmesg_bg --follow --cursor-file "$C"
+                wait_lines 2
+                emu wait blocks 1
+                emu write 3
+                wait_lines 5
+                emu wait blocks 2
+                stop_bg $sig
+                [ "$STATUS" -eq 0 ]
+                [ ! -s "$ERR" ]
+                grep -qx "seq=4" "$C"
+                grep -qx "usec=5000" "$C"
+                ! grep -q pending "$C"
+                [ ! -e "$C.tmp" ]
+                emu write 1
+                run --separate-stderr kdmesg_emu --cursor-file "$C"
+                [ "$output" = "[    0.006000] record 5" ]
+                [ -z "$stderr" ]
+        done
+}
+
+@test "cursor: SIGTERM while catching up ends cleanly; the cursor names the last record written" {
+        local n
+        emu_init 20000
+        emu write 20000
+        # A slow reader: it is still reading the ring when the signal comes.
+        KMSG_EMU_READ_DELAY_US=200 kdmesg_bg --cursor-file "$C"
+        emu wait reads 500
         stop_bg TERM
         [ "$STATUS" -eq 0 ]
-        grep -qx "seq=4" "$C"
-        emu write 1
-        run --separate-stderr kdmesg_emu --cursor-file "$C"
-        [ "$output" = "[    0.006000] record 5" ]
+        [ ! -s "$ERR" ]
+        ! grep -q pending "$C"
+        n=$(wc -l <"$OUT")
+        [ "$n" -gt 0 ] && [ "$n" -lt 20000 ]
+        run "$TESTS/cli/check-seqs" 0 "$((n - 1))" "$OUT"
+        [ "$status" -eq 0 ]
+        grep -qx "seq=$((n - 1))" "$C"
+        # The next run prints the rest, each record once.
+        kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/rest"
+        run "$TESTS/cli/check-seqs" 0 19999 "$OUT" "$BATS_TEST_TMPDIR/rest"
+        [ "$status" -eq 0 ]
+        [ "$output" = "printed=20000 lost=0 possibly=0" ]
 }
 
 @test "cursor: a broken cursor file is one line, exit 1; it cannot be used with -K" {

@@ -2,7 +2,9 @@
 # Bad input and bad output: each is one line naming the problem, exit 1;
 # a reader that goes away ends kdmesg quietly.
 
+bats_require_minimum_version 1.5.0
 load helpers
+load emu
 
 # 20000 records, about 1 MB of output.
 many() {
@@ -78,6 +80,34 @@ many() {
         [[ "$stderr" == "kdmesg: $BATS_TEST_TMPDIR/bad.kmsg:2: "* ]]
 }
 
+@test "every malformed record is counted: ten are shown, then the total; the good ones all printed" {
+        awk 'BEGIN { for (i = 0; i < 15; i++) printf "6,%d,%d,-;good %d\nbad line %d\n", i, i, i, i }' \
+                > "$BATS_TEST_TMPDIR/many-bad.kmsg"
+        run --separate-stderr "$KDMESG" -q -t -K "$BATS_TEST_TMPDIR/many-bad.kmsg"
+        [ "$status" -eq 1 ]
+        [ "${#lines[@]}" -eq 15 ]
+        [ "${lines[14]}" = "good 14" ]
+        [ "${#stderr_lines[@]}" -eq 11 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg:2: bad header: no ';' before the end of the line" ]
+        [ "${stderr_lines[9]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg:20: bad header: no ';' before the end of the line" ]
+        [ "${stderr_lines[10]}" = "kdmesg: $BATS_TEST_TMPDIR/many-bad.kmsg: 15 malformed or oversized records skipped in all" ]
+}
+
+@test "export form: the line named is the one sed -n and grep -n show, binary fields included" {
+        f="$BATS_TEST_TMPDIR/bin.export"
+        python3 -c 'import struct, sys
+data = b"one\ntwo\nthree\n\n"
+sys.stdout.buffer.write(b"SEQNUM=0\nMESSAGE\n" + struct.pack("<Q", len(data)) + data + b"\n\n"
+                        + b"SEQNUM=1\nPRIORITY=99\nMESSAGE=bad\n\nSEQNUM=2\nMESSAGE=good\n\n")' > "$f"
+        run --separate-stderr "$KDMESG" -q -t -K "$f"
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        n=$(grep -an '^SEQNUM=1$' "$f" | cut -d: -f1)
+        [ "$n" -eq 9 ]
+        [ "$stderr" = "kdmesg: $f:$n: PRIORITY is not a number from 0 to 7" ]
+        [ "$(sed -n "${n}p" "$f")" = "SEQNUM=1" ]
+}
+
 @test "-K and -F cannot be combined with the kernel's own buffer options" {
         run --separate-stderr "$KDMESG" -S -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
@@ -87,4 +117,27 @@ many() {
         run --separate-stderr "$KDMESG" -c -F "$DATA/classic.syslog"
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --read-clear works on the kernel's buffer, not on files given with -K or -F" ]
+}
+
+@test "/dev/kmsg not readable (dmesg_restrict): one line that names the cause, exit 1" {
+        emu_init 16
+        emu write 3
+        for errno in 1 13; do
+                KMSG_EMU_OPEN_ERRNO=$errno run --separate-stderr kdmesg_emu
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${#stderr_lines[@]}" -eq 1 ]
+                [[ "$stderr" == "kdmesg: cannot open /dev/kmsg: "*" (reading the kernel log needs CAP_SYSLOG when kernel.dmesg_restrict=1)" ]]
+        done
+        KMSG_EMU_OPEN_ERRNO=13 run --separate-stderr kdmesg_emu
+        [[ "$stderr" == *": Permission denied ("* ]]
+}
+
+@test "/dev/kmsg that is another device (/dev/null bound over it): one line, exit 1" {
+        emu_init 16
+        emu write 3
+        KMSG_EMU_RDEV=1:3 run --separate-stderr kdmesg_emu
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: /dev/kmsg is not a kmsg character device" ]
 }

@@ -114,3 +114,43 @@ stop() {
         [ "$output" = "[    0.001000] one
 [    0.002000] two" ]
 }
+
+@test "-K - --follow with standard input from a file reads it to its end" {
+        printf '6,0,1000,-;one\n6,1,2000,-;two\n' >"$F"
+        run --separate-stderr timeout 10 "$KDMESG" -K - --follow <"$F"
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.001000] one
+[    0.002000] two" ]
+        [ -z "$stderr" ]
+}
+
+@test "-K FIFO --follow reads the FIFO until its writer closes it" {
+        mkfifo "$BATS_TEST_TMPDIR/fifo"
+        { printf '6,0,1000,-;one\n'; sleep 0.2; printf '6,1,2000,-;two\n'; } >"$BATS_TEST_TMPDIR/fifo" &
+        run --separate-stderr timeout 10 "$KDMESG" -K "$BATS_TEST_TMPDIR/fifo" -w
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.001000] one
+[    0.002000] two" ]
+        [ -z "$stderr" ]
+}
+
+@test "-K FILE --follow waits for a rotated file that is created later, and for a deleted one" {
+        printf '6,0,1000,-;one\n' >"$F"
+        start -K "$F" -w
+        wait_lines 1
+        mv "$F" "$F.1"
+        sleep 0.3
+        printf '6,1,2000,-;two\n' >"$F"
+        wait_lines 2
+        rm "$F"
+        sleep 0.3
+        printf '6,2,3000,-;three\n' >"$F"
+        wait_lines 3
+        stop
+        [ "$STATUS" -eq 0 ]
+        run cat "$OUT"
+        [ "$output" = "[    0.001000] one
+[    0.002000] two
+[    0.003000] three" ]
+        [ "$(grep -c "dump.kmsg: file replaced, following the new file" "$ERR")" -eq 2 ]
+}

@@ -80,6 +80,79 @@ CHECK="$TESTS/cli/check-seqs"
         [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
 }
 
+@test "--follow --json: valid JSON Lines, each record flushed as it comes, a loss object at an overrun" {
+        emu_init 10
+        emu write 8
+        kdmesg_bg -w --json
+        wait_lines 8
+        emu wait blocks 1
+        # Flushed per record: one new record is a new line in the file at once.
+        emu write 1
+        wait_lines 9
+        kill -STOP "$PID"
+        emu write 30          # seq 9-38; the ring keeps 29-38
+        kill -CONT "$PID"
+        wait_lines 20
+        stop_bg INT
+        [ "$STATUS" -eq 0 ]
+        run "$TESTS/cli/validate-json" "$TESTS/../data/kdmesg-record.schema.json" <"$OUT"
+        [ "$status" -eq 0 ]
+        run sed -n 10p "$OUT"
+        [ "$output" = '{"first_seq":9,"last_seq":28,"count":20,"cause":"overrun","time_before":0.009000,"time_after":0.030000}' ]
+        run jq -r 'select(.msg) | .seq' "$OUT"
+        [ "$output" = "$(seq 0 8; seq 29 38)" ]
+        [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
+}
+
+@test "following in the kmsg and export formats: stdout keeps only records, the loss goes to stderr" {
+        local f
+        for f in kmsg export; do
+                emu_init 10
+                emu write 2
+                kdmesg_bg -w --format=$f --boot-time @1700000000 -q
+                emu wait blocks 1
+                kill -STOP "$PID"
+                emu write 30          # seq 2-31; the ring keeps 22-31
+                kill -CONT "$PID"
+                if [ $f = kmsg ]; then wait_lines 12; else wait_lines 132; fi
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+                [[ "$(cat "$OUT")" != *lost* ]]
+                [ "$(cat "$ERR")" = "kdmesg: -- 20 messages lost (seq 2-21, between 0.002000 and 0.023000, overrun) --" ]
+                run --separate-stderr "$KDMESG" -K "$OUT" --format=kmsg -q
+                [ "${lines[2]}" = "6,22,23000,-;record 22" ]
+                [ "${#lines[@]}" -eq 12 ]
+        done
+}
+
+@test "following in the table and syslog views: the loss is a marked line in the stream" {
+        emu_init 10
+        emu write 2
+        kdmesg_bg -w -r
+        wait_lines 2
+        emu wait blocks 1
+        kill -STOP "$PID"
+        emu write 30
+        kill -CONT "$PID"
+        wait_lines 13
+        stop_bg TERM
+        run sed -n 3p "$OUT"
+        [ "$output" = "-- 20 messages lost (seq 2-21, between 0.002000 and 0.023000, overrun) --" ]
+        emu_init 10
+        emu write 2
+        kdmesg_bg -w --format=table -o SEQ,MESSAGE
+        wait_lines 3
+        emu wait blocks 1
+        kill -STOP "$PID"
+        emu write 30
+        kill -CONT "$PID"
+        wait_lines 14
+        stop_bg TERM
+        run cat "$OUT"
+        [ "${lines[3]}" = "-- 20 messages lost (seq 2-21, between 0.002000 and 0.023000, overrun) --" ]
+        [[ "${lines[4]}" =~ ^\ +22\ record\ 22$ ]]
+}
+
 @test "poll() wakes kdmesg for each new record, and an idle kdmesg makes no calls" {
         emu_init 16
         kdmesg_bg -W

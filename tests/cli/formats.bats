@@ -4,6 +4,7 @@
 # every format, and compatibility with util-linux dmesg --json.
 
 load helpers
+load emu
 bats_require_minimum_version 1.5.0
 
 SRC="$TESTS/.."
@@ -12,7 +13,26 @@ F="$DATA/formats.kmsg"        # escapes, binary bytes, dictionaries, odd keys, a
 REAL="$DATA/formats-real.kmsg" # captured from /dev/kmsg of a test machine
 EMPTY="$DATA/empty.kmsg"
 
+# need TOOL...: the tools a test needs.  tools/install-deps installs them on
+# the CI machine, so a missing one fails the test instead of skipping it.
+need() {
+        local t
+        for t in "$@"; do
+                command -v "$t" >/dev/null || [ -x "$t" ] || {
+                        echo "$t is missing: run tools/install-deps" >&2
+                        return 1
+                }
+        done
+}
+
 # --- every format, golden files ---------------------------------------------
+
+@test "--format=short (the default): golden" {
+        run --separate-stderr "$KDMESG" -K "$F" --format=short
+        [ "$status" -eq 0 ]
+        golden formats-short.out
+        [ "$("$KDMESG" -K "$F" 2>/dev/null)" = "$output" ]
+}
 
 @test "--format=json: golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=json
@@ -91,6 +111,10 @@ bad_usage() {
         [ "${stderr_lines[0]}" = "kdmesg: unknown column ''" ]
         bad_usage -K "$F" -o D:
         [ "${stderr_lines[0]}" = "kdmesg: unknown column 'D:'" ]
+        bad_usage -K "$F" -o TIME,DEV.
+        [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEV.'" ]
+        bad_usage -K "$F" -o DEVX
+        [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEVX'" ]
 }
 
 # --- columns -----------------------------------------------------------------
@@ -103,9 +127,41 @@ bad_usage() {
 
 @test "--help lists the columns" {
         run "$KDMESG" --help
-        for c in SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT D:KEY; do
+        for c in SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT DEV.KEY; do
                 [[ "$output" == *"  $c  "* ]]
         done
+}
+
+@test "the bash and zsh completions offer exactly the columns of --list-columns" {
+        want=$("$KDMESG" --list-columns | awk '{ print $1 }' | sed 's/^DEV\.KEY$/DEV./' | sort)
+        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_list "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
+        [ "$bash_cols" = "$want" ]
+        # zsh completes names only (a "DEV." there would get a space after it).
+        zsh_cols=$(sed -n "s/.*--output=}'\[table columns\]:columns:_sequence compadd - \([^']*\)'.*/\1/p" "$SRC/completions/_kdmesg" | tr ' ' '\n' | sort)
+        [ "$zsh_cols" = "$(grep -vx 'DEV.' <<<"$want")" ]
+}
+
+@test "every column with a JSON key is in the JSON Schema with the same type" {
+        while read -r name type _; do
+                [ "$name" = DEV.KEY ] && continue
+                key=$(tr 'A-Z' 'a-z' <<<"$name")
+                [ "$key" = message ] && key=msg
+                # The JSON types the schema allows for the key ("integer" is a number,
+                # an enum of strings a string, "bytes" a string or a byte array).
+                run jq -r --arg k "$key" '
+                        .definitions as $d
+                        | def types: if has("$ref") then $d[.["$ref"] | sub("^#/definitions/"; "")] | types
+                                     elif has("oneOf") then .oneOf[] | types
+                                     elif has("enum") then .enum[] | type
+                                     elif .type == "integer" then "number"
+                                     else .type end;
+                        [.definitions.record.properties[$k] // empty | types] | unique | join(",")' "$SCHEMA"
+                echo "$name $key $type: $output"
+                case $type in
+                string) [ "$output" = string ] || [ "$output" = array,string ] ;;
+                *) [ "$output" = "$type" ] ;;
+                esac
+        done < <("$KDMESG" --list-columns)
 }
 
 @test "every column with a JSON key is in --json output, with its type" {
@@ -113,7 +169,7 @@ bad_usage() {
         line=$("$KDMESG" -K "$F" -J 2>/dev/null | grep -m1 '^{"seq"')
         while read -r name type _; do
                 case $name in
-                D:KEY) continue ;; # no JSON key
+                DEV.KEY) continue ;; # no JSON key
                 MATCH) continue ;; # only on records --device-text selected (cli-devices.bats)
                 esac
                 key=$(tr 'A-Z' 'a-z' <<<"$name")
@@ -125,10 +181,21 @@ bad_usage() {
         done < <("$KDMESG" --list-columns)
 }
 
-@test "-o selects columns in order, names in any case, D:KEY for dictionary keys" {
-        run --separate-stderr "$KDMESG" -K "$F" -o seq,D:DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
+@test "-o selects columns in order, names in any case, DEV.KEY (or D:KEY) for dictionary keys" {
+        run --separate-stderr "$KDMESG" -K "$F" -o seq,DEV.DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
         [ "$status" -eq 0 ]
         golden formats-table-columns.out
+        # The example of the man page and the short form give the same table.
+        [ "$("$KDMESG" -K "$F" -o seq,D:DRIVER,facility,pri,flags,caller,DEVNAME,dev.lower,MESSAGE 2>/dev/null)" = "$output" ]
+}
+
+@test "-o DEV.KEY: a key with dots, dashes and digits; keys are case-sensitive" {
+        run --separate-stderr "$KDMESG" -K "$F" -o SEQ,DEV.my.odd-key_1,DEV.DRIVER,dev.driver,DEV.MESSAGE
+        [ "$status" -eq 0 ]
+        golden formats-table-dictkeys.out
+        # The value of the odd key is in its column (the NUL shows as U+2400).
+        [[ "$(grep -E '^ +5 ' <<<"$output")" == *"v␀al"*"e1000e"*"not the message"* ]]
+        [[ "${lines[0]}" == *"my.odd-key_1"*"DRIVER"*"driver"*"MESSAGE"* ]]
 }
 
 @test "-o +LIST adds to the default columns" {
@@ -152,6 +219,34 @@ bad_usage() {
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 40 ]
 }
 
+@test "table: on a narrow terminal the text columns are cut before a line gets too wide" {
+        # 80 columns: everything fits, DEVICE whole, the message wraps.
+        run --separate-stderr env COLUMNS=80 "$KDMESG" -K "$F" --format=table
+        [ "$status" -eq 0 ]
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 80 ]
+        [[ "${lines[2]}" == "      1      1.000000 info   pci       +pci:0000:00:1f.2 hello"* ]]
+        # 60 columns: DEVICE is cut to fit, the rows keep their layout.
+        run --separate-stderr env COLUMNS=60 "$KDMESG" -K "$F" --format=table
+        [ "$status" -eq 0 ]
+        golden formats-table-60.out
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
+        # In every batch (a loss line ends one) the message starts where its heading does.
+        col=$(head -1 <<<"$output" | grep -bo MESSAGE | cut -d: -f1)
+        [ -z "$(tail -n +2 <<<"$output" | grep -v '^-- ' | awk -v c="$col" 'substr($0, c, 1) != " "')" ]
+        [ "$(grep -E '^ +[0-9]+ ' <<<"$output" | awk -v c="$col" 'substr($0, c + 1, 1) ~ /[a-z]/' | wc -l)" -eq 7 ]
+}
+
+@test "table on a terminal: the message wraps at the terminal's width, without COLUMNS" {
+        need script
+        run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
+        [ "$status" -eq 0 ]
+        # The same table as with COLUMNS=40 on a pipe.
+        golden formats-table-wrap.out
+        run bash -c 'env -u COLUMNS script -qec "stty cols 60 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -gt 40 ]
+}
+
 @test "table: a column keeps its width from batch to batch" {
         # 1500 records (three batches); the DEVICE column is only set in the first.
         {
@@ -164,6 +259,26 @@ bad_usage() {
         col=$(head -1 <<<"$output" | grep -bo MESSAGE | cut -d: -f1)
         [ -n "$col" ]
         [ -z "$(tail -n +2 <<<"$output" | awk -v c="$col" 'substr($0, c + 1, 1) == " " || substr($0, c, 1) != " "')" ]
+}
+
+@test "memory: peak RSS does not grow with the dump, in every format (the table too)" {
+        need /usr/bin/time
+        python3 "$SRC/bench/gen-dump.py" 5000 > "$BATS_TEST_TMPDIR/small.kmsg"
+        python3 "$SRC/bench/gen-dump.py" 50000 > "$BATS_TEST_TMPDIR/big.kmsg"
+        # RSS in KiB of one run; ASan's quarantine of freed memory would grow with the input.
+        rss() {
+                ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=0:detect_leaks=0" KDMESG_BOOT_TIME=0 \
+                        /usr/bin/time -f '@@rss %M' "$KDMESG" -K "$1" --format="$2" 2>&1 >/dev/null |
+                        sed -n 's/^@@rss //p'
+        }
+        for f in table json syslog kmsg export cat json-dmesg short; do
+                a=$(rss "$BATS_TEST_TMPDIR/small.kmsg" $f)
+                b=$(rss "$BATS_TEST_TMPDIR/big.kmsg" $f)
+                echo "$f: $a KiB for 5,000 records, $b KiB for 50,000"
+                # Ten times the records (4 MB more dump): less than 4 MiB more memory.
+                # A table holding all its rows needs 50 MiB more here.
+                [ -n "$a" ] && [ -n "$b" ] && [ $((b - a)) -lt 4096 ]
+        done
 }
 
 # --- JSON --------------------------------------------------------------------
@@ -289,6 +404,32 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         grep -qF "51 duplicate records skipped" "$BATS_TEST_TMPDIR/err"
 }
 
+@test "kmsg: a dictionary key from JSON that is not [A-Za-z0-9._-] is escaped, never breaks the record" {
+        # A key with a newline and a header in it must not become a record of its own.
+        printf '%s\n' '{"seq":1,"time":1.000000,"pri":6,"flags":"-","msg":"a","dict":{"x\n6,99,0,-;injected":"v","a b=c":"d","é":"e","DRIVER":"f"}}' \
+                > "$BATS_TEST_TMPDIR/k.json"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ "$output" = '6,1,1000000,-;a
+ x\x0a6\x2c99\x2c0\x2c-\x3binjected=v
+ a\x20b\x3dc=d
+ \xc3\xa9=e
+ DRIVER=f' ]
+        # Read back, the keys are the same (kmsg -> json -> kmsg -> json).
+        a=$("$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" -J 2>/dev/null)
+        b=$("$KDMESG" -K "$BATS_TEST_TMPDIR/k.json" --format=kmsg 2>/dev/null | "$KDMESG" -K - -J 2>/dev/null)
+        [ "$a" = "$b" ]
+        [[ "$b" == *'"dict":{"x\n6,99,0,-;injected":"v","a b=c":"d","é":"e","DRIVER":"f"}}' ]]
+        # The same through export, where such a key travels as KMSG_DICT=KEY=VALUE
+        # (so a key there cannot hold '=').
+        sed 's/"a b=c"/"a b"/' "$BATS_TEST_TMPDIR/k.json" > "$BATS_TEST_TMPDIR/e.json"
+        a=$("$KDMESG" -K "$BATS_TEST_TMPDIR/e.json" -J 2>/dev/null)
+        c=$("$KDMESG" -K "$BATS_TEST_TMPDIR/e.json" --format=export --boot-time @0 2>/dev/null |
+                "$KDMESG" -K - --format=kmsg 2>/dev/null | "$KDMESG" -K - -J 2>/dev/null)
+        [ "$c" = "$a" ]
+        [[ "$c" == *'"dict":{"x\n6,99,0,-;injected":"v","a b":"d","é":"e","DRIVER":"f"}}' ]]
+}
+
 @test "kmsg -> export -> kmsg is lossless" {
         for d in "$REAL" "$F"; do
                 KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$d" --format=export 2>/dev/null |
@@ -335,17 +476,24 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [ "$output" = ok ]
 }
 
-@test "export: systemd-journal-remote accepts it; journalctl gives back messages, priorities, devices" {
+@test "export: systemd-journal-remote accepts it; journalctl gives back messages, priorities, devices, times" {
+        # tools/install-deps installs it (Debian's systemd-journal-remote): missing is a failure, not a skip.
         remote=/lib/systemd/systemd-journal-remote
-        [ -x "$remote" ] || skip "systemd-journal-remote is not installed"
+        need "$remote" journalctl
         for d in "$REAL" "$F"; do
                 rm -f "$BATS_TEST_TMPDIR"/x*.journal
                 KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$d" --format=export 2>/dev/null |
                         "$remote" -o "$BATS_TEST_TMPDIR/x.journal" - 2>/dev/null
                 journalctl --file "$BATS_TEST_TMPDIR/x.journal" -o json |
-                        jq -c '[.MESSAGE, (.PRIORITY | tonumber), (._KERNEL_DEVICE // null), (.SYSLOG_FACILITY | tonumber)]' \
+                        jq -c '[.MESSAGE, (.PRIORITY | tonumber), (._KERNEL_DEVICE // null), (.SYSLOG_FACILITY | tonumber),
+                                # A repeated field is an array of its values: the first is ours.
+                                (._KERNEL_SUBSYSTEM // null | if type == "array" and (.[0] | type) != "number" then .[0] else . end),
+                                (.__MONOTONIC_TIMESTAMP | tonumber),
+                                (.__REALTIME_TIMESTAMP | tonumber), (.DRIVER // null)]' \
                         > "$BATS_TEST_TMPDIR/journal"
-                "$KDMESG" -K "$d" -J 2>/dev/null | jq -c 'select(.msg) | [.msg, (.pri % 8), (.device // null), ((.pri / 8) | floor)]' \
+                "$KDMESG" -K "$d" -J 2>/dev/null | jq -c 'select(.msg) | (.time * 1000000 | round) as $us
+                        | [.msg, (.pri % 8), (.device // null), ((.pri / 8) | floor), (.subsystem // null),
+                           $us, (1700000000000000 + $us), (.dict.DRIVER // null)]' \
                         > "$BATS_TEST_TMPDIR/ours"
                 [ "$(wc -l < "$BATS_TEST_TMPDIR/ours")" -gt 5 ]
                 diff "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/journal"
@@ -355,8 +503,7 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
 # --- util-linux compatibility -------------------------------------------------
 
 @test "json-dmesg is byte-identical to util-linux dmesg --json on the same records" {
-        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
-        command -v cc >/dev/null || skip "no C compiler for the /dev/kmsg preload shim"
+        need dmesg cc
         # dmesg reads /dev/kmsg only: a shim gives it our dump, one record per read().
         cc -shared -fPIC -o "$BATS_TEST_TMPDIR/kp.so" "$TESTS/compat/kmsg-preload.c" -ldl
         # No caller fields: util-linux 2.38 has no "caller" key.  No bytes that
@@ -370,6 +517,45 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
                 [ -s "$BATS_TEST_TMPDIR/theirs" ]
                 cmp "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/theirs"
         done
+        # An empty log: util-linux prints nothing at all, and so do we.
+        KMSG_PRELOAD_FILE="$EMPTY" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg --json > "$BATS_TEST_TMPDIR/theirs"
+        "$KDMESG" -K "$EMPTY" --json=dmesg > "$BATS_TEST_TMPDIR/ours"
+        [ ! -s "$BATS_TEST_TMPDIR/theirs" ]
+        cmp "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/theirs"
+}
+
+@test "the classic view, -t, -x and -x -t print what util-linux dmesg prints, line for line" {
+        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
+        command -v cc >/dev/null || skip "no C compiler for the /dev/kmsg preload shim"
+        cc -shared -fPIC -o "$BATS_TEST_TMPDIR/kp.so" "$TESTS/compat/kmsg-preload.c" -ldl
+        # A real capture: no losses, no fragments, no facilities above 23.
+        local o
+        for o in "" -t -x "-x -t" --decode; do
+                # shellcheck disable=SC2086
+                KMSG_PRELOAD_FILE="$REAL" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg $o > "$BATS_TEST_TMPDIR/theirs"
+                # shellcheck disable=SC2086
+                "$KDMESG" -K "$REAL" $o > "$BATS_TEST_TMPDIR/ours"
+                [ "$(wc -l < "$BATS_TEST_TMPDIR/theirs")" -gt 100 ]
+                diff -u "$BATS_TEST_TMPDIR/theirs" "$BATS_TEST_TMPDIR/ours"
+        done
+        # -x puts the names first, as util-linux does.
+        run "$KDMESG" -x -K "$REAL" --seq 0
+        [[ "$output" == "kern  :notice: [    0.000000] Linux version "* ]]
+}
+
+@test "-e: the minute line reads as util-linux dmesg -e writes it" {
+        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
+        command -v cc >/dev/null || skip "no C compiler for the /dev/kmsg preload shim"
+        cc -shared -fPIC -o "$BATS_TEST_TMPDIR/kp.so" "$TESTS/compat/kmsg-preload.c" -ldl
+        # util-linux stamps a dump with this machine's boot time: give kdmesg the same.
+        local boot
+        boot=$(awk '/^btime /{ print $2 }' /proc/stat)
+        [ -n "$boot" ]
+        run bash -c 'KMSG_PRELOAD_FILE="$1" LD_PRELOAD="$2" dmesg -e | head -n 1' _ "$REAL" "$BATS_TEST_TMPDIR/kp.so"
+        local theirs=$output
+        [[ "$theirs" == "["[A-Z][a-z][a-z]*" Linux version "* ]]
+        run bash -c '"$KDMESG" -e --boot-time "@$1" -K "$2" | head -n 1' _ "$boot" "$REAL"
+        [ "$output" = "$theirs" ]
 }
 
 @test "json-dmesg: valid JSON where util-linux is not (invalid UTF-8, NUL), caller added" {
@@ -389,6 +575,20 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         printf '6,0,0,-,caller=T\377;m\n' > "$BATS_TEST_TMPDIR/c.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/c.kmsg" -J
         [ "$output" = '{"seq":0,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
+}
+
+@test "json: time stamps past 2^53 µs stay exact, in records and loss objects, on both paths" {
+        printf '6,1,18446744073709551615,-;max\n6,3,9007199254740993,-;past 2^53\n' > "$BATS_TEST_TMPDIR/big.kmsg"
+        want='{"first_seq":0,"last_seq":0,"count":1,"cause":"rotated","time_after":18446744073709.551615}
+{"seq":1,"time":18446744073709.551615,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"max","dict":{}}
+{"first_seq":2,"last_seq":2,"count":1,"cause":"gap","time_before":18446744073709.551615,"time_after":9007199254.740993}
+{"seq":3,"time":9007199254.740993,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"past 2^53","dict":{}}'
+        for slow in 0 1; do
+                run --separate-stderr env KDMESG_JSON_SLOW=$slow "$KDMESG" -K "$BATS_TEST_TMPDIR/big.kmsg" -J
+                [ "$output" = "$want" ]
+        done
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/big.kmsg" -J 2>/dev/null | "$KDMESG" -K - --format=kmsg 2>/dev/null |
+                cmp - "$BATS_TEST_TMPDIR/big.kmsg"
 }
 
 @test "kmsg -> json -> kmsg is lossless; -K detects JSON Lines" {
@@ -430,4 +630,61 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 50 ]
         # The caller and level of record 1 are on its first line (lines[1] is the rotated seq 0).
         [[ "${lines[2]}" == "      1 "*" T12 info"* ]]
+}
+
+# --- following and the live log --------------------------------------------------
+
+# wait_grep PATTERN FILE: until FILE has a line matching PATTERN (10 s).
+wait_grep() {
+        local i
+        for ((i = 0; i < 1000; i++)); do
+                grep -qa -- "$1" "$2" 2>/dev/null && return 0
+                sleep 0.01
+        done
+        echo "timed out waiting for '$1' in $2:" >&2
+        cat "$2" >&2
+        return 1
+}
+
+@test "following: every format writes each record as it comes, not at exit" {
+        for f in json table syslog kmsg export cat short; do
+                emu_init 64
+                emu write 2
+                kdmesg_bg --follow --format=$f
+                wait_grep 'record 1' "$OUT"
+                emu wait blocks 1
+                emu write 1
+                wait_grep 'record 2' "$OUT"
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+        done
+        # One whole JSON line per record.
+        emu_init 64
+        emu write 2
+        kdmesg_bg --follow -J
+        wait_grep '"record 1"' "$OUT"
+        emu wait blocks 1
+        emu write 1
+        wait_grep '"record 2"' "$OUT"
+        stop_bg TERM
+        run jq -c '[.seq, .msg]' "$OUT"
+        [ "$output" = '[0,"record 0"]
+[1,"record 1"]
+[2,"record 2"]' ]
+}
+
+@test "export of the live log: the boot id and the wall clock of this boot" {
+        emu_init 16
+        emu write 2
+        KDMESG_BOOT_TIME=@1700000000 run --separate-stderr kdmesg_emu --format=export
+        [ "$status" -eq 0 ]
+        grep -qx "_BOOT_ID=$(emu get boot_id | tr -d -)" <<<"$output"
+        [ "$(grep -c '^_BOOT_ID=' <<<"$output")" -eq 2 ]
+        grep -qx '__REALTIME_TIMESTAMP=1700000000002000' <<<"$output"
+        grep -qx '__MONOTONIC_TIMESTAMP=2000' <<<"$output"
+        grep -qx 'MESSAGE=record 1' <<<"$output"
+        # Without a pinned boot time it is this machine's, so no --boot-time is needed.
+        run --separate-stderr kdmesg_emu --format=export
+        [ "$status" -eq 0 ]
+        [ "$(grep -c '^__REALTIME_TIMESTAMP=' <<<"$output")" -eq 2 ]
 }

@@ -40,6 +40,28 @@ setup() {
         [[ "$output" != *untranslated* ]]
 }
 
+# Every string the sources mark with _() or N_() -- in any file, listed in
+# po/POTFILES.in or not -- must have a German translation that is not fuzzy.
+@test "po/de.po translates every translatable string in the sources" {
+        local pot="$BATS_TEST_TMPDIR/sources.pot" merged="$BATS_TEST_TMPDIR/de.po"
+        local -a files
+        mapfile -t files < <(cd "$SRC" && find src lib -name '*.[ch]' | sort)
+        [ "${#files[@]}" -gt 10 ]
+        (cd "$SRC" && xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ \
+                --force-po -o "$pot" "${files[@]}")
+        grep -qF 'msgid "write error"' "$pot"
+        msgmerge --quiet --no-wrap -o "$merged" "$SRC/po/de.po" "$pot"
+        echo "untranslated or fuzzy in po/de.po:"
+        msgattrib --no-wrap --untranslated "$merged" | sed '1,/^$/d'
+        msgattrib --no-wrap --only-fuzzy "$merged" | sed '1,/^$/d'
+        run msgfmt --check --statistics -o /dev/null "$merged"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *" translated message"* ]]
+        [[ "$output" != *fuzzy* ]]
+        [[ "$output" != *untranslated* ]]
+}
+
 @test "the build generates kdmesg.pot from the sources" {
         [ -f "$BUILDDIR/po/kdmesg.pot" ]
         grep -qF 'msgid "write error"' "$BUILDDIR/po/kdmesg.pot"

@@ -38,7 +38,7 @@ Total: 2 messages lost in 2 gaps (1 gap, 1 rotated)
 Read: 8 records (seq 1-9), covering 1.000000 to 99000.000004" ]
 }
 
-@test "--lost with nothing lost, and an overrun while reading" {
+@test "--lost with nothing lost" {
         emu_init 16
         emu write 5
         run --separate-stderr kdmesg_emu --lost
@@ -46,6 +46,24 @@ Read: 8 records (seq 1-9), covering 1.000000 to 99000.000004" ]
 Ring: 5 of the 5 records written since boot (seq 0-4), covering 0.001000 to 0.005000" ]
         run --separate-stderr kdmesg_emu --lost --json
         [ "$(jq -s '.[-1].lost_total' <<<"$output")" -eq 0 ]
+}
+
+@test "--lost: an overrun while reading the ring is a row, and every record is read or counted" {
+        emu_init 100
+        emu write 100
+        KMSG_EMU_READ_DELAY_US=2000 LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+                "$KDMESG" --lost --json >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+        emu wait reads 10
+        emu write 300
+        wait $!
+        run jq -s -c '.[-1] | [.lost_total, .records, .lost_total + .records, (.lost_by_cause | keys), .next_seq]' "$BATS_TEST_TMPDIR/out"
+        echo "$output"
+        [[ "$output" =~ ^\[[0-9]+,[0-9]+,400,\[\"overrun\"\],400\]$ ]]
+        run jq -r 'select(.cause) | .cause' "$BATS_TEST_TMPDIR/out"
+        [ "${lines[0]}" = overrun ]
+        [ "$(emu get epipes)" -ge 1 ]
+        [ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
 
 @test "--lost --cursor-file: what was lost since the last run" {
@@ -64,10 +82,49 @@ Ring: 5 of the 5 records written since boot (seq 0-4), covering 0.001000 to 0.00
         [ "${lines[0]}" = "Total: no messages lost" ]
 }
 
+@test "--lost: the coverage is the whole ring, whatever the filters and the cursor skip" {
+        local c="$BATS_TEST_TMPDIR/cursor"
+        emu_init 10
+        emu write 25
+        kdmesg_emu --cursor-file "$c" >/dev/null 2>&1
+        # Nothing new since the cursor: no loss, and the ring is as it is.
+        run --separate-stderr kdmesg_emu --lost --cursor-file "$c"
+        [ "$output" = "Total: no messages lost
+Ring: 10 of the 25 records written since boot (seq 15-24), covering 0.016000 to 0.025000" ]
+        emu write 2
+        run --separate-stderr kdmesg_emu --lost --cursor-file "$c" --json
+        [ "$(jq -c '[.records, .first_seq, .last_seq, .next_seq]' <<<"$output")" = "[10,17,26,27]" ]
+        # A level no record has hides no record from the coverage.
+        run --separate-stderr kdmesg_emu --lost --level err
+        [ "${lines[-1]}" = "Ring: 10 of the 27 records written since boot (seq 17-26), covering 0.018000 to 0.027000" ]
+}
+
 @test "--lost is a report: not with --follow or another format" {
         run --separate-stderr "$KDMESG" --lost --follow
         [ "$status" -eq 1 ]
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
         run --separate-stderr "$KDMESG" --lost --format=kmsg -K /dev/null
         [ "$status" -eq 1 ]
+}
+
+@test "--lost: one message in one gap is singular" {
+        printf '6,0,0,-;a\n6,2,2,-;c\n' > "$BATS_TEST_TMPDIR/one.kmsg"
+        run --separate-stderr "$KDMESG" --lost -K "$BATS_TEST_TMPDIR/one.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${lines[2]}" = "Total: 1 message lost in 1 gap (1 gap)" ]
+}
+
+@test "--lost and --fail-on-loss on syslog-form input say that it has no sequence numbers" {
+        run --separate-stderr "$KDMESG" --lost -F "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --lost cannot find lost messages in it" ]
+        run --separate-stderr "$KDMESG" -q --fail-on-loss -K "$DATA/classic.syslog"
+        [ "$status" -eq 0 ]
+        [ -n "$output" ]
+        [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --fail-on-loss cannot find lost messages in it" ]
+        # Said once, for the first such source; input with numbers says nothing.
+        run --separate-stderr "$KDMESG" --lost -F "$DATA/classic.syslog" -F "$DATA/basic.syslog"
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        run --separate-stderr "$KDMESG" --lost -K "$DATA/classic.kmsg"
+        [ -z "$stderr" ]
 }

@@ -113,7 +113,7 @@ BOOT=1700000000
 
 @test "wall-clock formats on a dump without --boot-time are refused" {
         local opt
-        for opt in -T -e -H "--time-format=iso" "--time-format=ctime"; do
+        for opt in -T -e -H "--time-format=iso" "--time-format=ctime" "--time-format=reltime"; do
                 run --separate-stderr "$KDMESG" "$opt" -K "$DATA/classic.kmsg"
                 [ "$status" -eq 1 ]
                 [ -z "$output" ]

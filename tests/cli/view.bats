@@ -46,6 +46,44 @@ load helpers
         [ "${lines[1]}" = "[    3.100000] after the fragments" ]
 }
 
+@test "fragments are joined in the text views (short, cat), kept apart in -r and the machine formats" {
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 --format=cat
+        [ "$output" = "$(printf 'Memory: 16384K available (2048K kernel code)\nafter the fragments')" ]
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -x -T --boot-time @0
+        [ "$output" = "$(printf '%s\n' \
+                'kern  :info  : [Thu Jan  1 00:00:03 1970] Memory: 16384K available (2048K kernel code)' \
+                'kern  :info  : [Thu Jan  1 00:00:03 1970] after the fragments')" ]
+        # One record each: the syslog form as dmesg -r prints it, and every machine format.
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -r
+        [ "$output" = "$(printf '%s\n' '<6>[    3.000000] Memory: ' '<6>[    3.000001] 16384K available' \
+                '<6>[    3.000002]  (2048K kernel code)' '<6>[    3.100000] after the fragments')" ]
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 --format=kmsg
+        [ "${#lines[@]}" -eq 4 ]
+        [ "${lines[1]}" = "6,9,3000001,+;16384K available" ]
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -J
+        [ "${#lines[@]}" -eq 4 ]
+        run "$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 -o SEQ,FLAGS,MESSAGE --noheadings
+        [ "${#lines[@]}" -eq 4 ]
+        [[ "${lines[2]}" == *"10 +"*"(2048K kernel code)" ]]
+        run jq -r '.dmesg[].msg' < <("$KDMESG" -K "$DATA/classic.kmsg" --seq 8-11 --json=dmesg)
+        [ "${#lines[@]}" -eq 4 ]
+}
+
+@test "fragments: a loss or the end of input closes an open line" {
+        printf '6,0,0,c;begun\n6,2,2,+; after a gap\n6,3,3,c;never ended\n' > "$BATS_TEST_TMPDIR/frag.kmsg"
+        for f in short cat; do
+                run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/frag.kmsg" -t --format=$f
+                [ "$status" -eq 0 ]
+                [ "${#lines[@]}" -eq 4 ]
+                [ "${lines[0]}" = "begun" ]
+                [[ "${lines[1]}" == "-- 1 message lost (seq 1, "* ]]
+                [ "${lines[2]}" = " after a gap" ]
+                [ "${lines[3]}" = "never ended" ]
+                # The open line is ended at the end of input.
+                [ "$("$KDMESG" -K "$BATS_TEST_TMPDIR/frag.kmsg" -t --format=$f 2>/dev/null | tail -c 1 | od -An -tx1)" = " 0a" ]
+        done
+}
+
 @test "-F, --file reads a syslog-form dump" {
         run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog"
         [ "$status" -eq 0 ]

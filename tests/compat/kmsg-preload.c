@@ -3,8 +3,9 @@
  * Test helper: an LD_PRELOAD shim that makes a program which reads
  * /dev/kmsg (util-linux dmesg) read the dump named by $KMSG_PRELOAD_FILE
  * instead, one record per read() as the kernel returns them, and EAGAIN at
- * the end.  Used to compare --format=json-dmesg with the real "dmesg --json"
- * on the same records.
+ * the end.  Its klogctl(2) sees an empty buffer (dmesg falls back to it when
+ * /dev/kmsg gives nothing), so the real log is never read.  Used to compare
+ * --format=json-dmesg with the real "dmesg --json" on the same records.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -112,4 +114,12 @@ ssize_t read(int fd, void *buf, size_t n) {
         n = end - pos;
         pos = end;
         return (ssize_t)n;
+}
+
+/* The syslog(2) buffer is empty: nothing to read, size 0. */
+int klogctl(int type, char *buf, int len) {
+        (void)type;
+        (void)buf;
+        (void)len;
+        return 0;
 }

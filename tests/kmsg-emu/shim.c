@@ -10,6 +10,10 @@
  *   KMSG_EMU_READ_DELAY_US   sleep this long in every read() of the device
  *                            (a reader slower than the writer)
  *   KMSG_EMU_DEBUG           say on stderr where each EPIPE comes from
+ *   KMSG_EMU_OPEN_ERRNO      fail every open of the device with this errno
+ *                            (EPERM as with kernel.dmesg_restrict=1)
+ *   KMSG_EMU_RDEV            "MAJOR:MINOR" fstat() reports for the device
+ *                            instead of 1:11 ("1:3": /dev/null bound there)
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -126,8 +130,13 @@ static bool is_emu(int fd) {
 
 /* The descriptor handed out is an inotify instance watching the ring file. */
 static int emu_open(int flags) {
+        const char *fail = getenv("KMSG_EMU_OPEN_ERRNO");
         int fd, e;
 
+        if (fail && *fail) {
+                errno = atoi(fail);
+                return -1;
+        }
         e = map_ring();
         if (e < 0) {
                 errno = -e;
@@ -355,9 +364,16 @@ int close(int fd) {
 int fstat(int fd, struct stat *st) {
         resolve();
         if (is_emu(fd)) {
+                unsigned maj = 1, min = 11;
+                const char *rdev = getenv("KMSG_EMU_RDEV");
+
+                if (rdev && sscanf(rdev, "%u:%u", &maj, &min) != 2) {
+                        maj = 1;
+                        min = 11;
+                }
                 memset(st, 0, sizeof(*st));
                 st->st_mode = S_IFCHR | 0644;
-                st->st_rdev = makedev(1, 11);
+                st->st_rdev = makedev(maj, min);
                 return 0;
         }
         return real_fstat(fd, st);

@@ -370,6 +370,9 @@ TEST(new_device_checks_path) {
         unlink(path);
         CHECK_INT(kmsg_reader_new_device(path, KMSG_SEEK_START, &rd), -ENOENT);
         CHECK_INT(kmsg_reader_new_device("/tmp", KMSG_SEEK_START, &rd), -ENODEV);
+        /* A character device, but not the kernel log. */
+        CHECK_INT(kmsg_reader_new_device("/dev/null", KMSG_SEEK_START, &rd), -ENODEV);
+        CHECK_INT(kmsg_reader_new_device("/dev/zero", KMSG_SEEK_END, &rd), -ENODEV);
         CHECK_INT(kmsg_reader_new_device(NULL, (enum kmsg_seek)7, &rd), -EINVAL);
         CHECK_INT(kmsg_reader_new_device(NULL, KMSG_SEEK_START, NULL), -EINVAL);
         CHECK(rd == NULL);

@@ -106,6 +106,43 @@ TEST(export_caller_and_subsystem_accessors) {
         kmsg_reader_unref(rd);
 }
 
+/*
+ * A position is a line as sed -n Np, grep -n and editors count them: every
+ * newline byte before the record, also those inside binary data and inside
+ * a little-endian length (10 is "\n\0\0\0\0\0\0\0").
+ */
+TEST(export_error_line_counts_every_newline_byte) {
+        static char buf[512];
+        size_t n = 0, bad, i;
+        uint64_t line = 1, nth = 1;
+        const char *p;
+        char want[512];
+        char *t;
+
+        n += put(buf + n, "SEQNUM=1\n");
+        n += put_bin(buf + n, "MESSAGE", 10, "a\nb\nc\nd\ne\n", 10);
+        n += put(buf + n, "\n");
+        bad = n;
+        n += put(buf + n, "SEQNUM=2\nPRIORITY=99\nMESSAGE=bad\n\nMESSAGE=last\n\n");
+        for (i = 0; i < bad; i++)
+                line += buf[i] == '\n';
+        CHECK_INT(line, 11); /* 1 + SEQNUM, key, length, 5 in the data, end of field, blank */
+        /* Line `line` of the file, split at every newline byte, is the bad record's first. */
+        for (p = buf; nth < line; p = memchr(p, '\n', n - (size_t)(p - buf)) + 1)
+                nth++;
+        CHECK(p == buf + bad);
+
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_AUTO, 0);
+        snprintf(want, sizeof(want),
+                 "R@1 seq=1 flags= fields= msg=a\\0ab\\0ac\\0ad\\0ae\\0a\n"
+                 "E-74@%llu PRIORITY is not a number from 0 to 7\n"
+                 "R@%llu flags= fields= msg=last\n"
+                 "EOF\n",
+                 (unsigned long long)line, (unsigned long long)line + 4);
+        check_transcript(__FILE__, __LINE__, t, want);
+        free(t);
+}
+
 TEST(export_binary_length_mismatch) {
         static char buf[512];
         size_t n = 0;

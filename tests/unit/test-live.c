@@ -6,6 +6,7 @@
  * the reason where /dev/kmsg cannot be read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,22 @@ static struct kmsg_reader *open_live(void) {
                 return NULL;
         }
         return rd;
+}
+
+/* Opened read-only and non-blocking: the end of the ring is -EAGAIN, never a wait. */
+TEST(device_open_flags) {
+        struct kmsg_reader *rd = open_live();
+        int fl;
+
+        if (!rd)
+                return;
+        fl = fcntl(kmsg_reader_get_fd(rd), F_GETFL);
+        CHECK(fl >= 0);
+        CHECK_INT(fl & O_ACCMODE, O_RDONLY);
+        CHECK(fl & O_NONBLOCK);
+        fl = fcntl(kmsg_reader_get_fd(rd), F_GETFD);
+        CHECK(fl >= 0 && (fl & FD_CLOEXEC));
+        kmsg_reader_unref(rd);
 }
 
 TEST(ring_parses_and_is_consecutive) {

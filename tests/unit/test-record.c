@@ -402,6 +402,38 @@ TEST(invalid_dictionary_lines) {
         CHECK_INT(dict_line_check(" =v", 3), 0);
         CHECK_INT(dict_line_check("\tKEY=v", 6), 0);
         CHECK_INT(dict_line_check("", 0), -1);
+        /* Escaped bytes in a key, as the kernel escapes them. */
+        CHECK_INT(dict_line_check(" a\\x20b=v", strlen(" a\\x20b=v")), 1);
+        CHECK_INT(dict_line_check(" \\x3d=v", strlen(" \\x3d=v")), 1);
+        CHECK_INT(dict_line_check(" a\\x2", strlen(" a\\x2")), -1);
+        CHECK_INT(dict_line_check(" a\\x", strlen(" a\\x")), -1);
+        CHECK_INT(dict_line_check(" a\\", strlen(" a\\")), -1);
+        CHECK_INT(dict_line_check(" a\\q=v", strlen(" a\\q=v")), 0);
+        CHECK_INT(dict_line_check(" a\\x2g=v", strlen(" a\\x2g=v")), 0);
+        CHECK_INT(parse_err("6,1,2,-;m\n a\\x2=v\n"), -EBADMSG);
+}
+
+TEST(escaped_dictionary_keys) {
+        /* Bytes outside [A-Za-z0-9._-] in a key are \xNN, decoded once; a \x00 stays as written. */
+        struct kmsg_record *r = parse("6,1,2,-;m\n a\\x20b\\x3dc=v\\x0a\n \\xc3\\xa9=x\n k\\x00=z\n k\\x5cx41=w\n");
+        const char *key, *val;
+        size_t len;
+
+        if (!r)
+                return;
+        CHECK_INT((int)kmsg_record_get_dict_count(r), 4);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 0, &key, &val, &len), 0);
+        CHECK_STR(key, "a b=c");
+        CHECK_STR(val, "v\n");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 1, &key, &val, &len), 0);
+        CHECK_STR(key, "\xc3\xa9");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 2, &key, &val, &len), 0);
+        CHECK_STR(key, "k\\x00");
+        CHECK_STR(val, "z");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 3, &key, &val, &len), 0);
+        CHECK_STR(key, "k\\x41");
+        CHECK_STR(kmsg_record_get_dict_value(r, "a b=c", &len), "v\n");
+        kmsg_record_unref(r);
 }
 
 TEST(crlf) {

@@ -4,6 +4,7 @@
  * same whatever the read() sizes, size limits, error positions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -50,6 +51,32 @@ TEST(mixed_every_boundary) {
         /* Auto-detection sees the same. */
         t = check_all_boundaries(__FILE__, __LINE__, LIT(mixed), KMSG_FORMAT_AUTO, 0);
         check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+}
+
+/*
+ * A line that starts with white space is a dictionary line only if a valid
+ * key ([A-Za-z0-9._-]+) and '=' follow one space: a header indented by one
+ * space or a tab is the next record, whatever follows it.
+ */
+TEST(indented_header_after_a_record_is_a_record) {
+        static const char in[] =
+                "6,1,1,-;a\n"          /* 1 */
+                " 6,2,2,-;b\n"         /* 2: ',' is no key character */
+                " K=v\n"               /* 3 */
+                "\t6,3,3,-;c\n"        /* 4 */
+                " 6=x\n"               /* 5: a valid key, all digits */
+                " 7,4,4,-;d=e\n"       /* 6 */
+                " K:Y=v\n";            /* 7: ':' is no key character: not a record either */
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(in), KMSG_FORMAT_AUTO, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=a\n"
+                         "R@2 pri=6 seq=2 usec=2 flags=- fields= msg=b |K=v\n"
+                         "R@4 pri=6 seq=3 usec=3 flags=- fields= msg=c |6=x\n"
+                         "R@6 pri=7 seq=4 usec=4 flags=- fields= msg=d=e\n"
+                         "E-74@7 bad header: no ';' before the end of the line\n"
+                         "EOF\n");
         free(t);
 }
 
@@ -350,6 +377,60 @@ TEST(size_limit_memory_is_bounded) {
         wait4(writer, NULL, 0, &ru);
 }
 
+/*
+ * A long dump of ordinary records is read in chunks: the buffer stays at a
+ * chunk or two, never the size of the input.
+ */
+TEST(long_dump_memory_is_flat) {
+        enum { N = 100000 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        size_t max_cap = 0, max_rec = 0;
+        uint64_t n = 0, bytes = 0;
+        pid_t writer;
+        int p[2], e, status = 0;
+
+        if (pipe(p) < 0) {
+                test_fail(__FILE__, __LINE__, "pipe: %m");
+                return;
+        }
+        writer = fork();
+        if (writer == 0) {
+                FILE *f = fdopen(p[1], "w");
+                int i;
+
+                close(p[0]);
+                if (!f)
+                        _exit(1);
+                for (i = 0; i < N; i++)
+                        fprintf(f, "6,%d,%d,-,caller=T%d;record %d of a long dump\\x0aline two\n"
+                                   " SUBSYSTEM=net\n DEVICE=n%d\n",
+                                i, i * 10, i % 97, i, i % 5);
+                _exit(fclose(f) == 0 ? 0 : 1);
+        }
+        close(p[1]);
+        CHECK_INT(kmsg_reader_new_fd(p[0], "pipe", KMSG_FORMAT_AUTO, &rd), 0);
+        while ((e = kmsg_reader_next(rd, &r)) == 1) {
+                if (kmsg_record_get_seqnum(r) != n)
+                        break;
+                n++;
+                bytes += kmsg_record_get_dict_count(r);
+                if (rd->cap > max_cap)
+                        max_cap = rd->cap;
+                if (rd->rec->data_cap > max_rec)
+                        max_rec = rd->rec->data_cap;
+        }
+        CHECK_INT(e, 0);
+        CHECK_INT(n, N);
+        CHECK_INT(bytes, 2 * (uint64_t)N);
+        /* About 7 MB went through a buffer of at most two 64 KiB chunks. */
+        CHECK(max_cap <= 2 * 65536);
+        CHECK(max_rec <= 1024);
+        kmsg_reader_unref(rd);
+        close(p[0]);
+        CHECK(waitpid(writer, &status, 0) == writer && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* Error positions: the 1-based line of the bad record, and parsing goes on. */
 TEST(error_positions) {
         static const char in[] =
@@ -402,6 +483,45 @@ TEST(real_fd_with_chunk_knob) {
                 kmsg_reader_unref(rd);
                 close(fd);
         }
+}
+
+/*
+ * stdin may be inherited with O_NONBLOCK: a pipe that has nothing yet is
+ * not the end.  The reader waits for the writer, whose pieces arrive with
+ * pauses and split records, and loses nothing.
+ */
+TEST(nonblocking_pipe_waits_for_the_writer) {
+        static const size_t cuts[] = { 0, 7, 30, 61, sizeof(mixed) - 1 };
+        struct kmsg_reader *rd = NULL;
+        pid_t writer;
+        int p[2], status = 0;
+        char *t;
+
+        if (pipe(p) < 0) {
+                test_fail(__FILE__, __LINE__, "pipe: %m");
+                return;
+        }
+        writer = fork();
+        if (writer == 0) {
+                size_t i;
+
+                close(p[0]);
+                for (i = 1; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+                        usleep(50000);
+                        if (write(p[1], mixed + cuts[i - 1], cuts[i] - cuts[i - 1]) != (ssize_t)(cuts[i] - cuts[i - 1]))
+                                _exit(1);
+                }
+                _exit(0);
+        }
+        close(p[1]);
+        CHECK(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0);
+        CHECK_INT(kmsg_reader_new_fd(p[0], "pipe", KMSG_FORMAT_AUTO, &rd), 0);
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        free(t);
+        kmsg_reader_unref(rd);
+        close(p[0]);
+        CHECK(waitpid(writer, &status, 0) == writer && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 TEST(empty_and_blank_inputs) {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kdmesg's time stamps: parsing --since/--until/--boot-time, the prefixes. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests.h"
 #include "timefmt.h"
@@ -193,7 +195,7 @@ TEST(prefix_reltime_breaks_at_each_minute) {
 
         utc();
         timefmt_prefix(&t, 0, buf, sizeof(buf), &brk);
-        CHECK_STR(buf, "[Nov 14 22:13] ");
+        CHECK_STR(buf, "[Nov14 22:13] ");
         CHECK(brk);
         timefmt_prefix(&t, 250000, buf, sizeof(buf), &brk);
         CHECK_STR(buf, "[  +0.250000] ");
@@ -202,8 +204,18 @@ TEST(prefix_reltime_breaks_at_each_minute) {
         CHECK_STR(buf, "[ +38.750000] ");
         /* 22:14:00 is 40 s after boot. */
         timefmt_prefix(&t, 40 * SEC, buf, sizeof(buf), &brk);
-        CHECK_STR(buf, "[Nov 14 22:14] ");
+        CHECK_STR(buf, "[Nov14 22:14] ");
         CHECK(brk);
+}
+
+TEST(prefix_reltime_day_as_util_linux_writes_it) {
+        /* 2023-12-03 07:52:00 UTC: a day of one digit takes the space. */
+        struct timefmt t = { .format = TIME_RELTIME, .have_boot = true, .boot_usec = 1701589920LL * SEC };
+        char buf[128];
+
+        utc();
+        timefmt_prefix(&t, 0, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[Dec 3 07:52] ");
 }
 
 TEST(mono_form) {
@@ -226,4 +238,52 @@ TEST(boot_time_pinned_by_the_environment) {
         /* The live boot time lies in the past, after 2000. */
         CHECK_INT(boot_time_find(true, &v), 0);
         CHECK(v > 946684800LL * SEC && v <= now_usec() + SEC);
+}
+
+TEST(boot_time_live_is_realtime_minus_boottime) {
+        struct timespec real;
+        double up = 0;
+        int64_t v = 0, expect;
+        FILE *f = fopen("/proc/uptime", "re");
+
+        /* /proc/uptime counts CLOCK_BOOTTIME, which runs during suspend too. */
+        CHECK(f != NULL);
+        CHECK_INT(fscanf(f, "%lf", &up), 1);
+        fclose(f);
+        CHECK_INT(clock_gettime(CLOCK_REALTIME, &real), 0);
+        unsetenv("KDMESG_BOOT_TIME");
+        CHECK_INT(boot_time_find(true, &v), 0);
+        expect = (int64_t)real.tv_sec * SEC + real.tv_nsec / 1000 - (int64_t)(up * SEC);
+        CHECK(v > expect - SEC && v < expect + SEC);
+}
+
+TEST(boot_time_from_proc_stat_btime) {
+        char path[] = "/tmp/kdmesg-stat-XXXXXX";
+        int64_t v = 0;
+        int fd = mkstemp(path);
+        FILE *f;
+
+        CHECK(fd >= 0);
+        f = fdopen(fd, "w");
+        CHECK(f != NULL);
+        fputs("cpu  1 2 3 4\nintr 5\nctxt 6\nbtime 1700000000\nprocesses 7\n", f);
+        fclose(f);
+        CHECK_INT(boot_time_from_stat(path, &v), 0);
+        CHECK_INT(v, BOOT * SEC);
+        f = fopen(path, "w");
+        CHECK(f != NULL);
+        fputs("cpu  1 2 3 4\n", f);
+        fclose(f);
+        v = 42;
+        CHECK_INT(boot_time_from_stat(path, &v), -ENOENT);
+        CHECK_INT(v, 42);
+        unlink(path);
+        CHECK_INT(boot_time_from_stat(path, &v), -ENOENT);
+        /* The real one agrees with the clocks to the second. */
+        if (boot_time_from_stat("/proc/stat", &v) == 0) {
+                int64_t live = 0;
+
+                CHECK_INT(boot_time_find(true, &live), 0);
+                CHECK(v > live - 2 * SEC && v < live + 2 * SEC);
+        }
 }
