@@ -452,7 +452,8 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 }
                 minute = (t->boot_usec + (int64_t)usec) / (60 * USEC_PER_SEC);
                 if (!t->have_last || minute != t->last_minute) {
-                        strftime(a, sizeof(a), "%b %e %H:%M", &tm);
+                        /* "Nov14 22:13", "Dec 3 07:52": month and day as util-linux dmesg -e writes them. */
+                        strftime(a, sizeof(a), "%b%e %H:%M", &tm);
                         r = snprintf(buf, size, "[%s] ", a);
                         if (ret_break)
                                 *ret_break = true;

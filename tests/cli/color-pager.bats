@@ -21,8 +21,8 @@ on_tty() {
 
 @test "--color=always with -e: the minute break has its own slot" {
         run bash -c '"$KDMESG" --color=always -e --boot-time 1700000000 -K "$DATA/classic.kmsg" --seq 16-18 | cat -v'
-        [ "${lines[0]}" = '^[[1;32m[Nov 14 22:13]^[[0m ^[[31mfacility 200, level 3^[[0m' ]
-        [ "${lines[1]}" = '^[[1;32m[Nov 14 22:14]^[[0m ^[[1;7;31memergency a minute later^[[0m' ]
+        [ "${lines[0]}" = '^[[1;32m[Nov14 22:13]^[[0m ^[[31mfacility 200, level 3^[[0m' ]
+        [ "${lines[1]}" = '^[[1;32m[Nov14 22:14]^[[0m ^[[1;7;31memergency a minute later^[[0m' ]
         [ "${lines[2]}" = '^[[32m[  +0.500000]^[[0m ^[[33mUTF-8 text:^[[0m cafM-CM-) M-bM-^BM-,' ]
 }
 

@@ -556,6 +556,21 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [[ "$output" == "kern  :notice: [    0.000000] Linux version "* ]]
 }
 
+@test "-e: the minute line reads as util-linux dmesg -e writes it" {
+        command -v dmesg >/dev/null || skip "util-linux dmesg is not installed"
+        command -v cc >/dev/null || skip "no C compiler for the /dev/kmsg preload shim"
+        cc -shared -fPIC -o "$BATS_TEST_TMPDIR/kp.so" "$TESTS/compat/kmsg-preload.c" -ldl
+        # util-linux stamps a dump with this machine's boot time: give kdmesg the same.
+        local boot
+        boot=$(awk '/^btime /{ print $2 }' /proc/stat)
+        [ -n "$boot" ]
+        run bash -c 'KMSG_PRELOAD_FILE="$1" LD_PRELOAD="$2" dmesg -e | head -n 1' _ "$REAL" "$BATS_TEST_TMPDIR/kp.so"
+        local theirs=$output
+        [[ "$theirs" == "["[A-Z][a-z][a-z]*" Linux version "* ]]
+        run bash -c '"$KDMESG" -e --boot-time "@$1" -K "$2" | head -n 1' _ "$boot" "$REAL"
+        [ "$output" = "$theirs" ]
+}
+
 @test "json-dmesg: valid JSON where util-linux is not (invalid UTF-8, NUL), caller added" {
         run jq -c '.dmesg[] | select(.msg | startswith("binary")) | .msg' < <("$KDMESG" -K "$F" --json=dmesg 2>/dev/null)
         [ "$status" -eq 0 ]

@@ -195,7 +195,7 @@ TEST(prefix_reltime_breaks_at_each_minute) {
 
         utc();
         timefmt_prefix(&t, 0, buf, sizeof(buf), &brk);
-        CHECK_STR(buf, "[Nov 14 22:13] ");
+        CHECK_STR(buf, "[Nov14 22:13] ");
         CHECK(brk);
         timefmt_prefix(&t, 250000, buf, sizeof(buf), &brk);
         CHECK_STR(buf, "[  +0.250000] ");
@@ -204,8 +204,18 @@ TEST(prefix_reltime_breaks_at_each_minute) {
         CHECK_STR(buf, "[ +38.750000] ");
         /* 22:14:00 is 40 s after boot. */
         timefmt_prefix(&t, 40 * SEC, buf, sizeof(buf), &brk);
-        CHECK_STR(buf, "[Nov 14 22:14] ");
+        CHECK_STR(buf, "[Nov14 22:14] ");
         CHECK(brk);
+}
+
+TEST(prefix_reltime_day_as_util_linux_writes_it) {
+        /* 2023-12-03 07:52:00 UTC: a day of one digit takes the space. */
+        struct timefmt t = { .format = TIME_RELTIME, .have_boot = true, .boot_usec = 1701589920LL * SEC };
+        char buf[128];
+
+        utc();
+        timefmt_prefix(&t, 0, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[Dec 3 07:52] ");
 }
 
 TEST(mono_form) {
