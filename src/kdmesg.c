@@ -535,6 +535,11 @@ static void parse_options(int argc, char **argv, struct options *o) {
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
                 bad_usage();
         }
+        if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
+                warnx_(_("-o chooses the columns of --format=table, not of --format=%s"),
+                       output_format_to_name(o->format));
+                bad_usage();
+        }
         if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
                 errx_("%s", strerror(ENOMEM));
         o->out.columns = &o->columns;

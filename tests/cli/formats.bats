@@ -117,6 +117,16 @@ bad_usage() {
         [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEVX'" ]
 }
 
+@test "-o with another format than table: one line, exit 1" {
+        bad_usage -K "$F" -J -o SEQ
+        [ "${stderr_lines[0]}" = "kdmesg: -o chooses the columns of --format=table, not of --format=json" ]
+        bad_usage -K "$F" -o SEQ --format=kmsg
+        [ "${stderr_lines[0]}" = "kdmesg: -o chooses the columns of --format=table, not of --format=kmsg" ]
+        # -o alone, or with --format=table in any order, is the table.
+        [ "$("$KDMESG" -K "$F" -o SEQ 2>/dev/null)" = "$("$KDMESG" -K "$F" --format=table -o SEQ 2>/dev/null)" ]
+        [ "$("$KDMESG" -K "$F" -o SEQ --format=table 2>/dev/null)" = "$("$KDMESG" -K "$F" --format=table -o SEQ 2>/dev/null)" ]
+}
+
 # --- columns -----------------------------------------------------------------
 
 @test "--list-columns lists every column with its JSON type" {
@@ -354,11 +364,15 @@ bad_usage() {
         [ "$output" = "    SEQ          TIME LEVEL  SUBSYSTEM DEVICE     MESSAGE" ]
         run --separate-stderr "$KDMESG" -K "$EMPTY" --format=table --noheadings
         [ -z "$output" ]
-        for f in syslog kmsg cat json-dmesg; do
-                run --separate-stderr "$KDMESG" -K "$EMPTY" --format=$f
+        for f in short syslog kmsg cat json-dmesg export; do
+                run --separate-stderr "$KDMESG" -K "$EMPTY" --format=$f --boot-time @0
                 [ "$status" -eq 0 ]
                 [ -z "$output" ]
+                [ -z "$stderr" ]
         done
+        # An empty -o table has the chosen headings.
+        run --separate-stderr "$KDMESG" -K "$EMPTY" -o SEQ,DEV.DRIVER,MESSAGE
+        [ "$output" = "    SEQ DRIVER     MESSAGE" ]
 }
 
 # --- loss events -------------------------------------------------------------
