@@ -684,6 +684,15 @@ wait_grep() {
         [ "$output" = '[0,"record 0"]
 [1,"record 1"]
 [2,"record 2"]' ]
+        # json-dmesg: the records as they come, and SIGTERM closes the document.
+        emu_init 64
+        emu write 2
+        kdmesg_bg --follow --json=dmesg
+        wait_grep '"record 1"' "$OUT"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        run jq -c '[.dmesg[].msg]' "$OUT"
+        [ "$output" = '["record 0","record 1"]' ]
 }
 
 @test "export of the live log: the boot id and the wall clock of this boot" {
