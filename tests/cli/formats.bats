@@ -347,6 +347,15 @@ bad_usage() {
         [ "$output" = '["my.odd-key_1","DRIVER","MESSAGE","lower"]' ]
 }
 
+@test "json: a dictionary key that is not UTF-8 is a string with \\xNN (valid JSON)" {
+        printf '6,1,1,-;m\n k\\xff=v\n' > "$BATS_TEST_TMPDIR/k.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/k.kmsg" -J
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == *'"dict":{"k\\xff":"v"}}' ]]
+        run jq -r '.dict | keys[]' <<<"${lines[1]}"
+        [ "$output" = 'k\xff' ]
+}
+
 @test "json: a loss is an object with first_seq, last_seq, count, cause and times" {
         run jq -c 'select(.cause == "gap")' < <("$KDMESG" -K "$F" -J 2>/dev/null)
         [ "$output" = '{"first_seq":4,"last_seq":4,"count":1,"cause":"gap","time_before":2.000001,"time_after":99000}' ]
