@@ -671,9 +671,13 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
         }
-        if (run->counts_losses && !run->noseq_warned && !has_seq) {
-                warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
-                       kmsg_reader_get_name(rd), run->counts_losses);
+        if ((run->counts_losses || run->writes_seq) && !run->noseq_warned && !has_seq) {
+                if (run->counts_losses)
+                        warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
+                               kmsg_reader_get_name(rd), run->counts_losses);
+                else
+                        warnx_(_("%s: syslog-form input has no sequence numbers: --format=kmsg writes 0 for them"),
+                               kmsg_reader_get_name(rd));
                 run->noseq_warned = true;
         }
         in_window = !flt->active || filter_in_window(flt, r);
@@ -1130,6 +1134,7 @@ int main(int argc, char **argv) {
 
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
+        run.writes_seq = o.format == FORMAT_KMSG;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)
