@@ -674,9 +674,13 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
         }
-        if (run->counts_losses && !run->noseq_warned && !has_seq) {
-                warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
-                       kmsg_reader_get_name(rd), run->counts_losses);
+        if ((run->counts_losses || run->writes_seq) && !run->noseq_warned && !has_seq) {
+                if (run->counts_losses)
+                        warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
+                               kmsg_reader_get_name(rd), run->counts_losses);
+                else
+                        warnx_(_("%s: syslog-form input has no sequence numbers: --format=kmsg writes 0 for them"),
+                               kmsg_reader_get_name(rd));
                 run->noseq_warned = true;
         }
         in_window = !flt->active || filter_in_window(flt, r);
@@ -793,18 +797,16 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
         return e;
 }
 
-static int open_device(enum kmsg_seek where, struct kmsg_reader **ret) {
-        int e = kmsg_reader_new_device(NULL, where, ret);
-
+/* Say why /dev/kmsg could not be opened (e < 0 from kmsg_reader_new_device()). */
+static void report_device_error(int e) {
         if (e == -EPERM || e == -EACCES)
                 warnx_(_("cannot open /dev/kmsg: %s (reading the kernel log needs CAP_SYSLOG when "
                          "kernel.dmesg_restrict=1)"),
                        strerror(-e));
         else if (e == -ENODEV)
                 warnx_(_("/dev/kmsg is not a kmsg character device"));
-        else if (e < 0)
+        else
                 warnx_(_("cannot open /dev/kmsg: %s"), strerror(-e));
-        return e;
 }
 
 /* The oldest record in the ring: what is before it has rotated out. */
@@ -1013,21 +1015,33 @@ static void read_source(struct run *run, const struct source *src, bool follow) 
 
 static void read_live(struct run *run, const struct options *o) {
         struct kmsg_reader *rd = NULL;
+        bool use_syslog = o->use_syslog;
         int fd = -1, e;
 
-        if (o->use_syslog) {
-                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
-                if (e < 0) {
-                        warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
-                        run->status = EXIT_BAD_INPUT;
-                        return;
-                }
-        } else {
+        if (!use_syslog) {
                 enum kmsg_seek where = plan_device_start(run, o);
 
                 if (run->fatal)
                         return;
-                if (open_device(where, &rd) < 0) {
+                /*
+                 * A kernel without /dev/kmsg (before 3.5): read through
+                 * syslog(2) instead, as -S does and as util-linux dmesg does
+                 * by itself.  Not when following or keeping a cursor, which
+                 * need the device.
+                 */
+                e = kmsg_reader_new_device(NULL, where, &rd);
+                if (e == -ENOENT && !o->follow && !o->cursor_file)
+                        use_syslog = true;
+                else if (e < 0) {
+                        report_device_error(e);
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+        }
+        if (use_syslog) {
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                if (e < 0) {
+                        warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
                         return;
                 }
@@ -1043,7 +1057,7 @@ static void read_live(struct run *run, const struct options *o) {
          * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
          * only what was read in full and written out.
          */
-        if (o->action == ACTION_READ_CLEAR && !o->use_syslog && run->status == 0 && out_flush() == 0) {
+        if (o->action == ACTION_READ_CLEAR && !use_syslog && run->status == 0 && out_flush() == 0) {
                 e = console_clear();
                 if (e < 0) {
                         warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
@@ -1154,6 +1168,7 @@ int main(int argc, char **argv) {
 
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
+        run.writes_seq = o.format == FORMAT_KMSG;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)

@@ -37,6 +37,7 @@ struct run {
         bool stream_out;       /* following or keeping a cursor: write whole records */
         /* "--lost" or "--fail-on-loss": say once that input without sequence numbers hides losses. */
         const char *counts_losses;
+        bool writes_seq;       /* --format=kmsg: say once that such input gets 0 for a number */
         bool noseq_warned;
 
         enum run_start start;

@@ -5,6 +5,7 @@
 # without calling kdmesg otherwise.
 
 load helpers
+load emu
 
 setup() {
         : "${KLOGCTL_SHIM:?KLOGCTL_SHIM must point at the klogctl test double}"
@@ -87,6 +88,47 @@ calls() {
         echo "kdmesg:     $ours"
         [ "$ours" = "$theirs" ]
         [[ "$ours" == *"err: 8 4 "* ]]
+}
+
+@test "no /dev/kmsg (kernels before 3.5): the log is read through syslog(2), as with -S" {
+        emu_init 16
+        emu write 3
+        # emu_init took the file name of the syslog(2) buffer: give it another.
+        export KDMESG_SHIM_BUFFER="$BATS_TEST_TMPDIR/syslog-buffer"
+        printf '<6>[    0.500000] shim ring marker\n' > "$KDMESG_SHIM_BUFFER"
+        # The emulated device fails to open with ENOENT; syslog(2) is the double.
+        both() {
+                LD_PRELOAD="$KMSG_EMU_SHIM $KLOGCTL_SHIM" "$@"
+        }
+        KMSG_EMU_OPEN_ERRNO=2 run --separate-stderr both "$KDMESG" -P
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.500000] shim ring marker" ]
+        [ -z "$stderr" ]
+        [ "$(calls)" = "$(printf '10 0\n3 4096')" ]
+        # -c clears as it reads, in one call.
+        : > "$KDMESG_SHIM_LOG"
+        KMSG_EMU_OPEN_ERRNO=2 run --separate-stderr both "$KDMESG" -P -c
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.500000] shim ring marker" ]
+        [ "$(calls)" = "$(printf '10 0\n4 4096')" ]
+        # Following and a cursor need the device itself: one line, exit 1.
+        : > "$KDMESG_SHIM_LOG"
+        KMSG_EMU_OPEN_ERRNO=2 run --separate-stderr both timeout 60 "$KDMESG" -P -w
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot open /dev/kmsg: No such file or directory" ]
+        KMSG_EMU_OPEN_ERRNO=2 run --separate-stderr both "$KDMESG" -P --cursor-file "$BATS_TEST_TMPDIR/cursor"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot open /dev/kmsg: No such file or directory" ]
+        # Another error is not a missing device: said, not worked around.
+        KMSG_EMU_OPEN_ERRNO=5 run --separate-stderr both "$KDMESG" -P
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot open /dev/kmsg: Input/output error" ]
+        [ -z "$(calls)" ]
+        # With the device there, syslog(2) is not used.
+        run --separate-stderr both "$KDMESG" -P -t
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 3 ]
+        [ -z "$(calls)" ]
 }
 
 @test "-n: a bad level is one line, exit 1, and nothing is called" {

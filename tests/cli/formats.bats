@@ -348,6 +348,15 @@ bad_usage() {
         [ "$output" = '["my.odd-key_1","DRIVER","MESSAGE","lower"]' ]
 }
 
+@test "json: a dictionary key that is not UTF-8 is a string with \\xNN (valid JSON)" {
+        printf '6,1,1,-;m\n k\\xff=v\n' > "$BATS_TEST_TMPDIR/k.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/k.kmsg" -J
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == *'"dict":{"k\\xff":"v"}}' ]]
+        run jq -r '.dict | keys[]' <<<"${lines[1]}"
+        [ "$output" = 'k\xff' ]
+}
+
 @test "json: a loss is an object with first_seq, last_seq, count, cause and times" {
         run jq -c 'select(.cause == "gap")' < <("$KDMESG" -K "$F" -J 2>/dev/null)
         [ "$output" = '{"first_seq":4,"last_seq":4,"count":1,"cause":"gap","time_before":2.000001,"time_after":99000}' ]
@@ -685,6 +694,15 @@ wait_grep() {
         [ "$output" = '[0,"record 0"]
 [1,"record 1"]
 [2,"record 2"]' ]
+        # json-dmesg: the records as they come, and SIGTERM closes the document.
+        emu_init 64
+        emu write 2
+        kdmesg_bg --follow --json=dmesg
+        wait_grep '"record 1"' "$OUT"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        run jq -c '[.dmesg[].msg]' "$OUT"
+        [ "$output" = '["record 0","record 1"]' ]
 }
 
 @test "export of the live log: the boot id and the wall clock of this boot" {
