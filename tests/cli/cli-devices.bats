@@ -61,6 +61,8 @@ kd() {
         golden devices-eth0.txt
         kd --device /sys/class/net/eth0 --show-device
         golden devices-eth0.txt
+        kd --device /sys/devices/pci0000:00/0000:00:19.0/net/eth0 --show-device
+        golden devices-eth0.txt
 }
 
 @test "--device: a USB device by name, by c189:130 and by sysfs path is one device" {
@@ -216,6 +218,16 @@ kd() {
         run "$KDMESG" -K "$DUMP" --device-text
         [ "$status" -eq 1 ]
         [ "$output" = "kdmesg: --device-text needs --device" ]
+        # Half a DEVICE value is a name, and names nothing.
+        kd --device b8:
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device b8:: no such device (not a block device, network interface, device node, sysfs path or DEVICE value)" ]
+        kd --device /sys/devices/pci0000:00/0000:00:99.0
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device /sys/devices/pci0000:00/0000:00:99.0: No such file or directory" ]
+        kd --device /dev/nosuch-tty --device-text
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: --device /dev/nosuch-tty: No such file or directory" ]
 }
 
 # Independent counts: awk over the generated dump, not kdmesg's code.
@@ -323,6 +335,10 @@ count_dict() {
 @test "--device: a character device node in a saved tree is c188:0, the tty only" {
         kd --device /dev/ttyUSB0 --show-device
         [ "$status" -eq 0 ]
+        golden devices-node-ttyusb0.txt
+        kd --device c188:0 --show-device
+        golden devices-node-ttyusb0.txt
+        kd --device /sys/dev/char/188:0 --show-device
         golden devices-node-ttyusb0.txt
         # Not the usb-serial port of the same name: a node is one device number.
         [[ "$output" != *"+usb-serial"* && "$output" != *"failed to get modem status"* ]]
