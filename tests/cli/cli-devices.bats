@@ -281,6 +281,12 @@ count_dict() {
         kd -o SEQ,DEVICE,DEVNAME,MESSAGE --subsystem block --subsystem net
         [ "$status" -eq 0 ]
         golden devices-table-devname.txt
+        # c189:130 (a USB device) and +pci:... too, in the table and in JSON.
+        kd -o SEQ,DEVICE,DEVNAME --subsystem usb --subsystem pci --subsystem tty
+        [ "$status" -eq 0 ]
+        golden devices-table-devname-usb.txt
+        kd -J --device c189:130 --device +pci:0000:00:1f.2
+        [ "$(jq -r '[.device, .devname] | join(" ")' <<<"$output" | sort -u | tr '\n' ,)" = "+pci:0000:00:1f.2 0000:00:1f.2,+usb:2-1.4 2-1.4,c189:130 2-1.4," ]
         kd -J --subsystem net
         [ "$status" -eq 0 ]
         [ "$(jq -r .devname <<<"$output" | sort -u)" = eth0 ]
