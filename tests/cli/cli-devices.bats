@@ -109,6 +109,14 @@ kd() {
         [[ "$output" != *"sda1"* ]]
 }
 
+@test "--with-children: a SCSI device selects its 'sd 0:0:0:0: [sda]' lines, the disk and its partitions" {
+        kd --device 0:0:0:0 --with-children --show-device
+        [ "$status" -eq 0 ]
+        golden devices-scsi-children.txt
+        kd --device +scsi:0:0:0:0 --with-children --show-device
+        golden devices-scsi-children.txt
+}
+
 @test "--with-children: a USB device selects its interfaces and what hangs off them" {
         kd --device c189:130 --with-children --show-device
         [ "$status" -eq 0 ]
