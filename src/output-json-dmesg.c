@@ -4,7 +4,11 @@
  * "dmesg --json" prints, byte for byte: its indentation, its "time" padded
  * to five digits before the point, and its "pri", which is the facility
  * number OR'ed with the level (not facility * 8 + level: a user.info record
- * is "pri": 7 there, and so here).  Newer util-linux adds "caller" when the
+ * is "pri": 7 there, and so here).  util-linux takes the facility from the
+ * seven bits of LOG_FACMASK and writes "pri" only for the facilities it
+ * has names for (kern to ftp, 0 to 11): a local7 record, and one with no
+ * priority at all, has no "pri".  It leaves out a record whose message is
+ * empty.  Newer util-linux adds "caller" when the
  * record has one; so does this.  Where util-linux writes invalid JSON
  * (bytes that are not UTF-8) or cuts a message at a NUL byte, this writes
  * the byte as the text \xNN and a NUL as \u0000.  No records, no output, as
@@ -24,15 +28,28 @@ struct json_dmesg {
         size_t n;
 };
 
+/* The facilities util-linux 2.38 has names for, and writes "pri" for: kern (0) to ftp (11). */
+#define UL_FACILITIES 12
+
 static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
         struct json_dmesg *j = (struct json_dmesg *)s;
         const char *msg, *caller;
+        unsigned fac;
         size_t len;
 
+        msg = kmsg_record_get_message(r, &len);
+        if (len == 0) {
+                sink_end_item(s);
+                return 0;
+        }
         out_puts(j->n++ == 0 ? "{\n   \"dmesg\": [\n      {\n" : "},{\n");
-        out_puts("         \"pri\": ");
-        out_u64(kmsg_record_get_facility(r) | kmsg_record_get_level(r));
-        out_puts(",\n         \"time\": ");
+        fac = kmsg_record_get_facility(r) & 0x7f;
+        if (kmsg_record_has_priority(r) && fac < UL_FACILITIES) {
+                out_puts("         \"pri\": ");
+                out_u64(fac | kmsg_record_get_level(r));
+                out_puts(",\n");
+        }
+        out_puts("         \"time\": ");
         out_usec(kmsg_record_get_timestamp(r), 5);
         out_puts(",\n");
         caller = kmsg_record_get_caller_text(r);
@@ -42,7 +59,6 @@ static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
                 out_puts(",\n");
         }
         out_puts("         \"msg\": ");
-        msg = kmsg_record_get_message(r, &len);
         out_json_text(msg, len);
         out_puts("\n      ");
         sink_end_item(s);

@@ -533,8 +533,15 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         # are not UTF-8 and no NUL: util-linux writes invalid JSON for those.
         printf '%s\n' '6,1,1000000,-;a\x08b\x0cc\x0dd\x1be\x1ff "x" \x5c \x7f \xc2\xb0C tab\x09end' \
                 '14,2,12345678,-;user.info is "pri": 7 in util-linux' ' SUBSYSTEM=x' \
-                '30,3,99000000000,-;daemon' '3,4,123456789012345,-;big time' > "$BATS_TEST_TMPDIR/esc.kmsg"
-        for d in "$REAL" "$BATS_TEST_TMPDIR/esc.kmsg"; do
+                '30,3,99000000000,-;daemon' '3,4,123456789012345,-;big time' \
+                '191,5,99000000001,-;local7: util-linux writes no "pri"' '6,6,99000000002,-;' ' DEVICE=b8:0' \
+                '1500,7,99000000003,-;facility 187' '1118,8,99000000004,-;facility 139 is 11 there' \
+                '6,9,99000000005,c;' '4,10,99000000006,+;' > "$BATS_TEST_TMPDIR/esc.kmsg"
+        # Every facility, at two levels.
+        for ((f = 0; f < 256; f++)); do
+                printf '%d,%d,%d,-;f%d\n' $((f * 8)) $((f * 2)) $((f * 2000)) $f $((f * 8 + 6)) $((f * 2 + 1)) $((f * 2000 + 1)) $f
+        done > "$BATS_TEST_TMPDIR/fac.kmsg"
+        for d in "$REAL" "$BATS_TEST_TMPDIR/esc.kmsg" "$BATS_TEST_TMPDIR/fac.kmsg"; do
                 KMSG_PRELOAD_FILE="$d" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg --json > "$BATS_TEST_TMPDIR/theirs"
                 "$KDMESG" -K "$d" --json=dmesg > "$BATS_TEST_TMPDIR/ours"
                 [ -s "$BATS_TEST_TMPDIR/theirs" ]
@@ -587,6 +594,13 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [ "$output" = '"binary \u0000\u0001\u0002\\x80\\xfe\\xff and a NUL"' ]
         run jq -c '.dmesg[0] | keys_unsorted' < <("$KDMESG" -K "$F" --json=dmesg 2>/dev/null)
         [ "$output" = '["pri","time","caller","msg"]' ]
+}
+
+@test "json-dmesg: no \"pri\" for a record without a priority, none made up" {
+        printf '<4>[    1.000000] with\n[    2.000000] without\n' > "$BATS_TEST_TMPDIR/s.syslog"
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/s.syslog" --json=dmesg
+        [ "$status" -eq 0 ]
+        [ "$(jq -c '[.dmesg[] | [.pri, .time, .msg]]' <<<"$output")" = '[[4,1,"with"],[null,2,"without"]]' ]
 }
 
 @test "json: the fast writer and json-c's serializer give the same bytes" {
