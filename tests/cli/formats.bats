@@ -191,6 +191,29 @@ bad_usage() {
         done < <("$KDMESG" --list-columns)
 }
 
+@test "the man page's column table has the columns of --list-columns, with their JSON keys and types" {
+        man="$SRC/man/kdmesg.1.scd"
+        # Rows of the scdoc table: "|  NAME", then ":  key", ":  type", ":  contents".
+        theirs=$(awk '/^\[\[ \*Column\*/ { t = 1; next } t && /^$/ { exit }
+                t && /^\|/ { printf "%s%s", (n++ ? "\n" : ""), $2; f = 0; next }
+                t && /^:  / && f < 2 { printf " %s", $2; f++ }' "$man" | sed 's/^DEV\._KEY_/DEV.KEY/')
+        ours=$("$KDMESG" --list-columns | while read -r name type _; do
+                key=$(tr 'A-Z' 'a-z' <<<"$name")
+                case $name in MESSAGE) key=msg ;; DEV.KEY) key=- ;; esac
+                echo "$name $key $type"
+        done)
+        echo "$theirs" >&2
+        [ "$(wc -l <<<"$ours")" -ge 14 ]
+        [ "$theirs" = "$ours" ]
+}
+
+@test "the man page's JSON loss object is what --json writes" {
+        want=$(grep -o '{"first_seq":4,[^}]*}' "$SRC/man/kdmesg.1.scd")
+        [ -n "$want" ]
+        printf '6,3,2000001,-;a\n6,10,3500000,-;b\n' > "$BATS_TEST_TMPDIR/g.kmsg"
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/g.kmsg" -J 2>/dev/null | grep -qxF "$want"
+}
+
 @test "-o selects columns in order, names in any case, DEV.KEY (or D:KEY) for dictionary keys" {
         run --separate-stderr "$KDMESG" -K "$F" -o seq,DEV.DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
         [ "$status" -eq 0 ]
