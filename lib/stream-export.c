@@ -7,7 +7,8 @@
  *   \n                     end of record
  *
  * KMSG_DICT=KEY=VALUE carries a dictionary pair whose key is not a journal
- * field name (kdmesg --format=export writes it).
+ * field name (kdmesg --format=export writes it); '=' and '\' in KEY are
+ * escaped as \x3d and \x5c.
  *
  * The extent of a record is found by an incremental scanner, so that a
  * record over the size limit is passed without being held in memory and a
@@ -227,15 +228,30 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                                 }
                         }
                 } else if (key_is(p, klen, "KMSG_DICT")) {
-                        /* A dictionary pair whose key is not a journal field name: KEY=VALUE. */
+                        /*
+                         * A dictionary pair whose key is not a journal field name: KEY=VALUE,
+                         * with '=' and '\' in KEY escaped as \x3d and \x5c (as kmsg escapes).
+                         */
                         const char *deq = memchr(val, '=', vlen);
+                        size_t kl;
+                        char *k;
 
                         if (!deq || deq == val) {
                                 *ret_err = "KMSG_DICT is not KEY=VALUE";
                                 return -EBADMSG;
                         }
-                        e = record_add_dict(r, val, (size_t)(deq - val), deq + 1, (size_t)(val + vlen - deq - 1),
-                                            false);
+                        kl = (size_t)(deq - val);
+                        k = malloc(kl);
+                        if (!k)
+                                return -ENOMEM;
+                        kl = kmsg_unescape(k, val, kl);
+                        /* A key is a C string: one that would hold a NUL stays as written. */
+                        if (memchr(k, '\0', kl))
+                                e = record_add_dict(r, val, (size_t)(deq - val), deq + 1,
+                                                    (size_t)(val + vlen - deq - 1), false);
+                        else
+                                e = record_add_dict(r, k, kl, deq + 1, (size_t)(val + vlen - deq - 1), false);
+                        free(k);
                         if (e < 0)
                                 return e;
                 } else if (p[0] != '_' && !key_is(p, klen, "SYSLOG_IDENTIFIER")) {

@@ -12,7 +12,8 @@
  * (-K) gives the same record.  Dictionary keys are written as they are when
  * they are valid journal field names ([A-Z0-9_], not starting with a digit
  * or '_', at most 64 bytes) and not one of the names above; any other pair
- * is written as KMSG_DICT=KEY=VALUE.  Losses go to standard error.
+ * is written as KMSG_DICT=KEY=VALUE, with '=' and '\' in KEY escaped as
+ * \x3d and \x5c.  Losses go to standard error.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -130,15 +131,22 @@ static int export_record(struct sink *s, const struct kmsg_record *r) {
                 else if (export_key_is_plain(key))
                         field(key, val, len);
                 else {
-                        size_t klen = strlen(key);
-                        char *kv = malloc(klen + 1 + len);
+                        /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
+                        size_t klen = strlen(key), k = 0, j;
+                        char *kv = malloc(klen * 4 + 1 + len);
 
                         if (!kv)
                                 return -ENOMEM;
-                        memcpy(kv, key, klen);
-                        kv[klen] = '=';
-                        memcpy(kv + klen + 1, val, len);
-                        field("KMSG_DICT", kv, klen + 1 + len);
+                        for (j = 0; j < klen; j++) {
+                                if (key[j] == '=' || key[j] == '\\') {
+                                        memcpy(kv + k, key[j] == '=' ? "\\x3d" : "\\x5c", 4);
+                                        k += 4;
+                                } else
+                                        kv[k++] = key[j];
+                        }
+                        kv[k++] = '=';
+                        memcpy(kv + k, val, len);
+                        field("KMSG_DICT", kv, k + len);
                         free(kv);
                 }
         }

@@ -83,6 +83,27 @@ TEST(export_mapping_every_boundary) {
         free(t);
 }
 
+/* KMSG_DICT=KEY=VALUE: \xNN in KEY is a byte (kdmesg writes '=' and '\' so), the first '=' ends KEY. */
+TEST(export_kmsg_dict_key_escapes) {
+        static const char in[] = "MESSAGE=m\n"
+                                 "KMSG_DICT=K\\x3dY=v=w\n"
+                                 "KMSG_DICT=\\x3D=upper\n"
+                                 "KMSG_DICT=a\\x5cb=c\n"
+                                 "KMSG_DICT=lit\\zz=1\n"
+                                 "KMSG_DICT=nul\\x00=2\n"
+                                 "\n"
+                                 "MESSAGE=m\n"
+                                 "KMSG_DICT==x\n"
+                                 "\n";
+        char *t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_EXPORT, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 flags= fields= msg=m |K=Y=v=w |==upper |a\\b=c |lit\\zz=1 |nul\\x00=2\n"
+                         "E-74@8 KMSG_DICT is not KEY=VALUE\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(export_caller_and_subsystem_accessors) {
         static const char in[] = "MESSAGE=m\n_KERNEL_SUBSYSTEM=usb\n_KERNEL_DEVICE=c189:1\nKMSG_FIELDS=caller=C3\n\n";
         struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
