@@ -165,9 +165,11 @@ CHECK="$TESTS/cli/check-seqs"
         polls=$(emu get polls)
         reads=$(emu get reads)
         sleep 0.5
-        # No timed wake-up: not one poll() or read() while nothing was written.
+        # No timed wake-up: not one poll() or read() while nothing was written,
+        # and no poll() of the device ever had a time-out, however long.
         [ "$(emu get polls)" -eq "$polls" ]
         [ "$(emu get reads)" -eq "$reads" ]
+        [ "$(emu get timed)" -eq 0 ]
         stop_bg TERM
         [ "$STATUS" -eq 0 ]
         [ "$(wc -l <"$OUT")" -eq 3 ]
@@ -197,4 +199,19 @@ CHECK="$TESTS/cli/check-seqs"
         run "$KDMESG" -W -K /dev/null
         [ "$status" -eq 1 ]
         [ "${lines[1]}" = "Try 'kdmesg --help' for more information." ]
+}
+
+@test "KMSG_EMU_STAMP: the emulator ends each record with its CLOCK_MONOTONIC write time (bench/latency)" {
+        local before after t
+        emu_init 8
+        before=$(python3 -c 'import time; print(time.monotonic_ns())')
+        KMSG_EMU_STAMP=1 emu write 2
+        after=$(python3 -c 'import time; print(time.monotonic_ns())')
+        run kdmesg_emu
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [[ "${lines[1]}" =~ ^\[\ +0\.002000\]\ record\ 1\ t=([0-9]+)$ ]]
+        t=${BASH_REMATCH[1]}
+        [ "$t" -ge "$before" ]
+        [ "$t" -le "$after" ]
 }

@@ -9,17 +9,22 @@
  *   kmsg-emu reboot RING               new boot id, sequence restarts at 0
  *   kmsg-emu clear RING                what "dmesg -C" does (SEEK_DATA)
  *   kmsg-emu get RING FIELD            print first_seq, next_seq, boot_id,
- *                                      opens, reads, polls, blocks, epipes
+ *                                      opens, reads, polls, blocks, epipes,
+ *                                      timed (polls with a time-out)
  *   kmsg-emu wait RING FIELD N [SEC]   wait until FIELD >= N (default 10 s);
  *                                      exit 1 on time-out
  *
  * Record seq N has priority 6 (kern.info), time stamp (N + 1) * 1000 us and
  * the text "record N" ($KMSG_EMU_TEXT replaces "record"), so that any output
- * can be checked for exactly which records it holds.
+ * can be checked for exactly which records it holds.  With KMSG_EMU_STAMP
+ * set, the text ends with " t=NS": the CLOCK_MONOTONIC time in nanoseconds
+ * at which the record was added (bench/latency measures the time from there
+ * to kdmesg's output line).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,21 +92,6 @@ static void tick(struct emu_ring *r) {
                 die("pwrite");
 }
 
-static void append(struct emu_ring *r, const char *word) {
-        struct emu_slot *s;
-
-        lock(r);
-        s = &r->slots[r->next_seq % r->capacity];
-        s->seq = r->next_seq;
-        s->usec = (r->next_seq + 1) * 1000;
-        s->prio = 6;
-        s->len = (uint32_t)snprintf(s->text, sizeof(s->text), "%s %llu", word, (unsigned long long)r->next_seq);
-        r->next_seq++;
-        if (r->next_seq - r->first_seq > r->capacity)
-                r->first_seq = r->next_seq - r->capacity;
-        pthread_mutex_unlock(&r->lock);
-}
-
 static long long now_ns(void) {
         struct timespec ts;
 
@@ -109,8 +99,29 @@ static long long now_ns(void) {
         return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static void append(struct emu_ring *r, const char *word, bool stamp) {
+        struct emu_slot *s;
+
+        lock(r);
+        s = &r->slots[r->next_seq % r->capacity];
+        s->seq = r->next_seq;
+        s->usec = (r->next_seq + 1) * 1000;
+        s->prio = 6;
+        if (stamp)
+                s->len = (uint32_t)snprintf(s->text, sizeof(s->text), "%s %llu t=%lld", word,
+                                            (unsigned long long)r->next_seq, now_ns());
+        else
+                s->len = (uint32_t)snprintf(s->text, sizeof(s->text), "%s %llu", word,
+                                            (unsigned long long)r->next_seq);
+        r->next_seq++;
+        if (r->next_seq - r->first_seq > r->capacity)
+                r->first_seq = r->next_seq - r->capacity;
+        pthread_mutex_unlock(&r->lock);
+}
+
 static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
         const char *word = getenv("KMSG_EMU_TEXT") ? getenv("KMSG_EMU_TEXT") : "record";
+        bool stamp = getenv("KMSG_EMU_STAMP") != NULL;
         long long start = now_ns();
         unsigned long long i;
 
@@ -120,7 +131,7 @@ static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
         unsigned long long batch = rate >= 2000 ? (unsigned long long)(rate / 1000) : 1;
 
         for (i = 0; (n == 0 || i < n) && !stop; i++) {
-                append(r, word);
+                append(r, word, stamp);
                 if (rate > 0 && (i + 1) % batch == 0) {
                         long long due = start + (long long)((double)(i + 1) * 1e9 / rate), d = due - now_ns();
 
@@ -152,6 +163,8 @@ static uint64_t field(struct emu_ring *r, const char *name) {
                 return __atomic_load_n(&r->n_block, __ATOMIC_RELAXED);
         if (strcmp(name, "epipes") == 0)
                 return __atomic_load_n(&r->n_epipe, __ATOMIC_RELAXED);
+        if (strcmp(name, "timed") == 0)
+                return __atomic_load_n(&r->n_timed, __ATOMIC_RELAXED);
         fprintf(stderr, "kmsg-emu: unknown field %s\n", name);
         exit(2);
 }

@@ -44,6 +44,7 @@ struct emu_ring {
         uint64_t n_poll;  /* poll() calls that involved the device */
         uint64_t n_block; /* of them, those that had to wait */
         uint64_t n_epipe;
+        uint64_t n_timed; /* poll() calls on the device with a time-out (not infinite) */
         struct emu_slot slots[];
 };
 

@@ -432,6 +432,8 @@ int ppoll(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigse
         if (!any)
                 return real_ppoll(pfds, n, tmo, mask);
         count(&ring->n_poll);
+        if (tmo)
+                count(&ring->n_timed);
         for (bool blocked = false;; blocked = true) {
                 struct timespec left, *lp = NULL;
                 int ready = 0, r;
