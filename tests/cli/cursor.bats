@@ -40,6 +40,24 @@ setup() {
         grep -qx "seq=7" "$C"
 }
 
+@test "cursor: the file is replaced (a new file renamed over it), never rewritten in place" {
+        local ino
+        emu_init 16
+        emu write 2
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        ino=$(stat -c %i "$C")
+        # A reader holding the old file keeps reading the old state whole.
+        exec 4<"$C"
+        emu write 2
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        [ "$(stat -c %i "$C")" != "$ino" ]
+        grep -qx "seq=3" "$C"
+        run cat <&4
+        exec 4<&-
+        [[ "$output" == *$'\nseq=1\nusec=2000' ]]
+        [ ! -e "$C.tmp" ]
+}
+
 @test "cursor: what the ring overwrote since the last run is reported exactly" {
         emu_init 10
         emu write 10
