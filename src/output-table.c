@@ -358,11 +358,14 @@ static int fit_cell(struct table_sink *t, struct libscols_line *ln, size_t i) {
         w = text_width(d, SIZE_MAX, NULL);
         if (w <= t->widths[i])
                 return 0;
-        /* Every column but the last one holds its width; the last one gets what is left. */
+        /*
+         * Every column but the last one holds its width; the last one gets
+         * what is left, at least its heading (also when MESSAGE is before it).
+         */
         for (used = t->msg_min + (cols->n - 1), j = 0; j + 1 < cols->n; j++)
                 if (cols->v[j].id != COL_MESSAGE)
                         used += t->widths[j];
-        if (cols->v[cols->n - 1].id != COL_MESSAGE && t->msg_min == 0)
+        if (cols->v[cols->n - 1].id != COL_MESSAGE)
                 used += strlen(column_heading(&cols->v[cols->n - 1]));
         if (used < t->termwidth) {
                 size_t grow = t->termwidth - used;

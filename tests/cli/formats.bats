@@ -269,6 +269,23 @@ bad_usage() {
         [ "$(grep -E '^ +[0-9]+ ' <<<"$output" | awk -v c="$col" 'substr($0, c + 1, 1) ~ /[a-z]/' | wc -l)" -eq 7 ]
 }
 
+@test "table: no line wider than COLUMNS once the columns fit, whatever column comes after MESSAGE" {
+        # The narrowest width at which each set fits: the columns' usual widths, 7 for
+        # MESSAGE and 1 between columns.  From there on, a cut column never pushes a line over.
+        local c set floor
+        for set in SEQ,CALLER,DEVICE,MESSAGE,LEVEL:40 SEQ,DICT,MESSAGE,FACILITY:35 DEVICE,MESSAGE,DEVNAME:26 \
+                SEQ,TIME,LEVEL,SUBSYSTEM,DEVICE,MESSAGE:57 DEV.DRIVER,MESSAGE,SUBSYSTEM,DEVICE:35; do
+                floor=${set#*:}
+                for ((c = floor; c <= floor + 30; c++)); do
+                        run --separate-stderr env COLUMNS=$c "$KDMESG" -K "$F" -o "${set%:*}"
+                        [ "$status" -eq 0 ]
+                        w=$(grep -v '^-- ' <<<"$output" | wc -L)
+                        echo "$set COLUMNS=$c: $w"
+                        [ "$w" -le "$c" ]
+                done
+        done
+}
+
 @test "table on a terminal: the message wraps at the terminal's width, without COLUMNS" {
         need script
         run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
@@ -481,6 +498,21 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         "$KDMESG" -K "$BATS_TEST_TMPDIR/x" --format=kmsg | cmp - "$BATS_TEST_TMPDIR/k.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/x" -J
         [ "$output" = '{"seq":0,"time":0.001000,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"m","dict":{"K=Y":"v","a\\b":"c","=":"w","\\x3d":"lit","DRIVER":"d=e"}}' ]
+}
+
+@test "kmsg -> json -> kmsg and kmsg -> export -> kmsg: bytes that are not UTF-8 in dictionary values, caller and fields" {
+        printf '%s\n' '6,0,1000,-,caller=T\xff1;m\xff\x5cx' ' BIN=\xff\xfe\x00z' ' SUBSYSTEM=\xc3\xa9t\xe9' ' DEVICE=c4:1' \
+                '1500,1,2000,+,caller=C1,zz=\xff;x' ' lower=\x80' '6,2,18446744073709551615,-;max' > "$BATS_TEST_TMPDIR/b.kmsg"
+        # Header fields are not escaped: raw bytes there.
+        printf '6,3,3000,-,caller=T\3771;y\n6,4,4000,-,caller=C1,zz=\377;z\n' >> "$BATS_TEST_TMPDIR/b.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/b.kmsg" -J
+        [ "$(jq -c '.dict' <<<"${lines[0]}")" = '{"BIN":[255,254,0,122],"SUBSYSTEM":[195,169,116,233],"DEVICE":"c4:1"}' ]
+        [ "$(jq -c '.subsystem' <<<"${lines[0]}")" = '[195,169,116,233]' ]
+        [ "$(jq -c '.caller' <<<"${lines[3]}")" = '[84,255,49]' ]
+        [ "$(jq -c '.fields' <<<"${lines[4]}")" = '[99,97,108,108,101,114,61,67,49,44,122,122,61,255]' ]
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/b.kmsg" -J | "$KDMESG" -K - --format=kmsg | cmp - "$BATS_TEST_TMPDIR/b.kmsg"
+        KDMESG_BOOT_TIME=0 "$KDMESG" -K "$BATS_TEST_TMPDIR/b.kmsg" --format=export |
+                "$KDMESG" -K - --format=kmsg | cmp - "$BATS_TEST_TMPDIR/b.kmsg"
 }
 
 @test "kmsg -> export -> kmsg is lossless" {
