@@ -144,6 +144,46 @@ setup() {
         done
 }
 
+@test "cursor: --follow-new starts with new records the first time, then continues after the cursor" {
+        emu_init 16
+        emu write 3
+        kdmesg_bg -W --cursor-file "$C"
+        emu wait blocks 1
+        emu write 1
+        wait_lines 1
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(cat "$OUT")" = "[    0.004000] record 3" ]
+        grep -qx "seq=3" "$C"
+        # Written while no kdmesg ran: the next -W prints them, exactly once.
+        emu write 2
+        kdmesg_bg -W --cursor-file "$C"
+        wait_lines 2
+        emu wait blocks 1
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(cat "$OUT")" = "[    0.005000] record 4
+[    0.006000] record 5" ]
+        [ ! -s "$ERR" ]
+}
+
+@test "cursor: --follow-new stopped before any new record: the skipped ring stays skipped" {
+        emu_init 16
+        emu write 3
+        kdmesg_bg -W --cursor-file "$C"
+        emu wait blocks 1
+        # Saved before it went to sleep: the ring as it was is behind the cursor.
+        grep -qx "seq=2" "$C"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ ! -s "$OUT" ]
+        emu write 1
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.004000] record 3" ]
+        [ -z "$stderr" ]
+}
+
 @test "cursor: SIGTERM while catching up ends cleanly; the cursor names the last record written" {
         local n
         emu_init 20000
