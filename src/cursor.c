@@ -188,6 +188,12 @@ void cursor_set_boot_id(struct cursor *c, const char *boot_id) {
         }
 }
 
+void cursor_start_after(struct cursor *c, uint64_t seq, uint64_t usec) {
+        c->processed = c->written = c->dirty = true;
+        c->last_seq = c->written_seq = seq;
+        c->last_usec = c->written_usec = usec;
+}
+
 void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec) {
         c->processed = true;
         c->last_seq = seq;

@@ -35,6 +35,12 @@ bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *re
 void cursor_set_boot_id(struct cursor *c, const char *boot_id);
 
 /*
+ * Records up to seq (with time stamp usec) are skipped, not printed
+ * (--follow-new): they count as written, saved at the next update.
+ */
+void cursor_start_after(struct cursor *c, uint64_t seq, uint64_t usec);
+
+/*
  * A record is processed: its output, if any, is in the buffer, whole (the
  * caller leaves room for a record before formatting it), or it was filtered out.
  */

@@ -840,6 +840,7 @@ static void probe_newest(struct run *run) {
                 if (e == 1 && kmsg_record_has_seqnum(r)) {
                         run->have_newest = true;
                         run->newest_seq = kmsg_record_get_seqnum(r);
+                        run->newest_usec = kmsg_record_get_timestamp(r);
                 } else if (e < 0 && e != -EPIPE && e != -EMSGSIZE && e != -EBADMSG)
                         break;
         }
@@ -917,6 +918,12 @@ static enum kmsg_seek plan_device_start(struct run *run, const struct options *o
         if (o->follow_new) {
                 run->start = START_NEW;
                 probe_newest(run);
+                /*
+                 * A cursor with nothing of this boot: what is in the ring now
+                 * is skipped on purpose, so the cursor starts after it.
+                 */
+                if (c && !run->fatal && run->have_newest)
+                        cursor_start_after(c, run->newest_seq, run->newest_usec);
                 return KMSG_SEEK_END;
         }
         run->start = START_PROBED;

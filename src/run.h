@@ -46,7 +46,7 @@ struct run {
         bool have_oldest;
         uint64_t oldest_seq, oldest_usec;
         bool have_newest;
-        uint64_t newest_seq;
+        uint64_t newest_seq, newest_usec;
         bool have_resume;      /* --cursor-file: the time stamp of the record before resume_seq */
         uint64_t resume_seq, resume_usec;
 

@@ -40,6 +40,24 @@ setup() {
         grep -qx "seq=7" "$C"
 }
 
+@test "cursor: the file is replaced (a new file renamed over it), never rewritten in place" {
+        local ino
+        emu_init 16
+        emu write 2
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        ino=$(stat -c %i "$C")
+        # A reader holding the old file keeps reading the old state whole.
+        exec 4<"$C"
+        emu write 2
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        [ "$(stat -c %i "$C")" != "$ino" ]
+        grep -qx "seq=3" "$C"
+        run cat <&4
+        exec 4<&-
+        [[ "$output" == *$'\nseq=1\nusec=2000' ]]
+        [ ! -e "$C.tmp" ]
+}
+
 @test "cursor: what the ring overwrote since the last run is reported exactly" {
         emu_init 10
         emu write 10
@@ -124,6 +142,46 @@ setup() {
                 [ "$output" = "[    0.006000] record 5" ]
                 [ -z "$stderr" ]
         done
+}
+
+@test "cursor: --follow-new starts with new records the first time, then continues after the cursor" {
+        emu_init 16
+        emu write 3
+        kdmesg_bg -W --cursor-file "$C"
+        emu wait blocks 1
+        emu write 1
+        wait_lines 1
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(cat "$OUT")" = "[    0.004000] record 3" ]
+        grep -qx "seq=3" "$C"
+        # Written while no kdmesg ran: the next -W prints them, exactly once.
+        emu write 2
+        kdmesg_bg -W --cursor-file "$C"
+        wait_lines 2
+        emu wait blocks 1
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(cat "$OUT")" = "[    0.005000] record 4
+[    0.006000] record 5" ]
+        [ ! -s "$ERR" ]
+}
+
+@test "cursor: --follow-new stopped before any new record: the skipped ring stays skipped" {
+        emu_init 16
+        emu write 3
+        kdmesg_bg -W --cursor-file "$C"
+        emu wait blocks 1
+        # Saved before it went to sleep: the ring as it was is behind the cursor.
+        grep -qx "seq=2" "$C"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ ! -s "$OUT" ]
+        emu write 1
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.004000] record 3" ]
+        [ -z "$stderr" ]
 }
 
 @test "cursor: SIGTERM while catching up ends cleanly; the cursor names the last record written" {

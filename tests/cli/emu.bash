@@ -49,3 +49,12 @@ stop_bg() {
         STATUS=0
         wait "$PID" || STATUS=$?
 }
+
+# A test that failed while kdmesg ran in the background does not leave it running.
+# Only this shell's own jobs that were not waited for yet.
+teardown() {
+        local j
+        for j in $(jobs -p); do
+                kill -KILL "$j" 2>/dev/null || true
+        done
+}

@@ -80,6 +80,32 @@ CHECK="$TESTS/cli/check-seqs"
         [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
 }
 
+@test "--follow --fail-on-loss: SIGTERM after an overrun exits 3, after none 0; -q keeps the status" {
+        local sig
+        for sig in TERM INT; do
+                emu_init 10
+                emu write 2
+                kdmesg_bg -w --fail-on-loss
+                wait_lines 2
+                emu wait blocks 1
+                stop_bg $sig
+                [ "$STATUS" -eq 0 ]
+                [ ! -s "$ERR" ]
+                emu_init 10
+                emu write 2
+                kdmesg_bg -w --fail-on-loss -q
+                wait_lines 2
+                emu wait blocks 1
+                kill -STOP "$PID"
+                emu write 30
+                kill -CONT "$PID"
+                wait_lines 13
+                stop_bg $sig
+                [ "$STATUS" -eq 3 ]
+                [ ! -s "$ERR" ]
+        done
+}
+
 @test "--follow --json: valid JSON Lines, each record flushed as it comes, a loss object at an overrun" {
         emu_init 10
         emu write 8
@@ -102,6 +128,25 @@ CHECK="$TESTS/cli/check-seqs"
         run jq -r 'select(.msg) | .seq' "$OUT"
         [ "$output" = "$(seq 0 8; seq 29 38)" ]
         [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
+}
+
+@test "following, each record is flushed as soon as it is formatted, not when the reading pauses" {
+        local f h
+        for f in short json table kmsg; do
+                h=0
+                [ $f = table ] && h=1 # the header line
+                emu_init 16
+                emu write 4
+                # 300 ms per read(): the 4 records take 1.2 s, the fifth read
+                # (nothing more: wait) 0.3 s more.
+                KMSG_EMU_READ_DELAY_US=300000 kdmesg_bg -w --format=$f
+                wait_lines $((h + 1))
+                # The first line is out while the later records are still being read.
+                [ "$(emu get reads)" -le 2 ]
+                wait_lines $((h + 4))
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+        done
 }
 
 @test "following in the kmsg and export formats: stdout keeps only records, the loss goes to stderr" {
