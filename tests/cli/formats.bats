@@ -342,6 +342,16 @@ bad_usage() {
         [[ "$output" == *" 0 problems" ]]
 }
 
+@test "meson install ships the JSON Schema where the man page says" {
+        need meson
+        grep -qF '_/usr/share/kdmesg/kdmesg-record.schema.json_' "$SRC/man/kdmesg.1.scd"
+        run meson install -C "$BUILDDIR" --destdir "$BATS_TEST_TMPDIR/inst" --no-rebuild --quiet
+        [ "$status" -eq 0 ]
+        f=$(find "$BATS_TEST_TMPDIR/inst" -path '*/share/kdmesg/kdmesg-record.schema.json')
+        [ -n "$f" ]
+        cmp "$f" "$SCHEMA"
+}
+
 @test "json: the schema rejects what it should (so the validation can fail)" {
         run "$TESTS/cli/validate-json" "$SCHEMA" <<<'{"seq":1,"flags":"-","msg":"x","dict":{},"extra":1}'
         [ "$status" -eq 1 ]
@@ -465,6 +475,11 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
                 > "$BATS_TEST_TMPDIR/out" 2> "$BATS_TEST_TMPDIR/err"
         cmp "$BATS_TEST_TMPDIR/out" "$REAL"
         grep -qF "51 duplicate records skipped" "$BATS_TEST_TMPDIR/err"
+        # And filters: the records of level warn and worse, each with its dictionary lines, as they were.
+        awk -F, '/^[0-9]/ { keep = $1 % 8 <= 4 } keep' "$REAL" > "$BATS_TEST_TMPDIR/want"
+        [ "$(grep -c '^[0-9]' "$BATS_TEST_TMPDIR/want")" -ge 3 ]
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/a.kmsg" -K "$BATS_TEST_TMPDIR/b.kmsg" --format=kmsg -l warn+ 2>/dev/null |
+                cmp - "$BATS_TEST_TMPDIR/want"
 }
 
 @test "kmsg: a dictionary key from JSON that is not [A-Za-z0-9._-] is escaped, never breaks the record" {
