@@ -5,7 +5,8 @@
  * atomic for every reader of the file system, so a killed kdmesg always
  * leaves the old or the new cursor, and what a crash of the whole system
  * could lose (the last updates) belongs to a boot whose ring is gone
- * anyway: the next run sees a new boot id and reports the reboot.
+ * anyway: the next run sees a new boot id and reports the reboot (or,
+ * where the file system left the file empty, no state: a first run).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -23,6 +23,17 @@ setup() {
         [ ! -e "$C.tmp" ]
 }
 
+@test "cursor: an empty file holds no state: a first run" {
+        emu_init 16
+        emu write 2
+        : >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [ -z "$stderr" ]
+        grep -qx "seq=1" "$C"
+}
+
 @test "cursor: the next run prints only what came after, and nothing when nothing came" {
         emu_init 16
         emu write 5
