@@ -698,6 +698,16 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         [ "$output" = '{"seq":0,"time":0.000000,"pri":6,"facility":"kern","level":"info","flags":"-","caller":[84,255],"msg":"m","dict":{}}' ]
 }
 
+@test "the man page's ENVIRONMENT names every variable kdmesg reads" {
+        names=$(grep -rhoE '(secure_)?getenv\("[A-Z_]+"\)' "$SRC/src" "$SRC/lib" | sed 's/.*("\(.*\)")/\1/' | sort -u)
+        [ "$(wc -l <<<"$names")" -ge 7 ]
+        env_section=$(sed -n '/^# ENVIRONMENT/,/^# FILES/p' "$SRC/man/kdmesg.1.scd" | sed 's/\\_/_/g')
+        for n in $names; do
+                echo "$n"
+                grep -qx "\*$n\*" <<<"$env_section"
+        done
+}
+
 @test "json: time stamps past 2^53 µs stay exact, in records and loss objects, on both paths" {
         printf '6,1,18446744073709551615,-;max\n6,3,9007199254740993,-;past 2^53\n' > "$BATS_TEST_TMPDIR/big.kmsg"
         want='{"first_seq":0,"last_seq":0,"count":1,"cause":"rotated","time_after":18446744073709.551615}
