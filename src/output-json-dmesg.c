@@ -8,7 +8,8 @@
  * seven bits of LOG_FACMASK and writes "pri" only for the facilities it
  * has names for (kern to ftp, 0 to 11): a local7 record, and one with no
  * priority at all, has no "pri".  It leaves out a record whose message is
- * empty.  Newer util-linux adds "caller" when the
+ * empty.  With -x it writes "fac" and "pri" as names instead, for the same
+ * records.  Newer util-linux adds "caller" when the
  * record has one; so does this.  Where util-linux writes invalid JSON
  * (bytes that are not UTF-8) or cuts a message at a NUL byte, this writes
  * the byte as the text \xNN and a NUL as \u0000.  No records, no output, as
@@ -45,9 +46,18 @@ static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
         out_puts(j->n++ == 0 ? "{\n   \"dmesg\": [\n      {\n" : "},{\n");
         fac = kmsg_record_get_facility(r) & 0x7f;
         if (kmsg_record_has_priority(r) && fac < UL_FACILITIES) {
-                out_puts("         \"pri\": ");
-                out_u64(fac | kmsg_record_get_level(r));
-                out_puts(",\n");
+                if (s->settings->decode) {
+                        /* -x: the names, as "dmesg --json -x" writes them. */
+                        out_puts("         \"fac\": \"");
+                        out_puts(kmsg_facility_to_name(fac));
+                        out_puts("\",\n         \"pri\": \"");
+                        out_puts(kmsg_level_to_name(kmsg_record_get_level(r)));
+                        out_puts("\",\n");
+                } else {
+                        out_puts("         \"pri\": ");
+                        out_u64(fac | kmsg_record_get_level(r));
+                        out_puts(",\n");
+                }
         }
         out_puts("         \"time\": ");
         out_usec(kmsg_record_get_timestamp(r), 5);

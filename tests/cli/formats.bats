@@ -618,11 +618,18 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
         for ((f = 0; f < 256; f++)); do
                 printf '%d,%d,%d,-;f%d\n' $((f * 8)) $((f * 2)) $((f * 2000)) $f $((f * 8 + 6)) $((f * 2 + 1)) $((f * 2000 + 1)) $f
         done > "$BATS_TEST_TMPDIR/fac.kmsg"
+        local o
         for d in "$REAL" "$BATS_TEST_TMPDIR/esc.kmsg" "$BATS_TEST_TMPDIR/fac.kmsg"; do
-                KMSG_PRELOAD_FILE="$d" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg --json > "$BATS_TEST_TMPDIR/theirs"
-                "$KDMESG" -K "$d" --json=dmesg > "$BATS_TEST_TMPDIR/ours"
-                [ -s "$BATS_TEST_TMPDIR/theirs" ]
-                cmp "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/theirs"
+                # -x writes "fac" and "pri" as names; the time options change nothing.
+                for o in "" -x -T -t "-x -d"; do
+                        # shellcheck disable=SC2086
+                        KMSG_PRELOAD_FILE="$d" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg --json $o > "$BATS_TEST_TMPDIR/theirs"
+                        # shellcheck disable=SC2086
+                        "$KDMESG" -K "$d" --json=dmesg --boot-time @0 $o > "$BATS_TEST_TMPDIR/ours"
+                        [ -s "$BATS_TEST_TMPDIR/theirs" ]
+                        echo "$d $o"
+                        cmp "$BATS_TEST_TMPDIR/ours" "$BATS_TEST_TMPDIR/theirs"
+                done
         done
         # An empty log: util-linux prints nothing at all, and so do we.
         KMSG_PRELOAD_FILE="$EMPTY" LD_PRELOAD="$BATS_TEST_TMPDIR/kp.so" dmesg --json > "$BATS_TEST_TMPDIR/theirs"
