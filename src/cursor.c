@@ -37,6 +37,9 @@ struct cursor {
         bool written;
         uint64_t written_seq, written_usec; /* the last record of the last write */
         bool dirty; /* the file still names as pending what has been written */
+        bool resolved; /* the loaded pending range was reported: save without it */
+        uint64_t cycle_records; /* records processed since kdmesg last went idle */
+        uint64_t window;        /* records named ahead of a write: twice the last busy spell */
 
         /* What the file says now. */
         bool disk_valid; /* written by this run */
@@ -189,6 +192,14 @@ void cursor_set_boot_id(struct cursor *c, const char *boot_id) {
         }
 }
 
+void cursor_resume(struct cursor *c, uint64_t next, uint64_t usec) {
+        c->disk_has_seq = next > 0;
+        c->disk_seq = next > 0 ? next - 1 : 0;
+        c->disk_usec = usec;
+        /* A pending range is settled: the file must say so even if nothing new comes. */
+        c->resolved = c->has_pending;
+}
+
 void cursor_start_after(struct cursor *c, uint64_t seq, uint64_t usec) {
         c->processed = c->written = c->dirty = true;
         c->last_seq = c->written_seq = seq;
@@ -196,6 +207,7 @@ void cursor_start_after(struct cursor *c, uint64_t seq, uint64_t usec) {
 }
 
 void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec) {
+        c->cycle_records++;
         c->processed = true;
         c->last_seq = seq;
         c->last_usec = usec;
@@ -240,18 +252,30 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
 }
 
 /*
- * Right before a write: the records in it are pending.  One save per write;
- * that they were written is saved with the next write, or when kdmesg goes
- * idle or ends (cursor_idle()).
+ * Right before a write: the records in it are pending.  Replacing the file
+ * costs about half a millisecond (ext4 writes the new file's data out at
+ * the rename), too much for every record when following flushes each one.
+ * So the file names more records as pending than this write has: as many
+ * again as were processed since kdmesg was last idle, or twice as many as
+ * in the last busy spell, whichever is more; the writes that follow within
+ * that range need no save.  A busy spell of N records costs about log2(N)
+ * saves, then one per spell.  That the records were written is saved when
+ * kdmesg goes idle or ends (cursor_idle()), or with the next save.
  */
 int cursor_before_write(struct cursor *c) {
         bool has_seq = c->written || c->disk_has_seq;
         uint64_t seq = c->written ? c->written_seq : c->disk_seq;
         uint64_t usec = c->written ? c->written_usec : c->disk_usec;
+        uint64_t ahead;
 
         if (!c->batch_open)
                 return 0; /* no record in this write */
-        return save(c, has_seq, seq, usec, true, c->batch_first, c->last_seq);
+        if (c->disk_valid && c->disk_has_pending && c->last_seq <= c->disk_pending)
+                return 0; /* the file already names these records */
+        ahead = c->window > c->cycle_records ? c->window : c->cycle_records;
+        if (ahead > CURSOR_WINDOW_MAX)
+                ahead = CURSOR_WINDOW_MAX;
+        return save(c, has_seq, seq, usec, true, c->batch_first, c->last_seq + ahead);
 }
 
 int cursor_after_write(struct cursor *c) {
@@ -266,6 +290,10 @@ int cursor_after_write(struct cursor *c) {
 }
 
 int cursor_idle(struct cursor *c) {
+        if (c->cycle_records > 0) {
+                c->window = 2 * c->cycle_records;
+                c->cycle_records = 0;
+        }
         if (!c->processed || (!c->dirty && !c->batch_open))
                 return 0;
         c->dirty = c->batch_open = false;
@@ -277,8 +305,12 @@ int cursor_idle(struct cursor *c) {
 
 int cursor_sync(struct cursor *c) {
         if (!c->disk_valid && !c->processed) {
-                /* Nothing written in this boot: only a new boot id needs saving. */
-                if (c->loaded && strcmp(c->boot_id, c->cur_boot) == 0)
+                bool same = c->loaded && strcmp(c->boot_id, c->cur_boot) == 0;
+
+                /* Nothing written: a new boot id, or a settled pending range, needs saving. */
+                if (same && c->resolved)
+                        return save(c, c->disk_has_seq, c->disk_seq, c->disk_usec, false, 0, 0);
+                if (same)
                         return 0;
                 return save(c, false, 0, 0, false, 0, 0);
         }

@@ -17,6 +17,8 @@
 struct cursor;
 
 #define BOOT_ID_MAX 64
+/* The most records a save names as pending beyond those being written. */
+#define CURSOR_WINDOW_MAX 65536
 
 /*
  * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
@@ -35,6 +37,12 @@ bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *re
 void cursor_set_boot_id(struct cursor *c, const char *boot_id);
 
 /*
+ * Resuming in the same boot: the next record wanted is next; the one before
+ * it has time stamp usec.  Replaces what the file said was pending.
+ */
+void cursor_resume(struct cursor *c, uint64_t next, uint64_t usec);
+
+/*
  * Records up to seq (with time stamp usec) are skipped, not printed
  * (--follow-new): they count as written, saved at the next update.
  */
@@ -46,7 +54,10 @@ void cursor_start_after(struct cursor *c, uint64_t seq, uint64_t usec);
  */
 void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec);
 
-/* Around each write(2) of output. */
+/*
+ * Around each write(2) of output.  Before it, the file names the records in
+ * it as pending, and possibly some that follow (see cursor.c).
+ */
 int cursor_before_write(struct cursor *c);
 int cursor_after_write(struct cursor *c);
 /* Everything processed has been written (the buffer is empty): save it. */

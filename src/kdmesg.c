@@ -854,9 +854,10 @@ static void probe_newest(struct run *run) {
  */
 static enum kmsg_seek plan_device_start(struct run *run, const struct options *o) {
         struct cursor *c = run->cursor;
-        uint64_t seq, usec, from, to;
+        uint64_t seq = 0, usec = 0, from = 0, to = 0;
         char boot[BOOT_ID_MAX];
         const char *old;
+        bool pending;
         bool has_seq;
         int e;
 
@@ -872,9 +873,22 @@ static enum kmsg_seek plan_device_start(struct run *run, const struct options *o
                 old = cursor_get_boot_id(c);
                 has_seq = cursor_get_seq(c, &seq, &usec);
                 if (old && strcmp(old, boot) == 0) {
-                        uint64_t next = has_seq ? seq + 1 : 0;
+                        uint64_t next = has_seq ? seq + 1 : 0, to_usec = usec, before_usec = usec;
 
-                        if (cursor_get_pending(c, &from, &to)) {
+                        pending = cursor_get_pending(c, &from, &to);
+                        if (pending) {
+                                /*
+                                 * The file may name records beyond what was
+                                 * written (cursor.c); those that did not exist
+                                 * when this run started were never read.
+                                 */
+                                probe_newest(run);
+                                if (run->have_newest && to > run->newest_seq) {
+                                        to = run->newest_seq;
+                                        to_usec = run->newest_usec;
+                                }
+                        }
+                        if (pending && from <= to) {
                                 struct kmsg_loss l = {
                                         .first_seq = from,
                                         .count = to - from + 1,
@@ -885,12 +899,14 @@ static enum kmsg_seek plan_device_start(struct run *run, const struct options *o
 
                                 run_loss(run, &l);
                                 next = to + 1;
+                                before_usec = to_usec;
                         }
+                        cursor_resume(c, next, before_usec);
                         kmsg_seqtrack_expect(run->track, next);
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
                         run->have_resume = has_seq;
                         run->resume_seq = next;
-                        run->resume_usec = usec;
+                        run->resume_usec = before_usec;
                         run->start = START_PLAIN;
                         return KMSG_SEEK_START;
                 }

@@ -120,6 +120,38 @@ setup() {
         ! grep -q pending "$C"
 }
 
+@test "cursor: following 2000 records flushed one by one replaces the file a few times, not 2000" {
+        emu_init 4096
+        emu write 2000
+        kdmesg_bg -w --cursor-file "$C"
+        wait_lines 2000
+        emu wait blocks 1
+        # A save names the records ahead as pending: about log2(2000) saves.
+        [ "$(emu get renames)" -le 20 ]
+        grep -qx "seq=1999" "$C"
+        ! grep -q pending "$C"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ ! -s "$ERR" ]
+}
+
+@test "cursor: a pending range past the newest record is cut there; later records are printed" {
+        emu_init 16
+        emu write 12
+        # A run killed in a write named records 6-100 as pending; 6-11 exist.
+        printf 'boot_id=%s\nseq=5\nusec=6000\npending_from=6\npending=100\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$output" = "-- 6 messages possibly lost (seq 6-11, interrupted) --" ]
+        [ "$stderr" = "kdmesg: 6 messages lost (interrupted)" ]
+        grep -qx "seq=11" "$C"
+        emu write 2
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$output" = "[    0.013000] record 12
+[    0.014000] record 13" ]
+        [ -z "$stderr" ]
+}
+
 @test "cursor: filtered records move the cursor too" {
         emu_init 16
         emu write 4

@@ -10,7 +10,8 @@
  *   kmsg-emu clear RING                what "dmesg -C" does (SEEK_DATA)
  *   kmsg-emu get RING FIELD            print first_seq, next_seq, boot_id,
  *                                      opens, reads, polls, blocks, epipes,
- *                                      timed (polls with a time-out)
+ *                                      timed (polls with a time-out),
+ *                                      renames (rename() calls of the reader)
  *   kmsg-emu wait RING FIELD N [SEC]   wait until FIELD >= N (default 10 s);
  *                                      exit 1 on time-out
  *
@@ -165,6 +166,8 @@ static uint64_t field(struct emu_ring *r, const char *name) {
                 return __atomic_load_n(&r->n_epipe, __ATOMIC_RELAXED);
         if (strcmp(name, "timed") == 0)
                 return __atomic_load_n(&r->n_timed, __ATOMIC_RELAXED);
+        if (strcmp(name, "renames") == 0)
+                return __atomic_load_n(&r->n_rename, __ATOMIC_RELAXED);
         fprintf(stderr, "kmsg-emu: unknown field %s\n", name);
         exit(2);
 }

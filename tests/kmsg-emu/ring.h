@@ -45,6 +45,7 @@ struct emu_ring {
         uint64_t n_block; /* of them, those that had to wait */
         uint64_t n_epipe;
         uint64_t n_timed; /* poll() calls on the device with a time-out (not infinite) */
+        uint64_t n_rename; /* rename() calls (the cursor file's updates) */
         struct emu_slot slots[];
 };
 

@@ -2,7 +2,8 @@
 /*
  * LD_PRELOAD shim: serves /dev/kmsg (and the boot id) from the emulated
  * ring named by $KMSG_EMU_RING; every other path and descriptor goes to
- * the real calls.  With ASan builds run with
+ * the real calls.  It also counts rename() calls (the cursor file's
+ * updates) in the ring.  With ASan builds run with
  * ASAN_OPTIONS=verify_asan_link_order=0.
  *
  * Environment:
@@ -486,6 +487,18 @@ int ppoll(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigse
                         return ready;
                 }
         }
+}
+
+/* Counted, for the cursor file's updates: each is a rename() over it. */
+int rename(const char *from, const char *to) {
+        static int (*real_rename)(const char *, const char *);
+
+        resolve();
+        if (!real_rename)
+                real_rename = dlsym(RTLD_NEXT, "rename");
+        if (getenv("KMSG_EMU_RING") && map_ring() == 0)
+                count(&ring->n_rename);
+        return real_rename(from, to);
 }
 
 int poll(struct pollfd *pfds, nfds_t n, int timeout) {
