@@ -39,3 +39,31 @@ CHECK="$TESTS/cli/check-seqs"
         [[ "$output" == *" lost=0 "* ]]
         [ ! -e "$C.tmp" ] || grep -q boot_id "$C"
 }
+
+@test "kill -9 and restart under 20,000 records/s: the pending ranges ahead of each write keep it exact" {
+        local i last
+        C="$BATS_TEST_TMPDIR/cursor"
+        emu_init 131072
+        # Busy spells of many records: the cursor names records ahead of each
+        # write, and a killed run's range is cut at the newest record.
+        "$KMSG_EMU" write "$RING" 0 20000 3>&- &
+        WPID=$!
+        for i in $(seq -w 1 20); do
+                LD_PRELOAD="$KMSG_EMU_SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+                        "$KDMESG" -w --cursor-file "$C" >"$BATS_TEST_TMPDIR/out.$i" 2>/dev/null 3>&- &
+                PID=$!
+                sleep "0.$((RANDOM % 2))$((RANDOM % 10))"
+                kill -KILL "$PID"
+                wait "$PID" || true
+        done
+        kill -TERM "$WPID"
+        wait "$WPID"
+        kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/out.last" 2>/dev/null
+        last=$(($(emu get next_seq) - 1))
+        [ "$last" -gt 20000 ]
+        [ "$last" -lt 131072 ]
+        run "$CHECK" 0 "$last" "$BATS_TEST_TMPDIR"/out.*
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *" lost=0 "* ]]
+}
