@@ -461,6 +461,8 @@ static void parse_options(int argc, char **argv, struct options *o) {
                 case 'o': {
                         const char *bad = NULL;
 
+                        /* The last -o counts, as with lsblk. */
+                        columns_free(&o->columns);
                         e = columns_parse(&o->columns, optarg, &bad);
                         if (e == -EINVAL) {
                                 warnx_(_("unknown column '%s'"), bad);

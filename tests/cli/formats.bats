@@ -238,6 +238,12 @@ bad_usage() {
         [ "${lines[0]}" = "$(echo "${lines[0]}" | grep -E '^ +SEQ +TIME LEVEL +SUBSYSTEM DEVICE +MESSAGE +CALLER DICT$')" ]
 }
 
+@test "-o given twice: the last list counts, as with lsblk" {
+        [ "$("$KDMESG" -K "$F" -o SEQ,CALLER -o LEVEL 2>/dev/null)" = "$("$KDMESG" -K "$F" -o LEVEL 2>/dev/null)" ]
+        [ "$("$KDMESG" -K "$F" -o SEQ -o +CALLER 2>/dev/null)" = "$("$KDMESG" -K "$F" -o +CALLER 2>/dev/null)" ]
+        [ "$("$KDMESG" -K "$F" -o +CALLER -o SEQ 2>/dev/null | head -1)" = "SEQ" ]
+}
+
 @test "--noheadings drops the heading line only" {
         a=$("$KDMESG" -K "$F" -o SEQ,LEVEL,MESSAGE 2>/dev/null | tail -n +2)
         b=$("$KDMESG" -K "$F" -o SEQ,LEVEL,MESSAGE --noheadings 2>/dev/null)
