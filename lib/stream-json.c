@@ -78,33 +78,63 @@ struct json_line {
         const char *err;
 };
 
-/* Seconds with up to six decimals, from the number's text as written. */
+/*
+ * Seconds since boot, from the number's text as written, exactly: kdmesg
+ * writes six decimals, and a tool in between (jq) may write the same value
+ * as 99000 or 2e-06.  Digits past the microsecond are dropped.
+ */
 static int usec_of(struct json_object *v, uint64_t *ret) {
-        const char *s = json_object_get_string(v), *dot;
-        uint64_t sec = 0, frac = 0;
-        int digits = 0;
+        const char *s = json_object_get_string(v), *p;
+        uint64_t usec = 0;
+        long point = 0, exp = 0, pos, i = 0;
+        bool in_frac = false;
 
         if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
                 return -EBADMSG;
         if (!s || *s < '0' || *s > '9')
-                return -EBADMSG;
-        for (; *s >= '0' && *s <= '9'; s++) {
-                if (sec > UINT64_MAX / 10000000)
-                        return -EBADMSG;
-                sec = sec * 10 + (uint64_t)(*s - '0');
+                return -EBADMSG; /* negative, or not a number as written */
+        /* The digits (s up to p, the point skipped) and where the point is. */
+        for (p = s; (*p >= '0' && *p <= '9') || (*p == '.' && !in_frac); p++) {
+                if (*p == '.')
+                        in_frac = true;
+                else if (!in_frac)
+                        point++;
         }
-        dot = s;
-        if (*dot == '.')
-                for (s = dot + 1; *s >= '0' && *s <= '9'; s++)
-                        if (digits < 6) {
-                                frac = frac * 10 + (uint64_t)(*s - '0');
-                                digits++;
-                        }
-        if (*s)
-                return -EBADMSG; /* exponents and the like */
-        for (; digits < 6; digits++)
-                frac *= 10;
-        *ret = sec * 1000000 + frac;
+        if (*p == 'e' || *p == 'E') {
+                const char *x = p + 1;
+                bool neg = *x == '-';
+
+                if (*x == '-' || *x == '+')
+                        x++;
+                if (*x < '0' || *x > '9')
+                        return -EBADMSG;
+                for (; *x >= '0' && *x <= '9'; x++)
+                        if (exp < 100000)
+                                exp = exp * 10 + (*x - '0');
+                if (*x)
+                        return -EBADMSG;
+                if (neg)
+                        exp = -exp;
+        } else if (*p)
+                return -EBADMSG;
+        /* The value in microseconds is the digits before position pos. */
+        pos = point + exp + 6;
+        for (; s < p && i < pos; s++) {
+                unsigned d = (unsigned)(*s - '0');
+
+                if (*s == '.')
+                        continue;
+                if (usec > UINT64_MAX / 10 || (usec == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+                        return -EBADMSG;
+                usec = usec * 10 + d;
+                i++;
+        }
+        for (; i < pos; i++) {
+                if (usec > UINT64_MAX / 10)
+                        return -EBADMSG;
+                usec *= 10;
+        }
+        *ret = usec;
         return 0;
 }
 
@@ -129,7 +159,7 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                         e = -EBADMSG;
                 r->has_seqnum = true;
         } else if (strcmp(key, "time") == 0) {
-                l->err = "time is not seconds with up to six decimals";
+                l->err = "time is not a number of seconds";
                 e = usec_of(v, &r->usec);
                 r->has_timestamp = true;
         } else if (strcmp(key, "pri") == 0) {

@@ -740,6 +740,16 @@ kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
 kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
 }
 
+@test "json read back after jq: kdmesg -J | jq | kdmesg -K - gives the same records" {
+        # jq writes 2e-06 for 0.000002 and 99000 for 99000.000000; it keeps one of two equal keys.
+        "$KDMESG" -K "$REAL" -J | jq -c . > "$BATS_TEST_TMPDIR/jq.json"
+        grep -q '"time":[0-9]e-0' "$BATS_TEST_TMPDIR/jq.json"
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/jq.json" --format=kmsg | cmp - "$REAL"
+        # A selection, read back: only its gaps are new.
+        run --separate-stderr bash -c '"$1" -K "$2" -J | jq -c "select(.level == \"warn\")" | "$1" -K - --format=kmsg' _ "$KDMESG" "$REAL"
+        [ "$output" = "$(awk -F, '/^[0-9]/ { keep = $1 % 8 == 4 } keep' "$REAL")" ]
+}
+
 @test "json read back: a bad line is reported with its line number, exit 1" {
         printf '{"seq":0,"msg":"a","dict":{}}\n{"seq":1,"msg":\n{"seq":2,"msg":"c","dict":{}}\n' > "$BATS_TEST_TMPDIR/b.json"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/b.json" --format=cat

@@ -125,7 +125,7 @@ TEST(json_bad_lines_are_reported_and_skipped) {
         struct kmsg_reader *rd = READER("{bad\n"
                                         "{\"seq\":1}\n"
                                         "{\"msg\":[1,256]}\n"
-                                        "{\"msg\":\"x\",\"time\":1e3}\n"
+                                        "{\"msg\":\"x\",\"time\":-1}\n"
                                         "{\"msg\":\"x\",\"flags\":\"a;b\"}\n"
                                         "{\"msg\":\"x\"} tail\n"
                                         "[1]\n"
@@ -142,6 +142,58 @@ TEST(json_bad_lines_are_reported_and_skipped) {
         CHECK_INT(kmsg_reader_next(rd, &r), 1);
         CHECK_STR(kmsg_record_get_message(r, NULL), "ok");
         kmsg_reader_unref(rd);
+}
+
+/* Time in any form of JSON number (jq writes 2e-06 and 99000), exact to the microsecond. */
+TEST(json_time_in_any_number_form) {
+        static const struct {
+                const char *time;
+                int64_t usec; /* -1: an error */
+        } t[] = {
+                { "6.193747", 6193747 },
+                { "99000", 99000000000 },
+                { "2e-06", 2 },
+                { "2E-6", 2 },
+                { "1.5e+2", 150000000 },
+                { "1e3", 1000000000 },
+                { "0.1234567", 123456 },         /* past the microsecond: dropped */
+                { "1e-400", 0 },
+                { "0e400", 0 },
+                { "0.000000", 0 },
+                { "18446744073709.551615", -2 }, /* UINT64_MAX */
+                { "18446744073709551615e-6", -2 },
+                { "18446744073709.551616", -1 },
+                { "18446744073709.999999", -1 },
+                { "1e400", -1 },
+                { "-1", -1 },
+                { "-0.5", -1 },
+        };
+        size_t i;
+
+        for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+                char line[128];
+                struct kmsg_reader *rd;
+                struct kmsg_record *r;
+                int n = snprintf(line, sizeof(line), "{\"msg\":\"m\",\"time\":%s}\n", t[i].time);
+
+                rd = reader_for(line, (size_t)n, KMSG_FORMAT_JSON);
+                if (t[i].usec == -1) {
+                        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+                        CHECK_STR(kmsg_reader_get_error(rd), "bad JSON record: time is not a number of seconds");
+                } else {
+                        int e = kmsg_reader_next(rd, &r);
+
+                        CHECK_INT(e, 1);
+                        if (e == 1) {
+                                CHECK(kmsg_record_has_timestamp(r));
+                                if (t[i].usec == -2)
+                                        CHECK(kmsg_record_get_timestamp(r) == UINT64_MAX);
+                                else
+                                        CHECK(kmsg_record_get_timestamp(r) == (uint64_t)t[i].usec);
+                        }
+                }
+                kmsg_reader_unref(rd);
+        }
 }
 
 TEST(json_line_over_the_limit_is_skipped) {
