@@ -48,6 +48,7 @@ struct table_sink {
         struct libscols_column **cols;
         size_t n_cols;
         size_t *widths;   /* the width of each column so far */
+        size_t *shown;    /* the width of each column in the lines printed so far */
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
@@ -259,6 +260,16 @@ static void write_held(struct table_sink *t) {
         t->n_held = 0;
 }
 
+/* Whether the batch just laid out widened a column that earlier lines have (but the last). */
+static bool batch_widened(const struct table_sink *t) {
+        size_t i;
+
+        for (i = 0; i + 1 < t->n_cols; i++)
+                if (t->shown[i] && scols_column_get_width(t->cols[i]) > t->shown[i])
+                        return true;
+        return false;
+}
+
 /* Print the lines collected so far and forget them. */
 static int flush_batch(struct table_sink *t) {
         char *text = NULL;
@@ -270,6 +281,32 @@ static int flush_batch(struct table_sink *t) {
         e = scols_print_table_to_string(t->tb, &text);
         if (e < 0)
                 return e;
+        if (t->printed && !t->s.settings->noheadings && batch_widened(t)) {
+                /*
+                 * A value wider than its column in the lines above (a time
+                 * past 999999 seconds, a longer device) moves the columns
+                 * after it: print this batch under a heading of its own, so
+                 * that every line stands under a heading that fits it.
+                 */
+                free(text);
+                text = NULL;
+                for (i = 0; i + 1 < t->n_cols; i++) {
+                        size_t w = scols_column_get_width(t->cols[i]);
+
+                        if (w > t->widths[i]) {
+                                t->widths[i] = w;
+                                scols_column_set_whint(t->cols[i], (double)w);
+                        }
+                        e = set_heading(t, i);
+                        if (e < 0)
+                                return e;
+                }
+                scols_table_enable_noheadings(t->tb, 0);
+                e = scols_print_table_to_string(t->tb, &text);
+                scols_table_enable_noheadings(t->tb, 1);
+                if (e < 0)
+                        return e;
+        }
         if (t->held) {
                 /* The heading is the first line; what was lost before the first record follows it. */
                 char *nl = strchr(text, '\n');
@@ -295,6 +332,8 @@ static int flush_batch(struct table_sink *t) {
                         t->widths[i] = w;
                         scols_column_set_whint(t->cols[i], (double)w);
                 }
+                if (w > t->shown[i])
+                        t->shown[i] = w;
         }
         scols_table_remove_lines(t->tb);
         t->n_lines = 0;
@@ -426,6 +465,7 @@ static int table_record(struct sink *s, const struct kmsg_record *r) {
 static int print_heading(struct table_sink *t) {
         struct libscols_line *ln;
         char *text = NULL, *nl;
+        size_t i;
         int e;
 
         ln = scols_table_new_line(t->tb, NULL);
@@ -433,6 +473,9 @@ static int print_heading(struct table_sink *t) {
                 return -ENOMEM;
         scols_table_enable_noheadings(t->tb, 0);
         e = scols_print_table_to_string(t->tb, &text);
+        /* The lines that come under this heading must fit it. */
+        for (i = 0; e >= 0 && i + 1 < t->n_cols; i++)
+                t->shown[i] = scols_column_get_width(t->cols[i]);
         scols_table_remove_lines(t->tb);
         scols_table_enable_noheadings(t->tb, 1);
         t->printed = true;
@@ -502,6 +545,7 @@ static void table_free(struct sink *s) {
         scols_unref_table(t->tb);
         free(t->cols);
         free(t->widths);
+        free(t->shown);
         free(t->buf);
         free(t->held);
         free(t);
@@ -552,7 +596,8 @@ struct sink *sink_table_new(const struct output_settings *settings) {
         t->tb = scols_new_table();
         t->cols = calloc(cols->n ? cols->n : 1, sizeof(*t->cols));
         t->widths = calloc(cols->n ? cols->n : 1, sizeof(*t->widths));
-        if (!t->tb || !t->cols || !t->widths) {
+        t->shown = calloc(cols->n ? cols->n : 1, sizeof(*t->shown));
+        if (!t->tb || !t->cols || !t->widths || !t->shown) {
                 table_free(&t->s);
                 return NULL;
         }

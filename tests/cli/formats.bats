@@ -303,6 +303,27 @@ bad_usage() {
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -gt 40 ]
 }
 
+@test "table: a batch that widens a column comes under a heading of its own" {
+        # 600 records; from seq 550 on the time needs 14 characters (a machine up 11.6 days).
+        for ((i = 0; i < 600; i++)); do
+                printf '6,%d,%d,-;m%d\n' $i $((i < 550 ? i * 1000 : 1000000000000 + i)) $i
+        done > "$BATS_TEST_TMPDIR/up.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/up.kmsg" --format=table
+        [ "$status" -eq 0 ]
+        # Two headings: the first, and one before the second batch (seq 512), wider.
+        [ "$(grep -c '^ *SEQ  *TIME ' <<<"$output")" -eq 2 ]
+        [ "${lines[513]}" = "    SEQ           TIME LEVEL  SUBSYSTEM DEVICE     MESSAGE" ]
+        [ "${lines[514]}" = "    512       0.512000 info                        m512" ]
+        [ "${lines[552]}" = "    550 1000000.000550 info                        m550" ]
+        # Every line has its message where the heading above it has MESSAGE.
+        run awk '/MESSAGE$/ { col = index($0, "MESSAGE"); next }
+                substr($0, col - 1, 1) != " " || substr($0, col, 1) !~ /m/ { print "misplaced: " NR ": " $0 }' <<<"$output"
+        [ -z "$output" ]
+        # --noheadings: no heading at all.
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/up.kmsg" --format=table --noheadings
+        [ "${#lines[@]}" -eq 600 ]
+}
+
 @test "table: a column keeps its width from batch to batch" {
         # 1500 records (three batches); the DEVICE column is only set in the first.
         {
