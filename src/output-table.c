@@ -11,8 +11,8 @@
  * COLUMNS is set.  On a terminal, a column flagged COLF_TRUNC grows past its
  * width hint only while MESSAGE keeps msg_min columns; beyond that its
  * values are cut (here, not by libsmartcols, which would cut a held column
- * below its width in a later batch).  libsmartcols shows bytes that are not
- * printable as \xNN (a backslash as \x5c).
+ * below its width in a later batch).  Cell text is escaped here as in the
+ * classic view, plus tabs (cell_text()); libsmartcols's own encoding is off.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -62,13 +62,14 @@ struct table_sink {
 };
 
 /*
- * Cell text: libsmartcols escapes what is not printable itself (as \xNN),
- * but data is a C string, so a NUL byte becomes U+2400 (SYMBOL FOR NULL)
- * instead of ending the text.  The result lives in t->buf until the next call.
+ * Cell text, made safe as in the other text views (\xNN for controls,
+ * NUL, invalid UTF-8, C1 and bidirectional controls): libsmartcols's own
+ * encoding is off, as it would show a NUL as the end of the text, pass
+ * bidirectional controls and write a backslash as \x5c.  The result lives
+ * in t->buf until the next call.
  */
 static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
-        size_t need = len * 3 + 1, i;
-        char *d;
+        size_t need = len * 4 + 1;
 
         if (need > t->buf_cap) {
                 char *b = realloc(t->buf, need);
@@ -78,14 +79,7 @@ static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
                 t->buf = b;
                 t->buf_cap = need;
         }
-        for (d = t->buf, i = 0; i < len; i++) {
-                if (p[i] == '\0') {
-                        memcpy(d, "\xe2\x90\x80", 3);
-                        d += 3;
-                } else
-                        *d++ = p[i];
-        }
-        *d = '\0';
+        text_safe_into(t->buf, p, len, false);
         return t->buf;
 }
 
@@ -109,28 +103,22 @@ static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, c
 
         for (k = 0; k < n; k++)
                 if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) == 0)
-                        total += strlen(key) + 1 + 3 * len + 1;
+                        total += 4 * strlen(key) + 1 + 4 * len + 1;
         if (total == 0)
                 return 0;
         s = malloc(total + 1);
         if (!s)
                 return -ENOMEM;
+        *s = '\0';
         for (d = s, k = 0; k < n; k++) {
                 if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) < 0)
                         continue;
                 if (d > s)
                         *d++ = ' ';
-                d = stpcpy(d, key);
+                d += text_safe_into(d, key, strlen(key), false);
                 *d++ = '=';
-                for (size_t b = 0; b < len; b++) {
-                        if (val[b] == '\0') {
-                                memcpy(d, "\xe2\x90\x80", 3);
-                                d += 3;
-                        } else
-                                *d++ = val[b];
-                }
+                d += text_safe_into(d, val, len, false);
         }
-        *d = '\0';
         e = scols_line_refer_data(ln, i, s);
         if (e < 0)
                 free(s);
@@ -345,9 +333,10 @@ static int flush_batch(struct table_sink *t) {
 }
 
 /*
- * The width libsmartcols gives text: a byte it cannot print, or each byte
- * of a character it cannot print, takes four columns (\xNN).  With
- * ret_cut, the length of the longest prefix no wider than max.
+ * The width of cell text on the screen (made safe by cell_text(), so a
+ * character it cannot print is unexpected and counted as \xNN per byte,
+ * as libsmartcols would show it).  With ret_cut, the length of the
+ * longest prefix no wider than max.
  */
 static size_t text_width(const char *s, size_t max, size_t *ret_cut) {
         mbstate_t st;
@@ -594,6 +583,8 @@ struct sink *sink_table_new(const struct output_settings *settings) {
         t->time = settings->time;
         memset(t->spaces, ' ', SPACES_MAX);
         t->tb = scols_new_table();
+        if (t->tb)
+                scols_table_enable_noencoding(t->tb, 1);
         t->cols = calloc(cols->n ? cols->n : 1, sizeof(*t->cols));
         t->widths = calloc(cols->n ? cols->n : 1, sizeof(*t->widths));
         t->shown = calloc(cols->n ? cols->n : 1, sizeof(*t->shown));

@@ -121,12 +121,12 @@ static void out_hex_escape(unsigned char c) {
         out_write(e, 4);
 }
 
-/* Length of the valid UTF-8 sequence at p (not a C1 control), or 0. */
+/* Length of the valid UTF-8 sequence at p that may reach a terminal (not a C1 or bidi control), or 0. */
 static size_t utf8_valid(const unsigned char *p, size_t len) {
         uint32_t cp;
         size_t n = utf8_decode(p, len, &cp);
 
-        return n && !(cp >= 0x80 && cp <= 0x9f) ? n : 0;
+        return n && !(cp >= 0x80 && cp <= 0x9f) && !utf8_is_bidi_control(cp) ? n : 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)
@@ -185,19 +185,15 @@ void out_text(const char *p, size_t len, bool raw) {
         out_write(run, (size_t)(s - run));
 }
 
-char *text_safe_dup(const char *p, size_t len, bool raw) {
+size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len;
-        char *d, *q;
+        char *q = dst;
 
-        /* At most four bytes out for one in. */
-        d = q = malloc(len * 4 + 1);
-        if (!d)
-                return NULL;
         while (s < end) {
                 unsigned char c = *s;
                 size_t n;
 
-                if (raw || (c >= 0x20 && c < 0x7f) || c == '\t') {
+                if (raw || (c >= 0x20 && c < 0x7f)) {
                         *q++ = (char)*s++;
                         continue;
                 }
@@ -214,6 +210,15 @@ char *text_safe_dup(const char *p, size_t len, bool raw) {
                 s++;
         }
         *q = '\0';
+        return (size_t)(q - dst);
+}
+
+char *text_safe_dup(const char *p, size_t len, bool raw) {
+        /* At most four bytes out for one in. */
+        char *d = malloc(len * 4 + 1);
+
+        if (d)
+                text_safe_into(d, p, len, raw);
         return d;
 }
 

@@ -21,14 +21,18 @@ void out_u64_padded(uint64_t v, unsigned width);
 void out_usec(uint64_t usec, unsigned width);
 /*
  * Text from the kernel log, made safe for a terminal: control bytes, DEL,
- * C1 controls and bytes that are not valid UTF-8 become \xNN; valid UTF-8
- * is written as it is.  With raw, the bytes are written unchanged.
+ * C1 controls, bidirectional controls (utf8_is_bidi_control()) and bytes
+ * that are not valid UTF-8 become \xNN; other valid UTF-8 is written as it
+ * is.  With raw, the bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
 /*
- * The same made-safe text as out_text(), as a new NUL-terminated string
- * (for tables); NULL when out of memory.  With raw, a copy.
+ * The made-safe text of out_text() for a table cell, NUL-terminated, into
+ * dst, which has room for len * 4 + 1 bytes; returns its length.  A tab is
+ * escaped too (in a cell it would break the columns).  With raw, a copy.
  */
+size_t text_safe_into(char *dst, const char *p, size_t len, bool raw);
+/* The same as a new string; NULL when out of memory. */
 char *text_safe_dup(const char *p, size_t len, bool raw);
 /* Flush now (when following, after each record). */
 int out_flush(void);

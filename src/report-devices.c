@@ -218,6 +218,8 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
 
         if (!tb)
                 return -ENOMEM;
+        /* The cells are made safe by text_safe_dup(): no second escaping. */
+        scols_table_enable_noencoding(tb, 1);
         scols_table_set_name(tb, "devices");
         for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
                 /* INFERRED only with --device-text. */

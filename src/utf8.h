@@ -40,6 +40,15 @@ static inline size_t utf8_decode(const unsigned char *p, size_t len, uint32_t *c
         return n;
 }
 
+/*
+ * Whether code point cp is a bidirectional embedding, override or isolate
+ * (U+202A to U+202E, U+2066 to U+2069): printed raw, it reorders the text
+ * after it on the screen, so text output escapes it like a control.
+ */
+static inline bool utf8_is_bidi_control(uint32_t cp) {
+        return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Whether p[0..len) is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
 bool utf8_is_valid(const char *p, size_t len);
 

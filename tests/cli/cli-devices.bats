@@ -499,3 +499,11 @@ count_dict() {
         [ "$(jq -r .count <<<"$output")" -eq "$c" ]
         [ "$(jq -r .inferred <<<"$output")" -eq $(( c - $(count_dict DEVICE=b8:1) )) ]
 }
+
+@test "--devices: the last message is escaped once (no \\x5c before an escape), bidi controls too" {
+        local f="$BATS_TEST_TMPDIR/d.kmsg"
+        printf '3,0,100,-;esc\\x1b[31m \\xe2\\x80\\xae x\\x5cy\n SUBSYSTEM=block\n DEVICE=b8:0\n' > "$f"
+        run --separate-stderr "$KDMESG" -K "$f" --devices
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == *' esc\x1b[31m \xe2\x80\xae x\y' ]]
+}

@@ -226,8 +226,8 @@ bad_usage() {
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,DEV.my.odd-key_1,DEV.DRIVER,dev.driver,DEV.MESSAGE
         [ "$status" -eq 0 ]
         golden formats-table-dictkeys.out
-        # The value of the odd key is in its column (the NUL shows as U+2400).
-        [[ "$(grep -E '^ +5 ' <<<"$output")" == *"v␀al"*"e1000e"*"not the message"* ]]
+        # The value of the odd key is in its column (the NUL shows as \x00, as in the classic view).
+        [[ "$(grep -E '^ +5 ' <<<"$output")" == *'v\x00al'*"e1000e"*"not the message"* ]]
         [[ "${lines[0]}" == *"my.odd-key_1"*"DRIVER"*"driver"*"MESSAGE"* ]]
 }
 
@@ -864,4 +864,18 @@ wait_grep() {
         run --separate-stderr kdmesg_emu --format=export
         [ "$status" -eq 0 ]
         [ "$(grep -c '^__REALTIME_TIMESTAMP=' <<<"$output")" -eq 2 ]
+}
+
+@test "table: escapes made once, as in the classic view: a backslash stays, tab, ESC, NUL and bidi controls are \\xNN" {
+        local f="$BATS_TEST_TMPDIR/t.kmsg" want
+        printf '6,0,100,-;a\\x5cb\\x09c\\x1bd\\x00e \\xe2\\x80\\xaertl\\xe2\\x81\\xa6 \\xc2\\xb0C\n K=v\\x09\\x1b\\xe2\\x80\\xae\\x00w\n' > "$f"
+        want='a\b\x09c\x1bd\x00e \xe2\x80\xaertl\xe2\x81\xa6 °C'
+        run --separate-stderr "$KDMESG" -K "$f" -o MESSAGE,DICT --noheadings
+        [ "$status" -eq 0 ]
+        [ "$output" = "$want K=v\x09\x1b\xe2\x80\xae\x00w" ]
+        run --separate-stderr "$KDMESG" -K "$f" -o DEV.K --noheadings
+        [ "$output" = 'v\x09\x1b\xe2\x80\xae\x00w' ]
+        # The classic view escapes the same characters (a tab stays a tab there).
+        run --separate-stderr "$KDMESG" -K "$f" -t
+        [ "$output" = "${want/\\x09/$'\t'}" ]
 }
