@@ -2,7 +2,8 @@
 /*
  * Fuzz kmsg_record_parse(): any buffer either parses or is refused with
  * -EBADMSG.  A parsed record is written back in the /dev/kmsg text form,
- * escaping the message and dictionary values as the kernel does, and
+ * escaping the message and dictionary values as the kernel does (and keys'
+ * bytes outside [A-Za-z0-9._-], which the parser decodes too), and
  * parsed again: both must agree (escapes are decoded exactly once).
  */
 #include <errno.h>
@@ -39,6 +40,25 @@ static void put_escaped(const char *p, size_t len) {
                         put(e, 4);
                 } else
                         put(&c, 1);
+        }
+}
+
+/* A dictionary key: bytes other than [A-Za-z0-9._-] as \xNN, as the parser decodes them. */
+static void put_key(const char *key) {
+        static const char hex[] = "0123456789abcdef";
+        const unsigned char *s;
+
+        for (s = (const unsigned char *)key; *s; s++) {
+                unsigned char c = *s;
+
+                if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-')
+                        put(&c, 1);
+                else {
+                        char e[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+                        put(e, 4);
+                }
         }
 }
 
@@ -89,7 +109,7 @@ static void round_trip(struct kmsg_record *r, uint64_t h) {
 
                 kmsg_record_get_dict_entry(r, i, &key, &value, &vlen);
                 put(" ", 1);
-                put(key, strlen(key));
+                put_key(key);
                 put("=", 1);
                 put_escaped(value, vlen);
                 put("\n", 1);

@@ -387,6 +387,26 @@ TEST(dictionary) {
         }
 }
 
+TEST(dictionary_duplicates_first_wins_order_kept) {
+        /* SUBSYSTEM and DEVICE twice each, interleaved: the accessors give the first, the entries keep all. */
+        struct kmsg_record *r = parse("6,1,2,-;m\n SUBSYSTEM=first\n DEVICE=d1\n SUBSYSTEM=second\n DEVICE=d2\n");
+        const char *k, *v;
+
+        if (!r)
+                return;
+        CHECK_STR(kmsg_record_get_subsystem(r), "first");
+        CHECK_STR(kmsg_record_get_device(r), "d1");
+        CHECK_STR(kmsg_record_get_dict_value(r, "SUBSYSTEM", NULL), "first");
+        CHECK_INT(kmsg_record_get_dict_count(r), 4);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 2, &k, &v, NULL), 0);
+        CHECK_STR(k, "SUBSYSTEM");
+        CHECK_STR(v, "second");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 3, &k, &v, NULL), 0);
+        CHECK_STR(k, "DEVICE");
+        CHECK_STR(v, "d2");
+        kmsg_record_unref(r);
+}
+
 TEST(invalid_dictionary_lines) {
         /* Lines that start with white space but are not " KEY=VALUE". */
         CHECK_INT(parse_err("6,1,2,-;m\n notakey\n"), -EBADMSG);
