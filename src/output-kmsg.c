@@ -37,9 +37,10 @@ static void out_kmsg_escaped(const char *p, size_t len) {
 
 /*
  * A dictionary key: bytes other than [A-Za-z0-9._-] as \xNN.  Keys the
- * kernel writes never have any (nor keys read from kmsg input), so their
- * bytes stay the same; keys read from JSON or export can hold anything, and
- * a newline or '=' written raw would break the line or the record.
+ * kernel writes rarely have any, so their bytes stay the same; keys read
+ * from JSON or export, or decoded from \xNN in kmsg input, can hold
+ * anything, and a newline or '=' written raw would break the line or the
+ * record.
  */
 static void out_kmsg_key(const char *key) {
         const unsigned char *s = (const unsigned char *)key, *run = s;

@@ -48,6 +48,20 @@ Ring: 5 of the 5 records written since boot (seq 0-4), covering 0.001000 to 0.00
         [ "$(jq -s '.[-1].lost_total' <<<"$output")" -eq 0 ]
 }
 
+@test "a record too large for the read buffer (EINVAL) is a loss with cause toobig, and reading goes on" {
+        emu_init 16
+        emu write 5
+        KMSG_EMU_TOOBIG_SEQ=2 run --separate-stderr kdmesg_emu --lost --json
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = '{"first_seq":2,"last_seq":2,"count":1,"cause":"toobig","time_before":0.002000,"time_after":0.004000}' ]
+        [ "$(jq -s -c '.[-1] | [.lost_total, .records, .lost_by_cause]' <<<"$output")" = '[1,4,{"toobig":1}]' ]
+        KMSG_EMU_TOOBIG_SEQ=2 run --separate-stderr kdmesg_emu
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 5 ]
+        [ "${lines[2]}" = "-- 1 message lost (seq 2, between 0.002000 and 0.004000, toobig) --" ]
+        [[ "${lines[3]}" == *"] record 3" ]]
+}
+
 @test "--lost: an overrun while reading the ring is a row, and every record is read or counted" {
         emu_init 100
         emu write 100

@@ -15,6 +15,9 @@
  *                            (EPERM as with kernel.dmesg_restrict=1)
  *   KMSG_EMU_RDEV            "MAJOR:MINOR" fstat() reports for the device
  *                            instead of 1:11 ("1:3": /dev/null bound there)
+ *   KMSG_EMU_TOOBIG_SEQ      the record with this sequence number is larger
+ *                            than any read buffer: read() consumes it and
+ *                            fails with EINVAL, as the kernel does
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -303,7 +306,14 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
         }
         {
                 const struct emu_slot *s = &ring->slots[f->pos % ring->capacity];
+                const char *toobig = getenv("KMSG_EMU_TOOBIG_SEQ");
 
+                if (toobig && s->seq == strtoull(toobig, NULL, 10)) {
+                        f->pos++;
+                        unlock();
+                        errno = EINVAL; /* the kernel consumed it */
+                        return -1;
+                }
                 len = snprintf(tmp, sizeof(tmp), "%u,%llu,%llu,-;%.*s\n", s->prio, (unsigned long long)s->seq,
                                (unsigned long long)s->usec, (int)s->len, s->text);
         }
