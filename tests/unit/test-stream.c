@@ -80,6 +80,18 @@ TEST(indented_header_after_a_record_is_a_record) {
         free(t);
 }
 
+TEST(missing_final_newline_after_a_dictionary_line) {
+        /* The input ends inside the last dictionary line: it belongs to the record. */
+        static const char in[] = "6,1,1,-;a\n SUBSYSTEM=x\n6,2,2,-;b\n SUBSYSTEM=y\n DEVICE=+y:1";
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(in), KMSG_FORMAT_AUTO, 0);
+
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=a |SUBSYSTEM=x\n"
+                         "R@3 pri=6 seq=2 usec=2 flags=- fields= msg=b |SUBSYSTEM=y |DEVICE=+y:1\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(eintr_is_retried) {
         struct memsrc m = { .data = mixed, .len = sizeof(mixed) - 1, .chunk = 3, .eintr = true };
         struct kmsg_reader *rd = NULL;
