@@ -258,6 +258,20 @@ static bool batch_widened(const struct table_sink *t) {
         return false;
 }
 
+/*
+ * Keep column i at least as wide as libsmartcols just laid it out, so the
+ * layout holds from batch to batch; returns that width.
+ */
+static size_t hold_width(struct table_sink *t, size_t i) {
+        size_t w = scols_column_get_width(t->cols[i]);
+
+        if (w > t->widths[i]) {
+                t->widths[i] = w;
+                scols_column_set_whint(t->cols[i], (double)w);
+        }
+        return w;
+}
+
 /* Print the lines collected so far and forget them. */
 static int flush_batch(struct table_sink *t) {
         char *text = NULL;
@@ -279,12 +293,7 @@ static int flush_batch(struct table_sink *t) {
                 free(text);
                 text = NULL;
                 for (i = 0; i + 1 < t->n_cols; i++) {
-                        size_t w = scols_column_get_width(t->cols[i]);
-
-                        if (w > t->widths[i]) {
-                                t->widths[i] = w;
-                                scols_column_set_whint(t->cols[i], (double)w);
-                        }
+                        hold_width(t, i);
                         e = set_heading(t, i);
                         if (e < 0)
                                 return e;
@@ -312,14 +321,9 @@ static int flush_batch(struct table_sink *t) {
         if (*text)
                 out_putc('\n');
         free(text);
-        /* Keep each column at least as wide as it was, so the layout holds from batch to batch. */
         for (i = 0; i + 1 < t->n_cols; i++) {
-                size_t w = scols_column_get_width(t->cols[i]);
+                size_t w = hold_width(t, i);
 
-                if (w > t->widths[i]) {
-                        t->widths[i] = w;
-                        scols_column_set_whint(t->cols[i], (double)w);
-                }
                 if (w > t->shown[i])
                         t->shown[i] = w;
         }
