@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_OPTIONS_H
+#define KDMESG_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "color.h"
+#include "columns.h"
+#include "device.h"
+#include "filter.h"
+#include "format.h"
+#include "libkmsg.h"
+#include "sink.h"
+
+/* One -K or -F argument. */
+struct source {
+        const char *path;
+        enum kmsg_format format;
+        bool syslog_file; /* -F: must be text in the syslog form */
+};
+
+/* What to do besides (or instead of) printing the log. */
+enum action {
+        ACTION_PRINT = 0,
+        ACTION_CLEAR,        /* -C */
+        ACTION_READ_CLEAR,   /* -c: print, then clear */
+        ACTION_CONSOLE_OFF,  /* -D */
+        ACTION_CONSOLE_ON,   /* -E */
+        ACTION_CONSOLE_LEVEL /* -n */
+};
+
+struct options {
+        struct source *sources;
+        size_t n_sources;
+        enum kmsg_format input_format; /* --input-format, for -K */
+        enum action action;
+        const char *action_option;
+        int console_level;
+        bool use_syslog;               /* -S */
+        bool nopager;
+        enum color_mode color;
+        const char *boot_time;         /* --boot-time */
+        const char *since, *until;
+        const char *wall_option;       /* the option that asked for wall-clock times */
+        struct filter filter;
+        struct output_settings out;
+        struct devctx dev;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
+        bool follow;
+        bool follow_new;
+        bool quiet;
+        bool fail_on_loss;
+        bool lost;
+        const char *cursor_file;
+};
+
+/* --help on standard output, then exit 0. */
+void __attribute__((noreturn)) usage(void);
+/* Parse and check the command line into o; bad usage is reported and ends the program. */
+void options_parse(int argc, char **argv, struct options *o);
+/*
+ * Wall-clock times need the boot time: this machine's for the live log,
+ * the one given with --boot-time for dumps.  Then --since and --until
+ * become monotonic bounds.
+ */
+void options_setup_time(struct options *o);
+/* Whether the output marks records that --device-text selected by their message. */
+bool options_marks_inferred(const struct options *o);
+
+#endif
