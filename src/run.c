@@ -47,26 +47,27 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
         return run->sink->loss(run->sink, l);
 }
 
-/* Show a record the sequence tracker let through, with the loss before it. */
-static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
-                   const struct kmsg_loss *l) {
-        bool has_seq = kmsg_record_has_seqnum(r);
-        struct filter *flt = run->filter;
-        struct kmsg_loss loss = *l;
-        bool in_window;
-        int e;
-
+/*
+ * --lost counts every record the input held.  The device gives no
+ * duplicates: what it skips is before the cursor, still in the ring.
+ */
+static void count_for_lost(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl) {
         if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
-                /* The device gives no duplicates: what it skips is before the cursor, still in the ring. */
                 sink_lost_seen(run->lost, r);
-        if (fl & KMSG_SEQ_DUPLICATE)
-                return 0;
-        if (flt->have_seq && !flt->seq_warned && !has_seq) {
+}
+
+/* Input without sequence numbers: say once what --seq, --lost and --format=kmsg make of it. */
+static void warn_no_seq(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct filter *flt = run->filter;
+
+        if (kmsg_record_has_seqnum(r))
+                return;
+        if (flt->have_seq && !flt->seq_warned) {
                 warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
                        kmsg_reader_get_name(rd));
                 flt->seq_warned = true;
         }
-        if ((run->counts_losses || run->writes_seq) && !run->noseq_warned && !has_seq) {
+        if ((run->counts_losses || run->writes_seq) && !run->noseq_warned) {
                 if (run->counts_losses)
                         warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
                                kmsg_reader_get_name(rd), run->counts_losses);
@@ -75,34 +76,73 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                                kmsg_reader_get_name(rd));
                 run->noseq_warned = true;
         }
-        in_window = !flt->active || filter_in_window(flt, r);
-        if ((fl & KMSG_SEQ_LOSS) && run->have_resume && loss.first_seq == run->resume_seq && !loss.has_before) {
-                /* Resuming: the record before the gap is the cursor's. */
-                loss.has_before = true;
-                loss.usec_before = run->resume_usec;
+}
+
+/* Whether the record is inside --since/--until: a loss before it is shown only then. */
+static bool in_time_window(const struct run *run, const struct kmsg_record *r) {
+        return !run->filter->active || filter_in_window(run->filter, r);
+}
+
+/* Resuming from a cursor: the record before the first gap is the cursor's. */
+static void fill_resume_before(const struct run *run, struct kmsg_loss *loss) {
+        if (run->have_resume && loss->first_seq == run->resume_seq && !loss->has_before) {
+                loss->has_before = true;
+                loss->usec_before = run->resume_usec;
         }
-        if ((fl & KMSG_SEQ_LOSS) && in_window) {
-                e = run_loss(run, &loss);
-                if (e < 0)
-                        return e;
+}
+
+/*
+ * --cursor-file: the cursor counts this record as written with the next
+ * write(2); leave room for all of it in the buffer first.
+ */
+static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
+        if (!run->cursor || !kmsg_record_has_seqnum(r))
+                return;
+        if (out_pending() >= RECORD_FLUSH_AT)
+                out_flush();
+        cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+}
+
+/* Whether the filters and the device selection let the record through to the sink. */
+static bool wanted(struct run *run, const struct kmsg_record *r) {
+        struct filter *flt = run->filter;
+
+        return (!flt->active || filter_match(flt, r)) && (!run->devfilter || devfilter_match(run->devfilter, r));
+}
+
+/* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */
+static void flush_whole_records(const struct run *run) {
+        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT)
+                out_flush();
+}
+
+/* Show a record the sequence tracker let through, with the loss before it. */
+static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
+                   const struct kmsg_loss *l) {
+        struct kmsg_loss loss = *l;
+        bool in_window;
+        int e;
+
+        count_for_lost(run, rd, r, fl);
+        if (fl & KMSG_SEQ_DUPLICATE)
+                return 0;
+        warn_no_seq(run, rd, r);
+        in_window = in_time_window(run, r);
+        if (fl & KMSG_SEQ_LOSS) {
+                fill_resume_before(run, &loss);
+                if (in_window) {
+                        e = run_loss(run, &loss);
+                        if (e < 0)
+                                return e;
+                }
         }
-        if (run->cursor && has_seq) {
-                /*
-                 * The cursor counts this record as written with the next
-                 * write(2): leave room for all of it in the buffer first.
-                 */
-                if (out_pending() >= RECORD_FLUSH_AT)
-                        out_flush();
-                cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
-        }
-        if (in_window && (!flt->active || filter_match(flt, r)) &&
-            (!run->devfilter || devfilter_match(run->devfilter, r))) {
+        mark_for_cursor(run, r);
+        if (in_window && wanted(run, r)) {
                 e = run->sink->record(run->sink, r);
                 if (e < 0)
                         return e;
         }
-        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT)
-                out_flush();
+        flush_whole_records(run);
         /* Once standard output failed, reading on would only discard. */
         return out_failed();
 }
