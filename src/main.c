@@ -70,22 +70,43 @@ int main(int argc, char **argv) {
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
-        options_parse(argc, argv, &o);
+        switch (options_parse(argc, argv, &o)) {
+        case OPTIONS_RUN:
+                break;
+        case OPTIONS_HELP:
+                usage();
+        case OPTIONS_VERSION:
+                printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
+                goto out;
+        case OPTIONS_LIST_COLUMNS:
+                columns_print_list(stdout);
+                goto out;
+        case OPTIONS_BAD_USAGE:
+                warnx_("%s", o.error);
+                fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        case OPTIONS_FAILED:
+                if (o.error[0])
+                        warnx_("%s", o.error);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
 
         if (o.action != ACTION_PRINT && o.action != ACTION_READ_CLEAR) {
                 run.status = console_action(&o);
                 goto out;
         }
 
-        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+        /* The time options are checked before the device options search sysfs. */
+        e = options_setup_time(&o);
+        if (o.warning)
+                warnx_("%s", o.warning);
+        if (e != OPTIONS_RUN) {
+                warnx_("%s", o.error);
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        o.out.devices = &o.dev;
-        if (devfilter_active(&o.dev.filter))
-                run.devfilter = &o.dev.filter;
-
-        options_setup_time(&o);
         if (o.format == FORMAT_EXPORT) {
                 static char boot_id[33];
 
@@ -99,6 +120,14 @@ int main(int argc, char **argv) {
                 if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
         }
+        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
+
         /*
          * Machine-readable formats get neither colors nor a pager; the
          * syslog and cat views color their loss lines only.

@@ -2,6 +2,7 @@
 /* The command line: parsing, the checks of option combinations, --help. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,32 +127,38 @@ void __attribute__((noreturn)) usage(void) {
         exit(EXIT_SUCCESS);
 }
 
-static void __attribute__((noreturn)) bad_usage(void) {
-        fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
-        exit(EXIT_BAD_INPUT);
+/* Put the message into o->error; returns r. */
+static enum options_result __attribute__((format(printf, 3, 4)))
+fail(struct options *o, enum options_result r, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(o->error, sizeof(o->error), fmt, ap);
+        va_end(ap);
+        return r;
 }
 
 /*
  * getopt_long() runs with opterr = 0 so that its complaints carry our
  * program name and not argv[0]; this says what went wrong, in one line.
  */
-static void __attribute__((noreturn)) bad_option(int c, char **argv, const char *shortopts) {
+static enum options_result bad_option(struct options *o, int c, char **argv, const char *shortopts) {
         const char *arg = argv[optind - 1];
         bool is_long = arg && strncmp(arg, "--", 2) == 0;
         size_t n = is_long ? strcspn(arg, "=") : 0;
         bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
 
         if (c == ':' && is_long)
-                warnx_(_("option '%.*s' requires an argument"), (int)n, arg);
+                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
         else if (c == ':')
-                warnx_(_("option requires an argument -- '%c'"), optopt);
+                return fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
         else if (optopt == 0)
-                warnx_(_("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
         else if (known)
-                warnx_(_("option '%.*s' doesn't allow an argument"), (int)n, arg);
+                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
         else
-                warnx_(_("invalid option -- '%c'"), optopt);
-        bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
 }
 
 enum {
@@ -170,42 +177,46 @@ enum {
         OPT_LOST,
 };
 
-static void set_format(struct options *o, const char *name) {
+static enum options_result set_format(struct options *o, const char *name) {
         int f = output_format_from_name(name);
 
         if (f < 0) {
-                warnx_(_("unknown output format '%s'"), name);
-                bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE, _("unknown output format '%s'"), name);
         }
         o->format = (enum output_format)f;
         o->format_set = true;
+        return OPTIONS_RUN;
 }
 
-static void add_source(struct options *o, const char *path, bool syslog_file) {
+static enum options_result add_source(struct options *o, const char *path, bool syslog_file) {
         struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
 
         if (!s)
-                errx_("%s", strerror(ENOMEM));
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         o->sources = s;
         s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
+        return OPTIONS_RUN;
 }
 
-static void set_action(struct options *o, enum action a, const char *name) {
+static enum options_result set_action(struct options *o, enum action a, const char *name) {
         if (o->action != ACTION_PRINT && o->action != a) {
-                warnx_(_("%s and %s cannot be used together"), o->action_option, name);
-                bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("%s and %s cannot be used together"), o->action_option, name);
         }
         o->action = a;
         o->action_option = name;
+        return OPTIONS_RUN;
 }
 
-static void set_time_format(struct options *o, const char *word) {
+static enum options_result set_time_format(struct options *o, const char *word) {
         if (timefmt_parse_word(&o->out.time, word) < 0)
-                errx_(_("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
+                return fail(o, OPTIONS_FAILED,
+                            _("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
                       word);
+        return OPTIONS_RUN;
 }
 
-void options_parse(int argc, char **argv, struct options *o) {
+enum options_result options_parse(int argc, char **argv, struct options *o) {
         static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
@@ -255,38 +266,42 @@ void options_parse(int argc, char **argv, struct options *o) {
                 DEVCTX_LONGOPTS,
                 {},
         };
+        enum options_result r = OPTIONS_RUN;
         int c, e;
 
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
                 case 'C':
-                        set_action(o, ACTION_CLEAR, "--clear");
+                        r = set_action(o, ACTION_CLEAR, "--clear");
                         break;
                 case 'c':
-                        set_action(o, ACTION_READ_CLEAR, "--read-clear");
+                        r = set_action(o, ACTION_READ_CLEAR, "--read-clear");
                         break;
                 case 'D':
-                        set_action(o, ACTION_CONSOLE_OFF, "--console-off");
+                        r = set_action(o, ACTION_CONSOLE_OFF, "--console-off");
                         break;
                 case 'E':
-                        set_action(o, ACTION_CONSOLE_ON, "--console-on");
+                        r = set_action(o, ACTION_CONSOLE_ON, "--console-on");
                         break;
                 case 'n':
-                        set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                        r = set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                        if (r != OPTIONS_RUN)
+                                return r;
                         o->console_level = console_parse_level(optarg);
                         if (o->console_level < 0)
-                                errx_(_("unknown console level '%s' (expected 1 to 8 or a level name)"),
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown console level '%s' (expected 1 to 8 or a level name)"),
                                       optarg);
                         break;
                 case 'S':
                         o->use_syslog = true;
                         break;
                 case 'K':
-                        add_source(o, optarg, false);
+                        r = add_source(o, optarg, false);
                         break;
                 case 'F':
-                        add_source(o, optarg, true);
+                        r = add_source(o, optarg, true);
                         break;
                 case OPT_INPUT_FORMAT:
                         if (strcmp(optarg, "kmsg") == 0)
@@ -300,15 +315,17 @@ void options_parse(int argc, char **argv, struct options *o) {
                         else if (strcmp(optarg, "auto") == 0)
                                 o->input_format = KMSG_FORMAT_AUTO;
                         else
-                                errx_(_("unknown input format '%s' (expected kmsg, syslog, export or json)"), optarg);
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown input format '%s' (expected kmsg, syslog, export or json)"),
+                                            optarg);
                         break;
                 case 'l':
                         if (filter_parse_levels(&o->filter, optarg) < 0)
-                                exit(EXIT_BAD_INPUT);
+                                return OPTIONS_FAILED; /* filter.c said why */
                         break;
                 case 'f':
                         if (filter_parse_facilities(&o->filter, optarg) < 0)
-                                exit(EXIT_BAD_INPUT);
+                                return OPTIONS_FAILED; /* filter.c said why */
                         break;
                 case 'k':
                         filter_add_kernel(&o->filter);
@@ -318,11 +335,11 @@ void options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'g':
                         if (filter_set_grep(&o->filter, optarg) < 0)
-                                exit(EXIT_BAD_INPUT);
+                                return OPTIONS_FAILED; /* filter.c said why */
                         break;
                 case OPT_SEQ:
                         if (filter_parse_seq(&o->filter, optarg) < 0)
-                                exit(EXIT_BAD_INPUT);
+                                return OPTIONS_FAILED; /* filter.c said why */
                         break;
                 case OPT_SINCE:
                         o->since = optarg;
@@ -331,26 +348,26 @@ void options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
-                        set_time_format(o, "delta");
+                        r = set_time_format(o, "delta");
                         break;
                 case 'e':
-                        set_time_format(o, "reltime");
+                        r = set_time_format(o, "reltime");
                         o->wall_option = "--reltime";
                         break;
                 case 'H':
-                        set_time_format(o, "reltime");
+                        r = set_time_format(o, "reltime");
                         o->wall_option = "--human";
                         break;
                 case 'T':
-                        set_time_format(o, "ctime");
+                        r = set_time_format(o, "ctime");
                         o->wall_option = "--ctime";
                         break;
                 case 't':
-                        set_time_format(o, "notime");
+                        r = set_time_format(o, "notime");
                         break;
                 case OPT_TIME_FORMAT:
-                        set_time_format(o, optarg);
-                        if (timefmt_needs_wall(&o->out.time))
+                        r = set_time_format(o, optarg);
+                        if (r == OPTIONS_RUN && timefmt_needs_wall(&o->out.time))
                                 o->wall_option = "--time-format";
                         break;
                 case OPT_BOOT_TIME:
@@ -365,7 +382,9 @@ void options_parse(int argc, char **argv, struct options *o) {
                 case 'L':
                         e = color_mode_from_name(optarg);
                         if (e < 0)
-                                errx_(_("unknown color mode '%s' (expected auto, always or never)"), optarg);
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown color mode '%s' (expected auto, always or never)"),
+                                            optarg);
                         o->color = (enum color_mode)e;
                         break;
                 case 'P':
@@ -375,17 +394,17 @@ void options_parse(int argc, char **argv, struct options *o) {
                         o->out.noescape = true;
                         break;
                 case OPT_FORMAT:
-                        set_format(o, optarg);
+                        r = set_format(o, optarg);
                         break;
                 case 'J':
                         if (optarg && strcmp(optarg, "dmesg") != 0) {
-                                warnx_(_("unknown --json variant '%s' (only 'dmesg')"), optarg);
-                                bad_usage();
+                                return fail(o, OPTIONS_BAD_USAGE,
+                                            _("unknown --json variant '%s' (only 'dmesg')"), optarg);
                         }
-                        set_format(o, optarg ? "json-dmesg" : "json");
+                        r = set_format(o, optarg ? "json-dmesg" : "json");
                         break;
                 case 'r':
-                        set_format(o, "syslog");
+                        r = set_format(o, "syslog");
                         break;
                 case 'o': {
                         const char *bad = NULL;
@@ -394,25 +413,23 @@ void options_parse(int argc, char **argv, struct options *o) {
                         columns_free(&o->columns);
                         e = columns_parse(&o->columns, optarg, &bad);
                         if (e == -EINVAL) {
-                                warnx_(_("unknown column '%s'"), bad);
-                                bad_usage();
+                                return fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
                         }
                         if (e < 0)
-                                errx_("%s", strerror(-e));
+                                return fail(o, OPTIONS_FAILED, "%s", strerror(-e));
                         if (!o->format_set)
                                 o->format = FORMAT_TABLE;
                         break;
                 }
                 case OPT_LIST_COLUMNS:
-                        columns_print_list(stdout);
-                        exit(EXIT_SUCCESS);
+                        return OPTIONS_LIST_COLUMNS;
                 case OPT_NOHEADINGS:
                         o->out.noheadings = true;
                         break;
                 case DEVOPT_FIRST ... DEVOPT_LAST:
                         if (devctx_option(&o->dev, c, optarg) < 0) {
-                                warnx_(_("invalid argument for --%s: '%s'"), "match", optarg);
-                                bad_usage();
+                                return fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
+                                            optarg);
                         }
                         break;
                 case 'w':
@@ -434,81 +451,83 @@ void options_parse(int argc, char **argv, struct options *o) {
                         o->quiet = true;
                         break;
                 case 'h':
-                        usage();
+                        return OPTIONS_HELP;
                 case 'V':
-                        printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
-                        exit(EXIT_SUCCESS);
+                        return OPTIONS_VERSION;
                 default:
-                        bad_option(c, argv, shortopts);
+                        return bad_option(o, c, argv, shortopts);
                 }
+                if (r != OPTIONS_RUN)
+                        return r;
         }
         if (optind < argc) {
-                warnx_(_("unexpected argument '%s'"), argv[optind]);
-                bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
         }
         if (o->follow_new && o->n_sources > 0) {
-                warnx_(_("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
-                bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
         }
         if (o->cursor_file && (o->n_sources > 0 || o->use_syslog)) {
-                warnx_(_("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
                        o->use_syslog ? "--syslog" : "--kmsg-file");
-                bad_usage();
         }
         if (o->follow && (o->use_syslog || o->action == ACTION_READ_CLEAR)) {
-                warnx_(_("--follow cannot be combined with %s"), o->use_syslog ? "--syslog" : "--read-clear");
-                bad_usage();
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--follow cannot be combined with %s"),
+                            o->use_syslog ? "--syslog" : "--read-clear");
         }
         for (size_t i = 0; i < o->n_sources; i++)
                 o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
         if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
-                warnx_(_("%s works on the kernel's buffer, not on files given with -K or -F"),
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
-                bad_usage();
         }
         if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
-                warnx_(_("-o chooses the columns of --format=table, not of --format=%s"),
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("-o chooses the columns of --format=table, not of --format=%s"),
                        output_format_to_name(o->format));
-                bad_usage();
         }
         if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
-                errx_("%s", strerror(ENOMEM));
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
         if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
-                errx_("%s", strerror(ENOMEM));
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         if (o->dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o->format == FORMAT_JSON)
                         o->dev.report_json = true;
                 else if (o->format != FORMAT_SHORT && o->format != FORMAT_TABLE) {
-                        warnx_(_("--devices prints a table, or JSON with --json; not --format=%s"),
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--devices prints a table, or JSON with --json; not --format=%s"),
                                output_format_to_name(o->format));
-                        bad_usage();
                 }
         }
         if (o->lost) {
                 if (o->dev.report || o->follow ||
                     (o->format != FORMAT_SHORT && o->format != FORMAT_TABLE && o->format != FORMAT_JSON)) {
-                        warnx_(_("--lost prints a table, or JSON with --json; not with %s"),
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
-                        bad_usage();
                 }
         }
         o->out.columns = &o->columns;
+        return OPTIONS_RUN;
 }
 
-void options_setup_time(struct options *o) {
+enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
         int e;
 
         if (t->format == TIME_ISO && t->delta)
-                warnx_(_("--show-delta is ignored with the iso time format"));
+                o->warning = _("--show-delta is ignored with the iso time format");
         if (o->since && time_parse_point(o->since, &since) < 0)
-                errx_(_("bad time '%s' for --since"), o->since);
+                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
         if (o->until && time_parse_point(o->until, &until) < 0)
-                errx_(_("bad time '%s' for --until"), o->until);
+                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
         if (!wall && o->since && !since.monotonic)
                 wall = "--since";
         if (!wall && o->until && !until.monotonic)
@@ -516,20 +535,23 @@ void options_setup_time(struct options *o) {
 
         if (o->boot_time) {
                 if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
-                        errx_(_("bad time '%s' for --boot-time"), o->boot_time);
+                        return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
                 e = boot_time_find(o->n_sources == 0, &t->boot_usec);
                 if (e == -EINVAL)
-                        errx_(_("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                        return fail(o, OPTIONS_FAILED,
+                                    _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
                 t->have_boot = e == 0;
                 if (e < 0 && wall && o->n_sources > 0)
-                        errx_(_("%s needs the boot time of the machine the dump comes from: give it with "
+                        return fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
                               wall);
                 if (e < 0 && wall)
-                        errx_(_("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
+                        return fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
 
         if (o->since)
@@ -537,7 +559,9 @@ void options_setup_time(struct options *o) {
         if (o->until)
                 filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
         if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
-                errx_(_("--since %s is after --until %s: no record can match"), o->since, o->until);
+                return fail(o, OPTIONS_FAILED,
+                            _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        return OPTIONS_RUN;
 }
 
 /*

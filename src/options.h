@@ -54,18 +54,34 @@ struct options {
         bool fail_on_loss;
         bool lost;
         const char *cursor_file;
+
+        char error[512];     /* what options_parse() or options_setup_time() found wrong */
+        const char *warning; /* a note for stderr that does not stop the run, or NULL */
+};
+
+/* What options_parse() found: run, or what main() prints before it exits. */
+enum options_result {
+        OPTIONS_RUN = 0,
+        OPTIONS_HELP,         /* --help: usage(), exit 0 */
+        OPTIONS_VERSION,      /* --version */
+        OPTIONS_LIST_COLUMNS, /* --list-columns */
+        OPTIONS_BAD_USAGE,    /* o->error, then "Try --help", exit 1 */
+        OPTIONS_FAILED,       /* o->error (empty: already said by filter.c), exit 1 */
 };
 
 /* --help on standard output, then exit 0. */
 void __attribute__((noreturn)) usage(void);
-/* Parse and check the command line into o; bad usage is reported and ends the program. */
-void options_parse(int argc, char **argv, struct options *o);
+/*
+ * Parse the command line into o and check every combination of options,
+ * before anything else happens.  Prints nothing: o->error says what is wrong.
+ */
+enum options_result options_parse(int argc, char **argv, struct options *o);
 /*
  * Wall-clock times need the boot time: this machine's for the live log,
  * the one given with --boot-time for dumps.  Then --since and --until
  * become monotonic bounds.
  */
-void options_setup_time(struct options *o);
+enum options_result options_setup_time(struct options *o);
 /* Whether the output marks records that --device-text selected by their message. */
 bool options_marks_inferred(const struct options *o);
 
