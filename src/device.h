@@ -142,7 +142,7 @@ struct devctx {
         bool report_json; /* --devices as JSON */
 };
 
-/* Option codes; kdmesg.c routes them to devctx_option(). */
+/* Option codes; options.c routes them to devctx_option(). */
 enum {
         DEVOPT_DEVICE = 0x400,
         DEVOPT_SUBSYSTEM,

@@ -49,8 +49,3 @@ struct sink *sink_new(enum output_format f, const struct output_settings *settin
                 return sink_short_new(settings);
         }
 }
-
-void sink_end_item(const struct sink *s) {
-        if (s->settings && s->settings->flush_each)
-                out_flush();
-}
