@@ -99,18 +99,34 @@ void out_u64_padded(uint64_t v, unsigned width) {
         out_write(tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-void out_usec(uint64_t usec, unsigned width) {
-        char tmp[8];
-        uint64_t frac = usec % 1000000;
-        int i;
+size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+        char tmp[28];
+        uint64_t sec = usec / 1000000;
+        unsigned frac = (unsigned)(usec % 1000000);
+        size_t i = sizeof(tmp), n;
+        int k;
 
-        out_u64_padded(usec / 1000000, width);
-        tmp[0] = '.';
-        for (i = 6; i >= 1; i--) {
-                tmp[i] = (char)('0' + frac % 10);
+        for (k = 0; k < 6; k++) {
+                tmp[--i] = (char)('0' + frac % 10);
                 frac /= 10;
         }
-        out_write(tmp, 7);
+        tmp[--i] = '.';
+        do {
+                tmp[--i] = (char)('0' + sec % 10);
+                sec /= 10;
+        } while (sec);
+        while (sizeof(tmp) - i < width + 7)
+                tmp[--i] = ' ';
+        n = sizeof(tmp) - i;
+        memcpy(buf, tmp + i, n);
+        buf[n] = '\0';
+        return n;
+}
+
+void out_usec(uint64_t usec, unsigned width) {
+        char tmp[28];
+
+        out_write(tmp, put_seconds(tmp, usec, width));
 }
 
 static const char hexdigits[] = "0123456789abcdef";

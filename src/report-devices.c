@@ -160,7 +160,7 @@ static int set_usec(struct libscols_line *ln, int col, bool has, uint64_t usec) 
 
         if (!has)
                 return 0;
-        snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+        put_seconds(buf, usec, 0);
         return scols_line_set_data(ln, col, buf);
 }
 
