@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "output.h"
 #include "utf8.h"
 
@@ -129,14 +130,6 @@ void out_usec(uint64_t usec, unsigned width) {
         out_write(tmp, put_seconds(tmp, usec, width));
 }
 
-static const char hexdigits[] = "0123456789abcdef";
-
-static void out_hex_escape(unsigned char c) {
-        char e[4] = { '\\', 'x', hexdigits[c >> 4], hexdigits[c & 15] };
-
-        out_write(e, 4);
-}
-
 /* Length of the valid UTF-8 sequence at p that may reach a terminal (not a C1 or bidi control), or 0. */
 static size_t utf8_valid(const unsigned char *p, size_t len) {
         uint32_t cp;
@@ -167,6 +160,7 @@ void out_text(const char *p, size_t len, bool raw) {
         }
         while (s < end) {
                 unsigned char c;
+                char e[4];
                 size_t n;
 
                 /* Eight printable ASCII bytes at a time: the common case. */
@@ -181,11 +175,7 @@ void out_text(const char *p, size_t len, bool raw) {
                 if (s == end)
                         break;
                 c = *s;
-                if (c >= 0x20 && c < 0x7f) {
-                        s++;
-                        continue;
-                }
-                if (c == '\t') {
+                if (byte_class[c] & ESC_TEXT) {
                         s++;
                         continue;
                 }
@@ -194,7 +184,7 @@ void out_text(const char *p, size_t len, bool raw) {
                         continue;
                 }
                 out_write(run, (size_t)(s - run));
-                out_hex_escape(c);
+                out_write(e, hex_escape(e, c));
                 s++;
                 run = s;
         }
@@ -209,7 +199,7 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
                 unsigned char c = *s;
                 size_t n;
 
-                if (raw || (c >= 0x20 && c < 0x7f)) {
+                if (raw || (byte_class[c] & ESC_CELL)) {
                         *q++ = (char)*s++;
                         continue;
                 }
@@ -219,10 +209,7 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
                         s += n;
                         continue;
                 }
-                *q++ = '\\';
-                *q++ = 'x';
-                *q++ = hexdigits[c >> 4];
-                *q++ = hexdigits[c & 15];
+                q += hex_escape(q, c);
                 s++;
         }
         *q = '\0';
