@@ -66,6 +66,8 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
  */
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err);
 
+/* Parse the unsigned decimal at the head of p[0..end); returns bytes used, 0 on none or overflow. */
+size_t parse_u64(const char *p, const char *end, uint64_t *ret);
 /* Decode escapes of src into dst (capacity >= len); returns decoded length. */
 size_t kmsg_unescape(char *dst, const char *src, size_t len);
 /* Whether p[0..len) starts with " KEY=" where KEY is [A-Za-z0-9._-] and \xNN

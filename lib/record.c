@@ -215,8 +215,7 @@ int dict_line_check(const char *p, size_t len) {
         return -1;
 }
 
-/* Parse an unsigned decimal; returns bytes used, 0 on none or overflow. */
-static size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
+size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
         const char *s = p;
         uint64_t v = 0;
 

@@ -101,22 +101,12 @@ static int scan(struct kmsg_reader *rd) {
         }
 }
 
+/* A field value that is all one unsigned decimal; *ret untouched on failure. */
 static int parse_u64_field(const char *v, size_t len, uint64_t *ret) {
-        uint64_t x = 0;
-        size_t i;
+        uint64_t x;
 
-        if (len == 0)
+        if (len == 0 || parse_u64(v, v + len, &x) != len)
                 return -EINVAL;
-        for (i = 0; i < len; i++) {
-                unsigned d;
-
-                if (v[i] < '0' || v[i] > '9')
-                        return -EINVAL;
-                d = (unsigned)(v[i] - '0');
-                if (x > (UINT64_MAX - d) / 10)
-                        return -ERANGE;
-                x = x * 10 + d;
-        }
         *ret = x;
         return 0;
 }

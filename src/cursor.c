@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
+#include "util.h"
 
 struct cursor {
         char *path;
@@ -48,18 +49,6 @@ struct cursor {
         bool disk_has_pending;
         uint64_t disk_pending;
 };
-
-static int parse_u64(const char *s, uint64_t *ret) {
-        char *end;
-
-        if (*s < '0' || *s > '9')
-                return -EINVAL;
-        errno = 0;
-        *ret = strtoull(s, &end, 10);
-        if (errno || *end)
-                return -EINVAL;
-        return 0;
-}
 
 static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
         char line[256];

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "device.h"
+#include "escape.h"
 #include "i18n.h"
 #include "output.h"
 
@@ -112,7 +113,7 @@ size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
                 out_putc('<');
                 out_text(d->filter.last_name, strlen(d->filter.last_name), false);
                 out_write("?> ", 3);
-                return strlen(d->filter.last_name) + 4;
+                return text_width(d->filter.last_name, strlen(d->filter.last_name), SIZE_MAX, NULL) + 4;
         }
         if (!d->show_device)
                 return 0;
@@ -124,5 +125,5 @@ size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
         out_putc('<');
         out_text(name, strlen(name), false);
         out_write("> ", 2);
-        return strlen(name) + 3;
+        return text_width(name, strlen(name), SIZE_MAX, NULL) + 3;
 }

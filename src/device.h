@@ -187,7 +187,8 @@ void devctx_done(struct devctx *d);
 /*
  * The classic view's device tag, written before the message: "<sda> " for
  * --show-device, "<sda1?> " for a record selected from its text (always).
- * Returns its width in columns (names from sysfs are ASCII).  d may be NULL.
+ * Returns its width in columns (text_width(): a raw DEVICE name can hold
+ * anything).  d may be NULL.
  */
 size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r);
 /* The name for r's DEVICE (NULL when none or unknown); the DEVNAME column. */

@@ -9,7 +9,7 @@
 #include "output.h"
 
 int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
-        char range[48], when[80];
+        char range[48], when[80], before[28], after[28];
         uint64_t last = l->first_seq + l->count - 1;
 
         if (l->count == 0)
@@ -28,13 +28,12 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
                                 l->count == 1 ? _("-- %" PRIu64 " message possibly lost (seq %s, %s) --")
                                               : _("-- %" PRIu64 " messages possibly lost (seq %s, %s) --"),
                                 l->count, range, kmsg_loss_cause_to_name(l->cause));
+        put_seconds(before, l->usec_before, 0);
+        put_seconds(after, l->usec_after, 0);
         if (l->has_before)
-                snprintf(when, sizeof(when), _("between %" PRIu64 ".%06" PRIu64 " and %" PRIu64 ".%06" PRIu64),
-                         l->usec_before / 1000000, l->usec_before % 1000000, l->usec_after / 1000000,
-                         l->usec_after % 1000000);
+                snprintf(when, sizeof(when), _("between %s and %s"), before, after);
         else
-                snprintf(when, sizeof(when), _("before %" PRIu64 ".%06" PRIu64), l->usec_after / 1000000,
-                         l->usec_after % 1000000);
+                snprintf(when, sizeof(when), _("before %s"), after);
         return snprintf(buf, size,
                         l->count == 1 ? _("-- %" PRIu64 " message lost (seq %s, %s, %s) --")
                                       : _("-- %" PRIu64 " messages lost (seq %s, %s, %s) --"),

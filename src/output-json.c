@@ -16,6 +16,7 @@
 
 #include "columns.h"
 #include "device.h"
+#include "escape.h"
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
@@ -69,25 +70,11 @@ struct json_object *json_bytes_new(const char *p, size_t len) {
 
 /* A dictionary key that is not UTF-8 (only possible from export input) gets \xNN escapes. */
 static char *key_escape(const char *key) {
-        static const char hex[] = "0123456789abcdef";
-        size_t len = strlen(key), i;
-        char *s = malloc(len * 4 + 1), *d = s;
+        size_t len = strlen(key);
+        char *s = malloc(len * 4 + 1);
 
-        if (!s)
-                return NULL;
-        for (i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)key[i];
-
-                if (c < 0x80) {
-                        *d++ = (char)c;
-                        continue;
-                }
-                *d++ = '\\';
-                *d++ = 'x';
-                *d++ = hex[c >> 4];
-                *d++ = hex[c & 15];
-        }
-        *d = '\0';
+        if (s)
+                escape_into(s, key, len, ESC_ASCII);
         return s;
 }
 
@@ -118,8 +105,6 @@ struct json_object *json_dict_new(const struct kmsg_record *r) {
         return d;
 }
 
-static const char hexdigits[] = "0123456789abcdef";
-
 void out_json_text(const char *p, size_t len) {
         const unsigned char *c = (const unsigned char *)p, *end = c + len, *run;
 
@@ -128,7 +113,7 @@ void out_json_text(const char *p, size_t len) {
                 unsigned char b = *c;
                 char e[6];
 
-                if (b >= 0x20 && b != '"' && b != '\\' && b < 0x80) {
+                if (byte_class[b] & ESC_JSON) {
                         c++;
                         continue;
                 }

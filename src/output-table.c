@@ -20,6 +20,7 @@
 
 #include "columns.h"
 #include "device.h"
+#include "escape.h"
 #include "i18n.h"
 #include "loss-text.h"
 #include "output.h"

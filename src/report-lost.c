@@ -47,7 +47,10 @@ static const struct {
 };
 
 static void fmt_usec(char *buf, size_t size, uint64_t usec) {
-        snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+        char tmp[28];
+
+        put_seconds(tmp, usec, 0);
+        snprintf(buf, size, "%s", tmp);
 }
 
 /* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */

@@ -20,9 +20,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-#include <wchar.h>
-#include <wctype.h>
 
+#include "escape.h"
 #include "table-layout.h"
 
 #define SPACES_MAX 255
@@ -127,42 +126,6 @@ void table_layout_heading_printed(struct table_layout *lo) {
 }
 
 /*
- * The width of cell text on the screen (made safe by output-table.c's
- * cell_text(), so a character it cannot print is unexpected and counted
- * as \xNN per byte, as libsmartcols would show it).  With ret_cut, the
- * length of the longest prefix no wider than max.
- */
-static size_t text_width(const char *s, size_t max, size_t *ret_cut) {
-        mbstate_t st;
-        size_t w = 0, i = 0, len = strlen(s);
-
-        memset(&st, 0, sizeof(st));
-        while (i < len) {
-                wchar_t wc;
-                size_t n = mbrtowc(&wc, s + i, len - i, &st), cw;
-                int x;
-
-                if (n == (size_t)-1 || n == (size_t)-2) {
-                        memset(&st, 0, sizeof(st));
-                        n = 1;
-                        cw = 4;
-                } else if (n == 0) {
-                        break;
-                } else {
-                        x = iswprint((wint_t)wc) ? wcwidth(wc) : -1;
-                        cw = x >= 0 ? (size_t)x : 4 * n;
-                }
-                if (w + cw > max)
-                        break;
-                w += cw;
-                i += n;
-        }
-        if (ret_cut)
-                *ret_cut = i;
-        return w;
-}
-
-/*
  * On a terminal, keep a COLF_TRUNC column within what the terminal has
  * left: it widens for a wider value only while the fixed columns and
  * msg_min columns for MESSAGE fit, and a value wider than that is cut.
@@ -177,7 +140,7 @@ static int fit_cell(struct table_layout *lo, struct libscols_line *ln, size_t i)
 
         if (!d || !lo->termwidth)
                 return 0;
-        w = text_width(d, SIZE_MAX, NULL);
+        w = text_width(d, strlen(d), SIZE_MAX, NULL);
         if (w <= lo->widths[i])
                 return 0;
         /*
@@ -197,7 +160,7 @@ static int fit_cell(struct table_layout *lo, struct libscols_line *ln, size_t i)
         }
         if (w <= lo->widths[i])
                 return 0;
-        text_width(d, lo->widths[i], &cut);
+        text_width(d, strlen(d), lo->widths[i], &cut);
         c = strndup(d, cut);
         if (!c)
                 return -ENOMEM;

@@ -16,5 +16,7 @@ void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format
 
 /* Parse an unsigned decimal number that fills all of s; 0 or -EINVAL/-ERANGE. */
 int parse_u64(const char *s, uint64_t *ret);
+/* The same for the digits at the head of *p, which is moved past them. */
+int parse_u64_prefix(const char **p, uint64_t *ret);
 
 #endif
