@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cursor.h"
@@ -123,10 +124,60 @@ static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
         return 0;
 }
 
+/*
+ * The file is a few short lines: anything that is not a small regular file
+ * without NUL bytes is refused before it is parsed (a device such as
+ * /dev/zero would never end).
+ */
+static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
+        char buf[CURSOR_SIZE_MAX + 1];
+        size_t n = 0;
+        struct stat st;
+        FILE *f;
+        int e;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode)) {
+                snprintf(err, errlen, "is a directory");
+                return -EBADMSG;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                snprintf(err, errlen, "not a regular file");
+                return -EBADMSG;
+        }
+        while (n < sizeof(buf) && st.st_size <= CURSOR_SIZE_MAX) {
+                ssize_t k = read(fd, buf + n, sizeof(buf) - n);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        break;
+                n += (size_t)k;
+        }
+        if (st.st_size > CURSOR_SIZE_MAX || n > CURSOR_SIZE_MAX) {
+                snprintf(err, errlen, "larger than %d bytes: not a cursor file", CURSOR_SIZE_MAX);
+                return -EBADMSG;
+        }
+        if (memchr(buf, '\0', n)) {
+                snprintf(err, errlen, "contains a NUL byte: not a cursor file");
+                return -EBADMSG;
+        }
+        if (n == 0)
+                return 0; /* no state: a first run */
+        f = fmemopen(buf, n, "r");
+        if (!f)
+                return -errno;
+        e = parse(c, f, err, errlen);
+        fclose(f);
+        return e;
+}
+
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen) {
         struct cursor *c = calloc(1, sizeof(*c));
-        FILE *f;
-        int e = 0;
+        int fd, e = 0;
 
         if (!c)
                 return -ENOMEM;
@@ -136,10 +187,11 @@ int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen)
                 cursor_free(c);
                 return -ENOMEM;
         }
-        f = fopen(path, "re");
-        if (f) {
-                e = parse(c, f, err, errlen);
-                fclose(f);
+        /* O_NONBLOCK: a FIFO does not block the open; it is refused as not a regular file. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd >= 0) {
+                e = read_file(c, fd, err, errlen);
+                close(fd);
         } else if (errno != ENOENT)
                 e = -errno;
         if (e < 0) {

@@ -264,3 +264,31 @@ setup() {
         [ "$status" -eq 1 ]
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
 }
+
+# kdmesg on the emulated device under a timeout: a hang fails the test.
+kdmesg_emu_t() {
+        timeout -s KILL 20 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" "$@"
+}
+
+@test "cursor: a device, a directory, a big file or NUL bytes are refused at once with a clear message" {
+        emu_init 16
+        emu write 2
+        run --separate-stderr kdmesg_emu_t --cursor-file /dev/zero
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: /dev/zero: not a regular file" ]
+        mkdir "$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: is a directory" ]
+        rmdir "$C"
+        { printf 'boot_id=x\n'; head -c 5000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: larger than 4096 bytes: not a cursor file" ]
+        printf 'boot_id=x\n\0\0\nseq=1\n' >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: contains a NUL byte: not a cursor file" ]
+}
+
