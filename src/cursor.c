@@ -105,6 +105,13 @@ static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
                         snprintf(err, errlen, "line %u: bad value for %s", n, line);
                         return -EBADMSG;
                 }
+                /* The record after it would be number 0 again: the whole ring printed twice. */
+                if ((c->has_seq && c->seq == UINT64_MAX) || (c->has_pending && c->pending == UINT64_MAX) ||
+                    (has_from && c->pending_from == UINT64_MAX)) {
+                        snprintf(err, errlen, "line %u: %s=%s is the last sequence number: no record can follow it",
+                                 n, line, v);
+                        return -EBADMSG;
+                }
         }
         if (ferror(f))
                 return -EIO;

@@ -292,3 +292,16 @@ kdmesg_emu_t() {
         [ "$stderr" = "kdmesg: $C: contains a NUL byte: not a cursor file" ]
 }
 
+@test "cursor: seq 18446744073709551615 (2^64-1) is refused: nothing can follow it, and it must not wrap to 0" {
+        emu_init 16
+        emu write 3
+        printf 'boot_id=%s\nseq=18446744073709551615\nusec=1\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $C: line 2: seq=18446744073709551615 is the last sequence number: no record can follow it" ]
+        printf 'boot_id=%s\nseq=1\nusec=1\npending=18446744073709551615\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: line 4: pending=18446744073709551615 is the last sequence number: no record can follow it" ]
+}
