@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The cursor file: a few "key=value" lines, replaced atomically (written to
- * FILE.tmp, then renamed over FILE).  It is not fsync()ed: the rename is
- * atomic for every reader of the file system, so a killed kdmesg always
- * leaves the old or the new cursor, and what a crash of the whole system
- * could lose (the last updates) belongs to a boot whose ring is gone
- * anyway: the next run sees a new boot id and reports the reboot (or,
- * where the file system left the file empty, no state: a first run).
+ * The cursor file: a few "key=value" lines, replaced atomically: written to
+ * a new file FILE.tmp.<random> in the same directory (created with O_EXCL
+ * and O_NOFOLLOW, so a file or symlink planted there is never written
+ * through), fsync()ed, renamed over FILE, and the directory fsync()ed.  The
+ * rename is atomic for every reader of the file system, so a killed kdmesg
+ * always leaves the old or the new cursor; the fsync()s keep a crash of the
+ * whole system from leaving an empty file.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 struct cursor {
         char *path;
         char *tmp;
+        int dir_fd; /* the file's directory, fsync()ed after a rename; -1: none */
         /* As loaded. */
         bool loaded;
         char boot_id[BOOT_ID_MAX];
@@ -182,17 +184,48 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
         return e;
 }
 
+/*
+ * The directory the file is replaced in, kept open to fsync() it after each
+ * rename.  A directory that does not exist is left to the first save to report.
+ */
+static int open_dir(struct cursor *c, char *err, size_t errlen) {
+        const char *slash = strrchr(c->path, '/');
+        struct stat st;
+        char *dir;
+        int e = 0;
+
+        if (!slash)
+                dir = strdup(".");
+        else
+                dir = strndup(c->path, slash == c->path ? 1 : (size_t)(slash - c->path));
+        if (!dir)
+                return -ENOMEM;
+        if (stat(dir, &st) < 0)
+                e = errno == ENOENT ? 0 : -errno;
+        else
+                c->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        free(dir);
+        return e;
+}
+
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen) {
         struct cursor *c = calloc(1, sizeof(*c));
         int fd, e = 0;
 
         if (!c)
                 return -ENOMEM;
+        c->dir_fd = -1;
         c->path = strdup(path);
-        if (!c->path || asprintf(&c->tmp, "%s.tmp", path) < 0) {
+        /* The name is filled in by each save. */
+        if (!c->path || asprintf(&c->tmp, "%s.tmp.%016x", path, 0) < 0) {
                 c->tmp = NULL;
                 cursor_free(c);
                 return -ENOMEM;
+        }
+        e = open_dir(c, err, errlen);
+        if (e < 0) {
+                cursor_free(c);
+                return e;
         }
         /* O_NONBLOCK: a FIFO does not block the open; it is refused as not a regular file. */
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -212,6 +245,8 @@ int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen)
 void cursor_free(struct cursor *c) {
         if (!c)
                 return;
+        if (c->dir_fd >= 0)
+                close(c->dir_fd);
         free(c->path);
         free(c->tmp);
         free(c);
@@ -276,6 +311,28 @@ void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec) {
         }
 }
 
+/*
+ * A new file beside the cursor, under a name nobody can guess: O_EXCL never
+ * opens what is there already, and O_NOFOLLOW never follows a symlink.
+ */
+static int create_tmp(struct cursor *c) {
+        size_t base = strlen(c->path) + strlen(".tmp.");
+        int i;
+
+        for (i = 0; i < 16; i++) {
+                uint64_t r;
+                int fd;
+
+                if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+                        r = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&r ^ (uint64_t)i;
+                snprintf(c->tmp + base, 17, "%016llx", (unsigned long long)r);
+                fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+                if (fd >= 0 || errno != EEXIST)
+                        return fd >= 0 ? fd : -errno;
+        }
+        return -EEXIST;
+}
+
 static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
                 uint64_t pending) {
         char buf[320];
@@ -288,11 +345,14 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
         if (has_pending)
                 len += snprintf(buf + len, sizeof(buf) - (size_t)len, "pending_from=%llu\npending=%llu\n",
                                 (unsigned long long)from, (unsigned long long)pending);
-        fd = open(c->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        fd = create_tmp(c);
         if (fd < 0)
-                return -errno;
+                return fd;
+        errno = 0;
         if (write(fd, buf, (size_t)len) != len)
                 e = errno ? -errno : -EIO;
+        if (e == 0 && fsync(fd) < 0)
+                e = -errno;
         if (close(fd) < 0 && e == 0)
                 e = -errno;
         if (e == 0 && rename(c->tmp, c->path) < 0)
@@ -301,6 +361,9 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
                 unlink(c->tmp);
                 return e;
         }
+        /* The rename is on disk too: a crash cannot bring back the old file (or none). */
+        if (c->dir_fd >= 0 && fsync(c->dir_fd) < 0)
+                return -errno;
         c->disk_valid = true;
         c->disk_has_seq = has_seq;
         c->disk_seq = seq;
@@ -312,8 +375,8 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
 
 /*
  * Right before a write: the records in it are pending.  Replacing the file
- * costs about half a millisecond (ext4 writes the new file's data out at
- * the rename), too much for every record when following flushes each one.
+ * costs at least half a millisecond (two fsync()s: more on a slow disk),
+ * too much for every record when following flushes each one.
  * So the file names more records as pending than this write has: as many
  * again as were processed since kdmesg was last idle, or twice as many as
  * in the last busy spell, whichever is more; the writes that follow within

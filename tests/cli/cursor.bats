@@ -271,6 +271,21 @@ kdmesg_emu_t() {
                 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" "$@"
 }
 
+@test "cursor: a symlink planted at the old temporary name is not followed; its target is unchanged" {
+        local victim="$BATS_TEST_TMPDIR/victim"
+        emu_init 16
+        emu write 2
+        echo precious >"$victim"
+        ln -s "$victim" "$C.tmp"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$(cat "$victim")" = precious ]
+        [ -f "$C" ] && [ ! -L "$C" ]
+        grep -qx "seq=1" "$C"
+        # Only the planted link is left beside the cursor: no temporary file.
+        [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^cursor')" -eq 2 ]
+}
+
 @test "cursor: a device, a directory, a big file or NUL bytes are refused at once with a clear message" {
         emu_init 16
         emu write 2
