@@ -6,7 +6,9 @@
  * through), fsync()ed, renamed over FILE, and the directory fsync()ed.  The
  * rename is atomic for every reader of the file system, so a killed kdmesg
  * always leaves the old or the new cursor; the fsync()s keep a crash of the
- * whole system from leaving an empty file.
+ * whole system from leaving an empty file.  A cursor in a directory anyone
+ * can write to without the sticky bit, or a file another user owns, is
+ * refused: someone else could replace it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -155,6 +157,11 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
                 snprintf(err, errlen, "not a regular file");
                 return -EBADMSG;
         }
+        if (st.st_uid != geteuid()) {
+                snprintf(err, errlen, "owned by uid %u, not by this user (uid %u)", (unsigned)st.st_uid,
+                         (unsigned)geteuid());
+                return -EBADMSG;
+        }
         while (n < sizeof(buf) && st.st_size <= CURSOR_SIZE_MAX) {
                 ssize_t k = read(fd, buf + n, sizeof(buf) - n);
 
@@ -185,8 +192,9 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
 }
 
 /*
- * The directory the file is replaced in, kept open to fsync() it after each
- * rename.  A directory that does not exist is left to the first save to report.
+ * The directory the file is replaced in: refused if anyone can write to it
+ * and it has no sticky bit.  Kept open to fsync() it after each rename.  A
+ * directory that does not exist is left to the first save to report.
  */
 static int open_dir(struct cursor *c, char *err, size_t errlen) {
         const char *slash = strrchr(c->path, '/');
@@ -202,7 +210,10 @@ static int open_dir(struct cursor *c, char *err, size_t errlen) {
                 return -ENOMEM;
         if (stat(dir, &st) < 0)
                 e = errno == ENOENT ? 0 : -errno;
-        else
+        else if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+                snprintf(err, errlen, "in a world-writable directory without the sticky bit");
+                e = -EBADMSG;
+        } else
                 c->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         free(dir);
         return e;

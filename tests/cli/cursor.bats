@@ -286,6 +286,27 @@ kdmesg_emu_t() {
         [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^cursor')" -eq 2 ]
 }
 
+@test "cursor: refused in a world-writable directory without the sticky bit, or when owned by another user" {
+        local d="$BATS_TEST_TMPDIR/open"
+        emu_init 16
+        emu write 2
+        mkdir "$d"
+        chmod 0777 "$d"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $d/cursor: in a world-writable directory without the sticky bit" ]
+        [ ! -e "$d/cursor" ]
+        chmod 1777 "$d"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 0 ]
+        grep -qx "seq=1" "$d/cursor"
+        [ "$(id -u)" -eq 0 ] || skip "not root: cannot give a file to another user"
+        chown 65534 "$d/cursor"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $d/cursor: owned by uid 65534, not by this user (uid 0)" ]
+}
+
 @test "cursor: a device, a directory, a big file or NUL bytes are refused at once with a clear message" {
         emu_init 16
         emu write 2
