@@ -174,9 +174,10 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
         e->key_off = key_off;
         e->val_off = val_off;
         e->val_len = n;
-        if (r->subsystem_idx < 0 && key_len == 9 && memcmp(key, "SUBSYSTEM", 9) == 0)
+        /* The decoded key, as kmsg_record_get_dict_value() and the entries see it; the first one wins. */
+        if (r->subsystem_idx < 0 && strcmp(r->data + key_off, "SUBSYSTEM") == 0)
                 r->subsystem_idx = (ssize_t)r->n_dict;
-        else if (r->device_idx < 0 && key_len == 6 && memcmp(key, "DEVICE", 6) == 0)
+        else if (r->device_idx < 0 && strcmp(r->data + key_off, "DEVICE") == 0)
                 r->device_idx = (ssize_t)r->n_dict;
         r->n_dict++;
         return 0;

@@ -265,7 +265,7 @@ static void cursor_hook(struct run *run, bool before) {
         if (e < 0) {
                 /* Not warnx_(): it flushes, and this runs inside a flush. */
                 fprintf(stderr, _("%s: cannot update the cursor file %s: %s\n"), program,
-                        cursor_get_path(run->cursor), strerror(-e));
+                        shown(cursor_get_path(run->cursor)), strerror(-e));
                 run->status = EXIT_BAD_INPUT;
                 run->fatal = true;
         }
