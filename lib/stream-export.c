@@ -212,21 +212,9 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         if (e < 0)
                                 return e;
                 } else if (key_is(p, klen, "KMSG_FIELDS")) {
-                        const char *f, *fend, *vend = val + vlen;
-
-                        e = record_append(r, val, vlen, &r->fields_off);
+                        e = record_set_fields(r, val, vlen);
                         if (e < 0)
                                 return e;
-                        for (f = val; f < vend; f = fend + 1) {
-                                fend = memchr(f, ',', (size_t)(vend - f));
-                                if (!fend)
-                                        fend = vend;
-                                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
-                                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
-                                        if (e < 0)
-                                                return e;
-                                }
-                        }
                 } else if (key_is(p, klen, "KMSG_DICT")) {
                         /*
                          * A dictionary pair whose key is not a journal field name: KEY=VALUE,

@@ -200,17 +200,8 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                 if (e == 0 && key[0] == 'f' && key[1] == 'l')
                         e = record_append(r, t, len, &r->flags_off);
                 else if (e == 0 && key[1] == 'i') {
-                        const char *f, *fend, *tend = t + len;
-
-                        e = record_append(r, t, len, &r->fields_off);
+                        e = record_set_fields(r, t, len);
                         l->has_fields = true;
-                        for (f = t; e == 0 && f < tend; f = fend + 1) {
-                                fend = memchr(f, ',', (size_t)(tend - f));
-                                if (!fend)
-                                        fend = tend;
-                                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX)
-                                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
-                        }
                 } else if (e == 0 && !l->has_fields && r->caller_off == SIZE_MAX) {
                         /* "caller" alone: the header's fields were "caller=<it>". */
                         char *c = malloc(len + 8);
