@@ -471,14 +471,31 @@ TEST(error_positions) {
         free(t);
 }
 
+/* read() on a descriptor, at most chunk bytes at a time: the reader's source in place of its own read(). */
+struct capped_fd {
+        int fd;
+        size_t chunk;
+};
+
+static ssize_t capped_read(void *userdata, void *buf, size_t n) {
+        const struct capped_fd *c = userdata;
+
+        return read(c->fd, buf, n < c->chunk ? n : c->chunk);
+}
+
+static const struct kmsg_device_ops capped_ops = {
+        .read = capped_read,
+};
+
 TEST(real_fd_with_chunk_knob) {
-        /* The chunk knob on the real read() path, with a pipe-free memfd. */
+        /* Short reads of a real descriptor (read() through a callback), with a pipe-free memfd. */
         static const size_t sizes[] = { 1, 2, 5, 64, 4096 };
         size_t i;
 
         for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
                 struct kmsg_reader *rd = NULL;
                 int fd = memfd_create("kmsg-test", MFD_CLOEXEC);
+                struct capped_fd capped = { .fd = fd, .chunk = sizes[i] };
                 char *t;
 
                 if (fd < 0 || write(fd, mixed, sizeof(mixed) - 1) != (ssize_t)(sizeof(mixed) - 1) ||
@@ -487,7 +504,7 @@ TEST(real_fd_with_chunk_knob) {
                         return;
                 }
                 CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_AUTO, &rd), 0);
-                reader_set_chunk_size(rd, sizes[i]);
+                reader_set_source(rd, &capped_ops, &capped);
                 t = transcript(rd);
                 check_transcript(__FILE__, __LINE__, t, mixed_want);
                 CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_KMSG);
