@@ -584,3 +584,33 @@ TEST(reader_api) {
         CHECK(kmsg_reader_unref(rd) == NULL);
         CHECK(kmsg_reader_unref(rd) == NULL);
 }
+
+TEST(buffer_reader) {
+        /* The caller's buffer is copied: it may change or go after the call. */
+        char *copy = malloc(sizeof(mixed) - 1);
+        struct kmsg_reader *rd = NULL;
+        char *t;
+
+        if (!copy)
+                abort();
+        memcpy(copy, mixed, sizeof(mixed) - 1);
+        CHECK_INT(kmsg_reader_new_buffer(copy, sizeof(mixed) - 1, "buf", KMSG_FORMAT_AUTO, &rd), 0);
+        memset(copy, 'x', sizeof(mixed) - 1);
+        free(copy);
+        CHECK_INT(kmsg_reader_get_fd(rd), -1);
+        CHECK_INT(kmsg_reader_is_device(rd), 0);
+        CHECK_STR(kmsg_reader_get_name(rd), "buf");
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_KMSG);
+        free(t);
+        kmsg_reader_unref(rd);
+
+        CHECK_INT(kmsg_reader_new_buffer(NULL, 0, NULL, KMSG_FORMAT_SYSLOG, &rd), 0);
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, "EOF\n");
+        free(t);
+        kmsg_reader_unref(rd);
+        CHECK_INT(kmsg_reader_new_buffer(NULL, 1, NULL, KMSG_FORMAT_KMSG, &rd), -EINVAL);
+        CHECK_INT(kmsg_reader_new_buffer("", 0, NULL, (enum kmsg_format)99, &rd), -EINVAL);
+}
