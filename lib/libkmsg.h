@@ -245,6 +245,19 @@ struct kmsg_loss {
         enum kmsg_loss_cause cause;
 };
 
+/*
+ * Accessors for a loss, so that programs need not know its layout (a
+ * later version makes struct kmsg_loss opaque).
+ */
+uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l);
+/* How many are missing; 0 when not known. */
+uint64_t kmsg_loss_get_count(const struct kmsg_loss *l);
+/* Whether kmsg_loss_get_usec_before() is known. */
+int kmsg_loss_has_before(const struct kmsg_loss *l);
+uint64_t kmsg_loss_get_usec_before(const struct kmsg_loss *l);
+uint64_t kmsg_loss_get_usec_after(const struct kmsg_loss *l);
+enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
+
 /* Flags returned by kmsg_seqtrack_feed(). */
 #define KMSG_SEQ_LOSS 1        /* *ret_loss describes records lost before this one */
 #define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
