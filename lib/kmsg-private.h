@@ -58,6 +58,8 @@ int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, si
                             size_t *ret_len);
 /* Keep the caller field's text and parse "T123" / "C4" from it. */
 int record_set_caller(struct kmsg_record *r, const char *v, size_t len);
+/* Keep the header fields after the flags as written; the first caller= is parsed. */
+int record_set_fields(struct kmsg_record *r, const char *p, size_t len);
 int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
                     size_t val_len, bool unescape);
 /*
