@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(kmsg_reader_set_max_record_size(rd, 4096) == 0);
         for (i = 0; i < 100000; i++) {
                 struct kmsg_record *r = NULL;
-                struct kmsg_loss loss;
+                const struct kmsg_loss *loss;
                 int f;
 
                 e = kmsg_reader_next(rd, &r);
@@ -110,14 +110,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         exercise_record(r, 0);
                         f = kmsg_seqtrack_feed(track, r, &loss);
                         FUZZ_ASSERT(f >= 0);
+                        FUZZ_ASSERT(!(f & KMSG_SEQ_LOSS) == !loss);
+                        /* Before popping: that ends the loss's life. */
+                        if (f & KMSG_SEQ_LOSS)
+                                FUZZ_ASSERT(kmsg_loss_get_count(loss) > 0 &&
+                                            kmsg_loss_cause_to_name(kmsg_loss_get_cause(loss)));
                         if (f & KMSG_SEQ_HELD) {
                                 struct kmsg_record *released;
 
                                 while (kmsg_seqtrack_pop(track, &released, NULL) >= 0)
                                         kmsg_record_unref(released);
                         }
-                        if (f & KMSG_SEQ_LOSS)
-                                FUZZ_ASSERT(loss.count > 0 && kmsg_loss_cause_to_name(loss.cause));
                         records++;
                         break;
                 case -EPIPE:

@@ -52,7 +52,7 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         FUZZ_ASSERT(kmsg_reader_get_fd(rd) == fd);
         /* Bounded: every call consumes input or ends it. */
         for (i = 0; i < 1000000; i++) {
-                struct kmsg_loss loss;
+                const struct kmsg_loss *loss;
                 int f;
 
                 r = NULL;
@@ -85,24 +85,27 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
                 FUZZ_ASSERT(f >= 0 && f <= (KMSG_SEQ_LOSS | KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_DUPLICATE |
                                             KMSG_SEQ_HELD));
                 h = digest_u64(h, (uint64_t)f);
+                FUZZ_ASSERT(!(f & KMSG_SEQ_LOSS) == !loss);
+                /* Before popping: that ends the loss's life. */
+                if (f & KMSG_SEQ_LOSS) {
+                        FUZZ_ASSERT(kmsg_loss_get_count(loss) > 0);
+                        FUZZ_ASSERT(kmsg_loss_cause_to_name(kmsg_loss_get_cause(loss)));
+                        h = digest_u64(h, kmsg_loss_get_first_seq(loss));
+                        h = digest_u64(h, kmsg_loss_get_count(loss));
+                        h = digest_u64(h, kmsg_loss_get_cause(loss));
+                }
                 if (f & KMSG_SEQ_HELD) {
                         struct kmsg_record *released;
-                        struct kmsg_loss rl;
+                        const struct kmsg_loss *rl;
                         int rf;
 
                         while ((rf = kmsg_seqtrack_pop(track, &released, &rl)) >= 0) {
                                 FUZZ_ASSERT(!(rf & (KMSG_SEQ_DUPLICATE | KMSG_SEQ_HELD)));
+                                FUZZ_ASSERT(!(rf & KMSG_SEQ_LOSS) == !rl);
                                 h = digest_u64(h, kmsg_record_get_seqnum(released));
                                 kmsg_record_unref(released);
                         }
                         FUZZ_ASSERT(rf == -ENODATA);
-                }
-                if (f & KMSG_SEQ_LOSS) {
-                        FUZZ_ASSERT(loss.count > 0);
-                        FUZZ_ASSERT(kmsg_loss_cause_to_name(loss.cause));
-                        h = digest_u64(h, loss.first_seq);
-                        h = digest_u64(h, loss.count);
-                        h = digest_u64(h, loss.cause);
                 }
                 if (records++ & 1) {
                         kept = kmsg_record_ref(r);

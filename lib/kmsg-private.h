@@ -48,6 +48,17 @@ struct kmsg_record {
         ssize_t device_idx;
 };
 
+struct kmsg_loss {
+        int n_ref;
+        uint64_t first_seq; /* first missing sequence number */
+        uint64_t count;     /* how many are missing; 0 when not known (KMSG_LOSS_REBOOT:
+                               everything from first_seq to the end of that boot) */
+        bool has_before;    /* whether usec_before is known */
+        uint64_t usec_before; /* time stamp of the record before the gap */
+        uint64_t usec_after;  /* time stamp of the record after the gap */
+        enum kmsg_loss_cause cause;
+};
+
 /* record.c */
 struct kmsg_record *record_new(void);
 void record_reset(struct kmsg_record *r);

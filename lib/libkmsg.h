@@ -235,31 +235,41 @@ enum kmsg_loss_cause {
                                   or may not have been delivered */
 };
 
-struct kmsg_loss {
-        uint64_t first_seq; /* first missing sequence number */
-        uint64_t count;     /* how many are missing; 0 when not known (KMSG_LOSS_REBOOT:
-                               everything from first_seq to the end of that boot) */
-        int has_before;     /* whether usec_before is known */
-        uint64_t usec_before; /* time stamp of the record before the gap */
-        uint64_t usec_after;  /* time stamp of the record after the gap */
-        enum kmsg_loss_cause cause;
-};
+/*
+ * A run of records that are missing: reference-counted and opaque.  The
+ * tracker makes them; a program makes its own with kmsg_loss_new() (e.g. for
+ * records lost between two runs) to hand to the same code.
+ */
+struct kmsg_loss;
 
 /*
- * Accessors for a loss, so that programs need not know its layout (a
- * later version makes struct kmsg_loss opaque).
+ * A new loss of count records from first_seq (count 0: not known), with
+ * no time stamps; *ret holds the only reference.  Returns 0, -EINVAL
+ * (NULL ret or an unknown cause) or -ENOMEM.
  */
+int kmsg_loss_new(uint64_t first_seq, uint64_t count, enum kmsg_loss_cause cause, struct kmsg_loss **ret);
+struct kmsg_loss *kmsg_loss_ref(struct kmsg_loss *l);
+struct kmsg_loss *kmsg_loss_unref(struct kmsg_loss *l);
+/* The time stamp of the record before the loss; it is then known.  Returns 0 or -EINVAL. */
+int kmsg_loss_set_before(struct kmsg_loss *l, uint64_t usec);
+/* The time stamp of the record after the loss.  Returns 0 or -EINVAL. */
+int kmsg_loss_set_after(struct kmsg_loss *l, uint64_t usec);
+
+/* The first missing sequence number. */
 uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l);
-/* How many are missing; 0 when not known. */
+/* How many are missing; 0 when not known (KMSG_LOSS_REBOOT: everything from
+ * the first to the end of that boot). */
 uint64_t kmsg_loss_get_count(const struct kmsg_loss *l);
 /* Whether kmsg_loss_get_usec_before() is known. */
 int kmsg_loss_has_before(const struct kmsg_loss *l);
+/* The time stamp of the record before the loss (0 when not known). */
 uint64_t kmsg_loss_get_usec_before(const struct kmsg_loss *l);
+/* The time stamp of the record after the loss (0 when not known). */
 uint64_t kmsg_loss_get_usec_after(const struct kmsg_loss *l);
 enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
 
 /* Flags returned by kmsg_seqtrack_feed(). */
-#define KMSG_SEQ_LOSS 1        /* *ret_loss describes records lost before this one */
+#define KMSG_SEQ_LOSS 1        /* *ret_loss is the loss of records before this one */
 #define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
 #define KMSG_SEQ_HELD 8        /* the tracker keeps the record for now: see kmsg_seqtrack_pop() */
@@ -293,17 +303,25 @@ void kmsg_seqtrack_note_cause(struct kmsg_seqtrack *t, enum kmsg_loss_cause caus
  * after every feed, call kmsg_seqtrack_pop() until it returns -ENODATA to
  * get the records released, in input order, each with its own flags.
  * Records it decided were duplicates never come out.
+ *
+ * ret_loss may be NULL.  On success *ret_loss is the loss when the flags
+ * have KMSG_SEQ_LOSS, NULL otherwise.  The tracker owns that loss: it stays
+ * valid until the next kmsg_seqtrack_feed(), kmsg_seqtrack_pop() or
+ * kmsg_seqtrack_finish() on t, or the last kmsg_seqtrack_unref(); copy what
+ * is needed beyond that.
  */
-int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss);
 /*
  * The next released record: returns its KMSG_SEQ_* flags and stores a
- * record the caller owns (kmsg_record_unref() it) in *ret and its loss in
- * *ret_loss (when the flags have KMSG_SEQ_LOSS).  -ENODATA: none.
+ * record the caller owns (kmsg_record_unref() it) in *ret and, when ret_loss
+ * is not NULL, its loss in *ret_loss (NULL unless the flags have
+ * KMSG_SEQ_LOSS).  The loss is the tracker's, valid as long as one from
+ * kmsg_seqtrack_feed().  -ENODATA: none.
  */
-int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, struct kmsg_loss *ret_loss);
+int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, const struct kmsg_loss **ret_loss);
 /*
  * The input ended: records still held matched to the end and are counted
- * as duplicates.  Returns 0.
+ * as duplicates.  Ends the life of the last loss returned.  Returns 0.
  */
 int kmsg_seqtrack_finish(struct kmsg_seqtrack *t);
 

@@ -35,7 +35,7 @@ struct slot {
 struct held {
         struct kmsg_record *r;
         int flags;
-        struct kmsg_loss loss;
+        struct kmsg_loss *loss; /* owned; NULL without KMSG_SEQ_LOSS */
 };
 
 /* A FIFO of records with their verdicts. */
@@ -60,6 +60,8 @@ struct kmsg_seqtrack {
         uint64_t expect;
         bool have_cause;
         enum kmsg_loss_cause cause;
+        struct kmsg_loss *spare; /* allocated before a feed, so a loss found cannot fail */
+        struct kmsg_loss *out;   /* the loss last returned, valid until the next call */
         struct slot *ring;
         uint64_t lost;
         uint64_t dups;
@@ -85,7 +87,8 @@ _public_ struct kmsg_seqtrack *kmsg_seqtrack_ref(struct kmsg_seqtrack *t) {
         return t;
 }
 
-static int queue_push(struct queue *q, const struct kmsg_record *r, int flags, const struct kmsg_loss *l) {
+/* Takes over l (which may be NULL) when it succeeds. */
+static int queue_push(struct queue *q, const struct kmsg_record *r, int flags, struct kmsg_loss *l) {
         struct held *h;
 
         if (q->head + q->len == q->cap) {
@@ -105,18 +108,17 @@ static int queue_push(struct queue *q, const struct kmsg_record *r, int flags, c
         h = &q->v[q->head + q->len++];
         h->r = kmsg_record_ref((struct kmsg_record *)r);
         h->flags = flags;
-        if (l)
-                h->loss = *l;
-        else
-                memset(&h->loss, 0, sizeof(h->loss));
+        h->loss = l;
         return 0;
 }
 
 static void queue_clear(struct queue *q) {
         size_t i;
 
-        for (i = 0; i < q->len; i++)
+        for (i = 0; i < q->len; i++) {
                 kmsg_record_unref(q->v[q->head + i].r);
+                kmsg_loss_unref(q->v[q->head + i].loss);
+        }
         q->head = q->len = 0;
 }
 
@@ -127,6 +129,8 @@ _public_ struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t) {
         queue_clear(&t->ready);
         free(t->held.v);
         free(t->ready.v);
+        kmsg_loss_unref(t->spare);
+        kmsg_loss_unref(t->out);
         free(t->ring);
         free(t);
         return NULL;
@@ -235,6 +239,32 @@ static bool seen_same(const struct kmsg_seqtrack *t, uint64_t seq, uint32_t fp) 
 
 static int feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
 
+static struct kmsg_loss *loss_alloc(void) {
+        struct kmsg_loss *l = calloc(1, sizeof(*l));
+
+        if (l)
+                l->n_ref = 1;
+        return l;
+}
+
+/* Queue a released record with its verdict and a loss of its own made from *v. */
+static int push_ready(struct kmsg_seqtrack *t, const struct kmsg_record *r, int flags, const struct kmsg_loss *v) {
+        struct kmsg_loss *l = NULL;
+        int e;
+
+        if (flags & KMSG_SEQ_LOSS) {
+                l = loss_alloc();
+                if (!l)
+                        return -ENOMEM;
+                *l = *v;
+                l->n_ref = 1;
+        }
+        e = queue_push(&t->ready, r, flags, l);
+        if (e < 0)
+                kmsg_loss_unref(l);
+        return e;
+}
+
 /*
  * The candidates were not duplicates: they start a new boot segment.  Queue
  * them, and r after them, with their verdicts for kmsg_seqtrack_pop().
@@ -250,7 +280,7 @@ static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
 
                 memset(&loss, 0, sizeof(loss));
                 f = i == 0 ? new_segment(t, h, fingerprint(h), &loss) : feed_one(t, h, &loss);
-                e = f < 0 ? f : queue_push(&t->ready, h, f, &loss);
+                e = f < 0 ? f : push_ready(t, h, f, &loss);
         }
         queue_clear(&t->held);
         if (e < 0)
@@ -261,20 +291,46 @@ static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
                 return f;
         if (f & KMSG_SEQ_HELD)
                 return KMSG_SEQ_HELD;
-        e = queue_push(&t->ready, r, f, &loss);
+        e = push_ready(t, r, f, &loss);
         return e < 0 ? e : KMSG_SEQ_HELD;
 }
 
-_public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
-        struct kmsg_loss dummy;
-        uint32_t fp;
+static int feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+
+_public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss) {
+        struct kmsg_loss v = {};
+        int f;
 
         if (!t || !r)
                 return -EINVAL;
-        if (!r->has_seqnum)
+        t->out = kmsg_loss_unref(t->out);
+        if (!r->has_seqnum) {
+                if (ret_loss)
+                        *ret_loss = NULL;
                 return 0;
-        if (!ret_loss)
-                ret_loss = &dummy;
+        }
+        if (!t->spare) {
+                t->spare = loss_alloc();
+                if (!t->spare)
+                        return -ENOMEM;
+        }
+        f = feed(t, r, &v);
+        if (f < 0)
+                return f;
+        if (f & KMSG_SEQ_LOSS) {
+                v.n_ref = 1;
+                *t->spare = v;
+                t->out = t->spare;
+                t->spare = NULL;
+        }
+        if (ret_loss)
+                *ret_loss = t->out;
+        return f;
+}
+
+static int feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+        uint32_t fp;
+
         if (!t->ring) {
                 t->ring = calloc(WINDOW, sizeof(*t->ring));
                 if (!t->ring)
@@ -305,17 +361,19 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
         return release_held(t, r);
 }
 
-_public_ int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, struct kmsg_loss *ret_loss) {
+_public_ int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, const struct kmsg_loss **ret_loss) {
         struct held *h;
 
         if (!t || !ret)
                 return -EINVAL;
+        t->out = kmsg_loss_unref(t->out);
         if (t->ready.len == 0)
                 return -ENODATA;
         h = &t->ready.v[t->ready.head];
         *ret = h->r;
+        t->out = h->loss;
         if (ret_loss)
-                *ret_loss = h->loss;
+                *ret_loss = t->out;
         t->ready.head++;
         t->ready.len--;
         if (t->ready.len == 0)
@@ -326,6 +384,7 @@ _public_ int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret
 _public_ int kmsg_seqtrack_finish(struct kmsg_seqtrack *t) {
         if (!t)
                 return -EINVAL;
+        t->out = kmsg_loss_unref(t->out);
         if (t->tentative) {
                 /* The input ended while everything still matched. */
                 t->dups += t->held.len;
@@ -421,6 +480,48 @@ _public_ int kmsg_seqtrack_get_last(const struct kmsg_seqtrack *t, uint64_t *ret
                 return -ENODATA;
         if (ret_seq)
                 *ret_seq = t->last_seq;
+        return 0;
+}
+
+_public_ int kmsg_loss_new(uint64_t first_seq, uint64_t count, enum kmsg_loss_cause cause, struct kmsg_loss **ret) {
+        struct kmsg_loss *l;
+
+        if (!ret || (unsigned)cause > KMSG_LOSS_INTERRUPTED)
+                return -EINVAL;
+        l = loss_alloc();
+        if (!l)
+                return -ENOMEM;
+        l->first_seq = first_seq;
+        l->count = count;
+        l->cause = cause;
+        *ret = l;
+        return 0;
+}
+
+_public_ struct kmsg_loss *kmsg_loss_ref(struct kmsg_loss *l) {
+        if (l)
+                l->n_ref++;
+        return l;
+}
+
+_public_ struct kmsg_loss *kmsg_loss_unref(struct kmsg_loss *l) {
+        if (l && --l->n_ref == 0)
+                free(l);
+        return NULL;
+}
+
+_public_ int kmsg_loss_set_before(struct kmsg_loss *l, uint64_t usec) {
+        if (!l)
+                return -EINVAL;
+        l->has_before = true;
+        l->usec_before = usec;
+        return 0;
+}
+
+_public_ int kmsg_loss_set_after(struct kmsg_loss *l, uint64_t usec) {
+        if (!l)
+                return -EINVAL;
+        l->usec_after = usec;
         return 0;
 }
 

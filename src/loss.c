@@ -14,6 +14,20 @@ void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {
                 s->by_cause[kmsg_loss_get_cause(l)] += kmsg_loss_get_count(l);
 }
 
+int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret) {
+        struct kmsg_loss *c;
+        int e;
+
+        e = kmsg_loss_new(kmsg_loss_get_first_seq(l), kmsg_loss_get_count(l), kmsg_loss_get_cause(l), &c);
+        if (e < 0)
+                return e;
+        if (kmsg_loss_has_before(l))
+                kmsg_loss_set_before(c, kmsg_loss_get_usec_before(l));
+        kmsg_loss_set_after(c, kmsg_loss_get_usec_after(l));
+        *ret = c;
+        return 0;
+}
+
 void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program) {
         const char *sep = " (";
         unsigned c;

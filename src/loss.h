@@ -19,6 +19,11 @@ struct loss_stats {
 };
 
 void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l);
+/*
+ * A loss of our own with the fields of l, for keeping one past the call that
+ * got it (the tracker's live only until its next call).  0 or -ENOMEM.
+ */
+int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret);
 static inline bool loss_stats_any(const struct loss_stats *s) {
         return s->events > 0;
 }

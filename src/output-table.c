@@ -23,6 +23,7 @@
 #include "escape.h"
 #include "i18n.h"
 #include "loss-text.h"
+#include "loss.h"
 #include "output.h"
 #include "sink.h"
 #include "table-layout.h"
@@ -38,7 +39,7 @@ struct table_sink {
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
-        struct kmsg_loss *held; /* losses before the first record: they follow the heading */
+        struct kmsg_loss **held; /* losses before the first record (copies): they follow the heading */
         size_t n_held;
         char *buf;        /* escaping buffer */
         size_t buf_cap;
@@ -194,8 +195,10 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
 static void write_held(struct table_sink *t) {
         size_t i;
 
-        for (i = 0; i < t->n_held; i++)
-                out_loss_line(&t->held[i]);
+        for (i = 0; i < t->n_held; i++) {
+                out_loss_line(t->held[i]);
+                kmsg_loss_unref(t->held[i]);
+        }
         free(t->held);
         t->held = NULL;
         t->n_held = 0;
@@ -327,12 +330,15 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
                  * give the heading its widths (not when following: a loss
                  * is shown when it happens).
                  */
-                struct kmsg_loss *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
+                struct kmsg_loss **v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
 
                 if (!v)
                         return -ENOMEM;
                 t->held = v;
-                t->held[t->n_held++] = *l;
+                e = loss_copy(l, &t->held[t->n_held]);
+                if (e < 0)
+                        return e;
+                t->n_held++;
                 return 0;
         }
         if (!t->printed) {
@@ -368,6 +374,8 @@ static void table_free(struct sink *s) {
         table_layout_free(t->layout);
         scols_unref_table(t->tb);
         free(t->buf);
+        for (size_t i = 0; i < t->n_held; i++)
+                kmsg_loss_unref(t->held[i]);
         free(t->held);
         free(t);
 }

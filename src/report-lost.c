@@ -23,7 +23,7 @@ struct lost_sink {
         struct sink sink;
         bool json;
         bool live;
-        struct kmsg_loss *v; /* the table's rows */
+        struct kmsg_loss **v; /* the table's rows (copies) */
         size_t n, cap;
         struct loss_stats stats;
         /* Coverage: the records that were there, filtered or not, read before the cursor or not. */
@@ -100,6 +100,7 @@ void sink_lost_seen(struct sink *s, const struct kmsg_record *r) {
 
 static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         struct lost_sink *t = (struct lost_sink *)s;
+        int e;
 
         loss_stats_add(&t->stats, l);
         if (t->json) {
@@ -121,14 +122,17 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         }
         if (t->n == t->cap) {
                 size_t cap = t->cap ? t->cap * 2 : 16;
-                struct kmsg_loss *v = realloc(t->v, cap * sizeof(*v));
+                struct kmsg_loss **v = realloc(t->v, cap * sizeof(*v));
 
                 if (!v)
                         return -ENOMEM;
                 t->v = v;
                 t->cap = cap;
         }
-        t->v[t->n++] = *l;
+        e = loss_copy(l, &t->v[t->n]);
+        if (e < 0)
+                return e;
+        t->n++;
         return 0;
 }
 
@@ -181,7 +185,7 @@ static int print_table(struct lost_sink *t) {
         for (i = 0; i < t->n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, &t->v[i]) : -ENOMEM;
+                e = ln ? fill_row(ln, t->v[i]) : -ENOMEM;
         }
         if (e >= 0)
                 e = scols_print_table_to_string(tb, &str);
@@ -294,7 +298,10 @@ static int lost_finish(struct sink *s) {
 
 static void lost_free(struct sink *s) {
         struct lost_sink *t = (struct lost_sink *)s;
+        size_t i;
 
+        for (i = 0; i < t->n; i++)
+                kmsg_loss_unref(t->v[i]);
         free(t->v);
         free(t);
 }

@@ -83,12 +83,21 @@ static bool in_time_window(const struct run *run, const struct kmsg_record *r) {
         return !run->filter->active || filter_in_window(run->filter, r);
 }
 
-/* Resuming from a cursor: the record before the first gap is the cursor's. */
-static void fill_resume_before(const struct run *run, struct kmsg_loss *loss) {
-        if (run->have_resume && loss->first_seq == run->resume_seq && !loss->has_before) {
-                loss->has_before = true;
-                loss->usec_before = run->resume_usec;
-        }
+/*
+ * Resuming from a cursor: the record before the first gap is the cursor's.
+ * Returns 1 with *ret, a copy of l that says so, 0 when l is right as it is,
+ * or -ENOMEM.
+ */
+static int fill_resume_before(const struct run *run, const struct kmsg_loss *l, struct kmsg_loss **ret) {
+        int e;
+
+        if (!run->have_resume || kmsg_loss_get_first_seq(l) != run->resume_seq || kmsg_loss_has_before(l))
+                return 0;
+        e = loss_copy(l, ret);
+        if (e < 0)
+                return e;
+        kmsg_loss_set_before(*ret, run->resume_usec);
+        return 1;
 }
 
 /*
@@ -119,7 +128,6 @@ static void flush_whole_records(const struct run *run) {
 /* Show a record the sequence tracker let through, with the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
-        struct kmsg_loss loss = *l;
         bool in_window;
         int e;
 
@@ -128,13 +136,15 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 return 0;
         warn_no_seq(run, rd, r);
         in_window = in_time_window(run, r);
-        if (fl & KMSG_SEQ_LOSS) {
-                fill_resume_before(run, &loss);
-                if (in_window) {
-                        e = run_loss(run, &loss);
-                        if (e < 0)
-                                return e;
-                }
+        if ((fl & KMSG_SEQ_LOSS) && in_window) {
+                struct kmsg_loss *own = NULL;
+
+                e = fill_resume_before(run, l, &own);
+                if (e >= 0)
+                        e = run_loss(run, own ? own : l);
+                kmsg_loss_unref(own);
+                if (e < 0)
+                        return e;
         }
         mark_for_cursor(run, r);
         if (in_window && wanted(run, r)) {
@@ -150,36 +160,38 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
 /* Records the tracker held and has now released, in input order. */
 static int deliver_released(struct run *run, struct kmsg_reader *rd) {
         struct kmsg_record *r;
-        struct kmsg_loss loss;
+        const struct kmsg_loss *loss;
         int fl, e = 0;
 
         while ((fl = kmsg_seqtrack_pop(run->track, &r, &loss)) >= 0) {
                 if (e >= 0)
-                        e = deliver(run, rd, r, fl, &loss);
+                        e = deliver(run, rd, r, fl, loss);
                 kmsg_record_unref(r);
         }
         return e;
 }
 
 static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
-        struct kmsg_loss loss = {};
+        const struct kmsg_loss *loss;
         int fl, e;
 
         if (!run->started && kmsg_record_has_seqnum(r)) {
-                struct kmsg_loss start_loss;
+                struct kmsg_loss *start_loss;
 
-                if (judge_start(run, r, &start_loss) > 0) {
-                        e = run_loss(run, &start_loss);
-                        if (e < 0)
-                                return e;
+                e = judge_start(run, r, &start_loss);
+                if (e > 0) {
+                        e = run_loss(run, start_loss);
+                        kmsg_loss_unref(start_loss);
                 }
+                if (e < 0)
+                        return e;
         }
         fl = kmsg_seqtrack_feed(run->track, r, &loss);
         if (fl < 0)
                 return fl;
         if (fl & KMSG_SEQ_HELD)
                 return deliver_released(run, rd);
-        return deliver(run, rd, r, fl, &loss);
+        return deliver(run, rd, r, fl, loss);
 }
 
 int run_drain(struct run *run, struct kmsg_reader *rd) {

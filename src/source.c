@@ -74,12 +74,12 @@ void read_live(struct run *run, const struct options *o) {
         int fd = -1, e;
 
         if (!use_syslog) {
-                struct kmsg_loss loss;
-                bool has_loss;
-                enum kmsg_seek where = plan_device_start(run, o->lost, o->follow_new, &loss, &has_loss);
+                struct kmsg_loss *loss;
+                enum kmsg_seek where = plan_device_start(run, o->lost, o->follow_new, &loss);
 
-                if (has_loss)
-                        run_loss(run, &loss);
+                if (loss)
+                        run_loss(run, loss);
+                kmsg_loss_unref(loss);
                 if (run->fatal)
                         return;
                 /*

@@ -8,7 +8,7 @@
 #include "i18n.h"
 #include "run.h"
 
-int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss **ret_loss) {
         uint64_t seq = kmsg_record_get_seqnum(r);
 
         run->started = true;
@@ -31,12 +31,11 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
                         break;
                 kmsg_seqtrack_expect(run->track, seq);
                 if (run->oldest_seq > 0) {
-                        *ret_loss = (struct kmsg_loss){
-                                .first_seq = 0,
-                                .count = run->oldest_seq,
-                                .usec_after = run->oldest_usec,
-                                .cause = KMSG_LOSS_ROTATED,
-                        };
+                        int e = kmsg_loss_new(0, run->oldest_seq, KMSG_LOSS_ROTATED, ret_loss);
+
+                        if (e < 0)
+                                return e;
+                        kmsg_loss_set_after(*ret_loss, run->oldest_usec);
                         return 1;
                 }
                 break;
@@ -84,8 +83,22 @@ static void probe_newest(struct run *run) {
         kmsg_reader_unref(rd);
 }
 
-enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, struct kmsg_loss *ret_loss,
-                                  bool *ret_has_loss) {
+/* A loss to report before the first record: after has_before, usec is the record before it. */
+static void start_loss(struct run *run, uint64_t first, uint64_t count, enum kmsg_loss_cause cause,
+                       bool has_before, uint64_t usec, struct kmsg_loss **ret_loss) {
+        int e = kmsg_loss_new(first, count, cause, ret_loss);
+
+        if (e < 0) {
+                warnx_("%s", strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+                run->fatal = true;
+                return;
+        }
+        if (has_before)
+                kmsg_loss_set_before(*ret_loss, usec);
+}
+
+enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, struct kmsg_loss **ret_loss) {
         struct cursor *c = run->cursor;
         uint64_t seq = 0, usec = 0, from = 0, to = 0;
         char boot[BOOT_ID_MAX];
@@ -94,7 +107,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
         bool has_seq;
         int e;
 
-        *ret_has_loss = false;
+        *ret_loss = NULL;
         if (c) {
                 e = boot_id_read(boot);
                 if (e < 0) {
@@ -123,14 +136,8 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                                 }
                         }
                         if (pending && from <= to) {
-                                *ret_loss = (struct kmsg_loss){
-                                        .first_seq = from,
-                                        .count = to - from + 1,
-                                        .has_before = has_seq,
-                                        .usec_before = usec,
-                                        .cause = KMSG_LOSS_INTERRUPTED,
-                                };
-                                *ret_has_loss = true;
+                                start_loss(run, from, to - from + 1, KMSG_LOSS_INTERRUPTED, has_seq, usec,
+                                           ret_loss);
                                 next = to + 1;
                                 before_usec = to_usec;
                         }
@@ -144,16 +151,11 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                         return KMSG_SEEK_START;
                 }
                 if (old) {
-                        *ret_loss = (struct kmsg_loss){
-                                .first_seq = has_seq ? seq + 1 : 0,
-                                .count = 0,
-                                .has_before = has_seq,
-                                .usec_before = usec,
-                                .cause = KMSG_LOSS_REBOOT,
-                        };
-                        if (cursor_get_pending(c, &from, &to) && from < ret_loss->first_seq)
-                                ret_loss->first_seq = from;
-                        *ret_has_loss = true;
+                        uint64_t first = has_seq ? seq + 1 : 0;
+
+                        if (cursor_get_pending(c, &from, &to) && from < first)
+                                first = from;
+                        start_loss(run, first, 0, KMSG_LOSS_REBOOT, has_seq, usec, ret_loss);
                         run->start = START_PLAIN;
                         return KMSG_SEEK_START;
                 }

@@ -42,7 +42,7 @@ for d in ("src",):
 check("src/ includes no private header of lib/", not bad, "; ".join(bad))
 
 dyn = subprocess.run(["readelf", "-d", kdmesg], check=True, capture_output=True, text=True).stdout
-check("kdmesg links libkmsg.so.0", "[libkmsg.so.0]" in dyn)
+check("kdmesg links libkmsg.so.1", "[libkmsg.so.1]" in dyn)
 
 def defined(path, dynamic=False):
     out = subprocess.run(["nm", "--defined-only"] + (["-D"] if dynamic else []) + [path],

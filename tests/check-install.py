@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory() as dest:
     root = dest + prefix
     lib = os.path.join(root, libdir)
     kdmesg = os.path.join(root, bindir, "kdmesg")
-    wanted = [kdmesg, os.path.join(lib, "libkmsg.so.0"), os.path.join(lib, "libkmsg.so"),
+    wanted = [kdmesg, os.path.join(lib, "libkmsg.so.1"), os.path.join(lib, "libkmsg.so"),
               os.path.join(root, "include", "libkmsg.h"), os.path.join(lib, "pkgconfig", "libkmsg.pc"),
               os.path.join(root, "share", "kdmesg", "kdmesg-record.schema.json")]
     if opts.get("man"):
@@ -61,7 +61,7 @@ with tempfile.TemporaryDirectory() as dest:
           " ".join(outside))
 
     # A library built with sanitizers needs their runtimes in the program too.
-    needed = run(["readelf", "-d", os.path.join(lib, "libkmsg.so.0")]).stdout
+    needed = run(["readelf", "-d", os.path.join(lib, "libkmsg.so.1")]).stdout
     san = [f for f, so in (("-fsanitize=address", "libasan"), ("-fsanitize=undefined", "libubsan"))
            if so in needed]
     run_env = dict(os.environ, LD_LIBRARY_PATH=lib,

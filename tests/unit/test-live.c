@@ -99,7 +99,7 @@ TEST(tracker_agrees) {
         CHECK_INT(kmsg_seqtrack_new(&t), 0);
         for (;;) {
                 struct kmsg_record *r;
-                struct kmsg_loss l;
+                const struct kmsg_loss *l;
                 int e = kmsg_reader_next(rd, &r), f;
 
                 if (e == -EAGAIN || (e < 0 && e != -EPIPE))
@@ -111,8 +111,8 @@ TEST(tracker_agrees) {
                 f = kmsg_seqtrack_feed(t, r, &l);
                 CHECK(f >= 0);
                 CHECK(!(f & (KMSG_SEQ_DUPLICATE | KMSG_SEQ_NEW_SEGMENT)));
-                if ((f & KMSG_SEQ_LOSS) && !(n == 0 && l.cause == KMSG_LOSS_ROTATED) &&
-                    l.cause != KMSG_LOSS_OVERRUN)
+                if ((f & KMSG_SEQ_LOSS) && !(n == 0 && kmsg_loss_get_cause(l) == KMSG_LOSS_ROTATED) &&
+                    kmsg_loss_get_cause(l) != KMSG_LOSS_OVERRUN)
                         gaps++;
                 n++;
         }

@@ -47,8 +47,8 @@ static int note_record(struct sink *s, const struct kmsg_record *r) {
 }
 
 static int note_loss(struct sink *s, const struct kmsg_loss *l) {
-        note((struct note_sink *)s, "loss:%llu+%llu", (unsigned long long)l->first_seq,
-             (unsigned long long)l->count);
+        note((struct note_sink *)s, "loss:%llu+%llu", (unsigned long long)kmsg_loss_get_first_seq(l),
+             (unsigned long long)kmsg_loss_get_count(l));
         return 0;
 }
 

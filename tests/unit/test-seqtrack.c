@@ -19,7 +19,7 @@ static struct kmsg_record *rec(uint64_t seq, uint64_t usec, const char *msg) {
 }
 
 /* Feed seq with a message derived from it (so that a re-read is a duplicate). */
-static int feed(struct kmsg_seqtrack *t, uint64_t seq, struct kmsg_loss *l) {
+static int feed(struct kmsg_seqtrack *t, uint64_t seq, const struct kmsg_loss **l) {
         char msg[64];
         struct kmsg_record *r;
         int f;
@@ -41,7 +41,7 @@ static struct kmsg_seqtrack *new_track(void) {
 
 TEST(consecutive_from_zero) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t last = 99;
         uint64_t i;
 
@@ -59,15 +59,15 @@ TEST(consecutive_from_zero) {
 
 TEST(first_record_above_zero_is_rotated) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
-        memset(&l, 0xff, sizeof(l));
+        l = NULL;
         CHECK_INT(feed(t, 1234, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_ROTATED);
-        CHECK_INT(l.first_seq, 0);
-        CHECK_INT(l.count, 1234);
-        CHECK_INT(l.has_before, 0);
-        CHECK_INT(l.usec_after, 1234007);
+        CHECK_INT(l->cause, KMSG_LOSS_ROTATED);
+        CHECK_INT(l->first_seq, 0);
+        CHECK_INT(l->count, 1234);
+        CHECK_INT(l->has_before, 0);
+        CHECK_INT(l->usec_after, 1234007);
         CHECK_INT(feed(t, 1235, &l), 0);
         CHECK_INT(kmsg_seqtrack_get_lost(t), 1234);
         kmsg_seqtrack_unref(t);
@@ -75,23 +75,23 @@ TEST(first_record_above_zero_is_rotated) {
 
 TEST(gap_reports_both_sides) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
         CHECK_INT(feed(t, 0, &l), 0);
         CHECK_INT(feed(t, 1, &l), 0);
         CHECK_INT(feed(t, 2, &l), 0);
-        memset(&l, 0, sizeof(l));
+        l = NULL;
         CHECK_INT(feed(t, 5, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_GAP);
-        CHECK_INT(l.first_seq, 3);
-        CHECK_INT(l.count, 2);
-        CHECK_INT(l.has_before, 1);
-        CHECK_INT(l.usec_before, 2007);
-        CHECK_INT(l.usec_after, 5007);
+        CHECK_INT(l->cause, KMSG_LOSS_GAP);
+        CHECK_INT(l->first_seq, 3);
+        CHECK_INT(l->count, 2);
+        CHECK_INT(l->has_before, 1);
+        CHECK_INT(l->usec_before, 2007);
+        CHECK_INT(l->usec_after, 5007);
         CHECK_INT(feed(t, 6, &l), 0);
         CHECK_INT(feed(t, 100, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.first_seq, 7);
-        CHECK_INT(l.count, 93);
+        CHECK_INT(l->first_seq, 7);
+        CHECK_INT(l->count, 93);
         CHECK_INT(kmsg_seqtrack_get_lost(t), 95);
         /* NULL ret_loss is allowed. */
         CHECK_INT(feed(t, 102, NULL), KMSG_SEQ_LOSS);
@@ -101,41 +101,41 @@ TEST(gap_reports_both_sides) {
 
 TEST(noted_cause_applies_to_the_next_gap_only) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
         CHECK_INT(feed(t, 0, &l), 0);
         /* -EPIPE from the reader, then the oldest record still there. */
         kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
         CHECK_INT(feed(t, 40, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_OVERRUN);
-        CHECK_INT(l.first_seq, 1);
-        CHECK_INT(l.count, 39);
+        CHECK_INT(l->cause, KMSG_LOSS_OVERRUN);
+        CHECK_INT(l->first_seq, 1);
+        CHECK_INT(l->count, 39);
         CHECK_INT(feed(t, 45, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_GAP);
+        CHECK_INT(l->cause, KMSG_LOSS_GAP);
         /* A cause noted before a record that follows on is dropped with it. */
         kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
         CHECK_INT(feed(t, 46, &l), 0);
         CHECK_INT(feed(t, 48, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_GAP);
+        CHECK_INT(l->cause, KMSG_LOSS_GAP);
         /* -EMSGSIZE: the consumed record is lost as "toobig". */
         kmsg_seqtrack_note_cause(t, KMSG_LOSS_TOOBIG);
         CHECK_INT(feed(t, 50, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_TOOBIG);
-        CHECK_INT(l.first_seq, 49);
-        CHECK_INT(l.count, 1);
+        CHECK_INT(l->cause, KMSG_LOSS_TOOBIG);
+        CHECK_INT(l->first_seq, 49);
+        CHECK_INT(l->count, 1);
         /* Before the first record: EPIPE right after opening. */
         kmsg_seqtrack_unref(t);
         t = new_track();
         kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
         CHECK_INT(feed(t, 10, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_OVERRUN);
-        CHECK_INT(l.count, 10);
+        CHECK_INT(l->cause, KMSG_LOSS_OVERRUN);
+        CHECK_INT(l->count, 10);
         kmsg_seqtrack_unref(t);
 }
 
 TEST(expect_resumes) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
         /* Resume where we stopped: nothing lost. */
         kmsg_seqtrack_expect(t, 500);
@@ -157,15 +157,15 @@ TEST(expect_resumes) {
         t = new_track();
         kmsg_seqtrack_expect(t, 500);
         CHECK_INT(feed(t, 510, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(l.cause, KMSG_LOSS_GAP);
-        CHECK_INT(l.first_seq, 500);
-        CHECK_INT(l.count, 10);
+        CHECK_INT(l->cause, KMSG_LOSS_GAP);
+        CHECK_INT(l->first_seq, 500);
+        CHECK_INT(l->count, 10);
         kmsg_seqtrack_unref(t);
 }
 
 TEST(backwards_starts_a_new_segment) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         struct kmsg_record *r;
         uint64_t i, last = 0;
         int f;
@@ -192,9 +192,9 @@ TEST(backwards_starts_a_new_segment) {
         f = kmsg_seqtrack_feed(t, r, &l);
         kmsg_record_unref(r);
         CHECK_INT(f, KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_LOSS);
-        CHECK_INT(l.first_seq, 0);
-        CHECK_INT(l.count, 20);
-        CHECK_INT(l.has_before, 0);
+        CHECK_INT(l->first_seq, 0);
+        CHECK_INT(l->count, 20);
+        CHECK_INT(l->has_before, 0);
         CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
         /* Never anything near 2^64 lost. */
         CHECK_INT(kmsg_seqtrack_get_lost(t), 20);
@@ -205,7 +205,7 @@ TEST(backwards_starts_a_new_segment) {
 
 TEST(backwards_beyond_the_window) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
 
         for (i = 0; i < 70000; i++)
@@ -215,7 +215,7 @@ TEST(backwards_beyond_the_window) {
                 }
         /* Far behind, outside what is remembered: a new segment. */
         CHECK_INT(feed(t, 3, &l), KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_LOSS);
-        CHECK_INT(l.count, 3);
+        CHECK_INT(l->count, 3);
         CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
         CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
         kmsg_seqtrack_unref(t);
@@ -223,7 +223,7 @@ TEST(backwards_beyond_the_window) {
 
 TEST(overlapping_dumps_duplicates_skipped) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
 
         for (i = 0; i <= 10; i++)
@@ -244,7 +244,7 @@ TEST(overlapping_dumps_duplicates_skipped) {
 
 TEST(late_record_fills_a_reported_gap) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t last = 0;
 
         CHECK_INT(feed(t, 0, &l), 0);
@@ -271,7 +271,7 @@ TEST(late_record_fills_a_reported_gap) {
 TEST(records_without_seqnum_are_not_tracked) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r = NULL;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         int fds[2];
         struct kmsg_reader *rd = NULL;
 
@@ -300,10 +300,10 @@ TEST(records_without_seqnum_are_not_tracked) {
 
 TEST(huge_sequence_numbers) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
         CHECK_INT(feed(t, UINT64_MAX - 2, &l), KMSG_SEQ_LOSS);
-        CHECK(l.count == UINT64_MAX - 2);
+        CHECK(l->count == UINT64_MAX - 2);
         CHECK_INT(feed(t, UINT64_MAX - 1, &l), 0);
         CHECK_INT(feed(t, UINT64_MAX, &l), 0);
         kmsg_seqtrack_unref(t);
@@ -332,7 +332,7 @@ static struct kmsg_record *boot_rec(unsigned b, uint64_t seq) {
 
 static int feed_boot(struct kmsg_seqtrack *t, unsigned b, uint64_t seq) {
         struct kmsg_record *r = boot_rec(b, seq);
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         int f = kmsg_seqtrack_feed(t, r, &l);
 
         kmsg_record_unref(r);
@@ -342,7 +342,7 @@ static int feed_boot(struct kmsg_seqtrack *t, unsigned b, uint64_t seq) {
 TEST(same_kernel_booted_twice_is_a_new_segment_not_duplicates) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
         int f;
 
@@ -374,7 +374,7 @@ TEST(same_kernel_booted_twice_is_a_new_segment_not_duplicates) {
 TEST(overlap_over_records_stamped_zero_is_duplicates) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
 
         for (i = 0; i < 10; i++)
@@ -395,7 +395,7 @@ TEST(overlap_over_records_stamped_zero_is_duplicates) {
 TEST(overlap_of_only_records_stamped_zero_then_new_records) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
 
         for (i = 0; i < 5; i++)
@@ -413,7 +413,7 @@ TEST(overlap_of_only_records_stamped_zero_then_new_records) {
 TEST(finish_counts_held_records_as_duplicates) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         uint64_t i;
 
         for (i = 0; i < 8; i++)
@@ -429,7 +429,7 @@ TEST(finish_counts_held_records_as_duplicates) {
 TEST(held_records_stay_valid_after_the_caller_lets_go) {
         struct kmsg_seqtrack *t = new_track();
         struct kmsg_record *r;
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
         const char *m;
         uint64_t i;
 
@@ -452,16 +452,16 @@ TEST(held_records_stay_valid_after_the_caller_lets_go) {
 
 TEST(loss_getters) {
         struct kmsg_seqtrack *t = new_track();
-        struct kmsg_loss l;
+        const struct kmsg_loss *l;
 
         CHECK_INT(feed(t, 0, &l), 0);
         CHECK_INT(feed(t, 4, &l), KMSG_SEQ_LOSS);
-        CHECK_INT(kmsg_loss_get_first_seq(&l), 1);
-        CHECK_INT(kmsg_loss_get_count(&l), 3);
-        CHECK_INT(kmsg_loss_get_cause(&l), KMSG_LOSS_GAP);
-        CHECK_INT(kmsg_loss_has_before(&l), 1);
-        CHECK_INT(kmsg_loss_get_usec_before(&l), l.usec_before);
-        CHECK_INT(kmsg_loss_get_usec_after(&l), l.usec_after);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 3);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(kmsg_loss_has_before(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), l->usec_before);
+        CHECK_INT(kmsg_loss_get_usec_after(l), l->usec_after);
         CHECK_INT(kmsg_loss_get_count(NULL), 0);
         CHECK_INT(kmsg_loss_has_before(NULL), 0);
         kmsg_seqtrack_unref(t);
