@@ -466,3 +466,114 @@ TEST(loss_getters) {
         CHECK_INT(kmsg_loss_has_before(NULL), 0);
         kmsg_seqtrack_unref(t);
 }
+
+TEST(loss_new_ref_unref_and_setters) {
+        struct kmsg_loss *l = NULL, *m;
+
+        CHECK_INT(kmsg_loss_new(10, 5, KMSG_LOSS_INTERRUPTED, &l), 0);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 10);
+        CHECK_INT(kmsg_loss_get_count(l), 5);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_INTERRUPTED);
+        CHECK_INT(kmsg_loss_has_before(l), 0);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 0);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 0);
+        CHECK_INT(kmsg_loss_set_before(l, 1234), 0);
+        CHECK_INT(kmsg_loss_has_before(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 1234);
+        CHECK_INT(kmsg_loss_set_after(l, 5678), 0);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 5678);
+        /* Before 0 is a known time stamp too. */
+        CHECK_INT(kmsg_loss_set_before(l, 0), 0);
+        CHECK_INT(kmsg_loss_has_before(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 0);
+
+        /* Two references: the loss lives until the second unref. */
+        CHECK(kmsg_loss_ref(l) == l);
+        CHECK(kmsg_loss_unref(l) == NULL);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 10);
+        CHECK(kmsg_loss_unref(l) == NULL);
+        CHECK(kmsg_loss_ref(NULL) == NULL);
+        CHECK(kmsg_loss_unref(NULL) == NULL);
+
+        /* Count 0: not known, as a reboot's tail. */
+        CHECK_INT(kmsg_loss_new(7, 0, KMSG_LOSS_REBOOT, &l), 0);
+        CHECK_INT(kmsg_loss_get_count(l), 0);
+        kmsg_loss_unref(l);
+
+        /* Bad arguments; *ret untouched. */
+        m = (struct kmsg_loss *)&m;
+        CHECK_INT(kmsg_loss_new(0, 1, KMSG_LOSS_GAP, NULL), -EINVAL);
+        CHECK_INT(kmsg_loss_new(0, 1, (enum kmsg_loss_cause)42, &m), -EINVAL);
+        CHECK(m == (struct kmsg_loss *)&m);
+        CHECK_INT(kmsg_loss_set_before(NULL, 1), -EINVAL);
+        CHECK_INT(kmsg_loss_set_after(NULL, 1), -EINVAL);
+        CHECK_INT(kmsg_loss_get_first_seq(NULL), 0);
+        CHECK_INT(kmsg_loss_get_usec_before(NULL), 0);
+        CHECK_INT(kmsg_loss_get_usec_after(NULL), 0);
+        CHECK_INT(kmsg_loss_get_cause(NULL), KMSG_LOSS_GAP);
+}
+
+TEST(tracker_loss_lives_until_the_next_call) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l = NULL, *l2 = NULL;
+        struct kmsg_record *r;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK(l == NULL);
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_LOSS);
+        /* Still readable after other calls that are not feed/pop/finish. */
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 3);
+        /* The next feed returns a new loss (or NULL): under ASan, reading the
+         * old one now would be a use after free. */
+        CHECK_INT(feed(t, 9, &l2), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_first_seq(l2), 5);
+        CHECK_INT(kmsg_loss_get_count(l2), 4);
+        CHECK_INT(feed(t, 10, &l2), 0);
+        CHECK(l2 == NULL);
+        /* A loss lives until pop and finish too, and the last unref frees it. */
+        CHECK_INT(feed(t, 12, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        CHECK_INT(feed(t, 14, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_seqtrack_finish(t), 0);
+        CHECK_INT(feed(t, 16, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_count(l), 1);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(released_records_carry_their_own_loss) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l, *first;
+        struct kmsg_record *r;
+        uint64_t i;
+
+        for (i = 0; i < 8; i++)
+                CHECK_INT(feed_boot(t, 1, i), 0);
+        /* Boot 2 from 0 with a gap after 2, held until seq 5 decides. */
+        for (i = 0; i < 3; i++)
+                CHECK_INT(feed_boot(t, 2, i), KMSG_SEQ_HELD);
+        r = rec(6, 0, "after a gap");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        CHECK(l == NULL);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &first), KMSG_SEQ_NEW_SEGMENT);
+        CHECK(first == NULL);
+        kmsg_record_unref(r);
+        for (i = 1; i < 3; i++) {
+                CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), 0);
+                CHECK(l == NULL);
+                kmsg_record_unref(r);
+        }
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_record_get_seqnum(r), 6);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(kmsg_loss_get_count(l), 3);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        /* A loss still queued when the tracker goes is freed with it (ASan: no leak). */
+        for (i = 7; i < 12; i++)
+                CHECK_INT(feed(t, i, NULL), 0);
+        kmsg_seqtrack_unref(t);
+}
