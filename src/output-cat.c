@@ -28,10 +28,10 @@ static int cat_record(struct sink *s, const struct kmsg_record *r) {
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (!(cs->line_open && record_has_flag(r, '+')))
+        if (!(cs->line_open && kmsg_record_is_fragment(r) == '+'))
                 close_line(cs);
         out_text(msg, len, s->settings->noescape);
-        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
+        if (kmsg_record_is_fragment(r))
                 cs->line_open = true;
         else
                 out_putc('\n');

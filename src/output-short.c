@@ -161,7 +161,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && record_has_flag(r, '+')) {
+        if (ss->line_open && kmsg_record_is_fragment(r) == '+') {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -177,7 +177,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         } else
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
         write_text(ss, msg, len, level_slot, true);
-        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
+        if (kmsg_record_is_fragment(r))
                 ss->line_open = true;
         else
                 out_putc('\n');

@@ -54,17 +54,6 @@ struct sink *sink_kmsg_new(const struct output_settings *settings);
 struct sink *sink_export_new(const struct output_settings *settings);
 struct sink *sink_cat_new(const struct output_settings *settings);
 
-/*
- * Whether the record's flags (usually "-") hold c: 'c' begins a line the
- * kernel printed in fragments (kernels 3.5-4.x), '+' continues it.  The text
- * views (short, cat) join such fragments into one line.
- */
-static inline bool record_has_flag(const struct kmsg_record *r, char c) {
-        const char *flags = kmsg_record_get_flags(r);
-
-        return flags[0] != '-' && strchr(flags, c) != NULL;
-}
-
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
