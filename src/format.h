@@ -20,9 +20,5 @@ enum output_format {
 /* The format for a name, or -EINVAL. */
 int output_format_from_name(const char *name);
 const char *output_format_to_name(enum output_format f);
-/* Whether the format is for programs (no pager, no colors). */
-bool output_format_is_machine(enum output_format f);
-/* A new sink for the format, or NULL (out of memory; the message is printed). */
-struct sink *sink_new(enum output_format f, const struct output_settings *settings);
 
 #endif

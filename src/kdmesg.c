@@ -614,7 +614,7 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
 
 int run_loss(struct run *run, const struct kmsg_loss *l) {
         loss_stats_add(&run->loss, l);
-        return run->sink->loss(run->sink, l);
+        return run->sink->ops->loss(run->sink, l);
 }
 
 /* The first record read from the device: what came before it? */
@@ -668,7 +668,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
 
         if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
                 /* The device gives no duplicates: what it skips is before the cursor, still in the ring. */
-                sink_lost_seen(run->lost, r);
+                run->lost->ops->seen(run->lost, r);
         if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         if (flt->have_seq && !flt->seq_warned && !has_seq) {
@@ -707,7 +707,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         }
         if (in_window && (!flt->active || filter_match(flt, r)) &&
             (!run->devfilter || devfilter_match(run->devfilter, r))) {
-                e = run->sink->record(run->sink, r);
+                e = run->sink->ops->record(run->sink, r);
                 if (e < 0)
                         return e;
         }
@@ -1099,17 +1099,10 @@ static void read_live(struct run *run, const struct options *o) {
  * json-dmesg) or the bare message (cat), which a mark would change.
  */
 static bool output_marks_inferred(const struct options *o) {
-        if (o->dev.report)
-                return true;
-        switch (o->format) {
-        case FORMAT_SHORT:
-        case FORMAT_JSON:
-                return true;
-        case FORMAT_TABLE:
-                return columns_have(&o->columns, COL_MATCH);
-        default:
-                return false;
-        }
+        const struct sink_info *si = sink_lookup(o->dev.report ? "devices" : output_format_to_name(o->format));
+
+        return (si->flags & SINK_MARKS_INFERRED) ||
+               ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));
 }
 
 /* -C, -D, -E, -n: change the kernel's state, print nothing. */
@@ -1144,6 +1137,7 @@ static int console_action(const struct options *o) {
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
+        const struct sink_info *si;
         size_t i;
         int e;
 
@@ -1167,7 +1161,8 @@ int main(int argc, char **argv) {
                 run.devfilter = &o.dev.filter;
 
         setup_time(&o);
-        if (o.format == FORMAT_EXPORT) {
+        si = sink_lookup(output_format_to_name(o.format));
+        if (si->flags & SINK_BOOT_TIME) {
                 static char boot_id[33];
 
                 /* __REALTIME_TIMESTAMP needs the boot time setup_time() found. */
@@ -1184,7 +1179,7 @@ int main(int argc, char **argv) {
          * Machine-readable formats get neither colors nor a pager; the
          * syslog and cat views color their loss lines only.
          */
-        if (output_format_is_machine(o.format) && o.format != FORMAT_SYSLOG && o.format != FORMAT_CAT)
+        if (!(si->flags & SINK_COLORS))
                 o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -1193,12 +1188,12 @@ int main(int argc, char **argv) {
 
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
-        run.writes_seq = o.format == FORMAT_KMSG;
+        run.writes_seq = si->flags & SINK_WRITES_SEQ;
         if (o.dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o.format == FORMAT_JSON)
                         o.dev.report_json = true;
-                else if (o.format != FORMAT_SHORT && o.format != FORMAT_TABLE) {
+                else if (!(si->flags & SINK_DEVICES)) {
                         warnx_(_("--devices prints a table, or JSON with --json; not --format=%s"),
                                output_format_to_name(o.format));
                         bad_usage();
@@ -1206,14 +1201,16 @@ int main(int argc, char **argv) {
         }
         if (o.lost) {
                 if (o.dev.report || o.follow ||
-                    (o.format != FORMAT_SHORT && o.format != FORMAT_TABLE && o.format != FORMAT_JSON)) {
+                    !(si->flags & SINK_LOST)) {
                         warnx_(_("--lost prints a table, or JSON with --json; not with %s"),
                                o.dev.report ? "--devices" : o.follow ? "--follow" : output_format_to_name(o.format));
                         bad_usage();
                 }
-                run.sink = run.lost = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
+                o.out.json = o.format == FORMAT_JSON;
+                o.out.live = o.n_sources == 0;
+                run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
         } else
-                run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
+                run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
                 errx_("%s", strerror(ENOMEM));
 
@@ -1233,7 +1230,7 @@ int main(int argc, char **argv) {
                 out_set_write_hooks(cursor_before, cursor_after, &run);
         }
 
-        if (!o.nopager && !o.follow && !output_format_is_machine(o.format))
+        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
         if (o.n_sources == 0)
@@ -1243,7 +1240,7 @@ int main(int argc, char **argv) {
 
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
-        run.sink->finish(run.sink);
+        run.sink->ops->finish(run.sink);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
         if (o.dev.filter.n_text > 0 && !o.lost && !output_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)
@@ -1278,7 +1275,7 @@ int main(int argc, char **argv) {
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
-        run.sink->free(run.sink);
+        run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);
 out:

@@ -55,16 +55,10 @@ static void cat_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_cat_new(const struct output_settings *settings) {
-        struct cat_sink *cs = calloc(1, sizeof(*cs));
-
-        if (!cs)
-                return NULL;
-        cs->s.name = "cat";
-        cs->s.record = cat_record;
-        cs->s.loss = cat_loss;
-        cs->s.finish = cat_finish;
-        cs->s.free = cat_free;
-        cs->s.settings = settings;
-        return &cs->s;
-}
+const struct sink_ops sink_cat_ops = {
+        .size = sizeof(struct cat_sink),
+        .record = cat_record,
+        .loss = cat_loss,
+        .finish = cat_finish,
+        .free = cat_free,
+};

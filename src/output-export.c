@@ -170,16 +170,10 @@ static void export_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_export_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
-
-        if (!s)
-                return NULL;
-        s->name = "export";
-        s->record = export_record;
-        s->loss = export_loss;
-        s->finish = export_finish;
-        s->free = export_free;
-        s->settings = settings;
-        return s;
-}
+const struct sink_ops sink_export_ops = {
+        .size = sizeof(struct sink),
+        .record = export_record,
+        .loss = export_loss,
+        .finish = export_finish,
+        .free = export_free,
+};

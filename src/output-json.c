@@ -438,18 +438,18 @@ static void json_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_json_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
+static int json_init(struct sink *s) {
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
-        if (!s)
-                return NULL;
         force_slow = slow && *slow == '1';
-        s->name = "json";
-        s->record = json_record;
-        s->loss = json_loss;
-        s->finish = json_finish;
-        s->free = json_free;
-        s->settings = settings;
-        return s;
+        return 0;
 }
+
+const struct sink_ops sink_json_ops = {
+        .size = sizeof(struct sink),
+        .init = json_init,
+        .record = json_record,
+        .loss = json_loss,
+        .finish = json_finish,
+        .free = json_free,
+};

@@ -115,16 +115,10 @@ static void kmsg_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_kmsg_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
-
-        if (!s)
-                return NULL;
-        s->name = "kmsg";
-        s->record = kmsg_record;
-        s->loss = kmsg_loss;
-        s->finish = kmsg_finish;
-        s->free = kmsg_free;
-        s->settings = settings;
-        return s;
-}
+const struct sink_ops sink_kmsg_ops = {
+        .size = sizeof(struct sink),
+        .record = kmsg_record,
+        .loss = kmsg_loss,
+        .finish = kmsg_finish,
+        .free = kmsg_free,
+};

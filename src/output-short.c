@@ -201,17 +201,16 @@ static void short_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_short_new(const struct output_settings *settings) {
-        struct short_sink *ss = calloc(1, sizeof(*ss));
-
-        if (!ss)
-                return NULL;
-        ss->s.name = "short";
-        ss->s.record = short_record;
-        ss->s.loss = short_loss;
-        ss->s.finish = short_finish;
-        ss->s.free = short_free;
-        ss->s.settings = settings;
-        ss->time = settings->time;
-        return &ss->s;
+static int short_init(struct sink *s) {
+        ((struct short_sink *)s)->time = s->settings->time;
+        return 0;
 }
+
+const struct sink_ops sink_short_ops = {
+        .size = sizeof(struct short_sink),
+        .init = short_init,
+        .record = short_record,
+        .loss = short_loss,
+        .finish = short_finish,
+        .free = short_free,
+};

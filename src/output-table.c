@@ -571,20 +571,12 @@ static size_t table_termwidth(void) {
         return isatty(STDOUT_FILENO) || env ? 80 : 0;
 }
 
-struct sink *sink_table_new(const struct output_settings *settings) {
-        struct table_sink *t = calloc(1, sizeof(*t));
-        const struct columns *cols = settings->columns;
+static int table_init(struct sink *s) {
+        struct table_sink *t = (struct table_sink *)s;
+        const struct columns *cols = s->settings->columns;
         size_t i;
 
-        if (!t)
-                return NULL;
-        t->s.name = "table";
-        t->s.record = table_record;
-        t->s.loss = table_loss;
-        t->s.finish = table_finish;
-        t->s.free = table_free;
-        t->s.settings = settings;
-        t->time = settings->time;
+        t->time = s->settings->time;
         memset(t->spaces, ' ', SPACES_MAX);
         t->tb = scols_new_table();
         if (t->tb)
@@ -593,10 +585,9 @@ struct sink *sink_table_new(const struct output_settings *settings) {
         t->widths = calloc(cols->n ? cols->n : 1, sizeof(*t->widths));
         t->shown = calloc(cols->n ? cols->n : 1, sizeof(*t->shown));
         if (!t->tb || !t->cols || !t->widths || !t->shown) {
-                table_free(&t->s);
-                return NULL;
+                return -ENOMEM;
         }
-        if (settings->noheadings) {
+        if (s->settings->noheadings) {
                 scols_table_enable_noheadings(t->tb, 1);
                 t->printed = true;
         }
@@ -625,17 +616,24 @@ struct sink *sink_table_new(const struct output_settings *settings) {
                                                     i + 1 < cols->n || cols->v[i].id == COL_MESSAGE ? ci->whint : 0.1,
                                                     flags_to_scols(flags));
                 if (!t->cols[i]) {
-                        table_free(&t->s);
-                        return NULL;
+                        return -ENOMEM;
                 }
                 t->n_cols = i + 1;
                 if (i + 1 < cols->n) {
                         t->widths[i] = ci->whint >= 1 ? (size_t)ci->whint : 0;
                         if (set_heading(t, i) < 0) {
-                                table_free(&t->s);
-                                return NULL;
+                                return -ENOMEM;
                         }
                 }
         }
-        return &t->s;
+        return 0;
 }
+
+const struct sink_ops sink_table_ops = {
+        .size = sizeof(struct table_sink),
+        .init = table_init,
+        .record = table_record,
+        .loss = table_loss,
+        .finish = table_finish,
+        .free = table_free,
+};

@@ -338,17 +338,16 @@ static void devices_free(struct sink *s) {
         free(d);
 }
 
-struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev) {
-        struct devices_sink *d = calloc(1, sizeof(*d));
-
-        if (!d)
-                return NULL;
-        d->sink.name = "devices";
-        d->sink.record = devices_record;
-        d->sink.loss = devices_loss;
-        d->sink.finish = devices_finish;
-        d->sink.free = devices_free;
-        d->sink.settings = settings;
-        d->dev = dev;
-        return &d->sink;
+static int devices_init(struct sink *s) {
+        ((struct devices_sink *)s)->dev = s->settings->devices;
+        return 0;
 }
+
+const struct sink_ops sink_devices_ops = {
+        .size = sizeof(struct devices_sink),
+        .init = devices_init,
+        .record = devices_record,
+        .loss = devices_loss,
+        .finish = devices_finish,
+        .free = devices_free,
+};
