@@ -663,6 +663,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         bool has_seq = kmsg_record_has_seqnum(r);
         struct filter *flt = run->filter;
         struct kmsg_loss loss = *l;
+        struct match m = {};
         bool in_window;
         int e;
 
@@ -706,8 +707,8 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
         }
         if (in_window && (!flt->active || filter_match(flt, r)) &&
-            (!run->devfilter || devfilter_match(run->devfilter, r))) {
-                e = run->sink->ops->record(run->sink, r);
+            (!run->devfilter || devfilter_match(run->devfilter, r, &m))) {
+                e = run->sink->ops->record(run->sink, r, &m);
                 if (e < 0)
                         return e;
         }

@@ -22,7 +22,7 @@ static void close_line(struct cat_sink *cs) {
         }
 }
 
-static int cat_record(struct sink *s, const struct kmsg_record *r) {
+static int cat_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct cat_sink *cs = (struct cat_sink *)s;
         const char *msg;
         size_t len;

@@ -91,7 +91,7 @@ static bool export_key_is_plain(const char *key) {
         return true;
 }
 
-static int export_record(struct sink *s, const struct kmsg_record *r) {
+static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const struct output_settings *set = s->settings;
         const char *msg, *key, *val;
         size_t len, i, n;

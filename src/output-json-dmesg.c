@@ -32,7 +32,7 @@ struct json_dmesg {
 /* The facilities util-linux 2.38 has names for, and writes "pri" for: kern (0) to ftp (11). */
 #define UL_FACILITIES 12
 
-static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
+static int json_dmesg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_dmesg *j = (struct json_dmesg *)s;
         const char *msg, *caller;
         unsigned fac;

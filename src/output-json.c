@@ -221,7 +221,7 @@ static bool fields_are_caller_only(const struct kmsg_record *r) {
 }
 
 /* The general case: a new object tree for the record. */
-static int json_record_slow(struct sink *s, const struct kmsg_record *r) {
+static int json_record_slow(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_object *o = json_object_new_object();
         const char *msg, *v;
         size_t len;
@@ -266,7 +266,7 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r) {
         if (v)
                 put_string(o, COL_DEVNAME, v);
         /* Selected by --device-text from the message, not by the dictionary. */
-        if (s->settings->devices && devctx_inferred(s->settings->devices))
+        if (m->how == DEVMATCH_TEXT)
                 put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
         return write_object(s, o);
@@ -317,7 +317,7 @@ static bool text_ok(const char *v) {
         return !v || utf8_is_valid(v, strlen(v));
 }
 
-static int json_record(struct sink *s, const struct kmsg_record *r) {
+static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg, *v, *caller = kmsg_record_get_caller_text(r), *flags = kmsg_record_get_flags(r);
         const char *fields = fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r);
         const char *subsystem = kmsg_record_get_subsystem(r), *device = kmsg_record_get_device(r);
@@ -327,10 +327,10 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
 
         if (force_slow || !text_ok(flags) || !text_ok(caller) || !text_ok(fields) || !text_ok(subsystem) ||
             !text_ok(device) || !text_ok(devname))
-                return json_record_slow(s, r);
+                return json_record_slow(s, r, m);
         for (i = 0; i < n; i++) {
                 if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(v))
-                        return json_record_slow(s, r);
+                        return json_record_slow(s, r, m);
         }
 
         out_putc('{');
@@ -389,7 +389,7 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
                 out_json_text(devname, strlen(devname));
         }
         /* Selected by --device-text from the message, not by the dictionary. */
-        if (s->settings->devices && devctx_inferred(s->settings->devices)) {
+        if (m->how == DEVMATCH_TEXT) {
                 key(&first, "match");
                 out_puts("\"text\"");
         }

@@ -63,7 +63,7 @@ static void out_kmsg_key(const char *key) {
         out_write(run, (size_t)(s - run));
 }
 
-static int kmsg_record(struct sink *s, const struct kmsg_record *r) {
+static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
         size_t len, i, n;
 

@@ -150,11 +150,11 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
 }
 
 /* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
-static bool has_tag(const struct devctx *d, const struct kmsg_record *r) {
-        return d && (d->filter.last == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
+static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const struct match *m) {
+        return d && (m->how == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
 }
 
-static int short_record(struct sink *s, const struct kmsg_record *r) {
+static int short_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct short_sink *ss = (struct short_sink *)s;
         int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
         const char *msg;
@@ -170,12 +170,12 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         close_line(ss);
         write_prefix(ss, r);
         /* Continuation lines go under the message, after the device tag too. */
-        if (color_enabled() && has_tag(s->settings->devices, r)) {
+        if (color_enabled() && has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
         } else
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
         write_text(ss, msg, len, level_slot, true);
         if (kmsg_record_is_fragment(r))
                 ss->line_open = true;

@@ -9,7 +9,7 @@
 #include "output.h"
 #include "sink.h"
 
-static int syslog_record(struct sink *s, const struct kmsg_record *r) {
+static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg;
         size_t len;
 

@@ -149,7 +149,7 @@ static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, u
 }
 
 static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
-                     const struct kmsg_record *r) {
+                     const struct kmsg_record *r, const struct match *m) {
         char num[48];
         const char *v;
         size_t len;
@@ -197,7 +197,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
                 return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
         case COL_MATCH:
                 return set_str(t, ln, i,
-                               t->s.settings->devices && devctx_inferred(t->s.settings->devices) ? "text" : NULL);
+                               m->how == DEVMATCH_TEXT ? "text" : NULL);
         case COL_DICT:
                 return dict_text(t, ln, i, r);
         case COL_DICT_KEY:
@@ -417,7 +417,7 @@ static int fit_cell(struct table_sink *t, struct libscols_line *ln, size_t i) {
         return e;
 }
 
-static int table_record(struct sink *s, const struct kmsg_record *r) {
+static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
         struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
@@ -429,7 +429,7 @@ static int table_record(struct sink *s, const struct kmsg_record *r) {
         for (i = 0; i < cols->n; i++) {
                 struct libscols_cell *ce;
 
-                e = fill_cell(t, ln, i, &cols->v[i], r);
+                e = fill_cell(t, ln, i, &cols->v[i], r, m);
                 if (e >= 0 && i + 1 < cols->n && (column_info[cols->v[i].id].flags & COLF_TRUNC))
                         e = fit_cell(t, ln, i);
                 if (e < 0)

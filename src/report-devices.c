@@ -76,16 +76,16 @@ static struct devrow *row_get(struct devices_sink *d, const char *device) {
         return w;
 }
 
-static int devices_record(struct sink *s, const struct kmsg_record *r) {
+static int devices_record(struct sink *s, const struct kmsg_record *r, const struct match *found) {
         struct devices_sink *d = (struct devices_sink *)s;
         const char *device = kmsg_record_get_device(r), *msg, *subsys = kmsg_record_get_subsystem(r);
-        bool inferred = devctx_inferred(d->dev);
+        bool inferred = found->how == DEVMATCH_TEXT;
         struct devrow *w;
         size_t len;
 
         if (inferred) {
-                device = d->dev->filter.last_device;
-                subsys = d->dev->filter.last_subsystem;
+                device = found->device;
+                subsys = found->subsystem;
         }
         if (!device)
                 return 0;

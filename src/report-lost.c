@@ -76,7 +76,7 @@ static int write_json(struct json_object *o) {
 }
 
 /* Records are not shown: lost_seen() counts them. */
-static int lost_record(struct sink *s, const struct kmsg_record *r) {
+static int lost_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         return 0;
 }
 

@@ -35,11 +35,13 @@ struct output_settings {
 };
 
 struct sink;
+struct match;
 
 /*
  * What one output format does.  record() gets each record that passed the
- * filters, loss() each loss event where it
- * happened in the stream, seen() (optional) every record the input held
+ * filters with what the device filter found for it (m, never NULL; all
+ * zero without device options), loss() each loss event where it happened
+ * in the stream, seen() (optional) every record the input held
  * before filters, finish() the end of input.  Each returns 0 or -errno.
  * A sink is size bytes, zeroed, that start with a struct sink; init()
  * (optional) sets up the rest and returns 0 or -errno; free() releases
@@ -48,7 +50,7 @@ struct sink;
 struct sink_ops {
         size_t size;
         int (*init)(struct sink *s);
-        int (*record)(struct sink *s, const struct kmsg_record *r);
+        int (*record)(struct sink *s, const struct kmsg_record *r, const struct match *m);
         int (*loss)(struct sink *s, const struct kmsg_loss *l);
         void (*seen)(struct sink *s, const struct kmsg_record *r);
         int (*finish)(struct sink *s);
