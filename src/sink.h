@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "libkmsg.h"
 #include "timefmt.h"
@@ -67,7 +66,6 @@ enum {
         SINK_MATCH_COLUMN = 1 << 5, /* marks them when its MATCH column is shown (table) */
         SINK_WRITES_SEQ = 1 << 6,   /* writes sequence numbers (0 for input without them) */
         SINK_BOOT_TIME = 1 << 7,    /* needs the boot time (and uses the boot id) */
-        SINK_REPORT = 1 << 8,       /* a report (--lost, --devices), not a --format */
 };
 
 struct sink_info {

@@ -2,7 +2,8 @@
 /*
  * The sinks by name: one row per output format (--format=NAME) and report
  * (--lost, --devices), with what main() needs to know of it.  A new format
- * is its file (output-NAME.c, defining sink_NAME_ops) and a row here.
+ * is its file (output-NAME.c, defining sink_NAME_ops, declared in sink.h)
+ * and a row here.
  */
 #include <string.h>
 
@@ -17,8 +18,8 @@ static const struct sink_info sinks[] = {
         { "kmsg", &sink_kmsg_ops, SINK_WRITES_SEQ },
         { "export", &sink_export_ops, SINK_BOOT_TIME },
         { "cat", &sink_cat_ops, SINK_COLORS },
-        { "lost", &sink_lost_ops, SINK_REPORT },
-        { "devices", &sink_devices_ops, SINK_REPORT | SINK_MARKS_INFERRED },
+        { "lost", &sink_lost_ops, 0 },
+        { "devices", &sink_devices_ops, SINK_MARKS_INFERRED },
 };
 
 const struct sink_info *sink_lookup(const char *name) {
