@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Write a deterministic synthetic /dev/kmsg dump ("cat /dev/kmsg" form) of
 N records to stdout: plain records, records with dictionaries (SUBSYSTEM,
 DEVICE), escaped bytes (tabs, UTF-8, control bytes) and caller ids.

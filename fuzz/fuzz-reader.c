@@ -5,7 +5,7 @@
  * every record is taken apart with every accessor and fed to a sequence
  * tracker.  Each format is read from a memfd in large reads; one of them,
  * picked by the input's last byte, is read again in small reads (the
- * reader's private chunk-size knob, also steered by the last byte), so
+ * reads capped by a read callback, also steered by the last byte), so
  * that records straddle chunk boundaries.  Both reads must yield the same
  * records, errors and line numbers.
  */
@@ -16,6 +16,22 @@
 #include "fuzz-common.h"
 #include "reader-private.h"
 
+/* read() on a descriptor, at most chunk bytes at a time: the reader's source in place of its own read(). */
+struct capped_fd {
+        int fd;
+        size_t chunk;
+};
+
+static ssize_t capped_read(void *userdata, void *buf, size_t n) {
+        const struct capped_fd *c = userdata;
+
+        return read(c->fd, buf, n < c->chunk ? n : c->chunk);
+}
+
+static const struct kmsg_device_ops capped_ops = {
+        .read = capped_read,
+};
+
 /*
  * Read everything from fd; returns a digest of records, errors and positions.
  * lines: 1 + the newline bytes in the input, the largest position there is.
@@ -25,11 +41,12 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         struct kmsg_seqtrack *track = NULL;
         struct kmsg_record *kept = NULL, *r;
         uint64_t h = 14695981039346656037u, records = 0, kept_digest = 0, last, pos = 0;
+        struct capped_fd capped = { .fd = fd, .chunk = chunk };
         int e = 0, i;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", format, &rd) == 0);
         if (chunk > 0)
-                reader_set_chunk_size(rd, chunk);
+                reader_set_source(rd, &capped_ops, &capped);
         FUZZ_ASSERT(kmsg_seqtrack_new(&track) == 0);
         FUZZ_ASSERT(!kmsg_reader_is_device(rd));
         FUZZ_ASSERT(kmsg_reader_get_fd(rd) == fd);

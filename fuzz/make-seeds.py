@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Write the hand-made seed inputs of the fuzz corpora (small valid and
 hostile inputs).  The committed corpora are these seeds plus what fuzzing
 found, minimised; run this only to re-create the seeds:

@@ -58,6 +58,8 @@ int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, si
                             size_t *ret_len);
 /* Keep the caller field's text and parse "T123" / "C4" from it. */
 int record_set_caller(struct kmsg_record *r, const char *v, size_t len);
+/* Keep the header fields after the flags as written; the first caller= is parsed. */
+int record_set_fields(struct kmsg_record *r, const char *p, size_t len);
 int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
                     size_t val_len, bool unescape);
 /*
@@ -66,6 +68,8 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
  */
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err);
 
+/* Parse the unsigned decimal at the head of p[0..end); returns bytes used, 0 on none or overflow. */
+size_t parse_u64(const char *p, const char *end, uint64_t *ret);
 /* Decode escapes of src into dst (capacity >= len); returns decoded length. */
 size_t kmsg_unescape(char *dst, const char *src, size_t len);
 /* Whether p[0..len) starts with " KEY=" where KEY is [A-Za-z0-9._-] and \xNN

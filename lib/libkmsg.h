@@ -147,6 +147,14 @@ enum kmsg_seek {
  * in poll() as a blocking read() would, and never returns -EAGAIN.
  */
 int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format format, struct kmsg_reader **ret);
+/*
+ * A reader over len bytes in memory, e.g. what syslog(2) SYSLOG_ACTION_READ_ALL
+ * returned.  The reader keeps its own copy: buf may be freed after the call.
+ * It reads as a stream that has ended, never touches a file, and
+ * kmsg_reader_get_fd() returns -1.  Errors: -EINVAL, -ENOMEM.
+ */
+int kmsg_reader_new_buffer(const void *buf, size_t len, const char *name, enum kmsg_format format,
+                           struct kmsg_reader **ret);
 /* Open path ("-" is stdin) and read it as a stream.  Errors: -errno of open(). */
 int kmsg_reader_new_path(const char *path, enum kmsg_format format, struct kmsg_reader **ret);
 /*
@@ -211,7 +219,7 @@ uint64_t kmsg_reader_get_position(const struct kmsg_reader *reader);
 const char *kmsg_reader_get_error(const struct kmsg_reader *reader);
 /* The format in use (after detection, or AUTO while none was seen). */
 enum kmsg_format kmsg_reader_get_format(const struct kmsg_reader *reader);
-/* The file descriptor, for poll(). */
+/* The file descriptor, for poll(); -1 for a reader over a buffer. */
 int kmsg_reader_get_fd(const struct kmsg_reader *reader);
 /* Non-zero for device readers. */
 int kmsg_reader_is_device(const struct kmsg_reader *reader);
@@ -240,6 +248,19 @@ struct kmsg_loss {
         uint64_t usec_after;  /* time stamp of the record after the gap */
         enum kmsg_loss_cause cause;
 };
+
+/*
+ * Accessors for a loss, so that programs need not know its layout (a
+ * later version makes struct kmsg_loss opaque).
+ */
+uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l);
+/* How many are missing; 0 when not known. */
+uint64_t kmsg_loss_get_count(const struct kmsg_loss *l);
+/* Whether kmsg_loss_get_usec_before() is known. */
+int kmsg_loss_has_before(const struct kmsg_loss *l);
+uint64_t kmsg_loss_get_usec_before(const struct kmsg_loss *l);
+uint64_t kmsg_loss_get_usec_after(const struct kmsg_loss *l);
+enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
 
 /* Flags returned by kmsg_seqtrack_feed(). */
 #define KMSG_SEQ_LOSS 1        /* *ret_loss describes records lost before this one */

@@ -6,19 +6,20 @@
 
 #include "kmsg-private.h"
 
-struct json_tokener;
+struct kmsg_reader;
 
-/* Incremental scanner state for the export form. */
-struct export_scan {
-        bool active;       /* inside a record */
-        int state;
-        size_t off;        /* scan position, relative to the buffer */
-        uint64_t remaining; /* bytes of binary data still to pass */
-        bool line_has_eq;
-        bool skipping;     /* the record is too big: discard as we go */
-        bool broken;       /* the record is malformed: report at its end */
-        const char *why;
+/* One input format of stream readers (stream-*.c). */
+struct stream_ops {
+        /* kmsg_reader_next() for the format; the format's state is rd->state. */
+        int (*next)(struct kmsg_reader *rd, struct kmsg_record **ret);
+        /* Free rd->state (NULL when the format never allocated it). */
+        void (*free)(void *state);
 };
+
+extern const struct stream_ops stream_kmsg_ops;
+extern const struct stream_ops stream_export_ops;
+extern const struct stream_ops stream_syslog_ops;
+extern const struct stream_ops stream_json_ops;
 
 struct kmsg_reader {
         int n_ref;
@@ -31,7 +32,6 @@ struct kmsg_reader {
         char *name;
         enum kmsg_format format;
         size_t max_record;
-        size_t chunk_max; /* tests: largest read() of a stream, 0 for CHUNK */
 
         /* Stream buffer: unread bytes are buf[start..end). */
         char *buf;
@@ -41,36 +41,39 @@ struct kmsg_reader {
         uint64_t line; /* line number at buf[start] */
         uint64_t pos;  /* where the last record or error started */
 
-        /* kmsg streams: skipping a record over the size limit. */
-        int skip_state;
-        struct export_scan xs;
+        /* The format of a stream, and its private state. */
+        const struct stream_ops *fmt;
+        void *state;
 
-        /* Devices. */
+        /* Where the bytes come from: read() on fd, or a test's callbacks. */
         const struct kmsg_device_ops *ops;
         void *userdata;
-        uint64_t records;
-
-        /* JSON Lines: the json-c tokener (struct json_tokener). */
-        struct json_tokener *json_tok;
+        uint64_t records; /* devices: records read */
 
         struct kmsg_record *rec;
         char err[256];
 };
 
+/* stream.c */
 void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The record to parse into (a new one if the caller kept the last). */
 struct kmsg_record *reader_record(struct kmsg_reader *rd);
+/*
+ * The end of every next(): e is the parser's result for r.  -EBADMSG sets
+ * the error to what + err; other errors pass; 0 stores r in *ret, returns 1.
+ */
+int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char *what, const char *err,
+                struct kmsg_record **ret);
+/* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd);
-/* Tests only: make every read() of a stream ask for at most n bytes (0: default). */
-void reader_set_chunk_size(struct kmsg_reader *rd, size_t n);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);
 /* Line readers: skip a line longer than max_record; returns -E2BIG. */
 int stream_skip_long_line(struct kmsg_reader *rd);
+/* Set rd->format from the first bytes (reading them).  Returns 0 or -errno. */
+int stream_detect(struct kmsg_reader *rd);
 
-int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret);
-int export_next(struct kmsg_reader *rd, struct kmsg_record **ret);
-int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret);
-int json_next(struct kmsg_reader *rd, struct kmsg_record **ret);
-void json_stream_free(struct kmsg_reader *rd);
+/* reader.c, tests only: read a stream through ops instead of read() on its fd (kept for poll()). */
+void reader_set_source(struct kmsg_reader *rd, const struct kmsg_device_ops *ops, void *userdata);
 
 #endif

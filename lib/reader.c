@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -18,7 +17,6 @@
 #include "kmsg-private.h"
 #include "reader-private.h"
 
-#define CHUNK 65536u
 #define DEVICE_BUFFER 16384u /* records are at most 8192 bytes on any kernel */
 /* The kernel's /dev/kmsg is the memory device 1:11 (drivers/char/mem.c). */
 #define KMSG_DEVICE_MAJOR 1
@@ -63,6 +61,33 @@ _public_ int kmsg_reader_new_fd(int fd, const char *name, enum kmsg_format forma
         if (!rd)
                 return -ENOMEM;
         rd->fd = fd;
+        rd->ops = &fd_ops;
+        rd->userdata = &rd->fd;
+        rd->format = format;
+        rd->line = 1;
+        *ret = rd;
+        return 0;
+}
+
+_public_ int kmsg_reader_new_buffer(const void *buf, size_t len, const char *name, enum kmsg_format format,
+                                    struct kmsg_reader **ret) {
+        struct kmsg_reader *rd;
+
+        if ((!buf && len > 0) || len >= SIZE_MAX || !ret || (unsigned)format > KMSG_FORMAT_JSON)
+                return -EINVAL;
+        rd = reader_alloc(name ? name : "<buffer>");
+        if (!rd)
+                return -ENOMEM;
+        /* All of the input is in the stream buffer from the start: no read() ever happens. */
+        rd->buf = malloc(len + 1);
+        if (!rd->buf) {
+                kmsg_reader_unref(rd);
+                return -ENOMEM;
+        }
+        if (len > 0)
+                memcpy(rd->buf, buf, len);
+        rd->cap = rd->end = len;
+        rd->eof = true;
         rd->format = format;
         rd->line = 1;
         *ret = rd;
@@ -107,8 +132,9 @@ int kmsg_reader_new_stream_ops(const struct kmsg_device_ops *ops, void *userdata
         return 0;
 }
 
-void reader_set_chunk_size(struct kmsg_reader *rd, size_t n) {
-        rd->chunk_max = n;
+void reader_set_source(struct kmsg_reader *rd, const struct kmsg_device_ops *ops, void *userdata) {
+        rd->ops = ops;
+        rd->userdata = userdata;
 }
 
 /* The rest of a device reader's set-up: its buffer and its position.  Takes rd. */
@@ -188,7 +214,8 @@ _public_ struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *rd) {
                 return NULL;
         if (rd->own_fd && rd->fd >= 0)
                 close(rd->fd);
-        json_stream_free(rd);
+        if (rd->fmt && rd->fmt->free)
+                rd->fmt->free(rd->state);
         kmsg_record_unref(rd->rec);
         free(rd->buf);
         free(rd->name);
@@ -233,27 +260,6 @@ _public_ int kmsg_reader_get_fd(const struct kmsg_reader *rd) {
 
 _public_ int kmsg_reader_is_device(const struct kmsg_reader *rd) {
         return rd && rd->is_device;
-}
-
-void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) {
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(rd->err, sizeof(rd->err), fmt, ap);
-        va_end(ap);
-}
-
-/* The record handed out last may be kept by the caller: then use a new one. */
-struct kmsg_record *reader_record(struct kmsg_reader *rd) {
-        if (rd->rec->n_ref > 1) {
-                struct kmsg_record *r = record_new();
-
-                if (!r)
-                        return NULL;
-                kmsg_record_unref(rd->rec);
-                rd->rec = r;
-        }
-        return rd->rec;
 }
 
 static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
@@ -309,174 +315,7 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         if (!r)
                 return -ENOMEM;
         e = record_parse_into(r, rd->buf, (size_t)n, &err);
-        if (e == -EBADMSG) {
-                reader_set_error(rd, "%s", err);
-                return e;
-        }
-        if (e < 0)
-                return e;
-        *ret = r;
-        return 1;
-}
-
-/* Block until fd has data or has ended.  Returns 0 or -errno. */
-static int wait_readable(int fd) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        int r;
-
-        do
-                r = poll(&p, 1, -1);
-        while (r < 0 && errno == EINTR);
-        if (r < 0)
-                return -errno;
-        if (p.revents & POLLNVAL)
-                return -EBADF;
-        return 0;
-}
-
-/* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
-int stream_fill(struct kmsg_reader *rd) {
-        bool grows = rd->ops != NULL; /* a test double behaves as a file */
-        size_t want, room;
-        ssize_t n;
-
-        if (rd->eof)
-                return 0;
-        if (rd->start > 0) {
-                memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
-                rd->end -= rd->start;
-                rd->start = 0;
-        }
-        /* Room for one read(): a chunk, or less when tests cap the reads. */
-        room = rd->chunk_max > 0 && rd->chunk_max < CHUNK ? rd->chunk_max : CHUNK;
-        if (rd->cap - rd->end < room) {
-                size_t cap = rd->cap ? rd->cap : CHUNK;
-                char *p;
-
-                while (cap - rd->end < room)
-                        cap *= 2;
-                p = realloc(rd->buf, cap + 1);
-                if (!p)
-                        return -ENOMEM;
-                rd->buf = p;
-                rd->cap = cap;
-        }
-        want = rd->cap - rd->end;
-        if (want > CHUNK)
-                want = CHUNK;
-        if (rd->chunk_max > 0 && want > rd->chunk_max)
-                want = rd->chunk_max;
-        if (rd->follow && !rd->ops) {
-                struct pollfd p = { .fd = rd->fd, .events = POLLIN };
-                struct stat st;
-                int r;
-
-                /* Never block: a pipe with nothing in it is "no more for now". */
-                if (fstat(rd->fd, &st) < 0)
-                        return -errno;
-                grows = S_ISREG(st.st_mode);
-                if (!grows) {
-                        do
-                                r = poll(&p, 1, 0);
-                        while (r < 0 && errno == EINTR);
-                        if (r < 0)
-                                return -errno;
-                        if (r == 0) {
-                                rd->paused = true;
-                                return -EAGAIN;
-                        }
-                }
-        }
-        for (;;) {
-                if (rd->ops)
-                        n = rd->ops->read(rd->userdata, rd->buf + rd->end, want);
-                else
-                        n = read(rd->fd, rd->buf + rd->end, want);
-                if (n >= 0)
-                        break;
-                if (errno == EINTR)
-                        continue;
-                if (errno == EAGAIN && rd->follow) {
-                        rd->paused = true;
-                        return -EAGAIN;
-                }
-                if (errno == EAGAIN && !rd->ops) {
-                        /*
-                         * A non-blocking descriptor (stdin inherited with
-                         * O_NONBLOCK) that has nothing yet: the input has not
-                         * ended, so wait for it rather than stop early.
-                         */
-                        int e = wait_readable(rd->fd);
-
-                        if (e < 0)
-                                return e;
-                        continue;
-                }
-                return -errno;
-        }
-        if (rd->follow) {
-                if (n == 0 && grows) {
-                        /* A file that may still grow. */
-                        rd->paused = true;
-                        return -EAGAIN;
-                }
-                rd->paused = false;
-        }
-        if (n == 0)
-                rd->eof = true;
-        rd->end += (size_t)n;
-        return (int)n;
-}
-
-static enum kmsg_format detect(const char *p, size_t len) {
-        size_t i;
-
-        if (len == 0)
-                return KMSG_FORMAT_AUTO;
-        if (p[0] == '<' || p[0] == '[')
-                return KMSG_FORMAT_SYSLOG;
-        if (p[0] == '{')
-                return KMSG_FORMAT_JSON;
-        if (p[0] >= '0' && p[0] <= '9')
-                return KMSG_FORMAT_KMSG;
-        if (p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')) {
-                for (i = 1; i < len; i++) {
-                        char c = p[i];
-
-                        if (c == '=' || c == '\n')
-                                return KMSG_FORMAT_EXPORT;
-                        if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-                                return KMSG_FORMAT_KMSG;
-                }
-                return KMSG_FORMAT_AUTO; /* need more bytes */
-        }
-        /* Anything else is reported record by record as kmsg. */
-        return KMSG_FORMAT_KMSG;
-}
-
-static int stream_detect(struct kmsg_reader *rd) {
-        for (;;) {
-                size_t i = rd->start;
-                enum kmsg_format f;
-                int n;
-
-                /* Skip what separates records in any format. */
-                while (i < rd->end && (rd->buf[i] == '\0' || rd->buf[i] == '\n' || rd->buf[i] == '\r' ||
-                                       rd->buf[i] == ' ' || rd->buf[i] == '\t'))
-                        i++;
-                f = detect(rd->buf + i, rd->end - i);
-                if (f != KMSG_FORMAT_AUTO || (rd->eof && i == rd->end)) {
-                        rd->format = f == KMSG_FORMAT_AUTO ? KMSG_FORMAT_KMSG : f;
-                        return 0;
-                }
-                if (rd->end - rd->start > 4096 || rd->eof) {
-                        rd->format = KMSG_FORMAT_KMSG;
-                        return 0;
-                }
-                n = stream_fill(rd);
-                if (n < 0)
-                        return n;
-        }
+        return stream_take(rd, r, e, "", err, ret);
 }
 
 _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
@@ -498,14 +337,10 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
                 if (e < 0)
                         return e;
         }
-        switch (rd->format) {
-        case KMSG_FORMAT_EXPORT:
-                return export_next(rd, ret);
-        case KMSG_FORMAT_SYSLOG:
-                return syslog_next(rd, ret);
-        case KMSG_FORMAT_JSON:
-                return json_next(rd, ret);
-        default:
-                return kmsg_stream_next(rd, ret);
-        }
+        if (!rd->fmt)
+                rd->fmt = rd->format == KMSG_FORMAT_EXPORT   ? &stream_export_ops
+                          : rd->format == KMSG_FORMAT_SYSLOG ? &stream_syslog_ops
+                          : rd->format == KMSG_FORMAT_JSON   ? &stream_json_ops
+                                                             : &stream_kmsg_ops;
+        return rd->fmt->next(rd, ret);
 }

@@ -174,9 +174,10 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
         e->key_off = key_off;
         e->val_off = val_off;
         e->val_len = n;
-        if (r->subsystem_idx < 0 && key_len == 9 && memcmp(key, "SUBSYSTEM", 9) == 0)
+        /* The decoded key, as kmsg_record_get_dict_value() and the entries see it; the first one wins. */
+        if (r->subsystem_idx < 0 && strcmp(r->data + key_off, "SUBSYSTEM") == 0)
                 r->subsystem_idx = (ssize_t)r->n_dict;
-        else if (r->device_idx < 0 && key_len == 6 && memcmp(key, "DEVICE", 6) == 0)
+        else if (r->device_idx < 0 && strcmp(r->data + key_off, "DEVICE") == 0)
                 r->device_idx = (ssize_t)r->n_dict;
         r->n_dict++;
         return 0;
@@ -215,8 +216,7 @@ int dict_line_check(const char *p, size_t len) {
         return -1;
 }
 
-/* Parse an unsigned decimal; returns bytes used, 0 on none or overflow. */
-static size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
+size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
         const char *s = p;
         uint64_t v = 0;
 
@@ -282,8 +282,24 @@ int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
         return 0;
 }
 
+/* Keep the header fields as written and take the first caller= among them. */
+int record_set_fields(struct kmsg_record *r, const char *p, size_t len) {
+        const char *f, *fend, *end = p + len;
+        int e;
+
+        e = record_append(r, p, len, &r->fields_off);
+        for (f = p; e == 0 && f < end; f = fend + 1) {
+                fend = memchr(f, ',', (size_t)(end - f));
+                if (!fend)
+                        fend = end;
+                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX)
+                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
+        }
+        return e;
+}
+
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err) {
-        const char *p = buf, *end = buf + len, *eol, *semi, *f, *fend;
+        const char *p = buf, *end = buf + len, *eol, *semi, *f;
         uint64_t pri;
         size_t n, tlen;
         int e;
@@ -348,19 +364,9 @@ int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const 
         /* Other fields, kept as written; caller= is understood. */
         if (p < semi) {
                 p++;
-                e = record_append(r, p, (size_t)(semi - p), &r->fields_off);
+                e = record_set_fields(r, p, (size_t)(semi - p));
                 if (e < 0)
                         return e;
-                for (f = p; f < semi; f = fend + 1) {
-                        fend = memchr(f, ',', (size_t)(semi - f));
-                        if (!fend)
-                                fend = semi;
-                        if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
-                                e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
-                                if (e < 0)
-                                        return e;
-                        }
-                }
         }
 
         /* The message: after the first ';' up to the newline. */

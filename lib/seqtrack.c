@@ -423,3 +423,27 @@ _public_ int kmsg_seqtrack_get_last(const struct kmsg_seqtrack *t, uint64_t *ret
                 *ret_seq = t->last_seq;
         return 0;
 }
+
+_public_ uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l) {
+        return l ? l->first_seq : 0;
+}
+
+_public_ uint64_t kmsg_loss_get_count(const struct kmsg_loss *l) {
+        return l ? l->count : 0;
+}
+
+_public_ int kmsg_loss_has_before(const struct kmsg_loss *l) {
+        return l && l->has_before;
+}
+
+_public_ uint64_t kmsg_loss_get_usec_before(const struct kmsg_loss *l) {
+        return l ? l->usec_before : 0;
+}
+
+_public_ uint64_t kmsg_loss_get_usec_after(const struct kmsg_loss *l) {
+        return l ? l->usec_after : 0;
+}
+
+_public_ enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l) {
+        return l ? l->cause : KMSG_LOSS_GAP;
+}

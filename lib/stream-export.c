@@ -22,6 +22,18 @@
 
 enum { XS_FIELD, XS_LINE, XS_LEN, XS_DATA, XS_DATA_NL };
 
+/* Incremental scanner state: the reader's state for this format. */
+struct export_scan {
+        bool active;       /* inside a record */
+        int state;
+        size_t off;        /* scan position, relative to the buffer */
+        uint64_t remaining; /* bytes of binary data still to pass */
+        bool line_has_eq;
+        bool skipping;     /* the record is too big: discard as we go */
+        bool broken;       /* the record is malformed: report at its end */
+        const char *why;
+};
+
 static uint64_t le64(const unsigned char *p) {
         uint64_t v = 0;
         int i;
@@ -35,9 +47,7 @@ static uint64_t le64(const unsigned char *p) {
  * Advance the scanner.  Returns 1 at the end of a record (xs->off is just
  * past it), 0 when more input is needed.
  */
-static int scan(struct kmsg_reader *rd) {
-        struct export_scan *xs = &rd->xs;
-
+static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
         for (;;) {
                 const char *p = rd->buf + xs->off;
                 size_t avail = rd->end - xs->off;
@@ -101,22 +111,12 @@ static int scan(struct kmsg_reader *rd) {
         }
 }
 
+/* A field value that is all one unsigned decimal; *ret untouched on failure. */
 static int parse_u64_field(const char *v, size_t len, uint64_t *ret) {
-        uint64_t x = 0;
-        size_t i;
+        uint64_t x;
 
-        if (len == 0)
+        if (len == 0 || parse_u64(v, v + len, &x) != len)
                 return -EINVAL;
-        for (i = 0; i < len; i++) {
-                unsigned d;
-
-                if (v[i] < '0' || v[i] > '9')
-                        return -EINVAL;
-                d = (unsigned)(v[i] - '0');
-                if (x > (UINT64_MAX - d) / 10)
-                        return -ERANGE;
-                x = x * 10 + d;
-        }
         *ret = x;
         return 0;
 }
@@ -212,21 +212,9 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         if (e < 0)
                                 return e;
                 } else if (key_is(p, klen, "KMSG_FIELDS")) {
-                        const char *f, *fend, *vend = val + vlen;
-
-                        e = record_append(r, val, vlen, &r->fields_off);
+                        e = record_set_fields(r, val, vlen);
                         if (e < 0)
                                 return e;
-                        for (f = val; f < vend; f = fend + 1) {
-                                fend = memchr(f, ',', (size_t)(vend - f));
-                                if (!fend)
-                                        fend = vend;
-                                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
-                                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
-                                        if (e < 0)
-                                                return e;
-                                }
-                        }
                 } else if (key_is(p, klen, "KMSG_DICT")) {
                         /*
                          * A dictionary pair whose key is not a journal field name: KEY=VALUE,
@@ -277,10 +265,15 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
         return 0;
 }
 
-int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
-        struct export_scan *xs = &rd->xs;
+static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct export_scan *xs = rd->state;
         int e, done;
 
+        if (!xs) {
+                xs = rd->state = calloc(1, sizeof(*xs));
+                if (!xs)
+                        return -ENOMEM;
+        }
         for (;;) {
                 if (!xs->active) {
                         /* Start of a record: skip blank lines before it. */
@@ -303,7 +296,7 @@ int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         rd->pos = rd->line;
                 }
 
-                done = scan(rd);
+                done = scan(rd, xs);
                 if (done || rd->eof) {
                         /* Cut at the end (even inside a length field): the rest is this record. */
                         size_t rec_end = done ? xs->off : rd->end;
@@ -331,14 +324,7 @@ int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         } else
                                 e = build(r, rd->buf + rd->start, rec_end - rd->start, &err);
                         stream_consume(rd, rec_end);
-                        if (e == -EBADMSG) {
-                                reader_set_error(rd, "%s", err);
-                                return e;
-                        }
-                        if (e < 0)
-                                return e;
-                        *ret = r;
-                        return 1;
+                        return stream_take(rd, r, e, "", err, ret);
                 }
 
                 if (xs->off - rd->start > rd->max_record)
@@ -357,3 +343,8 @@ int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
         }
 }
+
+const struct stream_ops stream_export_ops = {
+        .next = export_next,
+        .free = free,
+};

@@ -200,17 +200,8 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                 if (e == 0 && key[0] == 'f' && key[1] == 'l')
                         e = record_append(r, t, len, &r->flags_off);
                 else if (e == 0 && key[1] == 'i') {
-                        const char *f, *fend, *tend = t + len;
-
-                        e = record_append(r, t, len, &r->fields_off);
+                        e = record_set_fields(r, t, len);
                         l->has_fields = true;
-                        for (f = t; e == 0 && f < tend; f = fend + 1) {
-                                fend = memchr(f, ',', (size_t)(tend - f));
-                                if (!fend)
-                                        fend = tend;
-                                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX)
-                                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
-                        }
                 } else if (e == 0 && !l->has_fields && r->caller_off == SIZE_MAX) {
                         /* "caller" alone: the header's fields were "caller=<it>". */
                         char *c = malloc(len + 8);
@@ -368,9 +359,9 @@ static int walk_dict(struct json_line *l, const char *p, const char *end) {
 }
 
 /* Parse one line.  Returns 1 with a record, 0 for a line that is no record (a loss), or -errno. */
-static int parse_json_line(struct kmsg_reader *rd, struct kmsg_record *r, const char *p, size_t len,
+static int parse_json_line(struct json_tokener *tok, struct kmsg_record *r, const char *p, size_t len,
                            const char **ret_err) {
-        struct json_line l = { .r = r, .tok = rd->json_tok };
+        struct json_line l = { .r = r, .tok = tok };
         struct json_object *o, *dict = NULL;
         const char *dict_start = NULL;
         size_t dict_pairs = 0;
@@ -442,10 +433,11 @@ static int parse_json_line(struct kmsg_reader *rd, struct kmsg_record *r, const 
         return 1;
 }
 
-int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
-        if (!rd->json_tok) {
-                rd->json_tok = json_tokener_new();
-                if (!rd->json_tok)
+static int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        /* The state is the json-c tokener, reused for every line. */
+        if (!rd->state) {
+                rd->state = json_tokener_new();
+                if (!rd->state)
                         return -ENOMEM;
         }
         for (;;) {
@@ -475,18 +467,11 @@ int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         r = reader_record(rd);
                         if (!r)
                                 return -ENOMEM;
-                        e = parse_json_line(rd, r, p, len, &err);
+                        e = parse_json_line(rd->state, r, p, len, &err);
                         stream_consume(rd, next);
-                        if (e == -EBADMSG) {
-                                reader_set_error(rd, "bad JSON record: %s", err);
-                                return e;
-                        }
-                        if (e < 0)
-                                return e;
                         if (e == 0)
-                                continue;
-                        *ret = r;
-                        return 1;
+                                continue; /* a loss object */
+                        return stream_take(rd, r, e == 1 ? 0 : e, "bad JSON record: ", err, ret);
                 }
                 if (rd->eof)
                         return 0;
@@ -498,8 +483,11 @@ int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         }
 }
 
-void json_stream_free(struct kmsg_reader *rd) {
-        if (rd->json_tok)
-                json_tokener_free(rd->json_tok);
-        rd->json_tok = NULL;
+static void json_free(void *state) {
+        json_tokener_free(state);
 }
+
+const struct stream_ops stream_json_ops = {
+        .next = json_next,
+        .free = json_free,
+};

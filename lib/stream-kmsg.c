@@ -7,46 +7,16 @@
  * the next header is split there.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader-private.h"
 
 enum { SKIP_NONE, SKIP_LINE, SKIP_AFTER_NL };
 
-void stream_consume(struct kmsg_reader *rd, size_t new_start) {
-        const char *p = rd->buf + rd->start, *end = rd->buf + new_start;
-
-        while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
-                rd->line++;
-                p++;
-        }
-        rd->start = new_start;
-}
-
-/*
- * The line at start is longer than the record limit and has no newline in
- * the buffer yet: drop it, reading on to its end without keeping it.
- * Returns -E2BIG with the error set, or -errno if reading failed.
- */
-int stream_skip_long_line(struct kmsg_reader *rd) {
-        const char *nl;
-        int e;
-
-        rd->pos = rd->line;
-        for (;;) {
-                rd->start = rd->end;
-                e = stream_fill(rd);
-                if (e < 0)
-                        return e;
-                nl = memchr(rd->buf + rd->start, '\n', rd->end - rd->start);
-                if (nl || e == 0)
-                        break;
-        }
-        stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
-        rd->line = rd->pos + 1;
-        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
-        return -E2BIG;
-}
+struct kmsg_state {
+        int skip; /* SKIP_*: passing a record over the size limit */
+};
 
 /* Skip separators and blank lines.  Returns 1 at a record, 0 if more input is needed. */
 static int skip_separators(struct kmsg_reader *rd) {
@@ -151,19 +121,19 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
 }
 
 /* Discard a record over the size limit.  Returns 1 when it is passed, 0 if more input is needed. */
-static int skip_record(struct kmsg_reader *rd) {
+static int skip_record(struct kmsg_reader *rd, struct kmsg_state *st) {
         while (rd->start < rd->end) {
                 const char *p = rd->buf + rd->start;
                 size_t avail = rd->end - rd->start;
 
-                if (rd->skip_state == SKIP_LINE) {
+                if (st->skip == SKIP_LINE) {
                         const char *nl = memchr(p, '\n', avail);
                         const char *nul = memchr(p, '\0', nl ? (size_t)(nl - p) : avail);
 
                         /* A NUL ends a record, as in scan_record(). */
                         if (nul) {
                                 rd->start += (size_t)(nul - p);
-                                rd->skip_state = SKIP_NONE;
+                                st->skip = SKIP_NONE;
                                 return 1;
                         }
                         if (!nl) {
@@ -172,7 +142,7 @@ static int skip_record(struct kmsg_reader *rd) {
                         }
                         rd->line++;
                         rd->start += (size_t)(nl - p) + 1;
-                        rd->skip_state = SKIP_AFTER_NL;
+                        st->skip = SKIP_AFTER_NL;
                 } else {
                         int c = dict_line_check(p, avail);
 
@@ -181,14 +151,14 @@ static int skip_record(struct kmsg_reader *rd) {
                         if (c < 0)
                                 break;
                         if (c == 0) {
-                                rd->skip_state = SKIP_NONE;
+                                st->skip = SKIP_NONE;
                                 return 1;
                         }
-                        rd->skip_state = SKIP_LINE;
+                        st->skip = SKIP_LINE;
                 }
         }
         if (rd->eof) {
-                rd->skip_state = SKIP_NONE;
+                st->skip = SKIP_NONE;
                 return 1;
         }
         return 0;
@@ -199,15 +169,21 @@ static int too_big(struct kmsg_reader *rd) {
         return -E2BIG;
 }
 
-int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct kmsg_state *st = rd->state;
         size_t rec_end, next;
         uint64_t lines;
         bool rescanned = false;
         int e;
 
+        if (!st) {
+                st = rd->state = calloc(1, sizeof(*st));
+                if (!st)
+                        return -ENOMEM;
+        }
         for (;;) {
-                if (rd->skip_state != SKIP_NONE) {
-                        if (skip_record(rd))
+                if (st->skip != SKIP_NONE) {
+                        if (skip_record(rd, st))
                                 return too_big(rd);
                 } else if (skip_separators(rd)) {
                         if (scan_record(rd, &rec_end, &next, &lines)) {
@@ -226,19 +202,12 @@ int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 e = record_parse_into(r, rd->buf + rd->start, rec_end - rd->start, &err);
                                 rd->line += lines;
                                 rd->start = next;
-                                if (e == -EBADMSG) {
-                                        reader_set_error(rd, "%s", err);
-                                        return e;
-                                }
-                                if (e < 0)
-                                        return e;
-                                *ret = r;
-                                return 1;
+                                return stream_take(rd, r, e, "", err, ret);
                         }
                         if (rd->end - rd->start > rd->max_record) {
                                 /* Too big: drop what we have and pass the rest. */
                                 rd->pos = rd->line;
-                                rd->skip_state = SKIP_LINE;
+                                st->skip = SKIP_LINE;
                                 continue;
                         }
                 } else if (rd->start == rd->end && rd->eof)
@@ -253,7 +222,12 @@ int kmsg_stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (e < 0)
                         return e;
                 /* At the end, a record being skipped is still reported. */
-                if (e == 0 && rd->start == rd->end && rd->skip_state == SKIP_NONE)
+                if (e == 0 && rd->start == rd->end && st->skip == SKIP_NONE)
                         return 0;
         }
 }
+
+const struct stream_ops stream_kmsg_ops = {
+        .next = kmsg_next,
+        .free = free,
+};

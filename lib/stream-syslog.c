@@ -73,7 +73,7 @@ static bool blank_line(const char *p, size_t len) {
         return true;
 }
 
-int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         for (;;) {
                 const char *p = rd->buf + rd->start, *nl;
                 size_t avail = rd->end - rd->start, len;
@@ -107,14 +107,7 @@ int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 return -ENOMEM;
                         e = parse_line(r, p, len, &err);
                         stream_consume(rd, (size_t)((nl ? nl + 1 : p + avail) - rd->buf));
-                        if (e == -EBADMSG) {
-                                reader_set_error(rd, "%s", err);
-                                return e;
-                        }
-                        if (e < 0)
-                                return e;
-                        *ret = r;
-                        return 1;
+                        return stream_take(rd, r, e, "", err, ret);
                 }
                 if (rd->eof)
                         return 0;
@@ -125,3 +118,7 @@ int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         return e;
         }
 }
+
+const struct stream_ops stream_syslog_ops = {
+        .next = syslog_next,
+};

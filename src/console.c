@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "console.h"
@@ -57,7 +56,7 @@ int console_parse_level(const char *s) {
 
 int syslog_reader_new(bool clear, struct kmsg_reader **ret, int *ret_fd) {
         char *buf = NULL;
-        int size, n, fd, e;
+        int size, n, e;
 
         size = klog(ACTION_SIZE_BUFFER, NULL, 0);
         if (size < 0)
@@ -72,34 +71,11 @@ int syslog_reader_new(bool clear, struct kmsg_reader **ret, int *ret_fd) {
                 free(buf);
                 return n;
         }
-        /* The reader works on file descriptors: hand it the copy as a memory file. */
-        fd = memfd_create("syslog", MFD_CLOEXEC);
-        if (fd < 0) {
-                e = -errno;
-                free(buf);
-                return e;
-        }
-        e = 0;
-        for (int done = 0; done < n;) {
-                ssize_t w = write(fd, buf + done, (size_t)(n - done));
-
-                if (w < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        e = -errno;
-                        break;
-                }
-                done += (int)w;
-        }
+        /* The reader keeps its own copy of the buffer. */
+        e = kmsg_reader_new_buffer(buf, (size_t)n, "syslog(2)", KMSG_FORMAT_SYSLOG, ret);
         free(buf);
-        if (e == 0 && lseek(fd, 0, SEEK_SET) < 0)
-                e = -errno;
-        if (e == 0)
-                e = kmsg_reader_new_fd(fd, "syslog(2)", KMSG_FORMAT_SYSLOG, ret);
-        if (e < 0) {
-                close(fd);
+        if (e < 0)
                 return e;
-        }
-        *ret_fd = fd;
+        *ret_fd = -1;
         return 0;
 }

@@ -1,25 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The cursor file: a few "key=value" lines, replaced atomically (written to
- * FILE.tmp, then renamed over FILE).  It is not fsync()ed: the rename is
- * atomic for every reader of the file system, so a killed kdmesg always
- * leaves the old or the new cursor, and what a crash of the whole system
- * could lose (the last updates) belongs to a boot whose ring is gone
- * anyway: the next run sees a new boot id and reports the reboot (or,
- * where the file system left the file empty, no state: a first run).
+ * The cursor file: a few "key=value" lines, replaced atomically: written to
+ * a new file FILE.tmp.<random> in the same directory (created with O_EXCL
+ * and O_NOFOLLOW, so a file or symlink planted there is never written
+ * through), fsync()ed, renamed over FILE, and the directory fsync()ed.  The
+ * rename is atomic for every reader of the file system, so a killed kdmesg
+ * always leaves the old or the new cursor; the fsync()s keep a crash of the
+ * whole system from leaving an empty file.  A cursor in a directory anyone
+ * can write to without the sticky bit, or a file another user owns, is
+ * refused: someone else could replace it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cursor.h"
+#include "util.h"
 
 struct cursor {
         char *path;
         char *tmp;
+        int dir_fd; /* the file's directory, fsync()ed after a rename; -1: none */
         /* As loaded. */
         bool loaded;
         char boot_id[BOOT_ID_MAX];
@@ -48,18 +54,6 @@ struct cursor {
         bool disk_has_pending;
         uint64_t disk_pending;
 };
-
-static int parse_u64(const char *s, uint64_t *ret) {
-        char *end;
-
-        if (*s < '0' || *s > '9')
-                return -EINVAL;
-        errno = 0;
-        *ret = strtoull(s, &end, 10);
-        if (errno || *end)
-                return -EINVAL;
-        return 0;
-}
 
 static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
         char line[256];
@@ -104,6 +98,13 @@ static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
                         snprintf(err, errlen, "line %u: bad value for %s", n, line);
                         return -EBADMSG;
                 }
+                /* The record after it would be number 0 again: the whole ring printed twice. */
+                if ((c->has_seq && c->seq == UINT64_MAX) || (c->has_pending && c->pending == UINT64_MAX) ||
+                    (has_from && c->pending_from == UINT64_MAX)) {
+                        snprintf(err, errlen, "line %u: %s=%s is the last sequence number: no record can follow it",
+                                 n, line, v);
+                        return -EBADMSG;
+                }
         }
         if (ferror(f))
                 return -EIO;
@@ -123,23 +124,114 @@ static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
         return 0;
 }
 
+/*
+ * The file is a few short lines: anything that is not a small regular file
+ * without NUL bytes is refused before it is parsed (a device such as
+ * /dev/zero would never end).
+ */
+static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
+        char buf[CURSOR_SIZE_MAX + 1];
+        size_t n = 0;
+        struct stat st;
+        FILE *f;
+        int e;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode)) {
+                snprintf(err, errlen, "is a directory");
+                return -EBADMSG;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                snprintf(err, errlen, "not a regular file");
+                return -EBADMSG;
+        }
+        if (st.st_uid != geteuid()) {
+                snprintf(err, errlen, "owned by uid %u, not by this user (uid %u)", (unsigned)st.st_uid,
+                         (unsigned)geteuid());
+                return -EBADMSG;
+        }
+        while (n < sizeof(buf) && st.st_size <= CURSOR_SIZE_MAX) {
+                ssize_t k = read(fd, buf + n, sizeof(buf) - n);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        break;
+                n += (size_t)k;
+        }
+        if (st.st_size > CURSOR_SIZE_MAX || n > CURSOR_SIZE_MAX) {
+                snprintf(err, errlen, "larger than %d bytes: not a cursor file", CURSOR_SIZE_MAX);
+                return -EBADMSG;
+        }
+        if (memchr(buf, '\0', n)) {
+                snprintf(err, errlen, "contains a NUL byte: not a cursor file");
+                return -EBADMSG;
+        }
+        if (n == 0)
+                return 0; /* no state: a first run */
+        f = fmemopen(buf, n, "r");
+        if (!f)
+                return -errno;
+        e = parse(c, f, err, errlen);
+        fclose(f);
+        return e;
+}
+
+/*
+ * The directory the file is replaced in: refused if anyone can write to it
+ * and it has no sticky bit.  Kept open to fsync() it after each rename.  A
+ * directory that does not exist is left to the first save to report.
+ */
+static int open_dir(struct cursor *c, char *err, size_t errlen) {
+        const char *slash = strrchr(c->path, '/');
+        struct stat st;
+        char *dir;
+        int e = 0;
+
+        if (!slash)
+                dir = strdup(".");
+        else
+                dir = strndup(c->path, slash == c->path ? 1 : (size_t)(slash - c->path));
+        if (!dir)
+                return -ENOMEM;
+        if (stat(dir, &st) < 0)
+                e = errno == ENOENT ? 0 : -errno;
+        else if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+                snprintf(err, errlen, "in a world-writable directory without the sticky bit");
+                e = -EBADMSG;
+        } else
+                c->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        free(dir);
+        return e;
+}
+
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen) {
         struct cursor *c = calloc(1, sizeof(*c));
-        FILE *f;
-        int e = 0;
+        int fd, e = 0;
 
         if (!c)
                 return -ENOMEM;
+        c->dir_fd = -1;
         c->path = strdup(path);
-        if (!c->path || asprintf(&c->tmp, "%s.tmp", path) < 0) {
+        /* The name is filled in by each save. */
+        if (!c->path || asprintf(&c->tmp, "%s.tmp.%016x", path, 0) < 0) {
                 c->tmp = NULL;
                 cursor_free(c);
                 return -ENOMEM;
         }
-        f = fopen(path, "re");
-        if (f) {
-                e = parse(c, f, err, errlen);
-                fclose(f);
+        e = open_dir(c, err, errlen);
+        if (e < 0) {
+                cursor_free(c);
+                return e;
+        }
+        /* O_NONBLOCK: a FIFO does not block the open; it is refused as not a regular file. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd >= 0) {
+                e = read_file(c, fd, err, errlen);
+                close(fd);
         } else if (errno != ENOENT)
                 e = -errno;
         if (e < 0) {
@@ -153,6 +245,8 @@ int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen)
 void cursor_free(struct cursor *c) {
         if (!c)
                 return;
+        if (c->dir_fd >= 0)
+                close(c->dir_fd);
         free(c->path);
         free(c->tmp);
         free(c);
@@ -217,6 +311,28 @@ void cursor_record(struct cursor *c, uint64_t seq, uint64_t usec) {
         }
 }
 
+/*
+ * A new file beside the cursor, under a name nobody can guess: O_EXCL never
+ * opens what is there already, and O_NOFOLLOW never follows a symlink.
+ */
+static int create_tmp(struct cursor *c) {
+        size_t base = strlen(c->path) + strlen(".tmp.");
+        int i;
+
+        for (i = 0; i < 16; i++) {
+                uint64_t r;
+                int fd;
+
+                if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+                        r = ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&r ^ (uint64_t)i;
+                snprintf(c->tmp + base, 17, "%016llx", (unsigned long long)r);
+                fd = open(c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+                if (fd >= 0 || errno != EEXIST)
+                        return fd >= 0 ? fd : -errno;
+        }
+        return -EEXIST;
+}
+
 static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
                 uint64_t pending) {
         char buf[320];
@@ -229,11 +345,14 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
         if (has_pending)
                 len += snprintf(buf + len, sizeof(buf) - (size_t)len, "pending_from=%llu\npending=%llu\n",
                                 (unsigned long long)from, (unsigned long long)pending);
-        fd = open(c->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        fd = create_tmp(c);
         if (fd < 0)
-                return -errno;
+                return fd;
+        errno = 0;
         if (write(fd, buf, (size_t)len) != len)
                 e = errno ? -errno : -EIO;
+        if (e == 0 && fsync(fd) < 0)
+                e = -errno;
         if (close(fd) < 0 && e == 0)
                 e = -errno;
         if (e == 0 && rename(c->tmp, c->path) < 0)
@@ -242,6 +361,9 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
                 unlink(c->tmp);
                 return e;
         }
+        /* The rename is on disk too: a crash cannot bring back the old file (or none). */
+        if (c->dir_fd >= 0 && fsync(c->dir_fd) < 0)
+                return -errno;
         c->disk_valid = true;
         c->disk_has_seq = has_seq;
         c->disk_seq = seq;
@@ -253,8 +375,8 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
 
 /*
  * Right before a write: the records in it are pending.  Replacing the file
- * costs about half a millisecond (ext4 writes the new file's data out at
- * the rename), too much for every record when following flushes each one.
+ * costs at least half a millisecond (two fsync()s: more on a slow disk),
+ * too much for every record when following flushes each one.
  * So the file names more records as pending than this write has: as many
  * again as were processed since kdmesg was last idle, or twice as many as
  * in the last busy spell, whichever is more; the writes that follow within

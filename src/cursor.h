@@ -20,9 +20,13 @@ struct cursor;
 /* The most records a save names as pending beyond those being written. */
 #define CURSOR_WINDOW_MAX 65536
 
+/* The largest cursor file accepted; one is about 150 bytes. */
+#define CURSOR_SIZE_MAX 4096
+
 /*
  * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
- * "line N: what".  Other errors: -errno of open()/read().
+ * "line N: what", or what is wrong with the file (not a regular file, a
+ * directory, too large, NUL bytes).  Other errors: -errno of open()/read().
  */
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen);
 void cursor_free(struct cursor *c);

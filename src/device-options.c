@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "device.h"
+#include "escape.h"
 #include "i18n.h"
 #include "output.h"
 
@@ -108,7 +109,7 @@ size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const str
                 out_putc('<');
                 out_text(m->name, strlen(m->name), false);
                 out_write("?> ", 3);
-                return strlen(m->name) + 4;
+                return text_width(m->name, strlen(m->name), SIZE_MAX, NULL) + 4;
         }
         if (!d->show_device)
                 return 0;
@@ -120,5 +121,5 @@ size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const str
         out_putc('<');
         out_text(name, strlen(name), false);
         out_write("> ", 2);
-        return strlen(name) + 3;
+        return text_width(name, strlen(name), SIZE_MAX, NULL) + 3;
 }

@@ -18,22 +18,17 @@
 
 #include "device.h"
 #include "i18n.h"
+#include "util.h"
 
 /* sysfs device trees are shallow; this only guards against a strange saved tree. */
 #define MAX_CHILD_DEPTH 32
 
 static int parse_u32(const char **p, uint32_t *ret) {
         const char *s = *p;
-        uint64_t v = 0;
+        uint64_t v;
 
-        if (*s < '0' || *s > '9')
+        if (parse_u64_prefix(&s, &v) < 0 || v > UINT32_MAX)
                 return -EINVAL;
-        while (*s >= '0' && *s <= '9') {
-                v = v * 10 + (uint64_t)(*s - '0');
-                if (v > UINT32_MAX)
-                        return -EINVAL;
-                s++;
-        }
         *p = s;
         *ret = (uint32_t)v;
         return 0;

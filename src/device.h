@@ -148,7 +148,7 @@ struct devctx {
         bool report_json; /* --devices as JSON */
 };
 
-/* Option codes; kdmesg.c routes them to devctx_option(). */
+/* Option codes; options.c routes them to devctx_option(). */
 enum {
         DEVOPT_DEVICE = 0x400,
         DEVOPT_SUBSYSTEM,
@@ -193,7 +193,8 @@ void devctx_done(struct devctx *d);
 /*
  * The classic view's device tag, written before the message: "<sda> " for
  * --show-device, "<sda1?> " for a record selected from its text (always).
- * Returns its width in columns (names from sysfs are ASCII).  d may be NULL.
+ * Returns its width in columns (text_width(): a raw DEVICE name can hold
+ * anything).  d may be NULL.
  */
 size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const struct match *m);
 /* The name for r's DEVICE (NULL when none or unknown); the DEVNAME column. */

@@ -17,13 +17,14 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "strmap.h"
 
 #define N_BUCKETS 1024
 /* Distinct DEVICE values cached at most; beyond, names are looked up each time. */
 #define MAX_ENTRIES 65536
 
 struct entry {
-        struct entry *next;
+        struct strmap_node node; /* keyed by device */
         char *name;   /* NULL: no name known */
         time_t tried; /* when the lookup that found no name ran */
         char device[];
@@ -37,8 +38,7 @@ struct ifname {
 struct devnames {
         bool sysfs; /* whether to look in sysfs at all */
         char *root;
-        struct entry *buckets[N_BUCKETS];
-        size_t n_entries;
+        struct strmap *entries;
         struct ifname *ifs; /* /sys/class/net, read on first use */
         size_t n_ifs;
         bool ifs_read;
@@ -52,7 +52,10 @@ struct devnames *devnames_new(const struct sysroot *root) {
                 return NULL;
         n->sysfs = root != NULL;
         n->root = strdup(root ? root->dir : "");
-        if (!n->root) {
+        n->entries = strmap_new(N_BUCKETS);
+        if (!n->root || !n->entries) {
+                free(n->root);
+                strmap_free(n->entries);
                 free(n);
                 return NULL;
         }
@@ -70,20 +73,18 @@ static void free_interfaces(struct devnames *n) {
         n->ifs_read = false;
 }
 
-void devnames_free(struct devnames *n) {
-        size_t i;
+static void free_entry(struct strmap_node *node, void *userdata) {
+        struct entry *e = (struct entry *)node;
 
+        free(e->name);
+        free(e);
+}
+
+void devnames_free(struct devnames *n) {
         if (!n)
                 return;
-        for (i = 0; i < N_BUCKETS; i++) {
-                struct entry *e = n->buckets[i], *next;
-
-                for (; e; e = next) {
-                        next = e->next;
-                        free(e->name);
-                        free(e);
-                }
-        }
+        strmap_each(n->entries, free_entry, NULL);
+        strmap_free(n->entries);
         free_interfaces(n);
         free(n->root);
         free(n);
@@ -177,28 +178,17 @@ static time_t now(void) {
         return ts.tv_sec;
 }
 
-static size_t hash(const char *s) {
-        size_t h = 5381;
-
-        while (*s)
-                h = h * 33 + (unsigned char)*s++;
-        return h % N_BUCKETS;
-}
-
 const char *devnames_get(struct devnames *n, const char *device) {
         struct devid id;
         struct entry *e;
         const char *name;
-        size_t h, len;
+        size_t len;
 
         if (!n || !device || devid_parse(device, &id) < 0)
                 return NULL;
         if (id.kind == '+')
                 return strchr(device, ':') + 1;
-        h = hash(device);
-        for (e = n->buckets[h]; e; e = e->next)
-                if (strcmp(e->device, device) == 0)
-                        break;
+        e = (struct entry *)strmap_find(n->entries, device);
         if (e && (e->name || !n->sysfs))
                 return e->name;
         if (e) {
@@ -216,7 +206,7 @@ const char *devnames_get(struct devnames *n, const char *device) {
                 return e->name;
         }
         name = lookup(n, &id);
-        if (n->n_entries >= MAX_ENTRIES)
+        if (n->entries->n >= MAX_ENTRIES)
                 return name;
         len = strlen(device);
         e = malloc(sizeof(*e) + len + 1);
@@ -225,8 +215,7 @@ const char *devnames_get(struct devnames *n, const char *device) {
         memcpy(e->device, device, len + 1);
         e->name = name ? strdup(name) : NULL;
         e->tried = name ? 0 : now();
-        e->next = n->buckets[h];
-        n->buckets[h] = e;
-        n->n_entries++;
+        e->node.key = e->device;
+        strmap_add(n->entries, &e->node);
         return e->name;
 }

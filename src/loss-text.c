@@ -9,36 +9,42 @@
 #include "output.h"
 
 int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
-        char range[48], when[80];
-        uint64_t last = l->first_seq + l->count - 1;
+        char range[48], when[80], before_text[28], after_text[28];
+        const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
+        uint64_t first = kmsg_loss_get_first_seq(l);
+        uint64_t count = kmsg_loss_get_count(l);
+        uint64_t before = kmsg_loss_get_usec_before(l);
+        uint64_t after = kmsg_loss_get_usec_after(l);
+        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
+        bool has_before = kmsg_loss_has_before(l);
+        uint64_t last = first + count - 1;
 
-        if (l->count == 0)
+        if (count == 0)
                 /* The unread tail of a previous boot: how much is not known. */
                 return snprintf(buf, size,
                                 _("-- unknown number of messages lost (seq %" PRIu64
                                   " and later of the previous boot, %s) --"),
-                                l->first_seq, kmsg_loss_cause_to_name(l->cause));
-        if (l->count > 1)
-                snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, l->first_seq, last);
+                                first, cause_name);
+        if (count > 1)
+                snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, first, last);
         else
-                snprintf(range, sizeof(range), "%" PRIu64, l->first_seq);
-        if (l->cause == KMSG_LOSS_INTERRUPTED)
+                snprintf(range, sizeof(range), "%" PRIu64, first);
+        if (cause == KMSG_LOSS_INTERRUPTED)
                 /* Being written when kdmesg was killed: they may have reached the reader. */
                 return snprintf(buf, size,
-                                l->count == 1 ? _("-- %" PRIu64 " message possibly lost (seq %s, %s) --")
+                                count == 1 ? _("-- %" PRIu64 " message possibly lost (seq %s, %s) --")
                                               : _("-- %" PRIu64 " messages possibly lost (seq %s, %s) --"),
-                                l->count, range, kmsg_loss_cause_to_name(l->cause));
-        if (l->has_before)
-                snprintf(when, sizeof(when), _("between %" PRIu64 ".%06" PRIu64 " and %" PRIu64 ".%06" PRIu64),
-                         l->usec_before / 1000000, l->usec_before % 1000000, l->usec_after / 1000000,
-                         l->usec_after % 1000000);
+                                count, range, cause_name);
+        put_seconds(before_text, before, 0);
+        put_seconds(after_text, after, 0);
+        if (has_before)
+                snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
         else
-                snprintf(when, sizeof(when), _("before %" PRIu64 ".%06" PRIu64), l->usec_after / 1000000,
-                         l->usec_after % 1000000);
+                snprintf(when, sizeof(when), _("before %s"), after_text);
         return snprintf(buf, size,
-                        l->count == 1 ? _("-- %" PRIu64 " message lost (seq %s, %s, %s) --")
+                        count == 1 ? _("-- %" PRIu64 " message lost (seq %s, %s, %s) --")
                                       : _("-- %" PRIu64 " messages lost (seq %s, %s, %s) --"),
-                        l->count, range, when, kmsg_loss_cause_to_name(l->cause));
+                        count, range, when, cause_name);
 }
 
 void out_loss_line(const struct kmsg_loss *l) {

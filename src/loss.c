@@ -5,13 +5,13 @@
 
 void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {
         s->events++;
-        if (l->count == 0) {
+        if (kmsg_loss_get_count(l) == 0) {
                 s->unknown = true;
                 return;
         }
-        s->total += l->count;
-        if ((unsigned)l->cause < LOSS_CAUSES)
-                s->by_cause[l->cause] += l->count;
+        s->total += kmsg_loss_get_count(l);
+        if ((unsigned)kmsg_loss_get_cause(l) < LOSS_CAUSES)
+                s->by_cause[kmsg_loss_get_cause(l)] += kmsg_loss_get_count(l);
 }
 
 void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program) {

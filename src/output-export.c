@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
@@ -132,18 +133,12 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                         field(key, val, len);
                 else {
                         /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
-                        size_t klen = strlen(key), k = 0, j;
+                        size_t klen = strlen(key), k;
                         char *kv = malloc(klen * 4 + 1 + len);
 
                         if (!kv)
                                 return -ENOMEM;
-                        for (j = 0; j < klen; j++) {
-                                if (key[j] == '=' || key[j] == '\\') {
-                                        memcpy(kv + k, key[j] == '=' ? "\\x3d" : "\\x5c", 4);
-                                        k += 4;
-                                } else
-                                        kv[k++] = key[j];
-                        }
+                        k = escape_into(kv, key, klen, ESC_EXPORT_KEY);
                         kv[k++] = '=';
                         memcpy(kv + k, val, len);
                         field("KMSG_DICT", kv, k + len);

@@ -16,6 +16,7 @@
 
 #include "columns.h"
 #include "device.h"
+#include "escape.h"
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
@@ -69,25 +70,11 @@ struct json_object *json_bytes_new(const char *p, size_t len) {
 
 /* A dictionary key that is not UTF-8 (only possible from export input) gets \xNN escapes. */
 static char *key_escape(const char *key) {
-        static const char hex[] = "0123456789abcdef";
-        size_t len = strlen(key), i;
-        char *s = malloc(len * 4 + 1), *d = s;
+        size_t len = strlen(key);
+        char *s = malloc(len * 4 + 1);
 
-        if (!s)
-                return NULL;
-        for (i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)key[i];
-
-                if (c < 0x80) {
-                        *d++ = (char)c;
-                        continue;
-                }
-                *d++ = '\\';
-                *d++ = 'x';
-                *d++ = hex[c >> 4];
-                *d++ = hex[c & 15];
-        }
-        *d = '\0';
+        if (s)
+                escape_into(s, key, len, ESC_ASCII);
         return s;
 }
 
@@ -118,8 +105,6 @@ struct json_object *json_dict_new(const struct kmsg_record *r) {
         return d;
 }
 
-static const char hexdigits[] = "0123456789abcdef";
-
 void out_json_text(const char *p, size_t len) {
         const unsigned char *c = (const unsigned char *)p, *end = c + len, *run;
 
@@ -128,7 +113,7 @@ void out_json_text(const char *p, size_t len) {
                 unsigned char b = *c;
                 char e[6];
 
-                if (b >= 0x20 && b != '"' && b != '\\' && b < 0x80) {
+                if (byte_class[b] & ESC_JSON) {
                         c++;
                         continue;
                 }
@@ -414,19 +399,26 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
 static int json_loss(struct sink *s, const struct kmsg_loss *l) {
         struct json_object *o = json_object_new_object();
         const unsigned fl = JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY;
+        const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
+        uint64_t first = kmsg_loss_get_first_seq(l);
+        uint64_t count = kmsg_loss_get_count(l);
+        uint64_t before = kmsg_loss_get_usec_before(l);
+        uint64_t after = kmsg_loss_get_usec_after(l);
+        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
+        bool has_before = kmsg_loss_has_before(l);
 
         if (!o)
                 return -ENOMEM;
-        json_object_object_add_ex(o, "first_seq", json_object_new_uint64(l->first_seq), fl);
+        json_object_object_add_ex(o, "first_seq", json_object_new_uint64(first), fl);
         /* A count of 0 is a loss of unknown size (a previous boot's unread tail): null. */
         json_object_object_add_ex(o, "last_seq",
-                                  l->count ? json_object_new_uint64(l->first_seq + l->count - 1) : NULL, fl);
-        json_object_object_add_ex(o, "count", l->count ? json_object_new_uint64(l->count) : NULL, fl);
-        json_object_object_add_ex(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(l->cause)), fl);
-        if (l->has_before)
-                json_object_object_add_ex(o, "time_before", json_usec_new(l->usec_before), fl);
-        if (l->count && l->cause != KMSG_LOSS_INTERRUPTED)
-                json_object_object_add_ex(o, "time_after", json_usec_new(l->usec_after), fl);
+                                  count ? json_object_new_uint64(first + count - 1) : NULL, fl);
+        json_object_object_add_ex(o, "count", count ? json_object_new_uint64(count) : NULL, fl);
+        json_object_object_add_ex(o, "cause", json_object_new_string(cause_name), fl);
+        if (has_before)
+                json_object_object_add_ex(o, "time_before", json_usec_new(before), fl);
+        if (count && cause != KMSG_LOSS_INTERRUPTED)
+                json_object_object_add_ex(o, "time_after", json_usec_new(after), fl);
         return write_object(s, o);
 }
 

@@ -9,30 +9,13 @@
  */
 #include <stdlib.h>
 
+#include "escape.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
 
-static const char hexdigits[] = "0123456789abcdef";
-
 static void out_kmsg_escaped(const char *p, size_t len) {
-        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
-
-        for (; s < end; s++) {
-                unsigned char c = *s;
-                char e[4];
-
-                if (c >= 0x20 && c < 0x7f && c != '\\')
-                        continue;
-                out_write(run, (size_t)(s - run));
-                e[0] = '\\';
-                e[1] = 'x';
-                e[2] = hexdigits[c >> 4];
-                e[3] = hexdigits[c & 15];
-                out_write(e, 4);
-                run = s + 1;
-        }
-        out_write(run, (size_t)(end - run));
+        out_escaped(p, len, ESC_KMSG);
 }
 
 /*
@@ -43,24 +26,7 @@ static void out_kmsg_escaped(const char *p, size_t len) {
  * record.
  */
 static void out_kmsg_key(const char *key) {
-        const unsigned char *s = (const unsigned char *)key, *run = s;
-
-        for (; *s; s++) {
-                unsigned char c = *s;
-                char e[4];
-
-                if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-')
-                        continue;
-                out_write(run, (size_t)(s - run));
-                e[0] = '\\';
-                e[1] = 'x';
-                e[2] = hexdigits[c >> 4];
-                e[3] = hexdigits[c & 15];
-                out_write(e, 4);
-                run = s + 1;
-        }
-        out_write(run, (size_t)(s - run));
+        out_escaped(key, strlen(key), ESC_KMSG_KEY);
 }
 
 static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {

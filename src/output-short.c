@@ -13,6 +13,7 @@
 
 #include "color.h"
 #include "device.h"
+#include "escape.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
@@ -28,17 +29,6 @@ struct short_sink {
         size_t prefix_len;
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
-
-/* Columns taken by a prefix (UTF-8: count the characters). */
-static unsigned columns(const char *p, size_t len) {
-        unsigned n = 0;
-        size_t i;
-
-        for (i = 0; i < len; i++)
-                if (((unsigned char)p[i] & 0xc0) != 0x80)
-                        n++;
-        return n;
-}
 
 static void close_line(struct short_sink *ss) {
         if (ss->line_open) {
@@ -88,7 +78,7 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
                 else
-                        for (unsigned i = columns(ss->prefix, ss->prefix_len) + ss->tag_cols; i > 0; i--)
+                        for (size_t i = text_width(ss->prefix, ss->prefix_len, SIZE_MAX, NULL) + ss->tag_cols; i; i--)
                                 out_putc(' ');
                 msg = nl + 1;
                 len -= n + 1;

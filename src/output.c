@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "output.h"
 #include "utf8.h"
 
@@ -99,26 +100,34 @@ void out_u64_padded(uint64_t v, unsigned width) {
         out_write(tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-void out_usec(uint64_t usec, unsigned width) {
-        char tmp[8];
-        uint64_t frac = usec % 1000000;
-        int i;
+size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
+        char tmp[28];
+        uint64_t sec = usec / 1000000;
+        unsigned frac = (unsigned)(usec % 1000000);
+        size_t i = sizeof(tmp), n;
+        int k;
 
-        out_u64_padded(usec / 1000000, width);
-        tmp[0] = '.';
-        for (i = 6; i >= 1; i--) {
-                tmp[i] = (char)('0' + frac % 10);
+        for (k = 0; k < 6; k++) {
+                tmp[--i] = (char)('0' + frac % 10);
                 frac /= 10;
         }
-        out_write(tmp, 7);
+        tmp[--i] = '.';
+        do {
+                tmp[--i] = (char)('0' + sec % 10);
+                sec /= 10;
+        } while (sec);
+        while (sizeof(tmp) - i < width + 7)
+                tmp[--i] = ' ';
+        n = sizeof(tmp) - i;
+        memcpy(buf, tmp + i, n);
+        buf[n] = '\0';
+        return n;
 }
 
-static const char hexdigits[] = "0123456789abcdef";
+void out_usec(uint64_t usec, unsigned width) {
+        char tmp[28];
 
-static void out_hex_escape(unsigned char c) {
-        char e[4] = { '\\', 'x', hexdigits[c >> 4], hexdigits[c & 15] };
-
-        out_write(e, 4);
+        out_write(tmp, put_seconds(tmp, usec, width));
 }
 
 /* Length of the valid UTF-8 sequence at p that may reach a terminal (not a C1 or bidi control), or 0. */
@@ -151,6 +160,7 @@ void out_text(const char *p, size_t len, bool raw) {
         }
         while (s < end) {
                 unsigned char c;
+                char e[4];
                 size_t n;
 
                 /* Eight printable ASCII bytes at a time: the common case. */
@@ -165,11 +175,7 @@ void out_text(const char *p, size_t len, bool raw) {
                 if (s == end)
                         break;
                 c = *s;
-                if (c >= 0x20 && c < 0x7f) {
-                        s++;
-                        continue;
-                }
-                if (c == '\t') {
+                if (byte_class[c] & ESC_TEXT) {
                         s++;
                         continue;
                 }
@@ -178,7 +184,7 @@ void out_text(const char *p, size_t len, bool raw) {
                         continue;
                 }
                 out_write(run, (size_t)(s - run));
-                out_hex_escape(c);
+                out_write(e, hex_escape(e, c));
                 s++;
                 run = s;
         }
@@ -193,7 +199,7 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
                 unsigned char c = *s;
                 size_t n;
 
-                if (raw || (c >= 0x20 && c < 0x7f)) {
+                if (raw || (byte_class[c] & ESC_CELL)) {
                         *q++ = (char)*s++;
                         continue;
                 }
@@ -203,10 +209,7 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
                         s += n;
                         continue;
                 }
-                *q++ = '\\';
-                *q++ = 'x';
-                *q++ = hexdigits[c >> 4];
-                *q++ = hexdigits[c & 15];
+                q += hex_escape(q, c);
                 s++;
         }
         *q = '\0';
@@ -233,4 +236,20 @@ int out_failed(void) {
 
 int out_close(void) {
         return out_flush();
+}
+
+/* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */
+void out_escaped(const char *p, size_t len, unsigned class) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
+
+        for (; s < end; s++) {
+                char e[4];
+
+                if (byte_class[*s] & class)
+                        continue;
+                out_write(run, (size_t)(s - run));
+                out_write(e, hex_escape(e, *s));
+                run = s + 1;
+        }
+        out_write(run, (size_t)(end - run));
 }

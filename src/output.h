@@ -17,7 +17,14 @@ static inline void out_putc(char c);
 void out_u64(uint64_t v);
 /* v right-aligned in width columns, padded with spaces. */
 void out_u64_padded(uint64_t v, unsigned width);
-/* Seconds and microseconds "S.UUUUUU" from a microsecond count, S padded to width. */
+/*
+ * "    1.234567": seconds right-aligned in width columns, then six
+ * decimals, NUL-terminated: the one seconds.microseconds
+ * printer, for every view and report.  Written by hand: this runs for every record of
+ * the classic view.  buf must hold 28 bytes.  Returns the length.
+ */
+size_t put_seconds(char *buf, uint64_t usec, unsigned width);
+/* put_seconds() to standard output. */
 void out_usec(uint64_t usec, unsigned width);
 /*
  * Text from the kernel log, made safe for a terminal: control bytes, DEL,
@@ -69,5 +76,8 @@ static inline void out_putc(char c) {
                 out_drain();
         out_buf[out_len++] = c;
 }
+
+/* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */
+void out_escaped(const char *p, size_t len, unsigned class);
 
 #endif

@@ -24,12 +24,13 @@
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
+#include "strmap.h"
 
 #define N_BUCKETS 256
 #define NO_LEVEL 8 /* records without a priority sort last */
 
 struct devrow {
-        struct devrow *next;
+        struct strmap_node node; /* keyed by device */
         char *subsystem;
         uint64_t count;
         uint64_t inferred; /* of count, selected by their text */
@@ -45,34 +46,23 @@ struct devrow {
 struct devices_sink {
         struct sink sink;
         struct devctx *dev;
-        struct devrow *buckets[N_BUCKETS];
-        size_t n_rows;
+        struct strmap *rows;
 };
 
-static size_t hash(const char *s) {
-        size_t h = 5381;
-
-        while (*s)
-                h = h * 33 + (unsigned char)*s++;
-        return h % N_BUCKETS;
-}
-
 static struct devrow *row_get(struct devices_sink *d, const char *device) {
-        size_t h = hash(device), len;
-        struct devrow *w;
+        struct devrow *w = (struct devrow *)strmap_find(d->rows, device);
+        size_t len;
 
-        for (w = d->buckets[h]; w; w = w->next)
-                if (strcmp(w->device, device) == 0)
-                        return w;
+        if (w)
+                return w;
         len = strlen(device);
         w = calloc(1, sizeof(*w) + len + 1);
         if (!w)
                 return NULL;
         memcpy(w->device, device, len + 1);
         w->worst = NO_LEVEL;
-        w->next = d->buckets[h];
-        d->buckets[h] = w;
-        d->n_rows++;
+        w->node.key = w->device;
+        strmap_add(d->rows, &w->node);
         return w;
 }
 
@@ -160,7 +150,7 @@ static int set_usec(struct libscols_line *ln, int col, bool has, uint64_t usec) 
 
         if (!has)
                 return 0;
-        snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+        put_seconds(buf, usec, 0);
         return scols_line_set_data(ln, col, buf);
 }
 
@@ -232,7 +222,7 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
                 else
                         e = scols_column_set_json_type(cl, columns[i].json);
         }
-        for (i = 0; i < d->n_rows && e >= 0; i++) {
+        for (i = 0; i < d->rows->n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
                 e = ln ? fill_line(d, ln, rows[i]) : -ENOMEM;
@@ -263,7 +253,7 @@ static int add(struct json_object *o, const char *key, struct json_object *v) {
 static int print_json(struct devices_sink *d, struct devrow **rows) {
         size_t i;
 
-        for (i = 0; i < d->n_rows; i++) {
+        for (i = 0; i < d->rows->n; i++) {
                 const struct devrow *w = rows[i];
                 const char *name = devnames_get(d->dev->names, w->device), *text;
                 struct json_object *o = json_object_new_object();
@@ -303,44 +293,56 @@ static int print_json(struct devices_sink *d, struct devrow **rows) {
         return 0;
 }
 
+struct row_list {
+        struct devrow **rows;
+        size_t n;
+};
+
+static void list_row(struct strmap_node *node, void *userdata) {
+        struct row_list *l = userdata;
+
+        l->rows[l->n++] = (struct devrow *)node;
+}
+
 static int devices_finish(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
-        struct devrow **rows, *w;
-        size_t i, n = 0;
+        struct row_list l = { .n = 0 };
+        struct devrow **rows;
         int e;
 
-        rows = calloc(d->n_rows ? d->n_rows : 1, sizeof(*rows));
+        rows = l.rows = calloc(d->rows->n ? d->rows->n : 1, sizeof(*rows));
         if (!rows)
                 return -ENOMEM;
-        for (i = 0; i < N_BUCKETS; i++)
-                for (w = d->buckets[i]; w; w = w->next)
-                        rows[n++] = w;
-        qsort(rows, n, sizeof(*rows), row_cmp);
+        strmap_each(d->rows, list_row, &l);
+        qsort(rows, l.n, sizeof(*rows), row_cmp);
         e = d->dev->report_json ? print_json(d, rows) : print_table(d, rows);
         free(rows);
         return e;
 }
 
+static void free_row(struct strmap_node *node, void *userdata) {
+        struct devrow *w = (struct devrow *)node;
+
+        free(w->subsystem);
+        free(w->message);
+        free(w);
+}
+
 static void devices_free(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
-        size_t i;
 
-        for (i = 0; i < N_BUCKETS; i++) {
-                struct devrow *w = d->buckets[i], *next;
-
-                for (; w; w = next) {
-                        next = w->next;
-                        free(w->subsystem);
-                        free(w->message);
-                        free(w);
-                }
-        }
+        if (d->rows)
+                strmap_each(d->rows, free_row, NULL);
+        strmap_free(d->rows);
         free(d);
 }
 
 static int devices_init(struct sink *s) {
-        ((struct devices_sink *)s)->dev = s->settings->devices;
-        return 0;
+        struct devices_sink *d = (struct devices_sink *)s;
+
+        d->dev = s->settings->devices;
+        d->rows = strmap_new(N_BUCKETS);
+        return d->rows ? 0 : -ENOMEM;
 }
 
 const struct sink_ops sink_devices_ops = {

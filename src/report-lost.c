@@ -47,12 +47,15 @@ static const struct {
 };
 
 static void fmt_usec(char *buf, size_t size, uint64_t usec) {
-        snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, usec / 1000000, usec % 1000000);
+        char tmp[28];
+
+        put_seconds(tmp, usec, 0);
+        snprintf(buf, size, "%s", tmp);
 }
 
 /* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */
 static bool has_after(const struct kmsg_loss *l) {
-        return l->count > 0 && l->cause != KMSG_LOSS_INTERRUPTED;
+        return kmsg_loss_get_count(l) > 0 && kmsg_loss_get_cause(l) != KMSG_LOSS_INTERRUPTED;
 }
 
 static int add(struct json_object *o, const char *key, struct json_object *v) {
@@ -102,17 +105,18 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         if (t->json) {
                 /* Written as it comes: JSON needs no memory per loss. */
                 struct json_object *o = json_object_new_object();
+                uint64_t first = kmsg_loss_get_first_seq(l), count = kmsg_loss_get_count(l);
 
                 if (!o)
                         return -ENOMEM;
-                add(o, "first_seq", json_object_new_uint64(l->first_seq));
-                add(o, "last_seq", l->count ? json_object_new_uint64(l->first_seq + l->count - 1) : NULL);
-                add(o, "count", l->count ? json_object_new_uint64(l->count) : NULL);
-                add(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(l->cause)));
-                if (l->has_before)
-                        add(o, "time_before", json_usec_new(l->usec_before));
+                add(o, "first_seq", json_object_new_uint64(first));
+                add(o, "last_seq", count ? json_object_new_uint64(first + count - 1) : NULL);
+                add(o, "count", count ? json_object_new_uint64(count) : NULL);
+                add(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(kmsg_loss_get_cause(l))));
+                if (kmsg_loss_has_before(l))
+                        add(o, "time_before", json_usec_new(kmsg_loss_get_usec_before(l)));
                 if (has_after(l))
-                        add(o, "time_after", json_usec_new(l->usec_after));
+                        add(o, "time_after", json_usec_new(kmsg_loss_get_usec_after(l)));
                 return write_json(o);
         }
         if (t->n == t->cap) {
@@ -131,27 +135,33 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
 static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
         char buf[48];
         int e;
+        const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
+        uint64_t first = kmsg_loss_get_first_seq(l);
+        uint64_t count = kmsg_loss_get_count(l);
+        uint64_t before = kmsg_loss_get_usec_before(l);
+        uint64_t after = kmsg_loss_get_usec_after(l);
+        bool has_before = kmsg_loss_has_before(l);
 
-        snprintf(buf, sizeof(buf), "%" PRIu64, l->first_seq);
+        snprintf(buf, sizeof(buf), "%" PRIu64, first);
         if ((e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
                 return e;
-        if (l->count)
-                snprintf(buf, sizeof(buf), "%" PRIu64, l->first_seq + l->count - 1);
-        if ((e = scols_line_set_data(ln, COL_LAST, l->count ? buf : "?")) < 0)
+        if (count)
+                snprintf(buf, sizeof(buf), "%" PRIu64, first + count - 1);
+        if ((e = scols_line_set_data(ln, COL_LAST, count ? buf : "?")) < 0)
                 return e;
-        if (l->count)
-                snprintf(buf, sizeof(buf), "%" PRIu64, l->count);
-        if ((e = scols_line_set_data(ln, COL_COUNT, l->count ? buf : "?")) < 0)
+        if (count)
+                snprintf(buf, sizeof(buf), "%" PRIu64, count);
+        if ((e = scols_line_set_data(ln, COL_COUNT, count ? buf : "?")) < 0)
                 return e;
-        if (l->has_before)
-                fmt_usec(buf, sizeof(buf), l->usec_before);
-        if ((e = scols_line_set_data(ln, COL_BEFORE, l->has_before ? buf : "-")) < 0)
+        if (has_before)
+                fmt_usec(buf, sizeof(buf), before);
+        if ((e = scols_line_set_data(ln, COL_BEFORE, has_before ? buf : "-")) < 0)
                 return e;
         if (has_after(l))
-                fmt_usec(buf, sizeof(buf), l->usec_after);
+                fmt_usec(buf, sizeof(buf), after);
         if ((e = scols_line_set_data(ln, COL_AFTER, has_after(l) ? buf : "-")) < 0)
                 return e;
-        return scols_line_set_data(ln, COL_CAUSE, kmsg_loss_cause_to_name(l->cause));
+        return scols_line_set_data(ln, COL_CAUSE, cause_name);
 }
 
 static int print_table(struct lost_sink *t) {

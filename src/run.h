@@ -65,6 +65,25 @@ int run_loss(struct run *run, const struct kmsg_loss *l);
  */
 int run_drain(struct run *run, struct kmsg_reader *rd);
 
+/* run.c: SIGINT and SIGTERM end the run cleanly (run_quit, run->quit_fd); 0 or -errno. */
+int run_setup_signals(struct run *run);
+/* run.c: --cursor-file: mark the records in flight around each write(2) of the output. */
+void run_set_cursor_hooks(struct run *run);
+
+/*
+ * start.c: the first record read from the device: what came before it?
+ * Returns 1 with *ret_loss set when a loss is to be reported before it, else 0.
+ */
+int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+/*
+ * start.c: where reading the device starts, and what is reported as lost
+ * before the first record (*ret_loss, when *ret_has_loss): with a cursor of
+ * this boot, right after it; after a reboot, from the beginning with the
+ * previous boot's tail reported.  lost: --lost; follow_new: --follow-new.
+ */
+enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, struct kmsg_loss *ret_loss,
+                                 bool *ret_has_loss);
+
 /* follow.c: wait for new records until SIGINT/SIGTERM (or the end of a pipe). */
 int follow_device(struct run *run, struct kmsg_reader *rd);
 int follow_stream(struct run *run, const char *path, enum kmsg_format format);

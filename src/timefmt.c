@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "output.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -301,33 +302,13 @@ int time_parse_point(const char *s, struct time_point *ret) {
 }
 
 size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
-        int n = snprintf(buf, size, "%" PRIu64 ".%06u", usec / 1000000, (unsigned)(usec % 1000000));
+        char tmp[28];
+        int n;
+
+        put_seconds(tmp, usec, 0);
+        n = snprintf(buf, size, "%s", tmp);
 
         return n < 0 ? 0 : (size_t)n;
-}
-
-size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
-        char tmp[28];
-        uint64_t sec = usec / 1000000;
-        unsigned frac = (unsigned)(usec % 1000000);
-        size_t i = sizeof(tmp), n;
-        int k;
-
-        for (k = 0; k < 6; k++) {
-                tmp[--i] = (char)('0' + frac % 10);
-                frac /= 10;
-        }
-        tmp[--i] = '.';
-        do {
-                tmp[--i] = (char)('0' + sec % 10);
-                sec /= 10;
-        } while (sec);
-        while (sizeof(tmp) - i < width + 7)
-                tmp[--i] = ' ';
-        n = sizeof(tmp) - i;
-        memcpy(buf, tmp + i, n);
-        buf[n] = '\0';
-        return n;
 }
 
 static int format_padded(char *buf, size_t size, uint64_t usec) {
@@ -388,8 +369,9 @@ static int format_delta(char *buf, size_t size, const struct timefmt *t, uint64_
                 d = t->last_usec - usec;
                 neg = true;
         }
-        snprintf(tmp, sizeof(tmp), "%s%" PRIu64 ".%06u", neg ? "-" : "", d / 1000000, (unsigned)(d % 1000000));
-        return snprintf(buf, size, "<%12s>", tmp);
+        tmp[0] = '-';
+        put_seconds(tmp + 1, d, 0);
+        return snprintf(buf, size, "<%12s>", neg ? tmp : tmp + 1);
 }
 
 size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
@@ -462,8 +444,8 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                         uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
                         char tmp[32];
 
-                        snprintf(tmp, sizeof(tmp), "%c%" PRIu64 ".%06u", diff < 0 ? '-' : '+', m / 1000000,
-                                 (unsigned)(m % 1000000));
+                        tmp[0] = diff < 0 ? '-' : '+';
+                        put_seconds(tmp + 1, m, 0);
                         r = snprintf(buf, size, "[%11s] ", tmp);
                 }
                 t->last_minute = minute;

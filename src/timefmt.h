@@ -93,11 +93,4 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size);
 size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 
-/*
- * "    1.234567": seconds right-aligned in width columns, then six
- * decimals, NUL-terminated.  Written by hand: this runs for every record of
- * the classic view.  buf must hold 28 bytes.  Returns the length.
- */
-size_t put_seconds(char *buf, uint64_t usec, unsigned width);
-
 #endif

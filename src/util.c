@@ -4,17 +4,41 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
 #include "util.h"
 
 const char *program = "kdmesg";
 
+/*
+ * Messages name arguments and file names as given: made safe for the
+ * terminal as text on standard output is (out_text()), so that an ESC or a
+ * BEL in them is shown as \x1b, \x07, never acted on.
+ */
 static void vwarnx(const char *fmt, va_list ap) {
+        char *msg, *safe = NULL;
+        int n;
+
         out_flush();
-        fprintf(stderr, "%s: ", program);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
+        n = vasprintf(&msg, fmt, ap);
+        if (n >= 0) {
+                safe = text_safe_dup(msg, (size_t)n, false);
+                free(msg);
+        }
+        fprintf(stderr, "%s: %s\n", program, safe ? safe : strerror(ENOMEM));
+        free(safe);
+}
+
+const char *shown(const char *s) {
+        static char *last;
+        char *d = text_safe_dup(s, strlen(s), false);
+
+        if (!d)
+                return "?";
+        free(last);
+        last = d;
+        return d;
 }
 
 void warnx_(const char *fmt, ...) {
@@ -34,18 +58,33 @@ void errx_(const char *fmt, ...) {
         exit(EXIT_BAD_INPUT);
 }
 
-int parse_u64(const char *s, uint64_t *ret) {
+int parse_u64_prefix(const char **p, uint64_t *ret) {
+        const char *s = *p;
         uint64_t v = 0;
 
-        if (!s || !*s)
+        if (*s < '0' || *s > '9')
                 return -EINVAL;
-        for (; *s; s++) {
-                if (*s < '0' || *s > '9')
-                        return -EINVAL;
+        for (; *s >= '0' && *s <= '9'; s++) {
                 if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
                         return -ERANGE;
                 v = v * 10 + (uint64_t)(*s - '0');
         }
+        *p = s;
+        *ret = v;
+        return 0;
+}
+
+int parse_u64(const char *s, uint64_t *ret) {
+        uint64_t v;
+        int e;
+
+        if (!s)
+                return -EINVAL;
+        e = parse_u64_prefix(&s, &v);
+        if (e < 0)
+                return e;
+        if (*s)
+                return -EINVAL;
         *ret = v;
         return 0;
 }

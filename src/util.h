@@ -11,10 +11,17 @@ extern const char *program;
 
 /* "kdmesg: <message>" on stderr, after flushing standard output. */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * s made safe for the terminal (control bytes as \xNN), for the messages not
+ * printed by warnx_(), which does that itself; valid until the next call.
+ */
+const char *shown(const char *s);
 /* warnx_() and exit 1: for bad option arguments, which get one line. */
 void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse an unsigned decimal number that fills all of s; 0 or -EINVAL/-ERANGE. */
 int parse_u64(const char *s, uint64_t *ret);
+/* The same for the digits at the head of *p, which is moved past them. */
+int parse_u64_prefix(const char **p, uint64_t *ret);
 
 #endif

@@ -18,8 +18,10 @@ declared = set(re.findall(r"\b(kmsg_[A-Za-z0-9_]+)\s*\(", text))
 
 with open(script, encoding="utf-8") as f:
     body = f.read()
-m = re.search(r"global:(.*?)local:", body, re.S)
-listed = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*;", m.group(1) if m else ""))
+# Every version node's global: list, up to its local: or its end.
+listed = set()
+for m in re.finditer(r"global:(.*?)(?:local:|\})", body, re.S):
+    listed |= set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*;", m.group(1)))
 
 out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
 exported = set()

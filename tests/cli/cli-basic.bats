@@ -28,28 +28,28 @@ run_split() {
         run_split "$KDMESG" -K "$DATA/live-capture.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-live-capture.txt
+        golden classic/basic-live-capture.txt
 }
 
 @test "classic view of a hand-made dump: dictionaries, escapes, odd headers" {
         run_split "$KDMESG" -K "$DATA/basic.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-kmsg.txt
+        golden kmsg/basic-kmsg.txt
 }
 
 @test "classic view of a syslog-form dump" {
         run_split "$KDMESG" -K "$DATA/basic.syslog"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-syslog.txt
+        golden syslog/basic-syslog.txt
 }
 
 @test "classic view of an export-form dump with binary fields" {
         run_split "$KDMESG" -K "$DATA/basic.export"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-export.txt
+        golden export/basic-export.txt
 }
 
 @test "control characters and invalid UTF-8 are escaped on text output" {
@@ -136,17 +136,17 @@ PY
         run_split "$KDMESG" -K "$DATA/basic.syslog" -K /nonexistent/dump.kmsg
         [ "$status" -eq 1 ]
         [ "${#stderr_lines[@]}" -eq 1 ]
-        golden basic-syslog.txt
+        golden syslog/basic-syslog.txt
 }
 
 @test "-K - reads standard input, from a file and from a pipe" {
         run_split sh -c '"$1" -K - < "$2"' sh "$KDMESG" "$DATA/basic.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-kmsg.txt
+        golden kmsg/basic-kmsg.txt
         run_split sh -c 'cat "$2" | "$1" -K -' sh "$KDMESG" "$DATA/basic.export"
         [ "$status" -eq 0 ]
-        golden basic-export.txt
+        golden export/basic-export.txt
 }
 
 @test "-K - on a non-blocking pipe waits for a slow writer and loses nothing" {
@@ -158,7 +158,7 @@ fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
 os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden basic-kmsg.txt
+        golden kmsg/basic-kmsg.txt
 }
 
 @test "an empty dump prints nothing and exits 0" {
@@ -171,7 +171,7 @@ os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
 @test "the same dump twice: duplicates skipped and counted" {
         run_split "$KDMESG" -K "$DATA/basic.kmsg" -K "$DATA/basic.kmsg"
         [ "$status" -eq 0 ]
-        golden basic-kmsg.txt
+        golden kmsg/basic-kmsg.txt
         [ "$stderr" = "kdmesg: 21 duplicate records skipped (overlapping input)" ]
 }
 

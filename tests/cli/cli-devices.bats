@@ -29,82 +29,82 @@ kd() {
 @test "--device: a device node (found through uevent DEVNAME in a saved tree)" {
         kd --device /dev/sda --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
 }
 
 @test "--device: a block device name" {
         kd --device sda --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
 }
 
 @test "--device: a raw block DEVICE value" {
         kd --device b8:0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
 }
 
 @test "--device: sysfs paths, by class and by device number" {
         kd --device /sys/class/block/sda --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
         kd --device /sys/dev/block/8:0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
 }
 
 @test "--device: a network interface name selects n<ifindex>" {
         kd --device eth0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-eth0.txt
+        golden devices/eth0.txt
         kd --device n2 --show-device
-        golden devices-eth0.txt
+        golden devices/eth0.txt
         kd --device /sys/class/net/eth0 --show-device
-        golden devices-eth0.txt
+        golden devices/eth0.txt
         kd --device /sys/devices/pci0000:00/0000:00:19.0/net/eth0 --show-device
-        golden devices-eth0.txt
+        golden devices/eth0.txt
 }
 
 @test "--device: a USB device by name, by c189:130 and by sysfs path is one device" {
         kd --device 2-1.4 --show-device
         [ "$status" -eq 0 ]
-        golden devices-usb.txt
+        golden devices/usb.txt
         kd --device c189:130 --show-device
-        golden devices-usb.txt
+        golden devices/usb.txt
         kd --device /sys/bus/usb/devices/2-1.4 --show-device
-        golden devices-usb.txt
+        golden devices/usb.txt
         kd --device /dev/bus/usb/002/003 --show-device
-        golden devices-usb.txt
+        golden devices/usb.txt
 }
 
 @test "--device: a raw value without sysfs matches exactly that value" {
         run "$KDMESG" -K "$DUMP" --device +usb:2-1.4
         [ "$status" -eq 0 ]
-        golden devices-raw-plus-usb.txt
+        golden devices/raw-plus-usb.txt
         run "$KDMESG" -K "$DUMP" --device +scsi:0:0:0:0
         [ "$status" -eq 0 ]
-        golden devices-raw-scsi.txt
+        golden devices/raw-scsi.txt
         run "$KDMESG" -K "$DUMP" --device +pci:0000:00:1f.2
         [ "$status" -eq 0 ]
-        golden devices-raw-pci.txt
+        golden devices/raw-pci.txt
 }
 
 @test "--device: a name that is both a usb-serial port and a tty selects both" {
         kd --device ttyUSB0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-ttyusb0.txt
+        golden devices/ttyusb0.txt
 }
 
 @test "--device repeated: OR" {
         kd --device sda --device eth0
         [ "$status" -eq 0 ]
-        golden devices-sda-or-eth0.txt
+        golden devices/sda-or-eth0.txt
 }
 
 @test "--with-children: a disk selects its partitions" {
         kd --device sda --with-children --show-device
         [ "$status" -eq 0 ]
-        golden devices-sda-children.txt
+        golden devices/sda-children.txt
         kd --device sda --show-device
         [[ "$output" != *"sda1"* ]]
 }
@@ -112,26 +112,26 @@ kd() {
 @test "--with-children: a SCSI device selects its 'sd 0:0:0:0: [sda]' lines, the disk and its partitions" {
         kd --device 0:0:0:0 --with-children --show-device
         [ "$status" -eq 0 ]
-        golden devices-scsi-children.txt
+        golden devices/scsi-children.txt
         kd --device +scsi:0:0:0:0 --with-children --show-device
-        golden devices-scsi-children.txt
+        golden devices/scsi-children.txt
 }
 
 @test "--with-children: a USB device selects its interfaces and what hangs off them" {
         kd --device c189:130 --with-children --show-device
         [ "$status" -eq 0 ]
-        golden devices-usb-children.txt
+        golden devices/usb-children.txt
 }
 
 @test "--device-text: records without a dictionary that name the device, marked <name?>" {
         kd --device sda1 --device-text
         [ "$status" -eq 0 ]
-        golden devices-text-sda1.txt
+        golden devices/text-sda1.txt
         kd --device sda --with-children --device-text
         [ "$status" -eq 0 ]
-        golden devices-text-sda-children.txt
+        golden devices/text-sda-children.txt
         kd --device eth0 --device-text
-        golden devices-text-eth0.txt
+        golden devices/text-eth0.txt
 }
 
 @test "--device-text is never on silently" {
@@ -144,13 +144,13 @@ kd() {
 @test "--device-text with a raw value outside sysfs uses the name in +subsystem:name" {
         run "$KDMESG" -K "$DUMP" --device +usb-serial:ttyUSB0 --device-text
         [ "$status" -eq 0 ]
-        golden devices-text-raw-ttyusb0.txt
+        golden devices/text-raw-ttyusb0.txt
 }
 
 @test "--subsystem, and AND with --device" {
         kd --subsystem usb --show-device
         [ "$status" -eq 0 ]
-        golden devices-subsystem-usb.txt
+        golden devices/subsystem-usb.txt
         kd --subsystem usb --device ttyUSB0
         [ "$status" -eq 0 ]
         [ -z "$output" ]
@@ -161,11 +161,11 @@ kd() {
 @test "--match KEY=GLOB on any dictionary key" {
         kd --match 'SUBSYSTEM=usb*' --show-device
         [ "$status" -eq 0 ]
-        golden devices-match-usb-glob.txt
+        golden devices/match-usb-glob.txt
         kd --match DRIVER=ahci
-        golden devices-match-driver.txt
+        golden devices/match-driver.txt
         kd --match 'SUBSYSTEM=block' --match 'SUBSYSTEM=net' --match 'DEVICE=b8:?'
-        golden devices-match-and-or.txt
+        golden devices/match-and-or.txt
 }
 
 @test "--match without '=' is bad usage" {
@@ -177,28 +177,28 @@ kd() {
 
 @test "--show-device names from the sysroot; a dump alone names only +subsystem:name" {
         kd --subsystem block --show-device
-        golden devices-show-sysroot.txt
+        golden devices/show-sysroot.txt
         run "$KDMESG" -K "$DUMP" --subsystem block --subsystem pci --show-device
         [ "$status" -eq 0 ]
-        golden devices-show-dump.txt
+        golden devices/show-dump.txt
 }
 
 @test "--devices: one row per device, worst level first, then count" {
         kd --devices
         [ "$status" -eq 0 ]
-        golden devices-report.txt
+        golden devices/report.txt
 }
 
 @test "--devices without names for a dump from elsewhere" {
         run "$KDMESG" -K "$DUMP" --devices
         [ "$status" -eq 0 ]
-        golden devices-report-dump.txt
+        golden devices/report-dump.txt
 }
 
 @test "--devices after filters" {
         kd --devices --subsystem usb --subsystem tty --subsystem usb-serial
         [ "$status" -eq 0 ]
-        golden devices-report-usb.txt
+        golden devices/report-usb.txt
 }
 
 @test "errors name the argument and exit 1" {
@@ -288,11 +288,11 @@ count_dict() {
 @test "DEVNAME column and JSON devname come from the sysroot" {
         kd -o SEQ,DEVICE,DEVNAME,MESSAGE --subsystem block --subsystem net
         [ "$status" -eq 0 ]
-        golden devices-table-devname.txt
+        golden devices/table-devname.txt
         # c189:130 (a USB device) and +pci:... too, in the table and in JSON.
         kd -o SEQ,DEVICE,DEVNAME --subsystem usb --subsystem pci --subsystem tty
         [ "$status" -eq 0 ]
-        golden devices-table-devname-usb.txt
+        golden devices/table-devname-usb.txt
         kd -J --device c189:130 --device +pci:0000:00:1f.2
         [ "$(jq -r '[.device, .devname] | join(" ")' <<<"$output" | sort -u | tr '\n' ,)" = "+pci:0000:00:1f.2 0000:00:1f.2,+usb:2-1.4 2-1.4,c189:130 2-1.4," ]
         kd -J --subsystem net
@@ -305,7 +305,7 @@ count_dict() {
 @test "JSON marks --device-text matches \"match\":\"text\", and only those" {
         kd --device sda1 --device-text -J
         [ "$status" -eq 0 ]
-        golden devices-text-sda1.json
+        golden devices/text-sda1.json
         [ "$(jq -r 'select(.match == "text") | .seq' <<<"$output" | tr '\n' ' ')" = "19 41 43 " ]
         [ "$(jq -r 'select(.match == null) | .device' <<<"$output")" = "b8:1" ]
         run "$TESTS/cli/validate-json" "$TESTS/../data/kdmesg-record.schema.json" < <("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text -J)
@@ -315,7 +315,7 @@ count_dict() {
 @test "--devices --json: JSON Lines, one object per device, in the table's order" {
         kd --devices --json
         [ "$status" -eq 0 ]
-        golden devices-report.json
+        golden devices/report.json
         [ "$(jq -s length <<<"$output")" -eq 16 ]
         [ "$(jq -r .device <<<"$output" | tr '\n' ' ')" = "$("$KDMESG" -K "$DUMP" --devices | awk 'NR > 1 { printf "%s ", $1 }')" ]
 }
@@ -330,7 +330,7 @@ count_dict() {
 @test "device selection ANDs with the level and grep filters" {
         kd --device sda --with-children --device-text --level err,crit --show-device
         [ "$status" -eq 0 ]
-        golden devices-and-level.txt
+        golden devices/and-level.txt
         kd --subsystem net --grep Hang
         [ "${#lines[@]}" -eq 1 ]
         [[ "$output" == *"Detected Hardware Unit Hang" ]]
@@ -349,11 +349,11 @@ count_dict() {
 @test "--device: a character device node in a saved tree is c188:0, the tty only" {
         kd --device /dev/ttyUSB0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-ttyusb0.txt
+        golden devices/node-ttyusb0.txt
         kd --device c188:0 --show-device
-        golden devices-node-ttyusb0.txt
+        golden devices/node-ttyusb0.txt
         kd --device /sys/dev/char/188:0 --show-device
-        golden devices-node-ttyusb0.txt
+        golden devices/node-ttyusb0.txt
         # Not the usb-serial port of the same name: a node is one device number.
         [[ "$output" != *"+usb-serial"* && "$output" != *"failed to get modem status"* ]]
 }
@@ -369,11 +369,11 @@ count_dict() {
         mknod "$root/dev/disk-a" b 8 0
         run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/ttyUSB0 --show-device
         [ "$status" -eq 0 ]
-        golden devices-node-ttyusb0.txt
+        golden devices/node-ttyusb0.txt
         run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/serial-port --show-device
-        golden devices-node-ttyusb0.txt
+        golden devices/node-ttyusb0.txt
         run "$KDMESG" -K "$DUMP" --sysroot "$root" --device /dev/disk-a --show-device
-        golden devices-node-sda.txt
+        golden devices/node-sda.txt
         # A node of a number that sysfs does not know still selects that number.
         mknod "$root/dev/gone" c 188 7
         printf '3,0,1000000,-;gone\n SUBSYSTEM=tty\n DEVICE=c188:7\n' > "$BATS_TEST_TMPDIR/gone.kmsg"
@@ -385,11 +385,11 @@ count_dict() {
 @test "--device: nvme0n1 by name, node and number; --device-text finds 'nvme0n1:'" {
         kd --device nvme0n1 --device-text
         [ "$status" -eq 0 ]
-        golden devices-text-nvme0n1.txt
+        golden devices/text-nvme0n1.txt
         kd --device /dev/nvme0n1 --device-text
-        golden devices-text-nvme0n1.txt
+        golden devices/text-nvme0n1.txt
         kd --device b259:0 --device-text
-        golden devices-text-nvme0n1.txt
+        golden devices/text-nvme0n1.txt
         kd --device nvme0n1
         [ "$status" -eq 0 ]
         [ -z "$output" ]
@@ -399,7 +399,7 @@ count_dict() {
         "$KDMESG" -K "$DUMP" --format=syslog > "$BATS_TEST_TMPDIR/dump.syslog"
         run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda --device-text
         [ "$status" -eq 0 ]
-        golden devices-text-syslog-sda.txt
+        golden devices/text-syslog-sda.txt
         run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda
         [ -z "$output" ]
 }
@@ -407,7 +407,7 @@ count_dict() {
 @test "the table marks inferred matches in its MATCH column, added to the default columns" {
         kd --device sda1 --device-text --format=table
         [ "$status" -eq 0 ]
-        golden devices-text-sda1-table.txt
+        golden devices/text-sda1-table.txt
         [ "$(grep -c '^ .* text  ' <<<"$output")" -eq 3 ]
         kd --device sda1 --device-text -o +DEVNAME
         [ "$status" -eq 0 ]
@@ -455,10 +455,10 @@ count_dict() {
 @test "--devices with --device-text counts text matches under the device they name, in INFERRED" {
         kd --devices --device sda --with-children --device-text
         [ "$status" -eq 0 ]
-        golden devices-report-text.txt
+        golden devices/report-text.txt
         kd --devices --device sda --with-children --device-text --json
         [ "$status" -eq 0 ]
-        golden devices-report-text.json
+        golden devices/report-text.json
         # The report covers exactly the records the listing shows.
         local listed inferred
         listed=$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text -J | wc -l)

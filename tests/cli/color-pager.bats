@@ -14,9 +14,9 @@ on_tty() {
 @test "--color=always: named slots for time, prefix, head and levels" {
         run bash -c '"$KDMESG" --color=always -x -K "$DATA/classic.kmsg" 2>/dev/null | cat -v'
         [ "$status" -eq 0 ]
-        golden color-always.txt
+        golden color/always.txt
         run bash -c '"$KDMESG" -Lalways -x -K "$DATA/classic.kmsg" 2>/dev/null | cat -v'
-        golden color-always.txt
+        golden color/always.txt
 }
 
 @test "--color=always with -e: the minute break has its own slot" {

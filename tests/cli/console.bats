@@ -144,7 +144,7 @@ calls() {
         cp "$DATA/classic.syslog" "$KDMESG_SHIM_BUFFER"
         run --separate-stderr shim "$KDMESG" --syslog
         [ "$status" -eq 0 ]
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
         [ "$(calls)" = "$(printf '10 0\n3 4096')" ]
 }
 
@@ -152,7 +152,7 @@ calls() {
         cp "$DATA/classic.syslog" "$KDMESG_SHIM_BUFFER"
         run --separate-stderr shim "$KDMESG" -S --read-clear
         [ "$status" -eq 0 ]
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
         [ "$(calls)" = "$(printf '10 0\n4 4096')" ]
 }
 

@@ -264,3 +264,80 @@ setup() {
         [ "$status" -eq 1 ]
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
 }
+
+# kdmesg on the emulated device under a timeout: a hang fails the test.
+kdmesg_emu_t() {
+        timeout -s KILL 20 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" "$@"
+}
+
+@test "cursor: a symlink planted at the old temporary name is not followed; its target is unchanged" {
+        local victim="$BATS_TEST_TMPDIR/victim"
+        emu_init 16
+        emu write 2
+        echo precious >"$victim"
+        ln -s "$victim" "$C.tmp"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$(cat "$victim")" = precious ]
+        [ -f "$C" ] && [ ! -L "$C" ]
+        grep -qx "seq=1" "$C"
+        # Only the planted link is left beside the cursor: no temporary file.
+        [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^cursor')" -eq 2 ]
+}
+
+@test "cursor: refused in a world-writable directory without the sticky bit, or when owned by another user" {
+        local d="$BATS_TEST_TMPDIR/open"
+        emu_init 16
+        emu write 2
+        mkdir "$d"
+        chmod 0777 "$d"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $d/cursor: in a world-writable directory without the sticky bit" ]
+        [ ! -e "$d/cursor" ]
+        chmod 1777 "$d"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 0 ]
+        grep -qx "seq=1" "$d/cursor"
+        [ "$(id -u)" -eq 0 ] || skip "not root: cannot give a file to another user"
+        chown 65534 "$d/cursor"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$d/cursor"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $d/cursor: owned by uid 65534, not by this user (uid 0)" ]
+}
+
+@test "cursor: a device, a directory, a big file or NUL bytes are refused at once with a clear message" {
+        emu_init 16
+        emu write 2
+        run --separate-stderr kdmesg_emu_t --cursor-file /dev/zero
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: /dev/zero: not a regular file" ]
+        mkdir "$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: is a directory" ]
+        rmdir "$C"
+        { printf 'boot_id=x\n'; head -c 5000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: larger than 4096 bytes: not a cursor file" ]
+        printf 'boot_id=x\n\0\0\nseq=1\n' >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: contains a NUL byte: not a cursor file" ]
+}
+
+@test "cursor: seq 18446744073709551615 (2^64-1) is refused: nothing can follow it, and it must not wrap to 0" {
+        emu_init 16
+        emu write 3
+        printf 'boot_id=%s\nseq=18446744073709551615\nusec=1\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $C: line 2: seq=18446744073709551615 is the last sequence number: no record can follow it" ]
+        printf 'boot_id=%s\nseq=1\nusec=1\npending=18446744073709551615\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu_t --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $C: line 4: pending=18446744073709551615 is the last sequence number: no record can follow it" ]
+}

@@ -141,3 +141,29 @@ sys.stdout.buffer.write(b"SEQNUM=0\nMESSAGE\n" + struct.pack("<Q", len(data)) + 
         [ -z "$output" ]
         [ "$stderr" = "kdmesg: /dev/kmsg is not a kmsg character device" ]
 }
+
+# No terminal control byte (ESC, BEL) reaches stderr: an argument or file name is
+# escaped as text on standard output is (\x1b, \x07).
+no_controls_in_stderr() {
+        [ "$status" -eq 1 ]
+        [[ "$stderr" != *[$'\e\a']* ]]
+        [[ "$stderr" == *'\x1b]0;pwn\x07\x1b[2J'* ]]
+}
+
+@test "arguments and file names in error messages are escaped: no ESC or BEL on stderr" {
+        local e=$'\e]0;pwn\a\e[2J' a
+        for a in "--device=$e" "-l$e" "--since=$e" "-g$e(" "--seq=$e" "-o$e" "--match=$e" \
+                "--sysroot=/nonexistent$e" "--$e" "-K/nonexistent$e"; do
+                run --separate-stderr timeout 20 "$KDMESG" -K /dev/null "$a"
+                no_controls_in_stderr
+        done
+        mkdir "$BATS_TEST_TMPDIR/d$e"
+        run --separate-stderr timeout 20 "$KDMESG" --cursor-file "$BATS_TEST_TMPDIR/d$e"
+        no_controls_in_stderr
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/d\\x1b]0;pwn\\x07\\x1b[2J: is a directory" ]
+        # A cursor file that cannot be saved (its directory is missing): named escaped too.
+        emu_init 16
+        emu write 2
+        run --separate-stderr kdmesg_emu --cursor-file "$BATS_TEST_TMPDIR/missing$e/cursor"
+        no_controls_in_stderr
+}

@@ -10,29 +10,29 @@ BOOT=1700000000
 @test "-l, --level: one level by name or number" {
         run --separate-stderr "$KDMESG" -t --level err -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-level-err.txt
+        golden filter/level-err.txt
         run --separate-stderr "$KDMESG" -t -l 3 -K "$DATA/classic.kmsg"
-        golden filter-level-err.txt
+        golden filter/level-err.txt
         run --separate-stderr "$KDMESG" -t -l ERROR -K "$DATA/classic.kmsg"
-        golden filter-level-err.txt
+        golden filter/level-err.txt
 }
 
 @test "-l LEVEL+: that level and every more severe one" {
         run --separate-stderr "$KDMESG" -t -l crit+ -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-level-crit-up.txt
+        golden filter/level-crit-up.txt
         run --separate-stderr "$KDMESG" -t -l emerg,alert,crit -K "$DATA/classic.kmsg"
-        golden filter-level-crit-up.txt
+        golden filter/level-crit-up.txt
         run --separate-stderr "$KDMESG" -t -l 2+ -K "$DATA/classic.kmsg"
-        golden filter-level-crit-up.txt
+        golden filter/level-crit-up.txt
 }
 
 @test "-l +LEVEL: that level and every less severe one" {
         run --separate-stderr "$KDMESG" -t -l +notice -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-level-notice-down.txt
+        golden filter/level-notice-down.txt
         run --separate-stderr "$KDMESG" -t -l notice,info,debug -K "$DATA/classic.kmsg"
-        golden filter-level-notice-down.txt
+        golden filter/level-notice-down.txt
 }
 
 @test "-l: unknown names and numbers out of range are one line, exit 1" {
@@ -51,9 +51,9 @@ BOOT=1700000000
 @test "-f, --facility: names and numbers, up to 255" {
         run --separate-stderr "$KDMESG" -t --facility daemon,200 -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-facility.txt
+        golden filter/facility.txt
         run --separate-stderr "$KDMESG" -t -f 3 -f 200 -K "$DATA/classic.kmsg"
-        golden filter-facility.txt
+        golden filter/facility.txt
 }
 
 @test "-f: an unknown facility is one line, exit 1" {
@@ -68,17 +68,17 @@ BOOT=1700000000
 @test "-k, --kernel: kernel messages only" {
         run --separate-stderr "$KDMESG" -t --kernel -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-kernel.txt
+        golden filter/kernel.txt
         run --separate-stderr "$KDMESG" -t -f kern -K "$DATA/classic.kmsg"
-        golden filter-kernel.txt
+        golden filter/kernel.txt
 }
 
 @test "-u, --userspace: every facility but kern" {
         run --separate-stderr "$KDMESG" -t --userspace -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-userspace.txt
+        golden filter/userspace.txt
         run --separate-stderr "$KDMESG" -t -u -K "$DATA/classic.kmsg"
-        golden filter-userspace.txt
+        golden filter/userspace.txt
 }
 
 @test "-l and -f together: both must hold" {
@@ -95,13 +95,13 @@ BOOT=1700000000
 @test "--since and --until: seconds since boot, inclusive" {
         run --separate-stderr "$KDMESG" --since 1.5 --until 2.1 -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-since-until.txt
+        golden filter/since-until.txt
 }
 
 @test "--since and --until: absolute dates with --boot-time" {
         run --separate-stderr "$KDMESG" --boot-time "$BOOT" --since @1700000001.5 --until @1700000002.1 -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden filter-since-until.txt
+        golden filter/since-until.txt
         run --separate-stderr "$KDMESG" -t --boot-time "$BOOT" --since "2023-11-14 22:14" -K "$DATA/classic.kmsg"
         [ "${#lines[@]}" -eq 2 ]
         [ "${lines[0]}" = "emergency a minute later" ]
@@ -118,13 +118,13 @@ BOOT=1700000000
         [ "${#lines[@]}" -eq 2 ]
         [ "${lines[1]}" = "UTF-8 text: café €" ]
         run --separate-stderr "$KDMESG" -t --boot-time $((now - 1000)) --since "-16min 50s" -K "$DATA/classic.kmsg"
-        golden time-notime.txt
+        golden time/notime.txt
         run --separate-stderr "$KDMESG" -t --boot-time $((now - 1000)) --since now -K "$DATA/classic.kmsg"
         [ -z "$output" ]
         run --separate-stderr "$KDMESG" -t --boot-time $((now - 1000)) --until -1h -K "$DATA/classic.kmsg"
         [ -z "$output" ]
         run --separate-stderr "$KDMESG" -t --boot-time $((now - 1000)) --since yesterday --until +1h -K "$DATA/classic.kmsg"
-        golden time-notime.txt
+        golden time/notime.txt
         run --separate-stderr "$KDMESG" -t --boot-time $((now - 1000)) --since today --until tomorrow -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
 }

@@ -12,7 +12,7 @@ CHECK="$TESTS/cli/check-seqs"
         emu write 25
         run kdmesg_emu
         [ "$status" -eq 0 ]
-        golden follow-rotated.txt
+        golden follow/rotated.txt
         run kdmesg_emu --fail-on-loss
         [ "$status" -eq 3 ]
         [[ "$output" == *"kdmesg: 15 messages lost (rotated)" ]]

@@ -30,14 +30,14 @@ need() {
 @test "--format=short (the default): golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=short
         [ "$status" -eq 0 ]
-        golden formats-short.out
+        golden classic/formats-short.out
         [ "$("$KDMESG" -K "$F" 2>/dev/null)" = "$output" ]
 }
 
 @test "--format=json: golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=json
         [ "$status" -eq 0 ]
-        golden formats-json.out
+        golden json/formats-json.out
 }
 
 @test "-J and --json are --format=json" {
@@ -49,14 +49,14 @@ need() {
 @test "--format=json-dmesg: golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=json-dmesg
         [ "$status" -eq 0 ]
-        golden formats-json-dmesg.out
+        golden json/formats-json-dmesg.out
         [ "$("$KDMESG" -K "$F" --json=dmesg 2>/dev/null)" = "$output" ]
 }
 
 @test "--format=syslog: golden, and -r is the same" {
         run --separate-stderr "$KDMESG" -K "$F" --format=syslog
         [ "$status" -eq 0 ]
-        golden formats-syslog.out
+        golden syslog/formats-syslog.out
         [ "$("$KDMESG" -K "$F" -r)" = "$output" ]
         [ "$("$KDMESG" -K "$F" --raw)" = "$output" ]
 }
@@ -64,24 +64,24 @@ need() {
 @test "--format=cat: golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=cat
         [ "$status" -eq 0 ]
-        golden formats-cat.out
+        golden cat/formats-cat.out
 }
 
 @test "--format=kmsg: golden (the input itself)" {
         run --separate-stderr "$KDMESG" -K "$F" --format=kmsg
         [ "$status" -eq 0 ]
-        golden formats-kmsg.out
+        golden kmsg/formats-kmsg.out
 }
 
 @test "--format=export: golden (binary-safe, pinned boot time)" {
         KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$F" --format=export > "$BATS_TEST_TMPDIR/x" 2>/dev/null
-        cmp "$BATS_TEST_TMPDIR/x" "$EXPECTED/formats-export.out"
+        cmp "$BATS_TEST_TMPDIR/x" "$EXPECTED/export/formats-export.out"
 }
 
 @test "--format=table: golden" {
         run --separate-stderr "$KDMESG" -K "$F" --format=table
         [ "$status" -eq 0 ]
-        golden formats-table.out
+        golden table/formats-table.out
 }
 
 # --- bad values --------------------------------------------------------------
@@ -132,7 +132,7 @@ bad_usage() {
 @test "--list-columns lists every column with its JSON type" {
         run --separate-stderr "$KDMESG" --list-columns
         [ "$status" -eq 0 ]
-        golden formats-list-columns.out
+        golden table/formats-list-columns.out
 }
 
 @test "--help lists the columns" {
@@ -217,7 +217,7 @@ bad_usage() {
 @test "-o selects columns in order, names in any case, DEV.KEY (or D:KEY) for dictionary keys" {
         run --separate-stderr "$KDMESG" -K "$F" -o seq,DEV.DRIVER,facility,pri,flags,caller,DEVNAME,d:lower,MESSAGE
         [ "$status" -eq 0 ]
-        golden formats-table-columns.out
+        golden table/formats-table-columns.out
         # The example of the man page and the short form give the same table.
         [ "$("$KDMESG" -K "$F" -o seq,D:DRIVER,facility,pri,flags,caller,DEVNAME,dev.lower,MESSAGE 2>/dev/null)" = "$output" ]
 }
@@ -225,7 +225,7 @@ bad_usage() {
 @test "-o DEV.KEY: a key with dots, dashes and digits; keys are case-sensitive" {
         run --separate-stderr "$KDMESG" -K "$F" -o SEQ,DEV.my.odd-key_1,DEV.DRIVER,dev.driver,DEV.MESSAGE
         [ "$status" -eq 0 ]
-        golden formats-table-dictkeys.out
+        golden table/formats-table-dictkeys.out
         # The value of the odd key is in its column (the NUL shows as \x00, as in the classic view).
         [[ "$(grep -E '^ +5 ' <<<"$output")" == *'v\x00al'*"e1000e"*"not the message"* ]]
         [[ "${lines[0]}" == *"my.odd-key_1"*"DRIVER"*"driver"*"MESSAGE"* ]]
@@ -234,7 +234,7 @@ bad_usage() {
 @test "-o +LIST adds to the default columns" {
         run --separate-stderr "$KDMESG" -K "$F" -o +CALLER,DICT
         [ "$status" -eq 0 ]
-        golden formats-table-plus.out
+        golden table/formats-table-plus.out
         [ "${lines[0]}" = "$(echo "${lines[0]}" | grep -E '^ +SEQ +TIME LEVEL +SUBSYSTEM DEVICE +MESSAGE +CALLER DICT$')" ]
 }
 
@@ -253,7 +253,7 @@ bad_usage() {
 @test "table: the message wraps at COLUMNS and the other columns keep their place" {
         run --separate-stderr env COLUMNS=40 "$KDMESG" -K "$F" -o SEQ,LEVEL,MESSAGE
         [ "$status" -eq 0 ]
-        golden formats-table-wrap.out
+        golden table/formats-table-wrap.out
         # No table line is wider than the terminal (the loss line is not a table row).
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 40 ]
 }
@@ -267,7 +267,7 @@ bad_usage() {
         # 60 columns: DEVICE is cut to fit, the rows keep their layout.
         run --separate-stderr env COLUMNS=60 "$KDMESG" -K "$F" --format=table
         [ "$status" -eq 0 ]
-        golden formats-table-60.out
+        golden table/formats-table-60.out
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
         # In every batch (a loss line ends one) the message starts where its heading does.
         col=$(head -1 <<<"$output" | grep -bo MESSAGE | cut -d: -f1)
@@ -297,7 +297,7 @@ bad_usage() {
         run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
         [ "$status" -eq 0 ]
         # The same table as with COLUMNS=40 on a pipe.
-        golden formats-table-wrap.out
+        golden table/formats-table-wrap.out
         run bash -c 'env -u COLUMNS script -qec "stty cols 60 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -gt 40 ]
@@ -570,7 +570,7 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         [ -z "$output" ]
         [ "$stderr" = "kdmesg: --format=export needs the boot time of the machine the dump comes from: give it with --boot-time" ]
         # --boot-time gives it.
-        "$KDMESG" -K "$F" --format=export --boot-time @1700000000 2>/dev/null | cmp - "$EXPECTED/formats-export.out"
+        "$KDMESG" -K "$F" --format=export --boot-time @1700000000 2>/dev/null | cmp - "$EXPECTED/export/formats-export.out"
 }
 
 @test "export: keys that are not journal field names become KMSG_DICT=KEY=VALUE" {

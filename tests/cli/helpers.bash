@@ -7,7 +7,8 @@ unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME
 export DATA="$TESTS/data"
 export EXPECTED="$TESTS/expected"
 
-# Compare stdout of the last `run` with a golden file; KDMESG_UPDATE_GOLDEN=1 rewrites it.
+# Compare stdout of the last `run` with the golden file $1 (AREA/NAME under
+# tests/expected/); KDMESG_UPDATE_GOLDEN=1 rewrites it.
 golden() {
         local f="$EXPECTED/$1"
         if [ -n "${KDMESG_UPDATE_GOLDEN:-}" ]; then

@@ -11,7 +11,7 @@ load emu
         run --separate-stderr kdmesg_emu --lost
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden lost-ring.txt
+        golden lost/ring.txt
         run --separate-stderr kdmesg_emu --lost --fail-on-loss
         [ "$status" -eq 3 ]
 }

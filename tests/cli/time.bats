@@ -11,21 +11,21 @@ BOOT=1700000000
 @test "-t, --notime: no time stamps" {
         run --separate-stderr "$KDMESG" --notime -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-notime.txt
+        golden time/notime.txt
         run --separate-stderr "$KDMESG" -t -K "$DATA/classic.kmsg"
-        golden time-notime.txt
+        golden time/notime.txt
         run --separate-stderr "$KDMESG" --time-format notime -K "$DATA/classic.kmsg"
-        golden time-notime.txt
+        golden time/notime.txt
 }
 
 @test "-T, --ctime: wall-clock stamps from --boot-time" {
         run --separate-stderr "$KDMESG" --ctime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-ctime.txt
+        golden time/ctime.txt
         run --separate-stderr "$KDMESG" -T --boot-time "@$BOOT" -K "$DATA/classic.kmsg"
-        golden time-ctime.txt
+        golden time/ctime.txt
         run --separate-stderr "$KDMESG" --time-format ctime --boot-time "2023-11-14 22:13:20" -K "$DATA/classic.kmsg"
-        golden time-ctime.txt
+        golden time/ctime.txt
 }
 
 @test "--boot-time follows TZ for dates and output" {
@@ -36,13 +36,13 @@ BOOT=1700000000
 @test "-d, --show-delta: time since the previous record shown" {
         run --separate-stderr "$KDMESG" --show-delta -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-delta.txt
+        golden time/delta.txt
         run --separate-stderr "$KDMESG" -d -K "$DATA/classic.kmsg"
-        golden time-delta.txt
+        golden time/delta.txt
         run --separate-stderr "$KDMESG" --time-format delta -K "$DATA/classic.kmsg"
-        golden time-delta.txt
+        golden time/delta.txt
         run --separate-stderr "$KDMESG" --time-format raw --time-format delta -K "$DATA/classic.kmsg"
-        golden time-delta.txt
+        golden time/delta.txt
 }
 
 @test "-d counts from the previous record shown, after filters" {
@@ -54,9 +54,9 @@ BOOT=1700000000
 @test "-T -d and --time-format ctime --time-format delta combine" {
         run --separate-stderr "$KDMESG" -T -d --boot-time "$BOOT" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-ctime-delta.txt
+        golden time/ctime-delta.txt
         run --separate-stderr "$KDMESG" --time-format delta --time-format ctime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
-        golden time-ctime-delta.txt
+        golden time/ctime-delta.txt
 }
 
 @test "-t -d shows only the delta" {
@@ -68,25 +68,25 @@ BOOT=1700000000
 @test "-e, --reltime: the minute, then offsets from the previous record" {
         run --separate-stderr "$KDMESG" --reltime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-reltime.txt
+        golden time/reltime.txt
         run --separate-stderr "$KDMESG" -e --boot-time "$BOOT" -K "$DATA/classic.kmsg"
-        golden time-reltime.txt
+        golden time/reltime.txt
         run --separate-stderr "$KDMESG" --time-format reltime --boot-time "$BOOT" -K "$DATA/classic.kmsg"
-        golden time-reltime.txt
+        golden time/reltime.txt
 }
 
 @test "-H, --human: relative times" {
         run --separate-stderr "$KDMESG" --human --boot-time "$BOOT" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-reltime.txt
+        golden time/reltime.txt
         run --separate-stderr "$KDMESG" -H -P --boot-time "$BOOT" -K "$DATA/classic.kmsg"
-        golden time-reltime.txt
+        golden time/reltime.txt
 }
 
 @test "--time-format iso: ISO 8601 with microseconds and the zone offset" {
         run --separate-stderr "$KDMESG" --time-format iso --boot-time "$BOOT" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-iso.txt
+        golden time/iso.txt
         TZ=Asia/Kolkata run "$KDMESG" --time-format iso --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 1
         [ "$output" = "2023-11-15T03:43:20,001000+05:30 Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
 }
@@ -101,7 +101,7 @@ BOOT=1700000000
 @test "--time-format raw after -T goes back to seconds since boot" {
         run --separate-stderr "$KDMESG" -T --time-format raw -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden view-classic.txt
+        golden classic/view-classic.txt
 }
 
 @test "--time-format: an unknown format is one line, exit 1" {
@@ -126,9 +126,9 @@ BOOT=1700000000
 @test "KDMESG_BOOT_TIME pins the boot time of dumps too; --boot-time wins over it" {
         KDMESG_BOOT_TIME=$BOOT run --separate-stderr "$KDMESG" -T -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden time-ctime.txt
+        golden time/ctime.txt
         KDMESG_BOOT_TIME=@0 run --separate-stderr "$KDMESG" -T --boot-time "$BOOT" -K "$DATA/classic.kmsg"
-        golden time-ctime.txt
+        golden time/ctime.txt
 }
 
 @test "--boot-time: a bad time is one line, exit 1" {

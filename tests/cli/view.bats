@@ -8,23 +8,23 @@ load helpers
         run --separate-stderr "$KDMESG" -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
         [ "$stderr" = "kdmesg: 1 message lost (gap)" ]
-        golden view-classic.txt
+        golden classic/view-classic.txt
 }
 
 @test "-x, --decode: facility and level names, numbers for unnamed facilities" {
         run --separate-stderr "$KDMESG" --decode -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
-        golden view-decode.txt
+        golden classic/view-decode.txt
         run --separate-stderr "$KDMESG" -x -K "$DATA/classic.kmsg"
-        golden view-decode.txt
+        golden classic/view-decode.txt
 }
 
 @test "-p, --force-prefix: every line of a multi-line message gets the prefix" {
         run "$KDMESG" -x --force-prefix -K "$DATA/classic.kmsg" --seq 6
         [ "$status" -eq 0 ]
-        golden view-force-prefix.txt
+        golden classic/view-force-prefix.txt
         run "$KDMESG" -x -p -K "$DATA/classic.kmsg" --seq 6
-        golden view-force-prefix.txt
+        golden classic/view-force-prefix.txt
 }
 
 @test "without -p, continuation lines are indented under the text, after -x too" {
@@ -88,22 +88,22 @@ load helpers
         run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
         run "$KDMESG" --file "$DATA/classic.syslog"
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
 }
 
 @test "-F: -x decodes what the lines carry" {
         run "$KDMESG" -x -F "$DATA/classic.syslog"
         [ "$status" -eq 0 ]
-        golden view-syslog-decode.txt
+        golden syslog/view-syslog-decode.txt
 }
 
 @test "-K detects the syslog form; --input-format syslog forces it" {
         run "$KDMESG" -K "$DATA/classic.syslog"
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
         run "$KDMESG" --input-format syslog -K "$DATA/classic.syslog"
-        golden view-syslog.txt
+        golden syslog/view-syslog.txt
 }
 
 @test "--input-format kmsg on a syslog-form dump reports the lines it cannot parse" {
@@ -115,9 +115,9 @@ load helpers
 @test "--input-format export reads the export form" {
         run --separate-stderr "$KDMESG" --input-format export -K "$DATA/classic.export"
         [ "$status" -eq 0 ]
-        golden view-export.txt
+        golden export/view-export.txt
         run "$KDMESG" -K "$DATA/classic.export"
-        golden view-export.txt
+        golden export/view-export.txt
 }
 
 @test "--input-format: an unknown name is one line, exit 1" {
@@ -159,4 +159,12 @@ load helpers
         run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog" -J
         [ -z "$stderr" ]
         [[ "${lines[0]}" != *'"seq"'* ]]
+}
+
+@test "continuation lines line up under wide (CJK, emoji) characters in the device tag" {
+        run --separate-stderr "$KDMESG" -K "$DATA/wide.kmsg" --show-device
+        [ "$status" -eq 0 ]
+        golden view-wide.txt
+        # "[    1.000000] <端末> ": 15 columns, then 7 for the tag, 2 of them per character.
+        [ "${lines[1]}" = "$(printf '%22s')second line" ]
 }

@@ -137,8 +137,6 @@ static inline char *read_mem(const char *data, size_t len, enum kmsg_format fmt,
                 abort();
         if (max_record && kmsg_reader_set_max_record_size(rd, max_record) < 0)
                 abort();
-        /* No read() needs more room than the input: keeps the buffer small (and ASan fast). */
-        reader_set_chunk_size(rd, chunk ? chunk : len + 1);
         t = transcript(rd);
         if (ret_fmt)
                 *ret_fmt = kmsg_reader_get_format(rd);

@@ -407,6 +407,21 @@ TEST(dictionary_duplicates_first_wins_order_kept) {
         kmsg_record_unref(r);
 }
 
+TEST(dictionary_escaped_keys_match_decoded) {
+        /* \x44EVICE is DEVICE: the accessors compare the decoded key, as the lookup and the entries do. */
+        struct kmsg_record *r = parse("6,1,2,-;m\n \\x53UBSYSTEM=block\n \\x44EVICE=b8:0\n DEVICE=b8:1\n");
+        const char *k;
+
+        if (!r)
+                return;
+        CHECK_INT(kmsg_record_get_dict_entry(r, 1, &k, NULL, NULL), 0);
+        CHECK_STR(k, "DEVICE");
+        CHECK_STR(kmsg_record_get_subsystem(r), "block");
+        CHECK_STR(kmsg_record_get_device(r), "b8:0");
+        CHECK_STR(kmsg_record_get_dict_value(r, "DEVICE", NULL), "b8:0");
+        kmsg_record_unref(r);
+}
+
 TEST(invalid_dictionary_lines) {
         /* Lines that start with white space but are not " KEY=VALUE". */
         CHECK_INT(parse_err("6,1,2,-;m\n notakey\n"), -EBADMSG);

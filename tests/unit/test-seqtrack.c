@@ -449,3 +449,20 @@ TEST(held_records_stay_valid_after_the_caller_lets_go) {
         kmsg_record_unref(r);
         kmsg_seqtrack_unref(t);
 }
+
+TEST(loss_getters) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_loss l;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_first_seq(&l), 1);
+        CHECK_INT(kmsg_loss_get_count(&l), 3);
+        CHECK_INT(kmsg_loss_get_cause(&l), KMSG_LOSS_GAP);
+        CHECK_INT(kmsg_loss_has_before(&l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(&l), l.usec_before);
+        CHECK_INT(kmsg_loss_get_usec_after(&l), l.usec_after);
+        CHECK_INT(kmsg_loss_get_count(NULL), 0);
+        CHECK_INT(kmsg_loss_has_before(NULL), 0);
+        kmsg_seqtrack_unref(t);
+}

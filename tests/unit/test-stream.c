@@ -471,14 +471,31 @@ TEST(error_positions) {
         free(t);
 }
 
+/* read() on a descriptor, at most chunk bytes at a time: the reader's source in place of its own read(). */
+struct capped_fd {
+        int fd;
+        size_t chunk;
+};
+
+static ssize_t capped_read(void *userdata, void *buf, size_t n) {
+        const struct capped_fd *c = userdata;
+
+        return read(c->fd, buf, n < c->chunk ? n : c->chunk);
+}
+
+static const struct kmsg_device_ops capped_ops = {
+        .read = capped_read,
+};
+
 TEST(real_fd_with_chunk_knob) {
-        /* The chunk knob on the real read() path, with a pipe-free memfd. */
+        /* Short reads of a real descriptor (read() through a callback), with a pipe-free memfd. */
         static const size_t sizes[] = { 1, 2, 5, 64, 4096 };
         size_t i;
 
         for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
                 struct kmsg_reader *rd = NULL;
                 int fd = memfd_create("kmsg-test", MFD_CLOEXEC);
+                struct capped_fd capped = { .fd = fd, .chunk = sizes[i] };
                 char *t;
 
                 if (fd < 0 || write(fd, mixed, sizeof(mixed) - 1) != (ssize_t)(sizeof(mixed) - 1) ||
@@ -487,7 +504,7 @@ TEST(real_fd_with_chunk_knob) {
                         return;
                 }
                 CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_AUTO, &rd), 0);
-                reader_set_chunk_size(rd, sizes[i]);
+                reader_set_source(rd, &capped_ops, &capped);
                 t = transcript(rd);
                 check_transcript(__FILE__, __LINE__, t, mixed_want);
                 CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_KMSG);
@@ -566,4 +583,34 @@ TEST(reader_api) {
         CHECK(kmsg_reader_ref(rd) == rd);
         CHECK(kmsg_reader_unref(rd) == NULL);
         CHECK(kmsg_reader_unref(rd) == NULL);
+}
+
+TEST(buffer_reader) {
+        /* The caller's buffer is copied: it may change or go after the call. */
+        char *copy = malloc(sizeof(mixed) - 1);
+        struct kmsg_reader *rd = NULL;
+        char *t;
+
+        if (!copy)
+                abort();
+        memcpy(copy, mixed, sizeof(mixed) - 1);
+        CHECK_INT(kmsg_reader_new_buffer(copy, sizeof(mixed) - 1, "buf", KMSG_FORMAT_AUTO, &rd), 0);
+        memset(copy, 'x', sizeof(mixed) - 1);
+        free(copy);
+        CHECK_INT(kmsg_reader_get_fd(rd), -1);
+        CHECK_INT(kmsg_reader_is_device(rd), 0);
+        CHECK_STR(kmsg_reader_get_name(rd), "buf");
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, mixed_want);
+        CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_KMSG);
+        free(t);
+        kmsg_reader_unref(rd);
+
+        CHECK_INT(kmsg_reader_new_buffer(NULL, 0, NULL, KMSG_FORMAT_SYSLOG, &rd), 0);
+        t = transcript(rd);
+        check_transcript(__FILE__, __LINE__, t, "EOF\n");
+        free(t);
+        kmsg_reader_unref(rd);
+        CHECK_INT(kmsg_reader_new_buffer(NULL, 1, NULL, KMSG_FORMAT_KMSG, &rd), -EINVAL);
+        CHECK_INT(kmsg_reader_new_buffer("", 0, NULL, (enum kmsg_format)99, &rd), -EINVAL);
 }

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every stream format shares: the buffer that holds one record plus
+ * one chunk (filled through the reader's read callback), consuming and
+ * skipping lines, detecting the format from the first bytes, and the end
+ * of each next() (the error text, the record handed out).  The formats
+ * (stream-*.c) build on this file; it knows none of them.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reader-private.h"
+
+#define CHUNK 65536u
+
+void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(rd->err, sizeof(rd->err), fmt, ap);
+        va_end(ap);
+}
+
+/* The record handed out last may be kept by the caller: then use a new one. */
+struct kmsg_record *reader_record(struct kmsg_reader *rd) {
+        if (rd->rec->n_ref > 1) {
+                struct kmsg_record *r = record_new();
+
+                if (!r)
+                        return NULL;
+                kmsg_record_unref(rd->rec);
+                rd->rec = r;
+        }
+        return rd->rec;
+}
+
+/* The end of a next(): e is a parser's result for r, err its text for -EBADMSG. */
+int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char *what, const char *err,
+                struct kmsg_record **ret) {
+        if (e == -EBADMSG) {
+                reader_set_error(rd, "%s%s", what, err);
+                return e;
+        }
+        if (e < 0)
+                return e;
+        *ret = r;
+        return 1;
+}
+
+/* Block until fd has data or has ended.  Returns 0 or -errno. */
+static int wait_readable(int fd) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int r;
+
+        do
+                r = poll(&p, 1, -1);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
+                return -errno;
+        if (p.revents & POLLNVAL)
+                return -EBADF;
+        return 0;
+}
+
+/* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
+int stream_fill(struct kmsg_reader *rd) {
+        bool grows = true; /* a source without a descriptor behaves as a file */
+        size_t want;
+        ssize_t n;
+
+        if (rd->eof)
+                return 0;
+        if (rd->start > 0) {
+                memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
+                rd->end -= rd->start;
+                rd->start = 0;
+        }
+        /* Room for one read() of a chunk. */
+        if (rd->cap - rd->end < CHUNK) {
+                size_t cap = rd->cap ? rd->cap : CHUNK;
+                char *p;
+
+                while (cap - rd->end < CHUNK)
+                        cap *= 2;
+                p = realloc(rd->buf, cap + 1);
+                if (!p)
+                        return -ENOMEM;
+                rd->buf = p;
+                rd->cap = cap;
+        }
+        want = rd->cap - rd->end;
+        if (want > CHUNK)
+                want = CHUNK;
+        if (rd->follow && rd->fd >= 0) {
+                struct pollfd p = { .fd = rd->fd, .events = POLLIN };
+                struct stat st;
+                int r;
+
+                /* Never block: a pipe with nothing in it is "no more for now". */
+                if (fstat(rd->fd, &st) < 0)
+                        return -errno;
+                grows = S_ISREG(st.st_mode);
+                if (!grows) {
+                        do
+                                r = poll(&p, 1, 0);
+                        while (r < 0 && errno == EINTR);
+                        if (r < 0)
+                                return -errno;
+                        if (r == 0) {
+                                rd->paused = true;
+                                return -EAGAIN;
+                        }
+                }
+        }
+        for (;;) {
+                n = rd->ops->read(rd->userdata, rd->buf + rd->end, want);
+                if (n >= 0)
+                        break;
+                if (errno == EINTR)
+                        continue;
+                if (errno == EAGAIN && rd->follow) {
+                        rd->paused = true;
+                        return -EAGAIN;
+                }
+                if (errno == EAGAIN && rd->fd >= 0) {
+                        /*
+                         * A non-blocking descriptor (stdin inherited with
+                         * O_NONBLOCK) that has nothing yet: the input has not
+                         * ended, so wait for it rather than stop early.
+                         */
+                        int e = wait_readable(rd->fd);
+
+                        if (e < 0)
+                                return e;
+                        continue;
+                }
+                return -errno;
+        }
+        if (rd->follow) {
+                if (n == 0 && grows) {
+                        /* A file that may still grow. */
+                        rd->paused = true;
+                        return -EAGAIN;
+                }
+                rd->paused = false;
+        }
+        if (n == 0)
+                rd->eof = true;
+        rd->end += (size_t)n;
+        return (int)n;
+}
+
+void stream_consume(struct kmsg_reader *rd, size_t new_start) {
+        const char *p = rd->buf + rd->start, *end = rd->buf + new_start;
+
+        while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+                rd->line++;
+                p++;
+        }
+        rd->start = new_start;
+}
+
+/*
+ * The line at start is longer than the record limit and has no newline in
+ * the buffer yet: drop it, reading on to its end without keeping it.
+ * Returns -E2BIG with the error set, or -errno if reading failed.
+ */
+int stream_skip_long_line(struct kmsg_reader *rd) {
+        const char *nl;
+        int e;
+
+        rd->pos = rd->line;
+        for (;;) {
+                rd->start = rd->end;
+                e = stream_fill(rd);
+                if (e < 0)
+                        return e;
+                nl = memchr(rd->buf + rd->start, '\n', rd->end - rd->start);
+                if (nl || e == 0)
+                        break;
+        }
+        stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
+        rd->line = rd->pos + 1;
+        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+        return -E2BIG;
+}
+
+static enum kmsg_format detect(const char *p, size_t len) {
+        size_t i;
+
+        if (len == 0)
+                return KMSG_FORMAT_AUTO;
+        if (p[0] == '<' || p[0] == '[')
+                return KMSG_FORMAT_SYSLOG;
+        if (p[0] == '{')
+                return KMSG_FORMAT_JSON;
+        if (p[0] >= '0' && p[0] <= '9')
+                return KMSG_FORMAT_KMSG;
+        if (p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')) {
+                for (i = 1; i < len; i++) {
+                        char c = p[i];
+
+                        if (c == '=' || c == '\n')
+                                return KMSG_FORMAT_EXPORT;
+                        if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+                                return KMSG_FORMAT_KMSG;
+                }
+                return KMSG_FORMAT_AUTO; /* need more bytes */
+        }
+        /* Anything else is reported record by record as kmsg. */
+        return KMSG_FORMAT_KMSG;
+}
+
+int stream_detect(struct kmsg_reader *rd) {
+        for (;;) {
+                size_t i = rd->start;
+                enum kmsg_format f;
+                int n;
+
+                /* Skip what separates records in any format. */
+                while (i < rd->end && (rd->buf[i] == '\0' || rd->buf[i] == '\n' || rd->buf[i] == '\r' ||
+                                       rd->buf[i] == ' ' || rd->buf[i] == '\t'))
+                        i++;
+                f = detect(rd->buf + i, rd->end - i);
+                if (f != KMSG_FORMAT_AUTO || (rd->eof && i == rd->end)) {
+                        rd->format = f == KMSG_FORMAT_AUTO ? KMSG_FORMAT_KMSG : f;
+                        return 0;
+                }
+                if (rd->end - rd->start > 4096 || rd->eof) {
+                        rd->format = KMSG_FORMAT_KMSG;
+                        return 0;
+                }
+                n = stream_fill(rd);
+                if (n < 0)
+                        return n;
+        }
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One byte-class table for every \xNN escaper, and the display width of text. */
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+#include "escape.h"
+
+const char hexdigits[16] = "0123456789abcdef";
+
+#define PRINTABLE(b) ((b) >= 0x20 && (b) < 0x7f)
+#define ALNUM(b) (((b) >= 'A' && (b) <= 'Z') || ((b) >= 'a' && (b) <= 'z') || ((b) >= '0' && (b) <= '9'))
+#define CLASS(b)                                                                                                      \
+        ((PRINTABLE(b) || (b) == '\t' ? ESC_TEXT : 0) | (PRINTABLE(b) ? ESC_CELL : 0) |                            \
+         (PRINTABLE(b) && (b) != '\\' ? ESC_KMSG : 0) |                                                             \
+         (ALNUM(b) || (b) == '.' || (b) == '_' || (b) == '-' ? ESC_KMSG_KEY : 0) | ((b) < 0x80 ? ESC_ASCII : 0) |   \
+         ((b) != '=' && (b) != '\\' ? ESC_EXPORT_KEY : 0) |                                                          \
+         ((b) >= 0x20 && (b) < 0x80 && (b) != '"' && (b) != '\\' ? ESC_JSON : 0))
+#define C4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
+#define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
+#define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)
+
+const unsigned char byte_class[256] = { C64(0), C64(64), C64(128), C64(192) };
+
+size_t escape_into(char *dst, const char *p, size_t len, unsigned class) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len;
+        char *q = dst;
+
+        for (; s < end; s++)
+                if (byte_class[*s] & class)
+                        *q++ = (char)*s;
+                else
+                        q += hex_escape(q, *s);
+        *q = '\0';
+        return (size_t)(q - dst);
+}
+
+size_t text_width(const char *p, size_t len, size_t max, size_t *ret_cut) {
+        mbstate_t st;
+        size_t w = 0, i = 0;
+
+        memset(&st, 0, sizeof(st));
+        while (i < len) {
+                wchar_t wc;
+                size_t n = mbrtowc(&wc, p + i, len - i, &st), cw;
+                int x;
+
+                if (n == (size_t)-1 || n == (size_t)-2) {
+                        memset(&st, 0, sizeof(st));
+                        n = 1;
+                        cw = 4;
+                } else if (n == 0) {
+                        /* A NUL byte: \x00. */
+                        n = 1;
+                        cw = 4;
+                } else {
+                        x = iswprint((wint_t)wc) ? wcwidth(wc) : -1;
+                        cw = x >= 0 ? (size_t)x : 4 * n;
+                }
+                if (w + cw > max)
+                        break;
+                w += cw;
+                i += n;
+        }
+        if (ret_cut)
+                *ret_cut = i;
+        return w;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kdmesg: print the kernel log, exactly.  Parse, check, build the run, dispatch. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "color.h"
+#include "columns.h"
+#include "console.h"
+#include "cursor.h"
+#include "device.h"
+#include "bootid.h"
+#include "filter.h"
+#include "format.h"
+#include "i18n.h"
+#include "libkmsg.h"
+#include "options.h"
+#include "output.h"
+#include "pager.h"
+#include "run.h"
+#include "sink.h"
+#include "source.h"
+#include "timefmt.h"
+#include "util.h"
+
+
+/* -C, -D, -E, -n: change the kernel's state, print nothing. */
+static int console_action(const struct options *o) {
+        int e = 0;
+
+        switch (o->action) {
+        case ACTION_CLEAR:
+                e = console_clear();
+                if (e < 0)
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_OFF:
+        case ACTION_CONSOLE_ON:
+                e = console_enable(o->action == ACTION_CONSOLE_ON);
+                if (e < 0 && o->action == ACTION_CONSOLE_ON)
+                        warnx_(_("cannot enable printing messages to the console: %s"), strerror(-e));
+                else if (e < 0)
+                        warnx_(_("cannot disable printing messages to the console: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_LEVEL:
+                e = console_set_level(o->console_level);
+                if (e < 0)
+                        warnx_(_("cannot set the console level: %s"), strerror(-e));
+                break;
+        default:
+                break;
+        }
+        return e < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv) {
+        struct options o = {};
+        struct run run = { .quit_fd = -1 };
+        const struct sink_info *si;
+        size_t i;
+        int e;
+
+        setlocale(LC_ALL, "");
+        i18n_init();
+        /* "kdmesg | head": end quietly when the reader goes away. */
+        signal(SIGPIPE, SIG_DFL);
+        switch (options_parse(argc, argv, &o)) {
+        case OPTIONS_RUN:
+                break;
+        case OPTIONS_HELP:
+                usage();
+        case OPTIONS_VERSION:
+                printf(_("%s %s (libkmsg %s)\n"), program, PACKAGE_VERSION, kmsg_version());
+                goto out;
+        case OPTIONS_LIST_COLUMNS:
+                columns_print_list(stdout);
+                goto out;
+        case OPTIONS_BAD_USAGE:
+                warnx_("%s", o.error);
+                fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        case OPTIONS_FAILED:
+                if (o.error[0])
+                        warnx_("%s", o.error);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+
+        if (o.action != ACTION_PRINT && o.action != ACTION_READ_CLEAR) {
+                run.status = console_action(&o);
+                goto out;
+        }
+
+        /* The time options are checked before the device options search sysfs. */
+        e = options_setup_time(&o);
+        if (o.warning)
+                warnx_("%s", o.warning);
+        if (e != OPTIONS_RUN) {
+                warnx_("%s", o.error);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        si = sink_lookup(output_format_to_name(o.format));
+        if (si->flags & SINK_BOOT_TIME) {
+                static char boot_id[33];
+
+                /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
+                if (!o.out.time.have_boot) {
+                        warnx_(_("--format=export needs the boot time of the machine the dump comes from: "
+                                 "give it with --boot-time"));
+                        run.status = EXIT_BAD_INPUT;
+                        goto out;
+                }
+                if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
+                        o.out.boot_id = boot_id;
+        }
+        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        o.out.devices = &o.dev;
+        if (devfilter_active(&o.dev.filter))
+                run.devfilter = &o.dev.filter;
+
+        /*
+         * Machine-readable formats get neither colors nor a pager; the
+         * syslog and cat views color their loss lines only.
+         */
+        if (!(si->flags & SINK_COLORS))
+                o.color = COLOR_NEVER;
+        if (color_init(o.color) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+
+        run.filter = &o.filter;
+        run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
+        run.writes_seq = si->flags & SINK_WRITES_SEQ;
+        if (o.lost) {
+                o.out.json = o.format == FORMAT_JSON;
+                o.out.live = o.n_sources == 0;
+                run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
+        } else
+                run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
+                errx_("%s", strerror(ENOMEM));
+
+        /* Following, output is flushed per record; never through a pager. */
+        o.out.flush_each = o.follow;
+        run.stream_out = o.follow || o.cursor_file;
+        if (run.stream_out && run_setup_signals(&run) < 0)
+                errx_(_("cannot set up signal handling: %s"), strerror(errno));
+        if (o.cursor_file) {
+                char err[128] = "";
+
+                e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
+                if (e == -EBADMSG)
+                        errx_(_("%s: %s"), o.cursor_file, err);
+                if (e < 0)
+                        errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
+                run_set_cursor_hooks(&run);
+        }
+
+        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
+                pager_open();
+
+        if (o.n_sources == 0)
+                read_live(&run, &o);
+        for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
+                read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
+
+        /* Records still held matched to the end: they were duplicates. */
+        kmsg_seqtrack_finish(run.track);
+        run.sink->ops->finish(run.sink);
+        /* Inferred matches are never silent: where the output cannot mark them, say so. */
+        if (o.dev.filter.n_text > 0 && !o.lost && !options_marks_inferred(&o)) {
+                if (o.format == FORMAT_TABLE)
+                        warnx_(_("records selected by their message (--device-text): %llu; "
+                                 "the MATCH column marks them"),
+                               (unsigned long long)o.dev.filter.n_text);
+                else
+                        warnx_(_("records selected by their message (--device-text): %llu, "
+                                 "not marked in --format=%s"),
+                               (unsigned long long)o.dev.filter.n_text, output_format_to_name(o.format));
+        }
+        if (kmsg_seqtrack_get_duplicates(run.track) > 0)
+                warnx_(_("%llu duplicate records skipped (overlapping input)"),
+                       (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
+        e = out_close();
+        if (e < 0) {
+                fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
+                run.status = EXIT_BAD_INPUT;
+        }
+        if (run.cursor && !run.fatal && e == 0) {
+                e = cursor_sync(run.cursor);
+                if (e < 0) {
+                        warnx_(_("cannot update the cursor file %s: %s"), o.cursor_file, strerror(-e));
+                        run.status = EXIT_BAD_INPUT;
+                }
+        }
+        pager_close();
+        if (loss_stats_any(&run.loss)) {
+                /* --lost is the report itself. */
+                if (!o.quiet && !o.lost)
+                        loss_stats_summary(&run.loss, stderr, program);
+                if (o.fail_on_loss && run.status == 0)
+                        run.status = EXIT_LOSS;
+        }
+        run.sink = sink_free(run.sink);
+        kmsg_seqtrack_unref(run.track);
+        cursor_free(run.cursor);
+out:
+        filter_done(&o.filter);
+        devctx_done(&o.dev);
+        free(o.sources);
+        columns_free(&o.columns);
+        return run.status;
+}

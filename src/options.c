@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command line: parsing, the checks of option combinations, --help. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "console.h"
+#include "i18n.h"
+#include "options.h"
+#include "timefmt.h"
+#include "util.h"
+
+void __attribute__((noreturn)) usage(void) {
+        FILE *o = stdout;
+
+        fputs(_("\nUsage:\n"), o);
+        fprintf(o, _(" %s [options]\n"), program);
+        fputs(_("\nPrint the kernel log with sequence numbers, dictionaries and lost messages,\n"
+                "or control the kernel's log buffer and console.\n"),
+              o);
+
+        fputs(_("\nInput:\n"), o);
+        fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
+                "                               (repeatable; '-' is standard input)\n"),
+              o);
+        fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
+                "                               (repeatable; they carry no sequence numbers)\n"),
+              o);
+        fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
+                "                               export, json (default: detect)\n"),
+              o);
+        fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+
+        fputs(_("\nFilters:\n"), o);
+        fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
+        fputs(_(" -f, --facility <list>       only these facilities (comma-separated)\n"), o);
+        fputs(_(" -k, --kernel                only messages of the kernel\n"), o);
+        fputs(_(" -u, --userspace             only messages written from userspace\n"), o);
+        fputs(_("     --since <time>          only messages from this time on\n"), o);
+        fputs(_("     --until <time>          only messages up to this time\n"), o);
+        fputs(_(" -g, --grep <regex>          only messages matching an extended regex\n"), o);
+        fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
+
+        fputs(devctx_help(), o);
+        fputs(devctx_help_devices(), o);
+
+        fputs(_("\nOutput formats:\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
+
+        fputs(_("\nTime stamps and decoration:\n"), o);
+        fputs(_(" -t, --notime                no time stamps\n"), o);
+        fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
+        fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
+        fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times\n"), o);
+        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
+                "                               (repeatable: delta adds to the others)\n"),
+              o);
+        fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
+        fputs(_(" -x, --decode                facility and level names before messages\n"), o);
+        fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
+        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -L, --color[=<when>]        colors: auto (the default), always or never\n"), o);
+        fputs(_(" -P, --nopager               never send the output through a pager\n"), o);
+
+        fputs(_("\nFollowing and lost messages:\n"), o);
+        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
+                "                               as it grows, like tail -F)\n"),
+              o);
+        fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
+        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
+                "                               wrote, and remember the last one written\n"),
+              o);
+        fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
+        fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
+        fputs(_("     --lost                  report the lost messages instead of the records\n"
+                "                               (a table, or JSON with --json)\n"),
+              o);
+
+        fputs(_("\nKernel control (needs root):\n"), o);
+        fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
+        fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
+        fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
+        fputs(_(" -E, --console-on            print messages on the console again\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows, by\n"
+                "                               name, or 1 (emerg only) to 8 (all)\n"),
+              o);
+
+        fputs("\n", o);
+        fputs(_(" -h, --help                  display this help\n"), o);
+        fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
+
+        fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
+                "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
+              o);
+        fputs(_("\nFacilities: kern user mail daemon auth syslog lpr news uucp cron authpriv\n"
+                "ftp local0 to local7, or 0 to 255.\n"),
+              o);
+        fputs(_("\nTimes: 'YYYY-MM-DD [HH:MM[:SS]]', 'HH:MM', '@EPOCH', 'now', 'today',\n"
+                "'yesterday', '-10min', '+1h'; for --since and --until a plain number is\n"
+                "seconds since boot.\n"),
+              o);
+        fputs(_("\nExit status:\n"
+                " 0  success\n"
+                " 1  bad usage, or the input could not be read in full (unreadable source,\n"
+                "    malformed or skipped records), or the output or the cursor file could\n"
+                "    not be written\n"
+                " 3  messages were lost and --fail-on-loss was given\n"),
+              o);
+        fprintf(o, _("\nFor more details see %s(1).\n"), program);
+        exit(EXIT_SUCCESS);
+}
+
+/* Put the message into o->error; returns r. */
+static enum options_result __attribute__((format(printf, 3, 4)))
+fail(struct options *o, enum options_result r, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(o->error, sizeof(o->error), fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+/*
+ * getopt_long() runs with opterr = 0 so that its complaints carry our
+ * program name and not argv[0]; this says what went wrong, in one line.
+ */
+static enum options_result bad_option(struct options *o, int c, char **argv, const char *shortopts) {
+        const char *arg = argv[optind - 1];
+        bool is_long = arg && strncmp(arg, "--", 2) == 0;
+        size_t n = is_long ? strcspn(arg, "=") : 0;
+        bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
+
+        if (c == ':' && is_long)
+                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
+        else if (c == ':')
+                return fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
+        else if (optopt == 0)
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
+        else if (known)
+                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
+        else
+                return fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
+}
+
+enum {
+        OPT_NOESCAPE = 0x100,
+        OPT_INPUT_FORMAT,
+        OPT_SINCE,
+        OPT_UNTIL,
+        OPT_SEQ,
+        OPT_TIME_FORMAT,
+        OPT_BOOT_TIME,
+        OPT_FORMAT,
+        OPT_LIST_COLUMNS,
+        OPT_NOHEADINGS,
+        OPT_CURSOR_FILE,
+        OPT_FAIL_ON_LOSS,
+        OPT_LOST,
+};
+
+static enum options_result set_format(struct options *o, const char *name) {
+        int f = output_format_from_name(name);
+
+        if (f < 0) {
+                return fail(o, OPTIONS_BAD_USAGE, _("unknown output format '%s'"), name);
+        }
+        o->format = (enum output_format)f;
+        o->format_set = true;
+        return OPTIONS_RUN;
+}
+
+static enum options_result add_source(struct options *o, const char *path, bool syslog_file) {
+        struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
+
+        if (!s)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        o->sources = s;
+        s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
+        return OPTIONS_RUN;
+}
+
+static enum options_result set_action(struct options *o, enum action a, const char *name) {
+        if (o->action != ACTION_PRINT && o->action != a) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("%s and %s cannot be used together"), o->action_option, name);
+        }
+        o->action = a;
+        o->action_option = name;
+        return OPTIONS_RUN;
+}
+
+static enum options_result set_time_format(struct options *o, const char *word) {
+        if (timefmt_parse_word(&o->out.time, word) < 0)
+                return fail(o, OPTIONS_FAILED,
+                            _("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
+                      word);
+        return OPTIONS_RUN;
+}
+
+/* Whether the sink of --format has flag (SINK_LOST, ...: sink.h). */
+static bool format_has(const struct options *o, unsigned flag) {
+        return sink_lookup(output_format_to_name(o->format))->flags & flag;
+}
+
+enum options_result options_parse(int argc, char **argv, struct options *o) {
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
+        static const struct option longopts[] = {
+                { "clear", no_argument, NULL, 'C' },
+                { "read-clear", no_argument, NULL, 'c' },
+                { "console-off", no_argument, NULL, 'D' },
+                { "show-delta", no_argument, NULL, 'd' },
+                { "console-on", no_argument, NULL, 'E' },
+                { "reltime", no_argument, NULL, 'e' },
+                { "file", required_argument, NULL, 'F' },
+                { "facility", required_argument, NULL, 'f' },
+                { "grep", required_argument, NULL, 'g' },
+                { "human", no_argument, NULL, 'H' },
+                { "kmsg-file", required_argument, NULL, 'K' },
+                { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
+                { "kernel", no_argument, NULL, 'k' },
+                { "color", optional_argument, NULL, 'L' },
+                { "colour", optional_argument, NULL, 'L' },
+                { "level", required_argument, NULL, 'l' },
+                { "console-level", required_argument, NULL, 'n' },
+                { "nopager", no_argument, NULL, 'P' },
+                { "force-prefix", no_argument, NULL, 'p' },
+                { "syslog", no_argument, NULL, 'S' },
+                { "ctime", no_argument, NULL, 'T' },
+                { "notime", no_argument, NULL, 't' },
+                { "userspace", no_argument, NULL, 'u' },
+                { "decode", no_argument, NULL, 'x' },
+                { "since", required_argument, NULL, OPT_SINCE },
+                { "until", required_argument, NULL, OPT_UNTIL },
+                { "seq", required_argument, NULL, OPT_SEQ },
+                { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
+                { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
+                { "follow", no_argument, NULL, 'w' },
+                { "follow-new", no_argument, NULL, 'W' },
+                { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
+                { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
+                { "lost", no_argument, NULL, OPT_LOST },
+                { "quiet", no_argument, NULL, 'q' },
+                { "noescape", no_argument, NULL, OPT_NOESCAPE },
+                { "format", required_argument, NULL, OPT_FORMAT },
+                { "json", optional_argument, NULL, 'J' },
+                { "raw", no_argument, NULL, 'r' },
+                { "output", required_argument, NULL, 'o' },
+                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                DEVCTX_LONGOPTS,
+                {},
+        };
+        enum options_result r = OPTIONS_RUN;
+        int c, e;
+
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
+                switch (c) {
+                case 'C':
+                        r = set_action(o, ACTION_CLEAR, "--clear");
+                        break;
+                case 'c':
+                        r = set_action(o, ACTION_READ_CLEAR, "--read-clear");
+                        break;
+                case 'D':
+                        r = set_action(o, ACTION_CONSOLE_OFF, "--console-off");
+                        break;
+                case 'E':
+                        r = set_action(o, ACTION_CONSOLE_ON, "--console-on");
+                        break;
+                case 'n':
+                        r = set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                        if (r != OPTIONS_RUN)
+                                return r;
+                        o->console_level = console_parse_level(optarg);
+                        if (o->console_level < 0)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown console level '%s' (expected 1 to 8 or a level name)"),
+                                      optarg);
+                        break;
+                case 'S':
+                        o->use_syslog = true;
+                        break;
+                case 'K':
+                        r = add_source(o, optarg, false);
+                        break;
+                case 'F':
+                        r = add_source(o, optarg, true);
+                        break;
+                case OPT_INPUT_FORMAT:
+                        if (strcmp(optarg, "kmsg") == 0)
+                                o->input_format = KMSG_FORMAT_KMSG;
+                        else if (strcmp(optarg, "syslog") == 0)
+                                o->input_format = KMSG_FORMAT_SYSLOG;
+                        else if (strcmp(optarg, "export") == 0)
+                                o->input_format = KMSG_FORMAT_EXPORT;
+                        else if (strcmp(optarg, "json") == 0)
+                                o->input_format = KMSG_FORMAT_JSON;
+                        else if (strcmp(optarg, "auto") == 0)
+                                o->input_format = KMSG_FORMAT_AUTO;
+                        else
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown input format '%s' (expected kmsg, syslog, export or json)"),
+                                            optarg);
+                        break;
+                case 'l':
+                        if (filter_parse_levels(&o->filter, optarg) < 0)
+                                return OPTIONS_FAILED; /* filter.c said why */
+                        break;
+                case 'f':
+                        if (filter_parse_facilities(&o->filter, optarg) < 0)
+                                return OPTIONS_FAILED; /* filter.c said why */
+                        break;
+                case 'k':
+                        filter_add_kernel(&o->filter);
+                        break;
+                case 'u':
+                        filter_add_userspace(&o->filter);
+                        break;
+                case 'g':
+                        if (filter_set_grep(&o->filter, optarg) < 0)
+                                return OPTIONS_FAILED; /* filter.c said why */
+                        break;
+                case OPT_SEQ:
+                        if (filter_parse_seq(&o->filter, optarg) < 0)
+                                return OPTIONS_FAILED; /* filter.c said why */
+                        break;
+                case OPT_SINCE:
+                        o->since = optarg;
+                        break;
+                case OPT_UNTIL:
+                        o->until = optarg;
+                        break;
+                case 'd':
+                        r = set_time_format(o, "delta");
+                        break;
+                case 'e':
+                        r = set_time_format(o, "reltime");
+                        o->wall_option = "--reltime";
+                        break;
+                case 'H':
+                        r = set_time_format(o, "reltime");
+                        o->wall_option = "--human";
+                        break;
+                case 'T':
+                        r = set_time_format(o, "ctime");
+                        o->wall_option = "--ctime";
+                        break;
+                case 't':
+                        r = set_time_format(o, "notime");
+                        break;
+                case OPT_TIME_FORMAT:
+                        r = set_time_format(o, optarg);
+                        if (r == OPTIONS_RUN && timefmt_needs_wall(&o->out.time))
+                                o->wall_option = "--time-format";
+                        break;
+                case OPT_BOOT_TIME:
+                        o->boot_time = optarg;
+                        break;
+                case 'x':
+                        o->out.decode = true;
+                        break;
+                case 'p':
+                        o->out.force_prefix = true;
+                        break;
+                case 'L':
+                        e = color_mode_from_name(optarg);
+                        if (e < 0)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("unknown color mode '%s' (expected auto, always or never)"),
+                                            optarg);
+                        o->color = (enum color_mode)e;
+                        break;
+                case 'P':
+                        o->nopager = true;
+                        break;
+                case OPT_NOESCAPE:
+                        o->out.noescape = true;
+                        break;
+                case OPT_FORMAT:
+                        r = set_format(o, optarg);
+                        break;
+                case 'J':
+                        if (optarg && strcmp(optarg, "dmesg") != 0) {
+                                return fail(o, OPTIONS_BAD_USAGE,
+                                            _("unknown --json variant '%s' (only 'dmesg')"), optarg);
+                        }
+                        r = set_format(o, optarg ? "json-dmesg" : "json");
+                        break;
+                case 'r':
+                        r = set_format(o, "syslog");
+                        break;
+                case 'o': {
+                        const char *bad = NULL;
+
+                        /* The last -o counts, as with lsblk. */
+                        columns_free(&o->columns);
+                        e = columns_parse(&o->columns, optarg, &bad);
+                        if (e == -EINVAL) {
+                                return fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
+                        }
+                        if (e < 0)
+                                return fail(o, OPTIONS_FAILED, "%s", strerror(-e));
+                        if (!o->format_set)
+                                o->format = FORMAT_TABLE;
+                        break;
+                }
+                case OPT_LIST_COLUMNS:
+                        return OPTIONS_LIST_COLUMNS;
+                case OPT_NOHEADINGS:
+                        o->out.noheadings = true;
+                        break;
+                case DEVOPT_FIRST ... DEVOPT_LAST:
+                        if (devctx_option(&o->dev, c, optarg) < 0) {
+                                return fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
+                                            optarg);
+                        }
+                        break;
+                case 'w':
+                        o->follow = true;
+                        break;
+                case 'W':
+                        o->follow = o->follow_new = true;
+                        break;
+                case OPT_CURSOR_FILE:
+                        o->cursor_file = optarg;
+                        break;
+                case OPT_LOST:
+                        o->lost = true;
+                        break;
+                case OPT_FAIL_ON_LOSS:
+                        o->fail_on_loss = true;
+                        break;
+                case 'q':
+                        o->quiet = true;
+                        break;
+                case 'h':
+                        return OPTIONS_HELP;
+                case 'V':
+                        return OPTIONS_VERSION;
+                default:
+                        return bad_option(o, c, argv, shortopts);
+                }
+                if (r != OPTIONS_RUN)
+                        return r;
+        }
+        if (optind < argc) {
+                return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
+        }
+        if (o->follow_new && o->n_sources > 0) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
+        }
+        if (o->cursor_file && (o->n_sources > 0 || o->use_syslog)) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
+                       o->use_syslog ? "--syslog" : "--kmsg-file");
+        }
+        if (o->follow && (o->use_syslog || o->action == ACTION_READ_CLEAR)) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("--follow cannot be combined with %s"),
+                            o->use_syslog ? "--syslog" : "--read-clear");
+        }
+        for (size_t i = 0; i < o->n_sources; i++)
+                o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
+        if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("%s works on the kernel's buffer, not on files given with -K or -F"),
+                       o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+        }
+        if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
+                return fail(o, OPTIONS_BAD_USAGE,
+                            _("-o chooses the columns of --format=table, not of --format=%s"),
+                       output_format_to_name(o->format));
+        }
+        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
+        if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        if (o->dev.report) {
+                /* The report is a table, or JSON Lines with --json. */
+                if (o->format == FORMAT_JSON)
+                        o->dev.report_json = true;
+                else if (!format_has(o, SINK_DEVICES)) {
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--devices prints a table, or JSON with --json; not --format=%s"),
+                               output_format_to_name(o->format));
+                }
+        }
+        if (o->lost) {
+                if (o->dev.report || o->follow || !format_has(o, SINK_LOST)) {
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--lost prints a table, or JSON with --json; not with %s"),
+                               o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
+                }
+        }
+        o->out.columns = &o->columns;
+        return OPTIONS_RUN;
+}
+
+enum options_result options_setup_time(struct options *o) {
+        struct timefmt *t = &o->out.time;
+        struct time_point since = {}, until = {};
+        const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        int e;
+
+        if (t->format == TIME_ISO && t->delta)
+                o->warning = _("--show-delta is ignored with the iso time format");
+        if (o->since && time_parse_point(o->since, &since) < 0)
+                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
+        if (o->until && time_parse_point(o->until, &until) < 0)
+                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
+        if (!wall && o->since && !since.monotonic)
+                wall = "--since";
+        if (!wall && o->until && !until.monotonic)
+                wall = "--until";
+
+        if (o->boot_time) {
+                if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
+                        return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
+                t->have_boot = true;
+        } else {
+                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                if (e == -EINVAL)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                t->have_boot = e == 0;
+                if (e < 0 && wall && o->n_sources > 0)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time of the machine the dump comes from: give it with "
+                                "--boot-time"),
+                              wall);
+                if (e < 0 && wall)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
+        }
+
+        if (o->since)
+                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
+        if (o->until)
+                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
+        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
+                return fail(o, OPTIONS_FAILED,
+                            _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        return OPTIONS_RUN;
+}
+
+/*
+ * Whether the output marks records that --device-text selected by their
+ * message: the classic view (<name?>), JSON ("match":"text"), the table
+ * with its MATCH column and the --devices report (INFERRED).  The others
+ * are record formats read back by programs (syslog, kmsg, export,
+ * json-dmesg) or the bare message (cat), which a mark would change.
+ */
+bool options_marks_inferred(const struct options *o) {
+        const struct sink_info *si = sink_lookup(o->dev.report ? "devices" : output_format_to_name(o->format));
+
+        return (si->flags & SINK_MARKS_INFERRED) ||
+               ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_OPTIONS_H
+#define KDMESG_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "color.h"
+#include "columns.h"
+#include "device.h"
+#include "filter.h"
+#include "format.h"
+#include "libkmsg.h"
+#include "sink.h"
+
+/* One -K or -F argument. */
+struct source {
+        const char *path;
+        enum kmsg_format format;
+        bool syslog_file; /* -F: must be text in the syslog form */
+};
+
+/* What to do besides (or instead of) printing the log. */
+enum action {
+        ACTION_PRINT = 0,
+        ACTION_CLEAR,        /* -C */
+        ACTION_READ_CLEAR,   /* -c: print, then clear */
+        ACTION_CONSOLE_OFF,  /* -D */
+        ACTION_CONSOLE_ON,   /* -E */
+        ACTION_CONSOLE_LEVEL /* -n */
+};
+
+struct options {
+        struct source *sources;
+        size_t n_sources;
+        enum kmsg_format input_format; /* --input-format, for -K */
+        enum action action;
+        const char *action_option;
+        int console_level;
+        bool use_syslog;               /* -S */
+        bool nopager;
+        enum color_mode color;
+        const char *boot_time;         /* --boot-time */
+        const char *since, *until;
+        const char *wall_option;       /* the option that asked for wall-clock times */
+        struct filter filter;
+        struct output_settings out;
+        struct devctx dev;
+        enum output_format format;
+        bool format_set;
+        struct columns columns;
+        bool follow;
+        bool follow_new;
+        bool quiet;
+        bool fail_on_loss;
+        bool lost;
+        const char *cursor_file;
+
+        char error[512];     /* what options_parse() or options_setup_time() found wrong */
+        const char *warning; /* a note for stderr that does not stop the run, or NULL */
+};
+
+/* What options_parse() found: run, or what main() prints before it exits. */
+enum options_result {
+        OPTIONS_RUN = 0,
+        OPTIONS_HELP,         /* --help: usage(), exit 0 */
+        OPTIONS_VERSION,      /* --version */
+        OPTIONS_LIST_COLUMNS, /* --list-columns */
+        OPTIONS_BAD_USAGE,    /* o->error, then "Try --help", exit 1 */
+        OPTIONS_FAILED,       /* o->error (empty: already said by filter.c), exit 1 */
+};
+
+/* --help on standard output, then exit 0. */
+void __attribute__((noreturn)) usage(void);
+/*
+ * Parse the command line into o and check every combination of options,
+ * before anything else happens.  Prints nothing: o->error says what is wrong.
+ */
+enum options_result options_parse(int argc, char **argv, struct options *o);
+/*
+ * Wall-clock times need the boot time: this machine's for the live log,
+ * the one given with --boot-time for dumps.  Then --since and --until
+ * become monotonic bounds.
+ */
+enum options_result options_setup_time(struct options *o);
+/* Whether the output marks records that --device-text selected by their message. */
+bool options_marks_inferred(const struct options *o);
+
+#endif

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The pipeline: each record read goes through the sequence tracker, the
+ * loss path, the filters and the sink; output is flushed in whole records.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "i18n.h"
+#include "output.h"
+#include "run.h"
+
+/* Error messages for one source beyond this many are counted, not printed. */
+#define MAX_ERRORS_SHOWN 10
+/*
+ * Following or keeping a cursor, output is written in whole records: a
+ * record begins with at least this much room in the buffer (the largest
+ * record from /dev/kmsg, 8 KiB, takes at most about 40 KiB in any format).
+ */
+#define RECORD_FLUSH_AT (OUT_BUF_SIZE / 4)
+
+volatile sig_atomic_t run_quit;
+static int quit_pipe[2] = { -1, -1 };
+
+static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
+        const char *name = kmsg_reader_get_name(rd);
+        uint64_t pos = kmsg_reader_get_position(rd);
+
+        run->bad_records++;
+        run->status = EXIT_BAD_INPUT;
+        if (++*shown > MAX_ERRORS_SHOWN)
+                return;
+        if (kmsg_reader_is_device(rd))
+                warnx_(_("%s: record %llu: %s"), name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+        else
+                warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+}
+
+int run_loss(struct run *run, const struct kmsg_loss *l) {
+        loss_stats_add(&run->loss, l);
+        return run->sink->ops->loss(run->sink, l);
+}
+
+/*
+ * --lost counts every record the input held.  The device gives no
+ * duplicates: what it skips is before the cursor, still in the ring.
+ */
+static void count_for_lost(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl) {
+        if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
+                run->lost->ops->seen(run->lost, r);
+}
+
+/* Input without sequence numbers: say once what --seq, --lost and --format=kmsg make of it. */
+static void warn_no_seq(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct filter *flt = run->filter;
+
+        if (kmsg_record_has_seqnum(r))
+                return;
+        if (flt->have_seq && !flt->seq_warned) {
+                warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
+                       kmsg_reader_get_name(rd));
+                flt->seq_warned = true;
+        }
+        if ((run->counts_losses || run->writes_seq) && !run->noseq_warned) {
+                if (run->counts_losses)
+                        warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
+                               kmsg_reader_get_name(rd), run->counts_losses);
+                else
+                        warnx_(_("%s: syslog-form input has no sequence numbers: --format=kmsg writes 0 for them"),
+                               kmsg_reader_get_name(rd));
+                run->noseq_warned = true;
+        }
+}
+
+/* Whether the record is inside --since/--until: a loss before it is shown only then. */
+static bool in_time_window(const struct run *run, const struct kmsg_record *r) {
+        return !run->filter->active || filter_in_window(run->filter, r);
+}
+
+/* Resuming from a cursor: the record before the first gap is the cursor's. */
+static void fill_resume_before(const struct run *run, struct kmsg_loss *loss) {
+        if (run->have_resume && loss->first_seq == run->resume_seq && !loss->has_before) {
+                loss->has_before = true;
+                loss->usec_before = run->resume_usec;
+        }
+}
+
+/*
+ * --cursor-file: the cursor counts this record as written with the next
+ * write(2); leave room for all of it in the buffer first.
+ */
+static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
+        if (!run->cursor || !kmsg_record_has_seqnum(r))
+                return;
+        if (out_pending() >= RECORD_FLUSH_AT)
+                out_flush();
+        cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+}
+
+/*
+ * Whether the filters and the device selection let the record through to
+ * the sink; *m gets what the device filter found (all zero without it).
+ */
+static bool wanted(struct run *run, const struct kmsg_record *r, struct match *m) {
+        struct filter *flt = run->filter;
+
+        return (!flt->active || filter_match(flt, r)) &&
+               (!run->devfilter || devfilter_match(run->devfilter, r, m));
+}
+
+/* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */
+static void flush_whole_records(const struct run *run) {
+        if (run->stream_out && out_pending() >= RECORD_FLUSH_AT)
+                out_flush();
+}
+
+/* Show a record the sequence tracker let through, with the loss before it. */
+static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
+                   const struct kmsg_loss *l) {
+        struct kmsg_loss loss = *l;
+        struct match m = {};
+        bool in_window;
+        int e;
+
+        count_for_lost(run, rd, r, fl);
+        if (fl & KMSG_SEQ_DUPLICATE)
+                return 0;
+        warn_no_seq(run, rd, r);
+        in_window = in_time_window(run, r);
+        if (fl & KMSG_SEQ_LOSS) {
+                fill_resume_before(run, &loss);
+                if (in_window) {
+                        e = run_loss(run, &loss);
+                        if (e < 0)
+                                return e;
+                }
+        }
+        mark_for_cursor(run, r);
+        if (in_window && wanted(run, r, &m)) {
+                e = run->sink->ops->record(run->sink, r, &m);
+                if (e < 0)
+                        return e;
+        }
+        flush_whole_records(run);
+        /* Once standard output failed, reading on would only discard. */
+        return out_failed();
+}
+
+/* Records the tracker held and has now released, in input order. */
+static int deliver_released(struct run *run, struct kmsg_reader *rd) {
+        struct kmsg_record *r;
+        struct kmsg_loss loss;
+        int fl, e = 0;
+
+        while ((fl = kmsg_seqtrack_pop(run->track, &r, &loss)) >= 0) {
+                if (e >= 0)
+                        e = deliver(run, rd, r, fl, &loss);
+                kmsg_record_unref(r);
+        }
+        return e;
+}
+
+static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
+        struct kmsg_loss loss = {};
+        int fl, e;
+
+        if (!run->started && kmsg_record_has_seqnum(r)) {
+                struct kmsg_loss start_loss;
+
+                if (judge_start(run, r, &start_loss) > 0) {
+                        e = run_loss(run, &start_loss);
+                        if (e < 0)
+                                return e;
+                }
+        }
+        fl = kmsg_seqtrack_feed(run->track, r, &loss);
+        if (fl < 0)
+                return fl;
+        if (fl & KMSG_SEQ_HELD)
+                return deliver_released(run, rd);
+        return deliver(run, rd, r, fl, &loss);
+}
+
+int run_drain(struct run *run, struct kmsg_reader *rd) {
+        uint64_t shown = 0;
+        int e;
+
+        for (;;) {
+                struct kmsg_record *r;
+
+                if (run_quit || run->fatal) {
+                        e = -EINTR;
+                        break;
+                }
+                e = kmsg_reader_next(rd, &r);
+                if (e == 1) {
+                        e = emit(run, rd, r);
+                        if (e < 0) {
+                                /* A write error is reported once, at exit. */
+                                if (!out_failed())
+                                        warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                                run->status = EXIT_BAD_INPUT;
+                                run->fatal = true;
+                                return e;
+                        }
+                        continue;
+                }
+                if (e == 0 || e == -EAGAIN)
+                        break;
+                switch (e) {
+                case -EPIPE:
+                        if (!run->started)
+                                run->overrun_at_start = true;
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_OVERRUN);
+                        continue;
+                case -EMSGSIZE:
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
+                        continue;
+                case -EBADMSG:
+                case -E2BIG:
+                        report_bad(run, rd, &shown, e);
+                        continue;
+                default:
+                        warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        return e;
+                }
+        }
+        if (shown > MAX_ERRORS_SHOWN)
+                warnx_(_("%s: %llu malformed or oversized records skipped in all"), kmsg_reader_get_name(rd),
+                       (unsigned long long)shown);
+        return e;
+}
+
+static void on_quit(int sig) {
+        int saved = errno;
+
+        run_quit = sig;
+        if (quit_pipe[1] >= 0 && write(quit_pipe[1], "q", 1) < 0) {
+                /* The pipe is full: a wake-up is already pending. */
+        }
+        errno = saved;
+}
+
+/* SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor saved. */
+int run_setup_signals(struct run *run) {
+        struct sigaction sa = { .sa_handler = on_quit };
+
+        if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+                return -errno;
+        run->quit_fd = quit_pipe[0];
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
+                return -errno;
+        return 0;
+}
+
+static void cursor_hook(struct run *run, bool before) {
+        int e;
+
+        if (run->fatal)
+                return;
+        e = before ? cursor_before_write(run->cursor) : cursor_after_write(run->cursor);
+        if (e < 0) {
+                /* Not warnx_(): it flushes, and this runs inside a flush. */
+                fprintf(stderr, _("%s: cannot update the cursor file %s: %s\n"), program,
+                        shown(cursor_get_path(run->cursor)), strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+                run->fatal = true;
+        }
+}
+
+static void cursor_before(void *userdata) {
+        cursor_hook(userdata, true);
+}
+
+static void cursor_after(void *userdata) {
+        cursor_hook(userdata, false);
+}
+
+void run_set_cursor_hooks(struct run *run) {
+        out_set_write_hooks(cursor_before, cursor_after, run);
+}

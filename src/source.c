@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Opening the sources: -K and -F files, /dev/kmsg, syslog(2). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "i18n.h"
+#include "options.h"
+#include "output.h"
+#include "run.h"
+#include "source.h"
+
+/* Say why /dev/kmsg could not be opened (e < 0 from kmsg_reader_new_device()). */
+static void report_device_error(int e) {
+        if (e == -EPERM || e == -EACCES)
+                warnx_(_("cannot open /dev/kmsg: %s (reading the kernel log needs CAP_SYSLOG when "
+                         "kernel.dmesg_restrict=1)"),
+                       strerror(-e));
+        else if (e == -ENODEV)
+                warnx_(_("/dev/kmsg is not a kmsg character device"));
+        else
+                warnx_(_("cannot open /dev/kmsg: %s"), strerror(-e));
+}
+
+/* A file given to -F must be text: refuse one with NUL bytes in its first block. */
+static bool looks_binary(int fd) {
+        char buf[4096];
+        ssize_t n = pread(fd, buf, sizeof(buf), 0);
+
+        return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
+}
+
+void read_source(struct run *run, const struct source *src, bool follow) {
+        struct kmsg_reader *rd = NULL;
+        int fd = -1, e;
+
+        if (strcmp(src->path, "-") == 0)
+                e = kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", src->format, &rd);
+        else {
+                fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0) {
+                        warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+                if (src->syslog_file && looks_binary(fd)) {
+                        warnx_(_("%s: binary data, not a syslog-form dump"), src->path);
+                        run->status = EXIT_BAD_INPUT;
+                        close(fd);
+                        return;
+                }
+                e = kmsg_reader_new_fd(fd, src->path, src->format, &rd);
+        }
+        if (e < 0) {
+                warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+        } else if (follow) {
+                kmsg_reader_unref(rd);
+                follow_stream(run, src->path, src->format);
+        } else {
+                run_drain(run, rd);
+                kmsg_reader_unref(rd);
+        }
+        if (fd >= 0)
+                close(fd);
+}
+
+void read_live(struct run *run, const struct options *o) {
+        struct kmsg_reader *rd = NULL;
+        bool use_syslog = o->use_syslog;
+        int fd = -1, e;
+
+        if (!use_syslog) {
+                struct kmsg_loss loss;
+                bool has_loss;
+                enum kmsg_seek where = plan_device_start(run, o->lost, o->follow_new, &loss, &has_loss);
+
+                if (has_loss)
+                        run_loss(run, &loss);
+                if (run->fatal)
+                        return;
+                /*
+                 * A kernel without /dev/kmsg (before 3.5): read through
+                 * syslog(2) instead, as -S does and as util-linux dmesg does
+                 * by itself.  Not when following or keeping a cursor, which
+                 * need the device.
+                 */
+                e = kmsg_reader_new_device(NULL, where, &rd);
+                if (e == -ENOENT && !o->follow && !o->cursor_file)
+                        use_syslog = true;
+                else if (e < 0) {
+                        report_device_error(e);
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+        }
+        if (use_syslog) {
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                if (e < 0) {
+                        warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+        }
+        if (o->follow)
+                follow_device(run, rd);
+        else
+                run_drain(run, rd);
+        kmsg_reader_unref(rd);
+        if (fd >= 0)
+                close(fd);
+        /*
+         * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
+         * only what was read in full and written out.
+         */
+        if (o->action == ACTION_READ_CLEAR && !use_syslog && run->status == 0 && out_flush() == 0) {
+                e = console_clear();
+                if (e < 0) {
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                }
+        }
+}

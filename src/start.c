@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Where reading the device starts: cursor resume, ring probes, the first record. */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "bootid.h"
+#include "i18n.h"
+#include "run.h"
+
+int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+        uint64_t seq = kmsg_record_get_seqnum(r);
+
+        run->started = true;
+        switch (run->start) {
+        case START_NEW:
+                /*
+                 * Only what was written after the start is wanted.  Overrun
+                 * before the first read, what was lost starts after the newest
+                 * record seen just before opening (a few records written
+                 * between that look and the open may be counted too).
+                 */
+                if (run->overrun_at_start)
+                        kmsg_seqtrack_expect(run->track, run->have_newest ? run->newest_seq + 1 : 0);
+                else
+                        kmsg_seqtrack_expect(run->track, seq);
+                break;
+        case START_PROBED:
+                /* Records between the oldest and the last clear were cleared, not lost. */
+                if (run->overrun_at_start || !run->have_oldest)
+                        break;
+                kmsg_seqtrack_expect(run->track, seq);
+                if (run->oldest_seq > 0) {
+                        *ret_loss = (struct kmsg_loss){
+                                .first_seq = 0,
+                                .count = run->oldest_seq,
+                                .usec_after = run->oldest_usec,
+                                .cause = KMSG_LOSS_ROTATED,
+                        };
+                        return 1;
+                }
+                break;
+        case START_PLAIN:
+                break;
+        }
+        return 0;
+}
+
+/* The oldest record in the ring: what is before it has rotated out. */
+static void probe_oldest(struct run *run) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        int e;
+
+        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
+                return;
+        do
+                e = kmsg_reader_next(rd, &r);
+        while (e == -EPIPE || e == -EMSGSIZE || e == -EBADMSG);
+        if (e == 1 && kmsg_record_has_seqnum(r)) {
+                run->have_oldest = true;
+                run->oldest_seq = kmsg_record_get_seqnum(r);
+                run->oldest_usec = kmsg_record_get_timestamp(r);
+        }
+        kmsg_reader_unref(rd);
+}
+
+/* The newest record in the ring, before --follow-new opens at the end. */
+static void probe_newest(struct run *run) {
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        int e;
+
+        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
+                return;
+        while ((e = kmsg_reader_next(rd, &r)) != -EAGAIN && e != 0) {
+                if (e == 1 && kmsg_record_has_seqnum(r)) {
+                        run->have_newest = true;
+                        run->newest_seq = kmsg_record_get_seqnum(r);
+                        run->newest_usec = kmsg_record_get_timestamp(r);
+                } else if (e < 0 && e != -EPIPE && e != -EMSGSIZE && e != -EBADMSG)
+                        break;
+        }
+        kmsg_reader_unref(rd);
+}
+
+enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, struct kmsg_loss *ret_loss,
+                                  bool *ret_has_loss) {
+        struct cursor *c = run->cursor;
+        uint64_t seq = 0, usec = 0, from = 0, to = 0;
+        char boot[BOOT_ID_MAX];
+        const char *old;
+        bool pending;
+        bool has_seq;
+        int e;
+
+        *ret_has_loss = false;
+        if (c) {
+                e = boot_id_read(boot);
+                if (e < 0) {
+                        warnx_(_("cannot read the boot id: %s"), strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        run->fatal = true;
+                        return KMSG_SEEK_START;
+                }
+                cursor_set_boot_id(c, boot);
+                old = cursor_get_boot_id(c);
+                has_seq = cursor_get_seq(c, &seq, &usec);
+                if (old && strcmp(old, boot) == 0) {
+                        uint64_t next = has_seq ? seq + 1 : 0, to_usec = usec, before_usec = usec;
+
+                        pending = cursor_get_pending(c, &from, &to);
+                        if (pending) {
+                                /*
+                                 * The file may name records beyond what was
+                                 * written (cursor.c); those that did not exist
+                                 * when this run started were never read.
+                                 */
+                                probe_newest(run);
+                                if (run->have_newest && to > run->newest_seq) {
+                                        to = run->newest_seq;
+                                        to_usec = run->newest_usec;
+                                }
+                        }
+                        if (pending && from <= to) {
+                                *ret_loss = (struct kmsg_loss){
+                                        .first_seq = from,
+                                        .count = to - from + 1,
+                                        .has_before = has_seq,
+                                        .usec_before = usec,
+                                        .cause = KMSG_LOSS_INTERRUPTED,
+                                };
+                                *ret_has_loss = true;
+                                next = to + 1;
+                                before_usec = to_usec;
+                        }
+                        cursor_resume(c, next, before_usec);
+                        kmsg_seqtrack_expect(run->track, next);
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
+                        run->have_resume = has_seq;
+                        run->resume_seq = next;
+                        run->resume_usec = before_usec;
+                        run->start = START_PLAIN;
+                        return KMSG_SEEK_START;
+                }
+                if (old) {
+                        *ret_loss = (struct kmsg_loss){
+                                .first_seq = has_seq ? seq + 1 : 0,
+                                .count = 0,
+                                .has_before = has_seq,
+                                .usec_before = usec,
+                                .cause = KMSG_LOSS_REBOOT,
+                        };
+                        if (cursor_get_pending(c, &from, &to) && from < ret_loss->first_seq)
+                                ret_loss->first_seq = from;
+                        *ret_has_loss = true;
+                        run->start = START_PLAIN;
+                        return KMSG_SEEK_START;
+                }
+        }
+        if (lost) {
+                /* The whole ring: what rotated out before its oldest record counts. */
+                run->start = START_PLAIN;
+                return KMSG_SEEK_START;
+        }
+        if (follow_new) {
+                run->start = START_NEW;
+                probe_newest(run);
+                /*
+                 * A cursor with nothing of this boot: what is in the ring now
+                 * is skipped on purpose, so the cursor starts after it.
+                 */
+                if (c && !run->fatal && run->have_newest)
+                        cursor_start_after(c, run->newest_seq, run->newest_usec);
+                return KMSG_SEEK_END;
+        }
+        run->start = START_PROBED;
+        probe_oldest(run);
+        return KMSG_SEEK_CLEAR;
+}
