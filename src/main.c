@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        si = sink_lookup(output_format_to_name(o.format));
+        si = sink_of_format(o.format);
         if (si->flags & SINK_BOOT_TIME) {
                 static char boot_id[33];
 

@@ -218,7 +218,7 @@ static enum options_result set_time_format(struct options *o, const char *word) 
 
 /* Whether the sink of --format has flag (SINK_LOST, ...: sink.h). */
 static bool format_has(const struct options *o, unsigned flag) {
-        return sink_lookup(output_format_to_name(o->format))->flags & flag;
+        return sink_of_format(o->format)->flags & flag;
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
@@ -576,7 +576,7 @@ enum options_result options_setup_time(struct options *o) {
  * json-dmesg) or the bare message (cat), which a mark would change.
  */
 bool options_marks_inferred(const struct options *o) {
-        const struct sink_info *si = sink_lookup(o->dev.report ? "devices" : output_format_to_name(o->format));
+        const struct sink_info *si = o->dev.report ? sink_lookup("devices") : sink_of_format(o->format);
 
         return (si->flags & SINK_MARKS_INFERRED) ||
                ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));

@@ -74,7 +74,7 @@ struct sink_info {
         unsigned flags;
 };
 
-/* The sink called name ("short", ..., "lost", "devices"), or NULL (sinks.c). */
+/* The sink called name ("short", ..., "lost", "devices"), or NULL (sinks.c; by format: sink_of_format()). */
 const struct sink_info *sink_lookup(const char *name);
 
 /* The start of every sink's state. */
