@@ -326,11 +326,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'l':
                         if (filter_parse_levels(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'f':
                         if (filter_parse_facilities(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'k':
                         filter_add_kernel(&o->filter);
@@ -340,11 +340,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'g':
                         if (filter_set_grep(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SEQ:
                         if (filter_parse_seq(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SINCE:
                         o->since = optarg;

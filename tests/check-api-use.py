@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """libkmsg is used from outside through its public face only.  Prints TAP.
 
   1. kdmesg includes no private header of lib/ and reaches no private

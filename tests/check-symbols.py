@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Check that the public header, the version script and the symbols the
 built shared library exports name the same functions.  Prints TAP.
 

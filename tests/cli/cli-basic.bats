@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kdmesg v0: the classic view, safe text, input errors, exit status.
 # The hand-made dumps come from tests/data/gen-basic.py; live-capture.kmsg
 # is "timeout 1 cat /dev/kmsg" from one of our machines.

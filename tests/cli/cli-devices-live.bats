@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Devices against this machine's real /sys (and /dev, /dev/kmsg): argument
 # resolution and names.  Each test skips, with the reason, where the device
 # class it needs is absent.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Devices: --device in every form, --subsystem, --match, --with-children,
 # --device-text, --show-device, --resolve/--sysroot and --devices, on
 # tests/data/devices.kmsg (made by tests/data/gen-devices.py) and a fake

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Colors (-L, --color, NO_COLOR, KDMESG_COLORS) and the pager (-P, PAGER).
 # A terminal is made with script(1) where one is needed.
 

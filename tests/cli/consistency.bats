@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Scripted consistency checks that keep --help, the man page, the
 # completions and the translations true to each other and to the program.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Console control and syslog(2) reading, against a test double for
 # klogctl(2) (tests/shim/klogctl-shim.c, preloaded).  No test here reaches
 # the kernel: each first proves that the double answers, and fails

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --cursor-file: each record exactly once over many runs, on the emulated /dev/kmsg.
 
 bats_require_minimum_version 1.5.0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A fake sysfs tree, shaped like the kernel's, for the machine of
 # tests/data/gen-devices.py.  make_sysfs ROOT creates ROOT/sys/...; use it
 # with --sysroot ROOT.

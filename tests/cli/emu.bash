@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The emulated /dev/kmsg for bats tests: a ring driven by kmsg-emu, read by
 # the real kdmesg through the preloaded shim (tests/kmsg-emu/).
 : "${KMSG_EMU:?KMSG_EMU must point at kmsg-emu}"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input and bad output: each is one line naming the problem, exit 1;
 # a reader that goes away ends kdmesg quietly.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kill -9 at random moments under a writer that never stops: with
 # --cursor-file every record comes out exactly once over all the runs, or
 # is reported lost.  On the emulated /dev/kmsg, bounded to a few seconds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Filters: --level, --facility, --kernel, --userspace, --since, --until,
 # --grep and --seq.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --follow with -K: a growing file (like tail -F), truncation, rotation, pipes.
 
 bats_require_minimum_version 1.5.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --follow-new and --cursor-file on the real /dev/kmsg (root in CI).  Writes
 # one marker line through one open of /dev/kmsg for writing.
 

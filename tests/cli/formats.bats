@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Output formats (--format, -J, -r), the column table (-o, --list-columns,
 # --noheadings), round trips through kmsg, json and export, loss events in
 # every format, and compatibility with util-linux dmesg --json.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared set-up for the CLI tests: a pinned environment and golden files.
 export TZ=UTC
 export LC_ALL=C.UTF-8

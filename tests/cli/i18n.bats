@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Translations: the German catalog is valid and found
 # by the program in the build tree through KDMESG_LOCALEDIR.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --lost: the lost-message report, on the emulated /dev/kmsg and on dumps.
 
 bats_require_minimum_version 1.5.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Time stamps: -t, -T, -d, -e, -H, --time-format, --boot-time and
 # KDMESG_BOOT_TIME.  The dumps were "taken" on a machine that booted at
 # 1700000000 (2023-11-14 22:13:20 UTC).

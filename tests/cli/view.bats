@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The classic view: multi-line messages, fragments, decoding, prefixes,
 # escapes, and the input options -K, -F and --input-format.
 
