@@ -74,7 +74,11 @@ uint64_t kmsg_record_get_timestamp(const struct kmsg_record *r);
  * verbatim.  "" when the header had no flags field (3.5-rc format).
  */
 const char *kmsg_record_get_flags(const struct kmsg_record *r);
-/* Non-zero for continuation fragments (flags contain 'c' or '+'). */
+/*
+ * Whether the record is a fragment of a line the kernel printed in pieces
+ * (kernels 3.5-4.x): '+' when the flags contain '+' (it continues the
+ * line), else 'c' when they contain 'c' (it begins one), else 0.
+ */
 int kmsg_record_is_fragment(const struct kmsg_record *r);
 
 /*

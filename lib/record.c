@@ -485,7 +485,11 @@ _public_ const char *kmsg_record_get_flags(const struct kmsg_record *r) {
 _public_ int kmsg_record_is_fragment(const struct kmsg_record *r) {
         const char *f = kmsg_record_get_flags(r);
 
-        return f && (strchr(f, 'c') || strchr(f, '+'));
+        if (!f)
+                return 0;
+        if (strchr(f, '+'))
+                return '+';
+        return strchr(f, 'c') ? 'c' : 0;
 }
 
 _public_ int kmsg_record_get_caller(const struct kmsg_record *r, char *ret_kind, uint32_t *ret_id) {

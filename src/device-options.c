@@ -100,20 +100,16 @@ const char *devctx_devname(struct devctx *d, const struct kmsg_record *r) {
         return devnames_get(d->names, kmsg_record_get_device(r));
 }
 
-bool devctx_inferred(const struct devctx *d) {
-        return d->filter.last == DEVMATCH_TEXT;
-}
-
-size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r) {
+size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const struct match *m) {
         const char *name;
 
         if (!d)
                 return 0;
-        if (d->filter.last == DEVMATCH_TEXT) {
+        if (m->how == DEVMATCH_TEXT) {
                 out_putc('<');
-                out_text(d->filter.last_name, strlen(d->filter.last_name), false);
+                out_text(m->name, strlen(m->name), false);
                 out_write("?> ", 3);
-                return text_width(d->filter.last_name, strlen(d->filter.last_name), SIZE_MAX, NULL) + 4;
+                return text_width(m->name, strlen(m->name), SIZE_MAX, NULL) + 4;
         }
         if (!d->show_device)
                 return 0;

@@ -43,6 +43,14 @@ enum devmatch {
         DEVMATCH_TEXT, /* inferred from the message text (--device-text) */
 };
 
+/* What the device filter found for one record (devfilter_match()); all zero: nothing. */
+struct match {
+        enum devmatch how;
+        const char *name;      /* DEVMATCH_TEXT: the name found in its text */
+        const char *device;    /* DEVMATCH_TEXT: that device's DEVICE value */
+        const char *subsystem; /* DEVMATCH_TEXT: and its subsystem, or NULL */
+};
+
 /* --device, --subsystem, --match, --with-children, --device-text. */
 struct devfilter {
         /* Command line, in order. */
@@ -74,12 +82,7 @@ struct devfilter {
         const char **name_devices;
         const char **name_subsystems;
 
-        /* The last record given to devfilter_match(). */
-        enum devmatch last;
-        const char *last_name;      /* the name found in its text */
-        const char *last_device;    /* that device's DEVICE value */
-        const char *last_subsystem; /* and its subsystem, or NULL */
-        uint64_t n_text;            /* records selected by their text so far */
+        uint64_t n_text; /* records selected by their text so far */
 };
 
 /*
@@ -96,8 +99,11 @@ bool devfilter_active(const struct devfilter *f);
  */
 int devfilter_resolve(struct devfilter *f, const struct sysroot *root, const char **ret_arg,
                       const char **ret_what);
-/* Whether r is selected; sets f->last and f->last_name. */
-enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r);
+/*
+ * Whether r is selected, and how.  *ret (may be NULL) gets what was found:
+ * all zero when r is not selected.
+ */
+enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, struct match *ret);
 void devfilter_done(struct devfilter *f);
 
 /*
@@ -190,10 +196,8 @@ void devctx_done(struct devctx *d);
  * Returns its width in columns (text_width(): a raw DEVICE name can hold
  * anything).  d may be NULL.
  */
-size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r);
+size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const struct match *m);
 /* The name for r's DEVICE (NULL when none or unknown); the DEVNAME column. */
 const char *devctx_devname(struct devctx *d, const struct kmsg_record *r);
-/* Whether the record just matched was inferred from its text ("match":"text"). */
-bool devctx_inferred(const struct devctx *d);
 
 #endif

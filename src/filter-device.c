@@ -139,14 +139,13 @@ static bool matches_ok(const struct devfilter *f, const struct kmsg_record *r) {
         return true;
 }
 
-enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) {
+enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, struct match *ret) {
         enum devmatch m = DEVMATCH_DICT;
+        struct match found = {};
         size_t i;
 
-        f->last = DEVMATCH_NONE;
-        f->last_name = NULL;
-        f->last_device = NULL;
-        f->last_subsystem = NULL;
+        if (ret)
+                *ret = found;
         if (f->n_dev_args > 0) {
                 const char *v = kmsg_record_get_device(r);
                 struct devid id;
@@ -165,9 +164,9 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) 
                         if (k == f->n_names)
                                 return DEVMATCH_NONE;
                         m = DEVMATCH_TEXT;
-                        f->last_name = f->names[k];
-                        f->last_device = f->name_devices[k];
-                        f->last_subsystem = f->name_subsystems[k];
+                        found.name = f->names[k];
+                        found.device = f->name_devices[k];
+                        found.subsystem = f->name_subsystems[k];
                 }
         }
         if (f->n_subsystems > 0) {
@@ -181,7 +180,9 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r) 
         }
         if (f->n_matches > 0 && !matches_ok(f, r))
                 return DEVMATCH_NONE;
-        f->last = m;
+        found.how = m;
+        if (ret)
+                *ret = found;
         if (m == DEVMATCH_TEXT)
                 f->n_text++;
         return m;

@@ -1,12 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record filters: levels, facilities, time range, regex, sequence range. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "filter.h"
 #include "i18n.h"
 #include "util.h"
+
+/* What was wrong, for filter_get_error(); the caller prints it. */
+static void __attribute__((format(printf, 2, 3))) set_error(struct filter *f, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(f->error, sizeof(f->error), fmt, ap);
+        va_end(ap);
+}
 
 /* A level or facility: a name, or a number up to max. */
 static int parse_name_or_number(const char *s, int (*from_name)(const char *), uint64_t max) {
@@ -21,10 +32,12 @@ int filter_parse_levels(struct filter *f, const char *list) {
         char *copy = strdup(list), *save = NULL, *item;
         int e = 0;
 
-        if (!copy)
+        if (!copy) {
+                set_error(f, "%s", strerror(ENOMEM));
                 return -ENOMEM;
+        }
         if (!*list) {
-                warnx_(_("empty level list"));
+                set_error(f, _("empty level list"));
                 e = -EINVAL;
         }
         for (item = strtok_r(copy, ",", &save); item && e == 0; item = strtok_r(NULL, ",", &save)) {
@@ -41,7 +54,7 @@ int filter_parse_levels(struct filter *f, const char *list) {
                 }
                 lvl = parse_name_or_number(item, kmsg_level_from_name, 7);
                 if (lvl < 0) {
-                        warnx_(_("unknown level '%s'"), item);
+                        set_error(f, _("unknown level '%s'"), item);
                         e = -EINVAL;
                         break;
                 }
@@ -64,17 +77,19 @@ int filter_parse_facilities(struct filter *f, const char *list) {
         char *copy = strdup(list), *save = NULL, *item;
         int e = 0;
 
-        if (!copy)
+        if (!copy) {
+                set_error(f, "%s", strerror(ENOMEM));
                 return -ENOMEM;
+        }
         if (!*list) {
-                warnx_(_("empty facility list"));
+                set_error(f, _("empty facility list"));
                 e = -EINVAL;
         }
         for (item = strtok_r(copy, ",", &save); item && e == 0; item = strtok_r(NULL, ",", &save)) {
                 int fac = parse_name_or_number(item, kmsg_facility_from_name, 255);
 
                 if (fac < 0) {
-                        warnx_(_("unknown facility '%s'"), item);
+                        set_error(f, _("unknown facility '%s'"), item);
                         e = -EINVAL;
                         break;
                 }
@@ -107,7 +122,7 @@ int filter_set_grep(struct filter *f, const char *regex) {
                 char why[256];
 
                 regerror(e, &f->grep, why, sizeof(why));
-                warnx_(_("bad regular expression '%s': %s"), regex, why);
+                set_error(f, _("bad regular expression '%s': %s"), regex, why);
                 return -EINVAL;
         }
         f->have_grep = f->active = true;
@@ -137,11 +152,11 @@ int filter_parse_seq(struct filter *f, const char *range) {
                         e = parse_u64(dash + 1, &to);
         }
         if (e < 0) {
-                warnx_(_("bad sequence range '%s' (expected FROM-TO, FROM-, -TO or N)"), range);
+                set_error(f, _("bad sequence range '%s' (expected FROM-TO, FROM-, -TO or N)"), range);
                 return -EINVAL;
         }
         if (from > to) {
-                warnx_(_("empty sequence range '%s': %llu is after %llu"), range, (unsigned long long)from,
+                set_error(f, _("empty sequence range '%s': %llu is after %llu"), range, (unsigned long long)from,
                        (unsigned long long)to);
                 return -EINVAL;
         }

@@ -32,8 +32,14 @@ struct filter {
         bool have_seq;
         uint64_t seq_from, seq_to;
         bool seq_warned; /* said once that a source has no sequence numbers */
+
+        char error[320]; /* what the last failed filter_parse_*()/filter_set_grep() found wrong */
 };
 
+/*
+ * The parsers below print nothing: on failure they return -EINVAL (or
+ * -ENOMEM) and f->error says what was wrong, for the caller to print.
+ */
 /* "err,warn", "3", "err+" (err and more severe), "+err" (err and less severe). */
 int filter_parse_levels(struct filter *f, const char *list);
 /* "kern,daemon", "0", numbers up to 255. */

@@ -17,12 +17,10 @@ enum output_format {
         _FORMAT_MAX,
 };
 
-/* The format for a name, or -EINVAL. */
+/* The format for a name, or -EINVAL; and back (sinks.c, whose rows are in this order). */
 int output_format_from_name(const char *name);
 const char *output_format_to_name(enum output_format f);
-/* Whether the format is for programs (no pager, no colors). */
-bool output_format_is_machine(enum output_format f);
-/* A new sink for the format, or NULL (out of memory; the message is printed). */
-struct sink *sink_new(enum output_format f, const struct output_settings *settings);
+/* The sink for the format (NULL for none). */
+const struct sink_info *sink_of_format(enum output_format f);
 
 #endif

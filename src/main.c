@@ -63,6 +63,7 @@ static int console_action(const struct options *o) {
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
+        const struct sink_info *si;
         size_t i;
         int e;
 
@@ -107,7 +108,8 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        if (o.format == FORMAT_EXPORT) {
+        si = sink_of_format(o.format);
+        if (si->flags & SINK_BOOT_TIME) {
                 static char boot_id[33];
 
                 /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
@@ -132,7 +134,7 @@ int main(int argc, char **argv) {
          * Machine-readable formats get neither colors nor a pager; the
          * syslog and cat views color their loss lines only.
          */
-        if (output_format_is_machine(o.format) && o.format != FORMAT_SYSLOG && o.format != FORMAT_CAT)
+        if (!(si->flags & SINK_COLORS))
                 o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -141,11 +143,13 @@ int main(int argc, char **argv) {
 
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
-        run.writes_seq = o.format == FORMAT_KMSG;
-        if (o.lost)
-                run.sink = run.lost = sink_lost_new(&o.out, o.format == FORMAT_JSON, o.n_sources == 0);
-        else
-                run.sink = o.dev.report ? sink_devices_new(&o.out, &o.dev) : sink_new(o.format, &o.out);
+        run.writes_seq = si->flags & SINK_WRITES_SEQ;
+        if (o.lost) {
+                o.out.json = o.format == FORMAT_JSON;
+                o.out.live = o.n_sources == 0;
+                run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
+        } else
+                run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
                 errx_("%s", strerror(ENOMEM));
 
@@ -165,7 +169,7 @@ int main(int argc, char **argv) {
                 run_set_cursor_hooks(&run);
         }
 
-        if (!o.nopager && !o.follow && !output_format_is_machine(o.format))
+        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
         if (o.n_sources == 0)
@@ -175,7 +179,7 @@ int main(int argc, char **argv) {
 
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
-        run.sink->finish(run.sink);
+        run.sink->ops->finish(run.sink);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
         if (o.dev.filter.n_text > 0 && !o.lost && !options_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)
@@ -210,7 +214,7 @@ int main(int argc, char **argv) {
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
-        run.sink->free(run.sink);
+        run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);
 out:

@@ -216,6 +216,11 @@ static enum options_result set_time_format(struct options *o, const char *word) 
         return OPTIONS_RUN;
 }
 
+/* Whether the sink of --format has flag (SINK_LOST, ...: sink.h). */
+static bool format_has(const struct options *o, unsigned flag) {
+        return sink_of_format(o->format)->flags & flag;
+}
+
 enum options_result options_parse(int argc, char **argv, struct options *o) {
         static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
         static const struct option longopts[] = {
@@ -321,11 +326,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'l':
                         if (filter_parse_levels(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'f':
                         if (filter_parse_facilities(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'k':
                         filter_add_kernel(&o->filter);
@@ -335,11 +340,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'g':
                         if (filter_set_grep(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SEQ:
                         if (filter_parse_seq(&o->filter, optarg) < 0)
-                                return OPTIONS_FAILED; /* filter.c said why */
+                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SINCE:
                         o->since = optarg;
@@ -498,15 +503,14 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o->format == FORMAT_JSON)
                         o->dev.report_json = true;
-                else if (o->format != FORMAT_SHORT && o->format != FORMAT_TABLE) {
+                else if (!format_has(o, SINK_DEVICES)) {
                         return fail(o, OPTIONS_BAD_USAGE,
                                     _("--devices prints a table, or JSON with --json; not --format=%s"),
                                output_format_to_name(o->format));
                 }
         }
         if (o->lost) {
-                if (o->dev.report || o->follow ||
-                    (o->format != FORMAT_SHORT && o->format != FORMAT_TABLE && o->format != FORMAT_JSON)) {
+                if (o->dev.report || o->follow || !format_has(o, SINK_LOST)) {
                         return fail(o, OPTIONS_BAD_USAGE,
                                     _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
@@ -572,15 +576,8 @@ enum options_result options_setup_time(struct options *o) {
  * json-dmesg) or the bare message (cat), which a mark would change.
  */
 bool options_marks_inferred(const struct options *o) {
-        if (o->dev.report)
-                return true;
-        switch (o->format) {
-        case FORMAT_SHORT:
-        case FORMAT_JSON:
-                return true;
-        case FORMAT_TABLE:
-                return columns_have(&o->columns, COL_MATCH);
-        default:
-                return false;
-        }
+        const struct sink_info *si = o->dev.report ? sink_lookup("devices") : sink_of_format(o->format);
+
+        return (si->flags & SINK_MARKS_INFERRED) ||
+               ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));
 }

@@ -66,7 +66,7 @@ enum options_result {
         OPTIONS_VERSION,      /* --version */
         OPTIONS_LIST_COLUMNS, /* --list-columns */
         OPTIONS_BAD_USAGE,    /* o->error, then "Try --help", exit 1 */
-        OPTIONS_FAILED,       /* o->error (empty: already said by filter.c), exit 1 */
+        OPTIONS_FAILED,       /* o->error (without "Try --help"), exit 1 */
 };
 
 /* --help on standard output, then exit 0. */

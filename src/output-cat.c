@@ -22,16 +22,16 @@ static void close_line(struct cat_sink *cs) {
         }
 }
 
-static int cat_record(struct sink *s, const struct kmsg_record *r) {
+static int cat_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct cat_sink *cs = (struct cat_sink *)s;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (!(cs->line_open && record_has_flag(r, '+')))
+        if (!(cs->line_open && kmsg_record_is_fragment(r) == '+'))
                 close_line(cs);
         out_text(msg, len, s->settings->noescape);
-        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
+        if (kmsg_record_is_fragment(r))
                 cs->line_open = true;
         else
                 out_putc('\n');
@@ -55,16 +55,10 @@ static void cat_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_cat_new(const struct output_settings *settings) {
-        struct cat_sink *cs = calloc(1, sizeof(*cs));
-
-        if (!cs)
-                return NULL;
-        cs->s.name = "cat";
-        cs->s.record = cat_record;
-        cs->s.loss = cat_loss;
-        cs->s.finish = cat_finish;
-        cs->s.free = cat_free;
-        cs->s.settings = settings;
-        return &cs->s;
-}
+const struct sink_ops sink_cat_ops = {
+        .size = sizeof(struct cat_sink),
+        .record = cat_record,
+        .loss = cat_loss,
+        .finish = cat_finish,
+        .free = cat_free,
+};

@@ -92,7 +92,7 @@ static bool export_key_is_plain(const char *key) {
         return true;
 }
 
-static int export_record(struct sink *s, const struct kmsg_record *r) {
+static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const struct output_settings *set = s->settings;
         const char *msg, *key, *val;
         size_t len, i, n;
@@ -165,16 +165,10 @@ static void export_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_export_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
-
-        if (!s)
-                return NULL;
-        s->name = "export";
-        s->record = export_record;
-        s->loss = export_loss;
-        s->finish = export_finish;
-        s->free = export_free;
-        s->settings = settings;
-        return s;
-}
+const struct sink_ops sink_export_ops = {
+        .size = sizeof(struct sink),
+        .record = export_record,
+        .loss = export_loss,
+        .finish = export_finish,
+        .free = export_free,
+};

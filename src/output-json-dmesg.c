@@ -32,7 +32,7 @@ struct json_dmesg {
 /* The facilities util-linux 2.38 has names for, and writes "pri" for: kern (0) to ftp (11). */
 #define UL_FACILITIES 12
 
-static int json_dmesg_record(struct sink *s, const struct kmsg_record *r) {
+static int json_dmesg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_dmesg *j = (struct json_dmesg *)s;
         const char *msg, *caller;
         unsigned fac;
@@ -92,16 +92,10 @@ static void json_dmesg_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_json_dmesg_new(const struct output_settings *settings) {
-        struct json_dmesg *j = calloc(1, sizeof(*j));
-
-        if (!j)
-                return NULL;
-        j->s.name = "json-dmesg";
-        j->s.record = json_dmesg_record;
-        j->s.loss = json_dmesg_loss;
-        j->s.finish = json_dmesg_finish;
-        j->s.free = json_dmesg_free;
-        j->s.settings = settings;
-        return &j->s;
-}
+const struct sink_ops sink_json_dmesg_ops = {
+        .size = sizeof(struct json_dmesg),
+        .record = json_dmesg_record,
+        .loss = json_dmesg_loss,
+        .finish = json_dmesg_finish,
+        .free = json_dmesg_free,
+};

@@ -206,7 +206,7 @@ static bool fields_are_caller_only(const struct kmsg_record *r) {
 }
 
 /* The general case: a new object tree for the record. */
-static int json_record_slow(struct sink *s, const struct kmsg_record *r) {
+static int json_record_slow(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_object *o = json_object_new_object();
         const char *msg, *v;
         size_t len;
@@ -251,7 +251,7 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r) {
         if (v)
                 put_string(o, COL_DEVNAME, v);
         /* Selected by --device-text from the message, not by the dictionary. */
-        if (s->settings->devices && devctx_inferred(s->settings->devices))
+        if (m->how == DEVMATCH_TEXT)
                 put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
         return write_object(s, o);
@@ -302,7 +302,7 @@ static bool text_ok(const char *v) {
         return !v || utf8_is_valid(v, strlen(v));
 }
 
-static int json_record(struct sink *s, const struct kmsg_record *r) {
+static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg, *v, *caller = kmsg_record_get_caller_text(r), *flags = kmsg_record_get_flags(r);
         const char *fields = fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r);
         const char *subsystem = kmsg_record_get_subsystem(r), *device = kmsg_record_get_device(r);
@@ -312,10 +312,10 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
 
         if (force_slow || !text_ok(flags) || !text_ok(caller) || !text_ok(fields) || !text_ok(subsystem) ||
             !text_ok(device) || !text_ok(devname))
-                return json_record_slow(s, r);
+                return json_record_slow(s, r, m);
         for (i = 0; i < n; i++) {
                 if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(v))
-                        return json_record_slow(s, r);
+                        return json_record_slow(s, r, m);
         }
 
         out_putc('{');
@@ -374,7 +374,7 @@ static int json_record(struct sink *s, const struct kmsg_record *r) {
                 out_json_text(devname, strlen(devname));
         }
         /* Selected by --device-text from the message, not by the dictionary. */
-        if (s->settings->devices && devctx_inferred(s->settings->devices)) {
+        if (m->how == DEVMATCH_TEXT) {
                 key(&first, "match");
                 out_puts("\"text\"");
         }
@@ -430,18 +430,18 @@ static void json_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_json_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
+static int json_init(struct sink *s) {
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
-        if (!s)
-                return NULL;
         force_slow = slow && *slow == '1';
-        s->name = "json";
-        s->record = json_record;
-        s->loss = json_loss;
-        s->finish = json_finish;
-        s->free = json_free;
-        s->settings = settings;
-        return s;
+        return 0;
 }
+
+const struct sink_ops sink_json_ops = {
+        .size = sizeof(struct sink),
+        .init = json_init,
+        .record = json_record,
+        .loss = json_loss,
+        .finish = json_finish,
+        .free = json_free,
+};

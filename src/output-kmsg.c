@@ -29,7 +29,7 @@ static void out_kmsg_key(const char *key) {
         out_escaped(key, strlen(key), ESC_KMSG_KEY);
 }
 
-static int kmsg_record(struct sink *s, const struct kmsg_record *r) {
+static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
         size_t len, i, n;
 
@@ -81,16 +81,10 @@ static void kmsg_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_kmsg_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
-
-        if (!s)
-                return NULL;
-        s->name = "kmsg";
-        s->record = kmsg_record;
-        s->loss = kmsg_loss;
-        s->finish = kmsg_finish;
-        s->free = kmsg_free;
-        s->settings = settings;
-        return s;
-}
+const struct sink_ops sink_kmsg_ops = {
+        .size = sizeof(struct sink),
+        .record = kmsg_record,
+        .loss = kmsg_loss,
+        .finish = kmsg_finish,
+        .free = kmsg_free,
+};

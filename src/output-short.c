@@ -140,18 +140,18 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
 }
 
 /* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
-static bool has_tag(const struct devctx *d, const struct kmsg_record *r) {
-        return d && (d->filter.last == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
+static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const struct match *m) {
+        return d && (m->how == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
 }
 
-static int short_record(struct sink *s, const struct kmsg_record *r) {
+static int short_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct short_sink *ss = (struct short_sink *)s;
         int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && record_has_flag(r, '+')) {
+        if (ss->line_open && kmsg_record_is_fragment(r) == '+') {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -160,14 +160,14 @@ static int short_record(struct sink *s, const struct kmsg_record *r) {
         close_line(ss);
         write_prefix(ss, r);
         /* Continuation lines go under the message, after the device tag too. */
-        if (color_enabled() && has_tag(s->settings->devices, r)) {
+        if (color_enabled() && has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
         } else
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r);
+                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
         write_text(ss, msg, len, level_slot, true);
-        if (record_has_flag(r, 'c') || record_has_flag(r, '+'))
+        if (kmsg_record_is_fragment(r))
                 ss->line_open = true;
         else
                 out_putc('\n');
@@ -191,17 +191,16 @@ static void short_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_short_new(const struct output_settings *settings) {
-        struct short_sink *ss = calloc(1, sizeof(*ss));
-
-        if (!ss)
-                return NULL;
-        ss->s.name = "short";
-        ss->s.record = short_record;
-        ss->s.loss = short_loss;
-        ss->s.finish = short_finish;
-        ss->s.free = short_free;
-        ss->s.settings = settings;
-        ss->time = settings->time;
-        return &ss->s;
+static int short_init(struct sink *s) {
+        ((struct short_sink *)s)->time = s->settings->time;
+        return 0;
 }
+
+const struct sink_ops sink_short_ops = {
+        .size = sizeof(struct short_sink),
+        .init = short_init,
+        .record = short_record,
+        .loss = short_loss,
+        .finish = short_finish,
+        .free = short_free,
+};

@@ -9,7 +9,7 @@
 #include "output.h"
 #include "sink.h"
 
-static int syslog_record(struct sink *s, const struct kmsg_record *r) {
+static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg;
         size_t len;
 
@@ -44,16 +44,10 @@ static void syslog_free(struct sink *s) {
         free(s);
 }
 
-struct sink *sink_syslog_new(const struct output_settings *settings) {
-        struct sink *s = calloc(1, sizeof(*s));
-
-        if (!s)
-                return NULL;
-        s->name = "syslog";
-        s->record = syslog_record;
-        s->loss = syslog_loss;
-        s->finish = syslog_finish;
-        s->free = syslog_free;
-        s->settings = settings;
-        return s;
-}
+const struct sink_ops sink_syslog_ops = {
+        .size = sizeof(struct sink),
+        .record = syslog_record,
+        .loss = syslog_loss,
+        .finish = syslog_finish,
+        .free = syslog_free,
+};

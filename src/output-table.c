@@ -133,7 +133,7 @@ static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, u
 }
 
 static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
-                     const struct kmsg_record *r) {
+                     const struct kmsg_record *r, const struct match *m) {
         char num[48];
         const char *v;
         size_t len;
@@ -180,8 +180,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_DEVNAME:
                 return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
         case COL_MATCH:
-                return set_str(t, ln, i,
-                               t->s.settings->devices && devctx_inferred(t->s.settings->devices) ? "text" : NULL);
+                return set_str(t, ln, i, m->how == DEVMATCH_TEXT ? "text" : NULL);
         case COL_DICT:
                 return dict_text(t, ln, i, r);
         case COL_DICT_KEY:
@@ -259,7 +258,7 @@ static int flush_batch(struct table_sink *t) {
         return 0;
 }
 
-static int table_record(struct sink *s, const struct kmsg_record *r) {
+static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
         struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
@@ -269,7 +268,7 @@ static int table_record(struct sink *s, const struct kmsg_record *r) {
         if (!ln)
                 return -ENOMEM;
         for (i = 0; i < cols->n; i++) {
-                e = fill_cell(t, ln, i, &cols->v[i], r);
+                e = fill_cell(t, ln, i, &cols->v[i], r, m);
                 if (e >= 0)
                         e = table_layout_cell(t->layout, ln, i);
                 if (e < 0)
@@ -380,30 +379,27 @@ static void table_free(struct sink *s) {
         free(t);
 }
 
-struct sink *sink_table_new(const struct output_settings *settings) {
-        struct table_sink *t = calloc(1, sizeof(*t));
+static int table_init(struct sink *s) {
+        struct table_sink *t = (struct table_sink *)s;
 
-        if (!t)
-                return NULL;
-        t->s.name = "table";
-        t->s.record = table_record;
-        t->s.loss = table_loss;
-        t->s.finish = table_finish;
-        t->s.free = table_free;
-        t->s.settings = settings;
-        t->time = settings->time;
+        t->time = s->settings->time;
         t->tb = scols_new_table();
-        if (t->tb)
-                scols_table_enable_noencoding(t->tb, 1);
-        if (t->tb && settings->noheadings) {
+        if (!t->tb)
+                return -ENOMEM;
+        scols_table_enable_noencoding(t->tb, 1);
+        if (s->settings->noheadings) {
                 scols_table_enable_noheadings(t->tb, 1);
                 t->printed = true;
         }
-        if (t->tb)
-                t->layout = table_layout_new(t->tb, settings->columns);
-        if (!t->layout) {
-                table_free(&t->s);
-                return NULL;
-        }
-        return &t->s;
+        t->layout = table_layout_new(t->tb, s->settings->columns);
+        return t->layout ? 0 : -ENOMEM;
 }
+
+const struct sink_ops sink_table_ops = {
+        .size = sizeof(struct table_sink),
+        .init = table_init,
+        .record = table_record,
+        .loss = table_loss,
+        .finish = table_finish,
+        .free = table_free,
+};

@@ -66,16 +66,16 @@ static struct devrow *row_get(struct devices_sink *d, const char *device) {
         return w;
 }
 
-static int devices_record(struct sink *s, const struct kmsg_record *r) {
+static int devices_record(struct sink *s, const struct kmsg_record *r, const struct match *found) {
         struct devices_sink *d = (struct devices_sink *)s;
         const char *device = kmsg_record_get_device(r), *msg, *subsys = kmsg_record_get_subsystem(r);
-        bool inferred = devctx_inferred(d->dev);
+        bool inferred = found->how == DEVMATCH_TEXT;
         struct devrow *w;
         size_t len;
 
         if (inferred) {
-                device = d->dev->filter.last_device;
-                subsys = d->dev->filter.last_subsystem;
+                device = found->device;
+                subsys = found->subsystem;
         }
         if (!device)
                 return 0;
@@ -331,27 +331,25 @@ static void free_row(struct strmap_node *node, void *userdata) {
 static void devices_free(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
 
-        strmap_each(d->rows, free_row, NULL);
+        if (d->rows)
+                strmap_each(d->rows, free_row, NULL);
         strmap_free(d->rows);
         free(d);
 }
 
-struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev) {
-        struct devices_sink *d = calloc(1, sizeof(*d));
+static int devices_init(struct sink *s) {
+        struct devices_sink *d = (struct devices_sink *)s;
 
-        if (!d)
-                return NULL;
+        d->dev = s->settings->devices;
         d->rows = strmap_new(N_BUCKETS);
-        if (!d->rows) {
-                free(d);
-                return NULL;
-        }
-        d->sink.name = "devices";
-        d->sink.record = devices_record;
-        d->sink.loss = devices_loss;
-        d->sink.finish = devices_finish;
-        d->sink.free = devices_free;
-        d->sink.settings = settings;
-        d->dev = dev;
-        return &d->sink;
+        return d->rows ? 0 : -ENOMEM;
 }
+
+const struct sink_ops sink_devices_ops = {
+        .size = sizeof(struct devices_sink),
+        .init = devices_init,
+        .record = devices_record,
+        .loss = devices_loss,
+        .finish = devices_finish,
+        .free = devices_free,
+};

@@ -78,12 +78,12 @@ static int write_json(struct json_object *o) {
         return 0;
 }
 
-/* Records are not shown: sink_lost_seen() counts them. */
-static int lost_record(struct sink *s, const struct kmsg_record *r) {
+/* Records are not shown: lost_seen() counts them. */
+static int lost_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         return 0;
 }
 
-void sink_lost_seen(struct sink *s, const struct kmsg_record *r) {
+static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         struct lost_sink *t = (struct lost_sink *)s;
 
         if (!kmsg_record_has_seqnum(r))
@@ -306,18 +306,20 @@ static void lost_free(struct sink *s) {
         free(t);
 }
 
-struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live) {
-        struct lost_sink *t = calloc(1, sizeof(*t));
+static int lost_init(struct sink *s) {
+        struct lost_sink *t = (struct lost_sink *)s;
 
-        if (!t)
-                return NULL;
-        t->sink.name = "lost";
-        t->sink.record = lost_record;
-        t->sink.loss = lost_loss;
-        t->sink.finish = lost_finish;
-        t->sink.free = lost_free;
-        t->sink.settings = settings;
-        t->json = json;
-        t->live = live;
-        return &t->sink;
+        t->json = s->settings->json;
+        t->live = s->settings->live;
+        return 0;
 }
+
+const struct sink_ops sink_lost_ops = {
+        .size = sizeof(struct lost_sink),
+        .init = lost_init,
+        .record = lost_record,
+        .loss = lost_loss,
+        .seen = lost_seen,
+        .finish = lost_finish,
+        .free = lost_free,
+};

@@ -44,7 +44,7 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
 
 int run_loss(struct run *run, const struct kmsg_loss *l) {
         loss_stats_add(&run->loss, l);
-        return run->sink->loss(run->sink, l);
+        return run->sink->ops->loss(run->sink, l);
 }
 
 /*
@@ -53,7 +53,7 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
  */
 static void count_for_lost(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl) {
         if (run->lost && (!(fl & KMSG_SEQ_DUPLICATE) || kmsg_reader_is_device(rd)))
-                sink_lost_seen(run->lost, r);
+                run->lost->ops->seen(run->lost, r);
 }
 
 /* Input without sequence numbers: say once what --seq, --lost and --format=kmsg make of it. */
@@ -112,11 +112,15 @@ static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
         cursor_record(run->cursor, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
 }
 
-/* Whether the filters and the device selection let the record through to the sink. */
-static bool wanted(struct run *run, const struct kmsg_record *r) {
+/*
+ * Whether the filters and the device selection let the record through to
+ * the sink; *m gets what the device filter found (all zero without it).
+ */
+static bool wanted(struct run *run, const struct kmsg_record *r, struct match *m) {
         struct filter *flt = run->filter;
 
-        return (!flt->active || filter_match(flt, r)) && (!run->devfilter || devfilter_match(run->devfilter, r));
+        return (!flt->active || filter_match(flt, r)) &&
+               (!run->devfilter || devfilter_match(run->devfilter, r, m));
 }
 
 /* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */
@@ -128,6 +132,7 @@ static void flush_whole_records(const struct run *run) {
 /* Show a record the sequence tracker let through, with the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
+        struct match m = {};
         bool in_window;
         int e;
 
@@ -147,8 +152,8 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                         return e;
         }
         mark_for_cursor(run, r);
-        if (in_window && wanted(run, r)) {
-                e = run->sink->record(run->sink, r);
+        if (in_window && wanted(run, r, &m)) {
+                e = run->sink->ops->record(run->sink, r, &m);
                 if (e < 0)
                         return e;
         }

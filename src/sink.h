@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "libkmsg.h"
 #include "timefmt.h"
@@ -29,54 +29,71 @@ struct output_settings {
         const struct columns *columns; /* table: the columns to show (-o) */
         /* The boot id ("0f2c...", 32 hex digits, no dashes) when known, for --format=export. */
         const char *boot_id;
+        bool json; /* --lost: JSON Lines instead of the table */
+        bool live; /* --lost: the input is the live ring (its coverage is reported) */
 };
 
+struct sink;
+struct match;
+
 /*
- * An output format.  record() gets each record that passed the filters,
- * loss() each loss event where it happened in the stream, finish() the end
- * of input.  Each returns 0 or -errno.
+ * What one output format does.  record() gets each record that passed the
+ * filters with what the device filter found for it (m, never NULL; all
+ * zero without device options), loss() each loss event where it happened
+ * in the stream, seen() (optional) every record the input held
+ * before filters, finish() the end of input.  Each returns 0 or -errno.
+ * A sink is size bytes, zeroed, that start with a struct sink; init()
+ * (optional) sets up the rest and returns 0 or -errno; free() releases
+ * the state and the sink, also after init() failed.
  */
-struct sink {
-        const char *name;
-        int (*record)(struct sink *s, const struct kmsg_record *r);
+struct sink_ops {
+        size_t size;
+        int (*init)(struct sink *s);
+        int (*record)(struct sink *s, const struct kmsg_record *r, const struct match *m);
         int (*loss)(struct sink *s, const struct kmsg_loss *l);
+        void (*seen)(struct sink *s, const struct kmsg_record *r);
         int (*finish)(struct sink *s);
         void (*free)(struct sink *s);
+};
+
+/* What main() needs to know of a sink (sinks.c has one row per sink). */
+enum {
+        SINK_PAGER = 1 << 0,        /* for a reader on a terminal: may go through the pager */
+        SINK_COLORS = 1 << 1,       /* uses colors (syslog and cat: their loss lines only) */
+        SINK_LOST = 1 << 2,         /* --lost can print its report in this format */
+        SINK_DEVICES = 1 << 3,      /* --devices can print its report in this format */
+        SINK_MARKS_INFERRED = 1 << 4, /* marks the records --device-text selected by their text */
+        SINK_MATCH_COLUMN = 1 << 5, /* marks them when its MATCH column is shown (table) */
+        SINK_WRITES_SEQ = 1 << 6,   /* writes sequence numbers (0 for input without them) */
+        SINK_BOOT_TIME = 1 << 7,    /* needs the boot time (and uses the boot id) */
+};
+
+struct sink_info {
+        const char *name;
+        const struct sink_ops *ops;
+        unsigned flags;
+};
+
+/* The sink called name ("short", ..., "lost", "devices"), or NULL (sinks.c; by format: sink_of_format()). */
+const struct sink_info *sink_lookup(const char *name);
+
+/* The start of every sink's state. */
+struct sink {
+        const char *name;
+        const struct sink_ops *ops;
         const struct output_settings *settings;
 };
 
-struct sink *sink_short_new(const struct output_settings *settings);
-struct sink *sink_table_new(const struct output_settings *settings);
-struct sink *sink_json_new(const struct output_settings *settings);
-struct sink *sink_json_dmesg_new(const struct output_settings *settings);
-struct sink *sink_syslog_new(const struct output_settings *settings);
-struct sink *sink_kmsg_new(const struct output_settings *settings);
-struct sink *sink_export_new(const struct output_settings *settings);
-struct sink *sink_cat_new(const struct output_settings *settings);
-
-/*
- * Whether the record's flags (usually "-") hold c: 'c' begins a line the
- * kernel printed in fragments (kernels 3.5-4.x), '+' continues it.  The text
- * views (short, cat) join such fragments into one line.
- */
-static inline bool record_has_flag(const struct kmsg_record *r, char c) {
-        const char *flags = kmsg_record_get_flags(r);
-
-        return flags[0] != '-' && strchr(flags, c) != NULL;
-}
+/* A new sink for si, or NULL (out of memory). */
+struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings);
+/* Free s (NULL is fine); returns NULL. */
+struct sink *sink_free(struct sink *s);
 
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
-/* --lost: the lost-message report (report-lost.c); live: coverage of the ring. */
-struct sink *sink_lost_new(const struct output_settings *settings, bool json, bool live);
-/*
- * For the coverage line of --lost: every record the input held, before
- * filters, including those a --cursor-file run skips (not duplicates).
- */
-void sink_lost_seen(struct sink *s, const struct kmsg_record *r);
-
-/* --devices: the per-device report (report-devices.c). */
-struct sink *sink_devices_new(const struct output_settings *settings, struct devctx *dev);
+/* The sinks (output-*.c, report-*.c); sinks.c names them. */
+extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
+        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops;
 
 #endif

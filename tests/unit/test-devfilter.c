@@ -101,13 +101,16 @@ static struct kmsg_record *rec(const char *s) {
         return r;
 }
 
+/* What devfilter_match() found for the record match() last gave it. */
+static struct match last;
+
 static enum devmatch match(struct devfilter *f, const char *s) {
         struct kmsg_record *r = rec(s);
         enum devmatch m;
 
         if (!r)
                 return -1;
-        m = devfilter_match(f, r);
+        m = devfilter_match(f, r, &last);
         kmsg_record_unref(r);
         return m;
 }
@@ -160,11 +163,11 @@ TEST(filter_text_only_when_asked) {
         CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sda1): mounted\n"), DEVMATCH_NONE);
         f.text = true;
         CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sda1): mounted\n"), DEVMATCH_TEXT);
-        CHECK_STR(f.last_name, "sda1");
+        CHECK_STR(last.name, "sda1");
         /* A record with a DEVICE is judged by it, never by its text. */
         CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sda1): x\n SUBSYSTEM=block\n DEVICE=b8:17\n"), DEVMATCH_NONE);
         CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sdb1): mounted\n"), DEVMATCH_NONE);
-        CHECK(f.last_name == NULL);
+        CHECK(last.name == NULL);
         devfilter_done(&f);
 }
 
@@ -317,16 +320,16 @@ TEST(resolved_once_and_text_matches_name_their_device) {
 
         /* Text matches name the DEVICE value the kernel writes for their device. */
         CHECK_INT(match(&f, "6,1,1,-;EXT4-fs (sda1): mounted\n"), DEVMATCH_TEXT);
-        CHECK_STR(f.last_name, "sda1");
-        CHECK_STR(f.last_device, "b8:1");
-        CHECK_STR(f.last_subsystem, "block");
+        CHECK_STR(last.name, "sda1");
+        CHECK_STR(last.device, "b8:1");
+        CHECK_STR(last.subsystem, "block");
         CHECK_INT(match(&f, "6,1,1,-;random: eth0 is a name\n"), DEVMATCH_NONE);
         CHECK_INT(match(&f, "6,1,1,-;eth0: link up\n"), DEVMATCH_TEXT);
-        CHECK_STR(f.last_device, "n2");
-        CHECK_STR(f.last_subsystem, "net");
+        CHECK_STR(last.device, "n2");
+        CHECK_STR(last.subsystem, "net");
         CHECK_INT((int)f.n_text, 2);
         CHECK_INT(match(&f, "6,1,1,-;x\n SUBSYSTEM=block\n DEVICE=b8:0\n"), DEVMATCH_DICT);
-        CHECK(f.last_device == NULL);
+        CHECK(last.device == NULL);
         devfilter_done(&f);
 }
 
@@ -339,7 +342,7 @@ TEST(text_match_of_a_raw_value_names_that_value) {
         CHECK_INT(devfilter_add(&f, DEVOPT_DEVICE_TEXT, NULL), 0);
         CHECK_INT(devfilter_resolve(&f, &root, &arg, &what), 0);
         CHECK_INT(match(&f, "4,1,1,-;ttyUSB ttyUSB0: 1 input overrun(s)\n"), DEVMATCH_TEXT);
-        CHECK_STR(f.last_device, "+usb-serial:ttyUSB0");
-        CHECK_STR(f.last_subsystem, "usb-serial");
+        CHECK_STR(last.device, "+usb-serial:ttyUSB0");
+        CHECK_STR(last.subsystem, "usb-serial");
         devfilter_done(&f);
 }

@@ -82,6 +82,29 @@ TEST(levels_rejected) {
         }
 }
 
+/* The parsers print nothing: what was wrong is in f->error for the caller. */
+TEST(errors_are_returned_not_printed) {
+        struct filter f = {};
+        char out[64] = "";
+        FILE *saved = stderr, *mem = fmemopen(out, sizeof(out) - 1, "w");
+
+        CHECK(mem != NULL);
+        stderr = mem;
+        CHECK_INT(filter_parse_levels(&f, "bogus"), -EINVAL);
+        CHECK_STR(f.error, "unknown level 'bogus'");
+        CHECK_INT(filter_parse_facilities(&f, ""), -EINVAL);
+        CHECK_STR(f.error, "empty facility list");
+        CHECK_INT(filter_parse_seq(&f, "9-3"), -EINVAL);
+        CHECK_STR(f.error, "empty sequence range '9-3': 9 is after 3");
+        CHECK_INT(filter_set_grep(&f, "("), -EINVAL);
+        CHECK(strncmp(f.error, "bad regular expression '(': ", 28) == 0);
+        fflush(mem);
+        stderr = saved;
+        fclose(mem);
+        CHECK_STR(out, "");
+        filter_done(&f);
+}
+
 TEST(facilities_up_to_255) {
         struct filter f = {};
         struct kmsg_record *kern = rec("6,1,0,-;k"), *daemon = rec("30,2,0,-;d"), *f200 = rec("1603,3,0,-;x"),

@@ -37,7 +37,7 @@ static void __attribute__((format(printf, 2, 3))) note(struct note_sink *n, cons
         va_end(ap);
 }
 
-static int note_record(struct sink *s, const struct kmsg_record *r) {
+static int note_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct note_sink *n = (struct note_sink *)s;
 
         note(n, "%llu", (unsigned long long)kmsg_record_get_seqnum(r));
@@ -59,10 +59,17 @@ static int note_finish(struct sink *s) {
 static void note_free(struct sink *s) {
 }
 
+static const struct sink_ops note_ops = {
+        .size = sizeof(struct note_sink),
+        .record = note_record,
+        .loss = note_loss,
+        .finish = note_finish,
+        .free = note_free,
+};
+
 static void note_sink_init(struct note_sink *n) {
         *n = (struct note_sink){
-                .s = { .name = "note", .record = note_record, .loss = note_loss, .finish = note_finish,
-                       .free = note_free },
+                .s = { .name = "note", .ops = &note_ops },
         };
 }
 
