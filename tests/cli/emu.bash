@@ -27,6 +27,10 @@ kdmesg_emu() {
 kdmesg_bg() {
         OUT="$BATS_TEST_TMPDIR/out"
         ERR="$BATS_TEST_TMPDIR/err"
+        # Emptied here, not by the job's redirection: a wait for output must
+        # not find the previous run's before the job got to open the file.
+        : >"$OUT"
+        : >"$ERR"
         LD_PRELOAD="$KMSG_EMU_SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
                 "$KDMESG" "$@" >"$OUT" 2>"$ERR" 3>&- &
         PID=$!
