@@ -79,8 +79,29 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
  */
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err);
 
-/* Parse the unsigned decimal at the head of p[0..end); returns bytes used, 0 on none or overflow. */
-size_t parse_u64(const char *p, const char *end, uint64_t *ret);
+/*
+ * Parse the unsigned decimal at the head of p[0..end); returns bytes used,
+ * 0 on none or overflow.  Inline: the header parser calls it three times a
+ * record.
+ */
+static inline size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
+        const char *s = p;
+        uint64_t v = 0;
+
+        while (p < end && *p >= '0' && *p <= '9') {
+                unsigned d = (unsigned)(*p - '0');
+
+                /* UINT64_MAX is 18446744073709551615: no division per digit. */
+                if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
+                        return 0;
+                v = v * 10 + d;
+                p++;
+        }
+        if (p == s)
+                return 0;
+        *ret = v;
+        return (size_t)(p - s);
+}
 /* Decode escapes of src into dst (capacity >= len); returns decoded length. */
 size_t kmsg_unescape(char *dst, const char *src, size_t len);
 /* Whether p[0..len) starts with " KEY=" where KEY is [A-Za-z0-9._-] and \xNN

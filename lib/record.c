@@ -216,25 +216,6 @@ int dict_line_check(const char *p, size_t len) {
         return -1;
 }
 
-size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
-        const char *s = p;
-        uint64_t v = 0;
-
-        while (p < end && *p >= '0' && *p <= '9') {
-                unsigned d = (unsigned)(*p - '0');
-
-                /* UINT64_MAX is 18446744073709551615: no division per digit. */
-                if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
-                        return 0;
-                v = v * 10 + d;
-                p++;
-        }
-        if (p == s)
-                return 0;
-        *ret = v;
-        return (size_t)(p - s);
-}
-
 bool header_check(const char *p, size_t len) {
         const char *end = p + len;
         uint64_t v;
@@ -282,8 +263,11 @@ int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
         return 0;
 }
 
-/* Keep the header fields as written and take the first caller= among them. */
-int record_set_fields(struct kmsg_record *r, const char *p, size_t len) {
+/*
+ * Keep the header fields as written and take the first caller= among them.
+ * Inline in the header parser, which runs it for every record.
+ */
+static inline int set_fields(struct kmsg_record *r, const char *p, size_t len) {
         const char *f, *fend, *end = p + len;
         int e;
 
@@ -296,6 +280,10 @@ int record_set_fields(struct kmsg_record *r, const char *p, size_t len) {
                         e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
         }
         return e;
+}
+
+int record_set_fields(struct kmsg_record *r, const char *p, size_t len) {
+        return set_fields(r, p, len);
 }
 
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err) {
@@ -364,7 +352,7 @@ int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const 
         /* Other fields, kept as written; caller= is understood. */
         if (p < semi) {
                 p++;
-                e = record_set_fields(r, p, (size_t)(semi - p));
+                e = set_fields(r, p, (size_t)(semi - p));
                 if (e < 0)
                         return e;
         }
@@ -485,7 +473,7 @@ _public_ const char *kmsg_record_get_flags(const struct kmsg_record *r) {
 _public_ int kmsg_record_is_fragment(const struct kmsg_record *r) {
         const char *f = kmsg_record_get_flags(r);
 
-        if (!f)
+        if (!f || (f[0] == '-' && f[1] == '\0')) /* "-", as nearly every record has */
                 return 0;
         if (strchr(f, '+'))
                 return '+';

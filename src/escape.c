@@ -42,9 +42,18 @@ size_t text_width(const char *p, size_t len, size_t max, size_t *ret_cut) {
         memset(&st, 0, sizeof(st));
         while (i < len) {
                 wchar_t wc;
-                size_t n = mbrtowc(&wc, p + i, len - i, &st), cw;
+                size_t n, cw;
                 int x;
 
+                /* Printable ASCII is one column in every locale kdmesg supports: no mbrtowc(). */
+                if ((unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f) {
+                        if (w + 1 > max)
+                                break;
+                        w++;
+                        i++;
+                        continue;
+                }
+                n = mbrtowc(&wc, p + i, len - i, &st);
                 if (n == (size_t)-1 || n == (size_t)-2) {
                         memset(&st, 0, sizeof(st));
                         n = 1;
