@@ -44,7 +44,8 @@ with tempfile.TemporaryDirectory() as dest:
     kdmesg = os.path.join(root, bindir, "kdmesg")
     wanted = [kdmesg, os.path.join(lib, "libkmsg.so.0"), os.path.join(lib, "libkmsg.so"),
               os.path.join(root, "include", "libkmsg.h"), os.path.join(lib, "pkgconfig", "libkmsg.pc"),
-              os.path.join(root, "share", "kdmesg", "kdmesg-record.schema.json")]
+              ] + [os.path.join(root, "share", "kdmesg", "kdmesg-%s.schema.json" % s)
+                   for s in ("record", "lost", "devices", "dmesg")]
     if opts.get("man"):
         wanted.append(os.path.join(root, "share", "man", "man1", "kdmesg.1"))
     missing = [p[len(dest):] for p in wanted if not os.path.exists(p)]
