@@ -3,7 +3,7 @@
 """What `meson install` ships works from the installed tree alone.  Prints TAP.
 
 Installs the build into a temporary DESTDIR, then:
-  1. the program, library, header, pkg-config file, schema and man page are there;
+  1. the program, library, header, pkg-config file, schemas and man pages are there;
   2. examples/kmsg-errors.c builds with nothing but the installed
      libkmsg.pc and runs on a dump;
   3. the installed kdmesg reads that dump as the built one does, and carries
@@ -48,8 +48,10 @@ with tempfile.TemporaryDirectory() as dest:
                    for s in ("record", "lost", "devices", "dmesg")]
     if opts.get("man"):
         wanted.append(os.path.join(root, "share", "man", "man1", "kdmesg.1"))
+        wanted += [os.path.join(root, "share", "man", "man3", p + ".3")
+                   for p in ("libkmsg", "kmsg_record", "kmsg_reader", "kmsg_seqtrack")]
     missing = [p[len(dest):] for p in wanted if not os.path.exists(p)]
-    check("the program, library, header, pkg-config file, schema and man page are installed",
+    check("the program, library, header, pkg-config file, schemas and man pages are installed",
           not missing, "missing: " + " ".join(missing))
 
     # The example, built against the installed tree only.
