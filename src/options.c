@@ -24,7 +24,7 @@ void __attribute__((noreturn)) usage(void) {
               o);
 
         fputs(_("\nInput:\n"), o);
-        fputs(_(" -K, --kmsg-file <file>      read a /dev/kmsg dump or export-form file\n"
+        fputs(_(" -K, --kmsg-file <file>      read a dump: kmsg, export, syslog or JSON form\n"
                 "                               (repeatable; '-' is standard input)\n"),
               o);
         fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"

@@ -3,7 +3,7 @@
 """What `meson install` ships works from the installed tree alone.  Prints TAP.
 
 Installs the build into a temporary DESTDIR, then:
-  1. the program, library, header, pkg-config file, schema and man page are there;
+  1. the program, library, header, pkg-config file, schemas and man pages are there;
   2. examples/kmsg-errors.c builds with nothing but the installed
      libkmsg.pc and runs on a dump;
   3. the installed kdmesg reads that dump as the built one does, and carries
@@ -44,11 +44,14 @@ with tempfile.TemporaryDirectory() as dest:
     kdmesg = os.path.join(root, bindir, "kdmesg")
     wanted = [kdmesg, os.path.join(lib, "libkmsg.so.1"), os.path.join(lib, "libkmsg.so"),
               os.path.join(root, "include", "libkmsg.h"), os.path.join(lib, "pkgconfig", "libkmsg.pc"),
-              os.path.join(root, "share", "kdmesg", "kdmesg-record.schema.json")]
+              ] + [os.path.join(root, "share", "kdmesg", "kdmesg-%s.schema.json" % s)
+                   for s in ("record", "lost", "devices", "dmesg")]
     if opts.get("man"):
         wanted.append(os.path.join(root, "share", "man", "man1", "kdmesg.1"))
+        wanted += [os.path.join(root, "share", "man", "man3", p + ".3")
+                   for p in ("libkmsg", "kmsg_record", "kmsg_reader", "kmsg_seqtrack")]
     missing = [p[len(dest):] for p in wanted if not os.path.exists(p)]
-    check("the program, library, header, pkg-config file, schema and man page are installed",
+    check("the program, library, header, pkg-config file, schemas and man pages are installed",
           not missing, "missing: " + " ".join(missing))
 
     # The example, built against the installed tree only.

@@ -165,7 +165,7 @@ load helpers
 @test "continuation lines line up under wide (CJK, emoji) characters in the device tag" {
         run --separate-stderr "$KDMESG" -K "$DATA/wide.kmsg" --show-device
         [ "$status" -eq 0 ]
-        golden view-wide.txt
+        golden classic/wide.txt
         # "[    1.000000] <端末> ": 15 columns, then 7 for the tag, 2 of them per character.
         [ "${lines[1]}" = "$(printf '%22s')second line" ]
 }
