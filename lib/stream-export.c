@@ -15,6 +15,8 @@
  * length field is only ever checked against the bytes that are there.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,15 @@ struct export_scan {
         bool skipping;     /* the record is too big: discard as we go */
         bool broken;       /* the record is malformed: report at its end */
         const char *why;
+        /*
+         * A binary length over the record limit (or 8 bytes of text read as
+         * one after a line without '='): the entry is passed to the next
+         * blank line without reading lengths, and counted.
+         */
+        bool bad_len;
+        uint64_t bad_line;  /* the line of the field's name */
+        uint64_t bad_value;
+        uint64_t dropped;   /* bytes already consumed while skipping */
 };
 
 static uint64_t le64(const unsigned char *p) {
@@ -73,16 +84,36 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                                 return 0;
                         }
                         xs->off += (size_t)(nl - p) + 1;
-                        xs->state = xs->line_has_eq ? XS_FIELD : XS_LEN;
+                        /* Resynchronising: no line starts a binary field. */
+                        xs->state = xs->line_has_eq || xs->broken ? XS_FIELD : XS_LEN;
                         break;
                 case XS_LEN:
                         if (avail < 8)
                                 return 0;
                         xs->remaining = le64((const unsigned char *)p);
+                        if (xs->remaining > rd->max_record) {
+                                /*
+                                 * No record can hold it: the length is wrong
+                                 * (or text).  Pass the rest of the entry, up
+                                 * to the next blank line, and count it.
+                                 */
+                                const char *q = rd->buf + rd->start, *e = p;
+                                uint64_t nls = 0;
+
+                                while (q < e && (q = memchr(q, '\n', (size_t)(e - q)))) {
+                                        nls++;
+                                        q++;
+                                }
+                                xs->bad_len = xs->broken = true;
+                                xs->bad_line = rd->line + nls - 1;
+                                xs->bad_value = xs->remaining;
+                                xs->remaining = 0;
+                                xs->skipping = true;
+                                xs->state = XS_FIELD;
+                                break;
+                        }
                         xs->off += 8;
                         xs->state = XS_DATA;
-                        if (xs->remaining > rd->max_record)
-                                xs->skipping = true;
                         break;
                 case XS_DATA:
                         if (avail < xs->remaining) {
@@ -306,6 +337,18 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         const char *err = NULL;
 
                         xs->active = false;
+                        if (xs->bad_len) {
+                                uint64_t n = xs->dropped + (rec_end - rd->start);
+
+                                stream_consume(rd, rec_end);
+                                reader_set_error(rd,
+                                                 "line %" PRIu64 ": binary field length %" PRIu64
+                                                 " is over the %zu-byte record limit: %" PRIu64
+                                                 " bytes skipped to %s",
+                                                 xs->bad_line, xs->bad_value, rd->max_record, n,
+                                                 done ? "the next blank line" : "the end of the input");
+                                return -EBADMSG;
+                        }
                         /* The same limit whether the record came in one read() or many. */
                         if (xs->skipping || rec_end - rd->start > rd->max_record) {
                                 stream_consume(rd, rec_end);
@@ -331,6 +374,7 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         xs->skipping = true;
                 if (xs->skipping) {
                         /* Drop what was scanned; keep counting lines. */
+                        xs->dropped += xs->off - rd->start;
                         stream_consume(rd, xs->off);
                 }
                 {
