@@ -7,6 +7,7 @@
  * the next header is split there.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,13 @@ enum { SKIP_NONE, SKIP_LINE, SKIP_AFTER_NL };
 
 struct kmsg_state {
         int skip; /* SKIP_*: passing a record over the size limit */
+        /*
+         * Separators skipped since the last record (NUL bytes, blank
+         * lines): past the record limit, next() returns to its caller with
+         * an error, so that an endless run (/dev/zero) cannot hold it.
+         */
+        uint64_t junk;
+        uint64_t junk_line;
 };
 
 /* Skip separators and blank lines.  Returns 1 at a record, 0 if more input is needed. */
@@ -169,6 +177,20 @@ static int too_big(struct kmsg_reader *rd) {
         return -E2BIG;
 }
 
+/* skip_separators(), counting what it skips. */
+static int junk_skip(struct kmsg_reader *rd, struct kmsg_state *st) {
+        size_t before = rd->start;
+        uint64_t line = rd->line;
+        int found = skip_separators(rd);
+
+        if (st->junk == 0)
+                st->junk_line = line;
+        st->junk += rd->start - before;
+        if (found)
+                st->junk = 0;
+        return found;
+}
+
 static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
         size_t rec_end, next;
@@ -185,7 +207,7 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (st->skip != SKIP_NONE) {
                         if (skip_record(rd, st))
                                 return too_big(rd);
-                } else if (skip_separators(rd)) {
+                } else if (junk_skip(rd, st)) {
                         if (scan_record(rd, &rec_end, &next, &lines)) {
                                 struct kmsg_record *r;
                                 const char *err;
@@ -212,6 +234,13 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         }
                 } else if (rd->start == rd->end && rd->eof)
                         return 0;
+                else if (st->junk >= rd->max_record) {
+                        rd->pos = st->junk_line;
+                        reader_set_error(rd, "%" PRIu64 " bytes of junk skipped (NUL bytes or blank lines)",
+                                         st->junk);
+                        st->junk = 0;
+                        return -EBADMSG;
+                }
 
                 e = stream_fill(rd);
                 if (e == -EAGAIN && !rescanned && rd->start < rd->end) {

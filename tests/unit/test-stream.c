@@ -614,3 +614,29 @@ TEST(buffer_reader) {
         CHECK_INT(kmsg_reader_new_buffer(NULL, 1, NULL, KMSG_FORMAT_KMSG, &rd), -EINVAL);
         CHECK_INT(kmsg_reader_new_buffer("", 0, NULL, (enum kmsg_format)99, &rd), -EINVAL);
 }
+
+/* Issue 13 #5: an endless run of NUL bytes returns to the caller now and then. */
+TEST(junk_run_returns_to_the_caller) {
+        size_t n = 3 * 4096 + 100, i;
+        char *buf = calloc(1, n + 64), *t, *p;
+        int errors = 0;
+
+        CHECK(buf != NULL);
+        n += (size_t)sprintf(buf + n, "6,1,1,-;after the junk\n");
+        t = read_mem(buf, n, KMSG_FORMAT_KMSG, 1000, 0, 4096, NULL);
+        for (p = t; (p = strstr(p, "E-74@1 ")); p++) {
+                CHECK(strstr(p, " bytes of junk skipped (NUL bytes or blank lines)\n") != NULL);
+                errors++;
+        }
+        CHECK(errors >= 2 && errors <= 3);
+        CHECK(strstr(t, "R@1 pri=6 seq=1 usec=1 flags=- fields= msg=after the junk\nEOF\n") != NULL);
+        free(t);
+        /* Short runs between records are no error. */
+        for (i = 0; i < n; i++)
+                buf[i] = i % 100 == 99 ? '\n' : '\0';
+        n = 4000 + (size_t)sprintf(buf + 4000, "6,2,2,-;x\n");
+        t = read_mem(buf, n, KMSG_FORMAT_KMSG, 0, 0, 4096, NULL);
+        CHECK_STR(t, "R@41 pri=6 seq=2 usec=2 flags=- fields= msg=x\nEOF\n");
+        free(t);
+        free(buf);
+}
