@@ -43,7 +43,23 @@ struct export_scan {
         uint64_t bad_line;  /* the line of the field's name */
         uint64_t bad_value;
         uint64_t dropped;   /* bytes already consumed while skipping */
+        /* The last binary length read: where it is, what it says, where its data starts. */
+        uint64_t len_line, len_value;
+        size_t data_rel;    /* relative to the reader's start */
+        bool past_end;      /* that length ran past the end: resynchronised after it */
 };
+
+/* The line number of the field name that ends just before p (p is past its newline). */
+static uint64_t key_line(const struct kmsg_reader *rd, const char *p) {
+        const char *q = rd->buf + rd->start;
+        uint64_t nls = 0;
+
+        while (q < p && (q = memchr(q, '\n', (size_t)(p - q)))) {
+                nls++;
+                q++;
+        }
+        return rd->line + nls - 1;
+}
 
 static uint64_t le64(const unsigned char *p) {
         uint64_t v = 0;
@@ -97,20 +113,18 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                                  * (or text).  Pass the rest of the entry, up
                                  * to the next blank line, and count it.
                                  */
-                                const char *q = rd->buf + rd->start, *e = p;
-                                uint64_t nls = 0;
-
-                                while (q < e && (q = memchr(q, '\n', (size_t)(e - q)))) {
-                                        nls++;
-                                        q++;
-                                }
                                 xs->bad_len = xs->broken = true;
-                                xs->bad_line = rd->line + nls - 1;
+                                xs->bad_line = key_line(rd, p);
                                 xs->bad_value = xs->remaining;
                                 xs->remaining = 0;
                                 xs->skipping = true;
                                 xs->state = XS_FIELD;
                                 break;
+                        }
+                        if (!xs->skipping) {
+                                xs->len_line = key_line(rd, p);
+                                xs->len_value = xs->remaining;
+                                xs->data_rel = xs->off + 8 - rd->start;
                         }
                         xs->off += 8;
                         xs->state = XS_DATA;
@@ -328,6 +342,20 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
 
                 done = scan(rd, xs);
+                if (!done && rd->eof && !xs->broken && !xs->skipping &&
+                    (xs->state == XS_DATA || xs->state == XS_DATA_NL)) {
+                        /*
+                         * A length within the limit that runs past the end:
+                         * the entry ends at the first blank line after the
+                         * length, and the entries after that are read.
+                         */
+                        xs->broken = xs->past_end = true;
+                        xs->why = "truncated binary field at the end of the input";
+                        xs->off = rd->start + xs->data_rel;
+                        xs->remaining = 0;
+                        xs->state = XS_FIELD;
+                        done = scan(rd, xs);
+                }
                 if (done || rd->eof) {
                         /* Cut at the end (even inside a length field): the rest is this record. */
                         size_t rec_end = done ? xs->off : rd->end;
@@ -358,7 +386,15 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         r = reader_record(rd);
                         if (!r)
                                 return -ENOMEM;
-                        if (xs->broken) {
+                        if (xs->past_end && done) {
+                                reader_set_error(rd,
+                                                 "line %" PRIu64 ": binary field length %" PRIu64
+                                                 " runs past the end of the input: %zu bytes skipped to the"
+                                                 " next blank line",
+                                                 xs->len_line, xs->len_value, rec_end - rd->start);
+                                stream_consume(rd, rec_end);
+                                return -EBADMSG;
+                        } else if (xs->broken) {
                                 err = xs->why;
                                 e = -EBADMSG;
                         } else if (eof_cut) {

@@ -291,6 +291,25 @@ TEST(export_binary_field_at_every_position) {
                         }
 }
 
+/* A length within the limit that runs past the end of the input: the entries after its blank line are read. */
+TEST(export_length_past_the_end_resynchronises) {
+        static char buf[1024];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "MESSAGE=first\nSEQNUM=1\n\n");               /* 1-3 */
+        n += put_bin(buf + n, "MESSAGE", 500, "short", 5);             /* 4-5 */
+        n += put(buf + n, "SEQNUM=2\n\nMESSAGE=third\nSEQNUM=3\n\n");  /* 6-10 */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 seq=1 flags= fields= msg=first\n"
+                         "E-74@4 line 4: binary field length 500 runs past the end of the input: "
+                         "32 bytes skipped to the next blank line\n"
+                         "R@8 seq=3 flags= fields= msg=third\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(export_binary_truncated_at_eof) {
         static char buf[512];
         size_t n = 0, cut;
