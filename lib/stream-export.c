@@ -15,6 +15,8 @@
  * length field is only ever checked against the bytes that are there.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,7 +34,32 @@ struct export_scan {
         bool skipping;     /* the record is too big: discard as we go */
         bool broken;       /* the record is malformed: report at its end */
         const char *why;
+        /*
+         * A binary length over the record limit (or 8 bytes of text read as
+         * one after a line without '='): the entry is passed to the next
+         * blank line without reading lengths, and counted.
+         */
+        bool bad_len;
+        uint64_t bad_line;  /* the line of the field's name */
+        uint64_t bad_value;
+        uint64_t dropped;   /* bytes already consumed while skipping */
+        /* The last binary length read: where it is, what it says, where its data starts. */
+        uint64_t len_line, len_value;
+        size_t data_rel;    /* relative to the reader's start */
+        bool past_end;      /* that length ran past the end: resynchronised after it */
 };
+
+/* The line number of the field name that ends just before p (p is past its newline). */
+static uint64_t key_line(const struct kmsg_reader *rd, const char *p) {
+        const char *q = rd->buf + rd->start;
+        uint64_t nls = 0;
+
+        while (q < p && (q = memchr(q, '\n', (size_t)(p - q)))) {
+                nls++;
+                q++;
+        }
+        return rd->line + nls - 1;
+}
 
 static uint64_t le64(const unsigned char *p) {
         uint64_t v = 0;
@@ -73,16 +100,34 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                                 return 0;
                         }
                         xs->off += (size_t)(nl - p) + 1;
-                        xs->state = xs->line_has_eq ? XS_FIELD : XS_LEN;
+                        /* Resynchronising: no line starts a binary field. */
+                        xs->state = xs->line_has_eq || xs->broken ? XS_FIELD : XS_LEN;
                         break;
                 case XS_LEN:
                         if (avail < 8)
                                 return 0;
                         xs->remaining = le64((const unsigned char *)p);
+                        if (xs->remaining > rd->max_record) {
+                                /*
+                                 * No record can hold it: the length is wrong
+                                 * (or text).  Pass the rest of the entry, up
+                                 * to the next blank line, and count it.
+                                 */
+                                xs->bad_len = xs->broken = true;
+                                xs->bad_line = key_line(rd, p);
+                                xs->bad_value = xs->remaining;
+                                xs->remaining = 0;
+                                xs->skipping = true;
+                                xs->state = XS_FIELD;
+                                break;
+                        }
+                        if (!xs->skipping) {
+                                xs->len_line = key_line(rd, p);
+                                xs->len_value = xs->remaining;
+                                xs->data_rel = xs->off + 8 - rd->start;
+                        }
                         xs->off += 8;
                         xs->state = XS_DATA;
-                        if (xs->remaining > rd->max_record)
-                                xs->skipping = true;
                         break;
                 case XS_DATA:
                         if (avail < xs->remaining) {
@@ -297,6 +342,20 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
 
                 done = scan(rd, xs);
+                if (!done && rd->eof && !xs->broken && !xs->skipping &&
+                    (xs->state == XS_DATA || xs->state == XS_DATA_NL)) {
+                        /*
+                         * A length within the limit that runs past the end:
+                         * the entry ends at the first blank line after the
+                         * length, and the entries after that are read.
+                         */
+                        xs->broken = xs->past_end = true;
+                        xs->why = "truncated binary field at the end of the input";
+                        xs->off = rd->start + xs->data_rel;
+                        xs->remaining = 0;
+                        xs->state = XS_FIELD;
+                        done = scan(rd, xs);
+                }
                 if (done || rd->eof) {
                         /* Cut at the end (even inside a length field): the rest is this record. */
                         size_t rec_end = done ? xs->off : rd->end;
@@ -306,6 +365,18 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         const char *err = NULL;
 
                         xs->active = false;
+                        if (xs->bad_len) {
+                                uint64_t n = xs->dropped + (rec_end - rd->start);
+
+                                stream_consume(rd, rec_end);
+                                reader_set_error(rd,
+                                                 "line %" PRIu64 ": binary field length %" PRIu64
+                                                 " is over the %zu-byte record limit: %" PRIu64
+                                                 " bytes skipped to %s",
+                                                 xs->bad_line, xs->bad_value, rd->max_record, n,
+                                                 done ? "the next blank line" : "the end of the input");
+                                return -EBADMSG;
+                        }
                         /* The same limit whether the record came in one read() or many. */
                         if (xs->skipping || rec_end - rd->start > rd->max_record) {
                                 stream_consume(rd, rec_end);
@@ -315,7 +386,15 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         r = reader_record(rd);
                         if (!r)
                                 return -ENOMEM;
-                        if (xs->broken) {
+                        if (xs->past_end && done) {
+                                reader_set_error(rd,
+                                                 "line %" PRIu64 ": binary field length %" PRIu64
+                                                 " runs past the end of the input: %zu bytes skipped to the"
+                                                 " next blank line",
+                                                 xs->len_line, xs->len_value, rec_end - rd->start);
+                                stream_consume(rd, rec_end);
+                                return -EBADMSG;
+                        } else if (xs->broken) {
                                 err = xs->why;
                                 e = -EBADMSG;
                         } else if (eof_cut) {
@@ -331,6 +410,7 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         xs->skipping = true;
                 if (xs->skipping) {
                         /* Drop what was scanned; keep counting lines. */
+                        xs->dropped += xs->off - rd->start;
                         stream_consume(rd, xs->off);
                 }
                 {

@@ -76,7 +76,70 @@ struct json_line {
         bool has_msg, has_cause, has_pri, has_fac, has_level, has_fields;
         unsigned facility, level;
         const char *err;
+        const char *line, *line_end; /* the line as written */
 };
+
+static const char *skip_value(const char *p, const char *end);
+static const char *skip_ws(const char *p, const char *end);
+
+/* Does the JSON string at p (its opening quote) hold an escaped NUL (\u0000)? */
+static bool string_has_nul(const char *p, const char *end) {
+        for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\') {
+                        if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0)
+                                return true;
+                        p++;
+                }
+        return false;
+}
+
+/*
+ * json-c clamps an integer out of range to UINT64_MAX: every top-level
+ * "seq" as written must then be exactly that.  Returns true if so.
+ */
+static bool seq_is_max_as_written(const struct json_line *l) {
+        const char *p = skip_ws(l->line, l->line_end), *end = l->line_end;
+
+        if (p >= end || *p != '{')
+                return false;
+        p++;
+        for (;;) {
+                const char *k, *v;
+                bool is_seq;
+
+                p = skip_ws(p, end);
+                if (p >= end || *p != '"')
+                        return true; /* the end of the object (json-c parsed it) */
+                k = p;
+                p = skip_value(p, end);
+                if (!p)
+                        return false;
+                /* A key written with escapes is decoded by json-c: compare it decoded. */
+                if (memchr(k, '\\', (size_t)(p - k))) {
+                        struct json_object *o;
+
+                        json_tokener_reset(l->tok);
+                        o = json_tokener_parse_ex(l->tok, k, (int)(p - k));
+                        is_seq = o && json_object_is_type(o, json_type_string) &&
+                                 strcmp(json_object_get_string(o), "seq") == 0;
+                        json_object_put(o);
+                } else
+                        is_seq = p - k == 5 && memcmp(k, "\"seq\"", 5) == 0;
+                p = skip_ws(p, end);
+                if (p >= end || *p != ':')
+                        return false;
+                v = skip_ws(p + 1, end);
+                p = skip_value(v, end);
+                if (!p)
+                        return false;
+                if (is_seq && ((size_t)(p - v) != 20 || memcmp(v, "18446744073709551615", 20) != 0))
+                        return false;
+                p = skip_ws(p, end);
+                if (p >= end || *p != ',')
+                        return true;
+                p++;
+        }
+}
 
 /*
  * Seconds since boot, from the number's text as written, exactly: kdmesg
@@ -155,7 +218,10 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
         } else if (strcmp(key, "seq") == 0) {
                 errno = 0;
                 l->err = "seq is not a number";
-                if (!json_object_is_type(v, json_type_int) || (r->seqnum = json_object_get_uint64(v), errno))
+                /* Neither negative (json-c gives 0) nor past 2^64-1 (json-c gives 2^64-1). */
+                if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+                    (r->seqnum = json_object_get_uint64(v), errno) ||
+                    (r->seqnum == UINT64_MAX && !seq_is_max_as_written(l)))
                         e = -EBADMSG;
                 r->has_seqnum = true;
         } else if (strcmp(key, "time") == 0) {
@@ -256,7 +322,8 @@ static const char *skip_value(const char *p, const char *end) {
  * holds as written (json-c keeps only the last of repeated keys).
  * Returns 0, or -ENOENT when the line has no such object.
  */
-static int find_dict(const char *p, const char *end, const char **ret_start, size_t *ret_pairs) {
+static int find_dict(const char *p, const char *end, const char **ret_start, size_t *ret_pairs,
+                     bool *ret_nul_key) {
         p = skip_ws(p, end);
         if (p >= end || *p != '{')
                 return -ENOENT;
@@ -282,8 +349,12 @@ static int find_dict(const char *p, const char *end, const char **ret_start, siz
 
                         *ret_start = v;
                         p = skip_ws(v + 1, end);
+                        *ret_nul_key = false;
                         while (p < end && *p == '"') {
                                 n++;
+                                /* json-c cuts a key at a NUL. */
+                                if (string_has_nul(p, end))
+                                        *ret_nul_key = true;
                                 p = skip_value(p, end); /* key */
                                 if (!p)
                                         return -ENOENT;
@@ -347,7 +418,11 @@ static int walk_dict(struct json_line *l, const char *p, const char *end) {
                 json_tokener_reset(l->tok);
                 v = json_tokener_parse_ex(l->tok, p, (int)(end - p));
                 p = skip_ws(p + json_tokener_get_parse_end(l->tok), end);
-                e = dict_add(l, json_object_get_string(k), (size_t)json_object_get_string_len(k), v);
+                if (memchr(json_object_get_string(k), '\0', (size_t)json_object_get_string_len(k))) {
+                        l->err = "dictionary key holds a NUL";
+                        e = -EBADMSG;
+                } else
+                        e = dict_add(l, json_object_get_string(k), (size_t)json_object_get_string_len(k), v);
                 json_object_put(k);
                 json_object_put(v);
                 if (e < 0)
@@ -361,10 +436,11 @@ static int walk_dict(struct json_line *l, const char *p, const char *end) {
 /* Parse one line.  Returns 1 with a record, 0 for a line that is no record (a loss), or -errno. */
 static int parse_json_line(struct json_tokener *tok, struct kmsg_record *r, const char *p, size_t len,
                            const char **ret_err) {
-        struct json_line l = { .r = r, .tok = tok };
+        struct json_line l = { .r = r, .tok = tok, .line = p, .line_end = p + len };
         struct json_object *o, *dict = NULL;
         const char *dict_start = NULL;
         size_t dict_pairs = 0;
+        bool nul_key = false;
         int e = 0;
 
         record_reset(r);
@@ -403,8 +479,10 @@ static int parse_json_line(struct json_tokener *tok, struct kmsg_record *r, cons
                 if (!json_object_is_type(dict, json_type_object)) {
                         l.err = "dict is not an object";
                         e = -EBADMSG;
-                } else if (find_dict(p, p + len, &dict_start, &dict_pairs) == 0 &&
-                           dict_pairs != (size_t)json_object_object_length(dict)) {
+                } else if (find_dict(p, p + len, &dict_start, &dict_pairs, &nul_key) == 0 && nul_key) {
+                        l.err = "dictionary key holds a NUL";
+                        e = -EBADMSG;
+                } else if (dict_start && dict_pairs != (size_t)json_object_object_length(dict)) {
                         l.err = "bad dictionary";
                         e = walk_dict(&l, dict_start, p + len);
                 } else {

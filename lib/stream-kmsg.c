@@ -7,6 +7,7 @@
  * the next header is split there.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,55 @@ enum { SKIP_NONE, SKIP_LINE, SKIP_AFTER_NL };
 
 struct kmsg_state {
         int skip; /* SKIP_*: passing a record over the size limit */
+        /*
+         * Separators skipped since the last record (NUL bytes, blank
+         * lines): past the record limit, next() returns to its caller with
+         * an error, so that an endless run (/dev/zero) cannot hold it.
+         */
+        uint64_t junk;
+        uint64_t junk_line;
+        /* A 6.3+ cut record was split from the next one: said at the next call. */
+        bool split_note;
+        uint64_t split_line, split_seq;
 };
+
+/*
+ * How far the time stamp of the record that follows a cut one may be from
+ * the cut one's, for the two to be split: an hour.  Far more than SMP
+ * jitter or a burst of messages, far less than what attacker text picks.
+ */
+#define SPLIT_MAX_USEC (3600ull * 1000000ull)
+
+/* The seq and time stamp of a header at p.  Returns false if it is none. */
+static bool header_seq_usec(const char *p, const char *end, uint64_t *ret_seq, uint64_t *ret_usec) {
+        size_t n;
+
+        if (!header_check(p, (size_t)(end - p)))
+                return false;
+        n = parse_u64(p, end, ret_seq); /* the priority */
+        p += n + 1;
+        n = parse_u64(p, end, ret_seq);
+        p += n + 1;
+        return parse_u64(p, end, ret_usec) > 0;
+}
+
+/*
+ * The 6.3+ rule: a line whose byte 2048 starts a header is two records.
+ * Text can look like a header there, so split only where that header is
+ * the very next record: seq + 1, time stamp within SPLIT_MAX_USEC.
+ */
+static bool split_here(const char *h, const char *cut, const char *lim, uint64_t *ret_seq) {
+        uint64_t seq, usec, next_seq, next_usec;
+
+        if (!header_seq_usec(h, lim, &seq, &usec) || !header_seq_usec(cut, lim, &next_seq, &next_usec))
+                return false;
+        if (seq == UINT64_MAX || next_seq != seq + 1)
+                return false;
+        if ((next_usec > usec ? next_usec - usec : usec - next_usec) > SPLIT_MAX_USEC)
+                return false;
+        *ret_seq = next_seq;
+        return true;
+}
 
 /* Skip separators and blank lines.  Returns 1 at a record, 0 if more input is needed. */
 static int skip_separators(struct kmsg_reader *rd) {
@@ -54,7 +103,8 @@ static int skip_separators(struct kmsg_reader *rd) {
  * (end of the record's bytes) and *ret_next (where the next one starts),
  * *ret_lines (newlines inside); 0 when more input is needed.
  */
-static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines) {
+static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines,
+                       uint64_t *ret_split_seq) {
         const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *lim, *h, *q;
         uint64_t lines = 0;
 
@@ -71,8 +121,9 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
          */
         for (h = p; h < lim && (*h == ' ' || *h == '\t'); h++)
                 ;
+        *ret_split_seq = 0;
         if ((size_t)(lim - h) > KMSG_TRUNCATED_RECORD &&
-            header_check(h + KMSG_TRUNCATED_RECORD, (size_t)(lim - h - KMSG_TRUNCATED_RECORD))) {
+            split_here(h, h + KMSG_TRUNCATED_RECORD, lim, ret_split_seq)) {
                 *ret_end = *ret_next = (size_t)(h + KMSG_TRUNCATED_RECORD - buf);
                 *ret_lines = 0;
                 return 1;
@@ -169,10 +220,24 @@ static int too_big(struct kmsg_reader *rd) {
         return -E2BIG;
 }
 
+/* skip_separators(), counting what it skips. */
+static int junk_skip(struct kmsg_reader *rd, struct kmsg_state *st) {
+        size_t before = rd->start;
+        uint64_t line = rd->line;
+        int found = skip_separators(rd);
+
+        if (st->junk == 0)
+                st->junk_line = line;
+        st->junk += rd->start - before;
+        if (found)
+                st->junk = 0;
+        return found;
+}
+
 static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
         size_t rec_end, next;
-        uint64_t lines;
+        uint64_t lines, split_seq;
         bool rescanned = false;
         int e;
 
@@ -181,12 +246,21 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (!st)
                         return -ENOMEM;
         }
+        if (st->split_note) {
+                st->split_note = false;
+                rd->pos = st->split_line;
+                reader_set_error(rd,
+                                 "record cut at %u bytes by the kernel: the record with seq %" PRIu64
+                                 " starts there, on the same line, and is read as the next one",
+                                 KMSG_TRUNCATED_RECORD, st->split_seq);
+                return -EBADMSG;
+        }
         for (;;) {
                 if (st->skip != SKIP_NONE) {
                         if (skip_record(rd, st))
                                 return too_big(rd);
-                } else if (skip_separators(rd)) {
-                        if (scan_record(rd, &rec_end, &next, &lines)) {
+                } else if (junk_skip(rd, st)) {
+                        if (scan_record(rd, &rec_end, &next, &lines, &split_seq)) {
                                 struct kmsg_record *r;
                                 const char *err;
 
@@ -202,6 +276,12 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 e = record_parse_into(r, rd->buf + rd->start, rec_end - rd->start, &err);
                                 rd->line += lines;
                                 rd->start = next;
+                                if (split_seq) {
+                                        /* Said after the cut record, before the one that follows. */
+                                        st->split_note = true;
+                                        st->split_line = rd->pos;
+                                        st->split_seq = split_seq;
+                                }
                                 return stream_take(rd, r, e, "", err, ret);
                         }
                         if (rd->end - rd->start > rd->max_record) {
@@ -212,6 +292,13 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         }
                 } else if (rd->start == rd->end && rd->eof)
                         return 0;
+                else if (st->junk >= rd->max_record) {
+                        rd->pos = st->junk_line;
+                        reader_set_error(rd, "%" PRIu64 " bytes of junk skipped (NUL bytes or blank lines)",
+                                         st->junk);
+                        st->junk = 0;
+                        return -EBADMSG;
+                }
 
                 e = stream_fill(rd);
                 if (e == -EAGAIN && !rescanned && rd->start < rd->end) {

@@ -168,3 +168,25 @@ no_controls_in_stderr() {
         run --separate-stderr kdmesg_emu --cursor-file "$BATS_TEST_TMPDIR/missing$e/cursor"
         no_controls_in_stderr
 }
+
+# Issue 13 #5: the reader comes back to kdmesg after a bounded run of junk,
+# so that kdmesg sees SIGTERM and SIGINT.
+@test "SIGTERM and SIGINT end kdmesg -w -K /dev/zero at once" {
+        [ -r /dev/zero ] || skip "/dev/zero is not available"
+        for sig in TERM INT; do
+                run --separate-stderr bash -c '
+                        "$KDMESG" -w -K /dev/zero > /dev/null 2>"$1" & pid=$!
+                        sleep 0.5
+                        kill -'"$sig"' $pid
+                        for i in $(seq 20); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+                        if kill -0 $pid 2>/dev/null; then echo "still running"; kill -KILL $pid; fi
+                        wait $pid; echo "status $?"' _ "$BATS_TEST_TMPDIR/err"
+                [ "$status" -eq 0 ]
+                [ "$output" != "still running" ]
+                [[ "$output" = "status "* ]]
+                grep -q "bytes of junk skipped" "$BATS_TEST_TMPDIR/err"
+        done
+        # Without -w too: SIGTERM after a second ends it (SIGKILL is not needed).
+        run timeout -s TERM -k 5 1 "$KDMESG" -K /dev/zero
+        [ "$status" -ne 137 ]
+}

@@ -180,6 +180,136 @@ TEST(export_binary_length_mismatch) {
         free(t);
 }
 
+/* Issue 13 #6: one impossible length loses the entry it is in, no more, and says so. */
+TEST(export_bad_length_resynchronises_at_the_blank_line) {
+        static char buf[1024];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "MESSAGE=first\nSEQNUM=1\n\n"); /* 1-3 */
+        n += put(buf + n, "SEQNUM=2\n");                   /* 4 */
+        /* 2^63 announced: binary data that never ends, text to the blank line. */
+        n += put_bin(buf + n, "MESSAGE", (uint64_t)1 << 63, "short data", 10); /* 5-6 */
+        n += put(buf + n, "PRIORITY=3\nODD\nLINES\n\n");   /* 7-10 */
+        n += put(buf + n, "MESSAGE=third\nSEQNUM=3\n\n");   /* 11-13 */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 seq=1 flags= fields= msg=first\n"
+                         "E-74@4 line 5: binary field length 9223372036854775808 is over the 1048576-byte "
+                         "record limit: 58 bytes skipped to the next blank line\n"
+                         "R@11 seq=3 flags= fields= msg=third\n"
+                         "EOF\n");
+        free(t);
+
+        /* A text line without '=': the next 8 bytes ("SEQNUM=1") are no length. */
+        n = 0;
+        n += put(buf + n, "MESSAGE=a\nGARBAGE\nSEQNUM=1\nPRIORITY=3\n\n"); /* 1-5 */
+        n += put(buf + n, "MESSAGE=next\nSEQNUM=2\n\n");                  /* 6-8 */
+        n += put(buf + n, "MESSAGE=x\nNOEQ\nSEQNUM=3\n");                 /* 9-11, cut */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "E-74@1 line 2: binary field length 3548077110219326803 is over the 1048576-byte "
+                         "record limit: 39 bytes skipped to the next blank line\n"
+                         "R@6 seq=2 flags= fields= msg=next\n"
+                         "E-74@9 line 10: binary field length 3692192298295182675 is over the 1048576-byte "
+                         "record limit: 24 bytes skipped to the end of the input\n"
+                         "EOF\n");
+        free(t);
+}
+
+/*
+ * Issue 12: every entry is read whatever the position of a binary field,
+ * the first entry of the file included.  Each field kind, binary and text,
+ * at the first, a middle and the last position of the first, a middle and
+ * the last entry.
+ */
+TEST(export_binary_field_at_every_position) {
+        static const char *const kinds[][2] = {
+                { "MESSAGE", "m\nx" },     { "PRIORITY", "3" },   { "SYSLOG_FACILITY", "1" },
+                { "SEQNUM", "7" },         { "TIMESTAMP", "99" }, { "_KERNEL_SUBSYSTEM", "pci" },
+                { "_KERNEL_DEVICE", "b8:0" }, { "KMSG_FLAGS", "c" }, { "KMSG_FIELDS", "caller=T1" },
+                { "KMSG_DICT", "K\\x3d=v" }, { "CUSTOM", "a\n\nb" },
+        };
+        static char buf[2048];
+        size_t k, pos, entry, i;
+
+        for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+                for (pos = 0; pos < 3; pos++)
+                        for (entry = 0; entry < 3; entry++) {
+                                const char *key = kinds[k][0], *val = kinds[k][1];
+                                bool is_msg = strcmp(key, "MESSAGE") == 0;
+                                /* Three text fields around the binary one (MESSAGE among them unless it is the one). */
+                                const char *text[3] = { is_msg ? "X_A=1" : "MESSAGE=text", "X_B=2", "X_C=3" };
+                                size_t n = 0;
+                                char *t, *want;
+                                struct memsrc m;
+                                struct kmsg_reader *rd = NULL;
+                                struct kmsg_record *r;
+                                int got = 0, e;
+
+                                for (i = 0; i < 3; i++) {
+                                        size_t f;
+
+                                        if (i != entry) {
+                                                n += (size_t)sprintf(buf + n, "MESSAGE=plain %zu\n\n", i);
+                                                continue;
+                                        }
+                                        for (f = 0; f < 4; f++) {
+                                                size_t slot = f < pos ? f : f - 1;
+
+                                                if (f == (pos == 0 ? 0 : pos == 1 ? 2 : 3))
+                                                        n += put_bin(buf + n, key, strlen(val), val, strlen(val));
+                                                else if (slot < 3)
+                                                        n += (size_t)sprintf(buf + n, "%s\n", text[slot]);
+                                        }
+                                        n += put(buf + n, "\n");
+                                }
+                                m = (struct memsrc){ .data = buf, .len = n };
+                                CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_AUTO,
+                                                                     &rd), 0);
+                                while ((e = kmsg_reader_next(rd, &r)) != 0) {
+                                        if (e != 1) {
+                                                test_fail(__FILE__, __LINE__, "%s at %zu of entry %zu: %d %s", key,
+                                                          pos, entry, e, kmsg_reader_get_error(rd));
+                                                break;
+                                        }
+                                        got++;
+                                }
+                                CHECK_INT(kmsg_reader_get_format(rd), KMSG_FORMAT_EXPORT);
+                                if (got != 3)
+                                        test_fail(__FILE__, __LINE__, "%s at %zu of entry %zu: %d entries read",
+                                                  key, pos, entry, got);
+                                kmsg_reader_unref(rd);
+                                /* And the same at every read boundary (binary MESSAGE only: time). */
+                                if (!is_msg)
+                                        continue;
+                                want = read_mem(buf, n, KMSG_FORMAT_AUTO, 0, 0, 0, NULL);
+                                t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_AUTO, 0);
+                                check_transcript(__FILE__, __LINE__, t, want);
+                                free(t);
+                                free(want);
+                        }
+}
+
+/* A length within the limit that runs past the end of the input: the entries after its blank line are read. */
+TEST(export_length_past_the_end_resynchronises) {
+        static char buf[1024];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "MESSAGE=first\nSEQNUM=1\n\n");               /* 1-3 */
+        n += put_bin(buf + n, "MESSAGE", 500, "short", 5);             /* 4-5 */
+        n += put(buf + n, "SEQNUM=2\n\nMESSAGE=third\nSEQNUM=3\n\n");  /* 6-10 */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 seq=1 flags= fields= msg=first\n"
+                         "E-74@4 line 4: binary field length 500 runs past the end of the input: "
+                         "32 bytes skipped to the next blank line\n"
+                         "R@8 seq=3 flags= fields= msg=third\n"
+                         "EOF\n");
+        free(t);
+}
+
 TEST(export_binary_truncated_at_eof) {
         static char buf[512];
         size_t n = 0, cut;
@@ -224,18 +354,22 @@ TEST(export_huge_length_is_streamed_not_allocated) {
         n += put_bin(buf + n, "MESSAGE", (uint64_t)1 << 62, "", 0) - 1;
         memset(buf + n, 'q', 256 * 1024);
         n += 256 * 1024;
-        n += put(buf + n, "\n\nMESSAGE=swallowed\n\n");
+        n += put(buf + n, "\n\nMESSAGE=after\n\n");
 
         m = (struct memsrc){ .data = buf, .len = n, .chunk = 4096 };
         CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_AUTO, &rd), 0);
         CHECK_INT(kmsg_reader_set_max_record_size(rd, 4096), 0);
         CHECK_INT(kmsg_reader_next(rd, &r), 1);
         e = kmsg_reader_next(rd, &r);
-        CHECK_INT(e, -E2BIG);
+        CHECK_INT(e, -EBADMSG);
         CHECK_INT(kmsg_reader_get_position(rd), 3);
-        CHECK_STR(kmsg_reader_get_error(rd), "record larger than 4096 bytes skipped");
+        CHECK_STR(kmsg_reader_get_error(rd), "line 3: binary field length 4611686018427387904 is over the "
+                                             "4096-byte record limit: 262162 bytes skipped to the next blank line");
         if (rd->cap > max_cap)
                 max_cap = rd->cap;
+        /* The entry after the blank line is read. */
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_reader_get_position(rd), 6);
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         CHECK(max_cap <= 256 * 1024);
         CHECK(rd->rec->data_cap <= 4096);
@@ -247,7 +381,8 @@ TEST(export_huge_length_is_streamed_not_allocated) {
         m = (struct memsrc){ .data = buf, .len = n };
         CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
         CHECK_INT(kmsg_reader_next(rd, &r), 1);
-        CHECK_INT(kmsg_reader_next(rd, &r), -E2BIG);
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         CHECK(rd->cap <= 1024 * 1024);
         kmsg_reader_unref(rd);

@@ -215,3 +215,39 @@ TEST(json_line_over_the_limit_is_skipped) {
         kmsg_reader_unref(rd);
         free(buf);
 }
+
+/* Issue 13 #11: impossible values are refused, naming the line, not clamped or cut. */
+TEST(json_impossible_values_are_refused) {
+        struct kmsg_reader *rd = READER("{\"seq\":18446744073709551616,\"msg\":\"over\"}\n"
+                                        "{\"seq\":-1,\"msg\":\"negative\"}\n"
+                                        "{\"seq\":99999999999999999999999,\"msg\":\"far over\"}\n"
+                                        "{\"msg\":\"nul key\",\"dict\":{\"DEV\\u0000ICE\":\"b8:0\"}}\n"
+                                        "{\"msg\":\"nul keys\",\"dict\":{\"A\\u0000x\":\"1\",\"A\\u0000y\":\"2\"}}\n"
+                                        "{\"seq\":18446744073709551615,\"msg\":\"max\",\"dict\":"
+                                        "{\"K\\\\u0000\":\"literal\"}}\n"
+                                        "{\"seq\" : 18446744073709551615 ,\"msg\":\"max\"}\n",
+                                        KMSG_FORMAT_JSON);
+        static const char *const why[] = { "seq is not a number", "seq is not a number",
+                                           "seq is not a number", "dictionary key holds a NUL",
+                                           "dictionary key holds a NUL" };
+        struct kmsg_record *r;
+        const char *k, *v;
+        char want[128];
+        int i;
+
+        for (i = 1; i <= 5; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+                CHECK_INT(kmsg_reader_get_position(rd), i);
+                snprintf(want, sizeof(want), "bad JSON record: %s", why[i - 1]);
+                CHECK_STR(kmsg_reader_get_error(rd), want);
+        }
+        /* The largest seq is possible, and "\\u0000" is no NUL. */
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_seqnum(r) == UINT64_MAX);
+        CHECK_INT(kmsg_record_get_dict_entry(r, 0, &k, &v, NULL), 0);
+        CHECK_STR(k, "K\\u0000");
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_seqnum(r) == UINT64_MAX);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
