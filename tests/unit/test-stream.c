@@ -614,3 +614,44 @@ TEST(buffer_reader) {
         CHECK_INT(kmsg_reader_new_buffer(NULL, 1, NULL, KMSG_FORMAT_KMSG, &rd), -EINVAL);
         CHECK_INT(kmsg_reader_new_buffer("", 0, NULL, (enum kmsg_format)99, &rd), -EINVAL);
 }
+
+/*
+ * Multi-line messages in the syslog form, as "dmesg -r", "dmesg" and
+ * "dmesg -x" print them: further lines are indented by the width of the
+ * first line's head, and exactly that indent is taken off.  A blank line
+ * shorter than the indent ends the record; one as long is an empty line.
+ */
+static const char syslog_multi[] =
+        "<4>[    1.000000] WARNING: at foo\n"
+        "                  Call Trace:\n"
+        "                   <TASK>\n"
+        "                  \tback\\slash\r\n"
+        "                  \n"
+        "                  [    2.000000] not a record\n"
+        "\n"
+        "[    3.000000] plain\n"
+        "               cont\n"
+        "kern  :err   : [    4.000000] decoded\n"
+        "                                two spaces\n"
+        "user  :info  : no time\n"
+        "               x\n"
+        "<6>last\n"
+        "   line";
+static const char syslog_multi_want[] =
+        "R@1 pri=4 usec=1000000 flags= fields= msg=WARNING: at foo\\0aCall Trace:\\0a <TASK>\\0a"
+        "\\09back\\5cslash\\0a\\0a[    2.000000] not a record\n"
+        "R@8 usec=3000000 flags= fields= msg=plain\\0acont\n"
+        "R@10 pri=3 usec=4000000 flags= fields= msg=decoded\\0a  two spaces\n"
+        "R@12 pri=14 flags= fields= msg=no time\\0ax\n"
+        "R@14 pri=6 flags= fields= msg=last\\0aline\n"
+        "EOF\n";
+
+TEST(syslog_multiline_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_multi), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_multi_want);
+        free(t);
+        t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_multi), KMSG_FORMAT_AUTO, 0);
+        check_transcript(__FILE__, __LINE__, t, syslog_multi_want);
+        free(t);
+}
