@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Syslog-form input (-F, and -K when it detects that form): multi-line
+# messages as util-linux dmesg 2.43 and kdmesg print them, round trips of
+# -r output, and the kmsg form made from syslog-form input.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+OOPS="$DATA/oops.kmsg" # oops-style multi-line messages: tabs, backslashes, UTF-8, indented lines
+
+# The message texts of a dump, one record per line, escaped as in the kmsg form.
+messages() {
+        "$KDMESG" "$@" --format=kmsg 2>/dev/null | grep -v '^ ' | cut -d';' -f2-
+}
+
+@test "util-linux 'dmesg -r' capture of multi-line messages reads back to the same texts" {
+        # Made with ../shared/peers/util-linux-dmesg/dmesg -r from oops.kmsg (NUL-separated).
+        run --separate-stderr "$KDMESG" -F "$DATA/oops-util-linux-r.syslog" --format=kmsg
+        [ "$status" -eq 0 ]
+        golden syslog/oops-read-back.kmsg
+        diff <(messages -K "$OOPS") <(messages -F "$DATA/oops-util-linux-r.syslog")
+}
+
+@test "util-linux plain 'dmesg' capture reads back to the same texts" {
+        diff <(messages -K "$OOPS") <(messages -F "$DATA/oops-util-linux.syslog")
+        run "$KDMESG" -F "$DATA/oops-util-linux.syslog"
+        [ "$status" -eq 0 ]
+}
+
+@test "util-linux 'dmesg -x' capture reads back to the same texts and levels" {
+        diff <(messages -K "$OOPS") <(messages -F "$DATA/oops-util-linux-x.syslog")
+        diff <("$KDMESG" -K "$OOPS" --format=kmsg | grep -v '^ ' | cut -d, -f1) \
+                <("$KDMESG" -F "$DATA/oops-util-linux-x.syslog" --format=kmsg 2>/dev/null | cut -d, -f1)
+}
+
+@test "-K detects the syslog form of a multi-line capture" {
+        diff <(messages -K "$OOPS") <(messages -K "$DATA/oops-util-linux-r.syslog")
+}
+
+@test "kdmesg's own -r capture reads back to the same texts" {
+        # Made with kdmesg -K oops.kmsg -r; still what -r writes.
+        run "$KDMESG" -K "$OOPS" -r
+        [ "$status" -eq 0 ]
+        diff "$DATA/oops-kdmesg-r.syslog" <(printf '%s\n' "$output")
+        diff <(messages -K "$OOPS") <(messages -F "$DATA/oops-kdmesg-r.syslog")
+}
