@@ -45,3 +45,11 @@ messages() {
         diff "$DATA/oops-kdmesg-r.syslog" <(printf '%s\n' "$output")
         diff <(messages -K "$OOPS") <(messages -F "$DATA/oops-kdmesg-r.syslog")
 }
+
+@test "-r | -F gives back the same text: a backslash before xNN is written as \\x5c" {
+        printf '6,0,1000,-;C:\\x5ctemp\\x5cx41 \\x5c\\x5cx4F \\x5c\\x1b \\x5c\n' > "$BATS_TEST_TMPDIR/bs.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/bs.kmsg" -r
+        [ "$status" -eq 0 ]
+        [ "$output" = '<6>[    0.001000] C:\temp\x5cx41 \\x5cx4F \\x1b \' ]
+        diff <(messages -K "$BATS_TEST_TMPDIR/bs.kmsg") <("$KDMESG" -K "$BATS_TEST_TMPDIR/bs.kmsg" -r | messages -F -)
+}
