@@ -4,7 +4,8 @@
  * record, as "dmesg -r" prints it and as -F reads it back.  The message is
  * escaped as in the other views, and a backslash that would read back as
  * the start of an escape ("\x" and two hex digits) is written as \x5c, so
- * that -F gives back the same text.
+ * that -F gives back the same text.  Losses go to standard error, as in
+ * the other formats that programs read back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r) {
 }
 
 static int syslog_loss(struct sink *s, const struct kmsg_loss *l) {
-        out_loss_line(l);
+        err_loss_line(l);
         sink_end_item(s);
         return 0;
 }

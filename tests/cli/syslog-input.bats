@@ -53,3 +53,16 @@ messages() {
         [ "$output" = '<6>[    0.001000] C:\temp\x5cx41 \\x5cx4F \\x1b \' ]
         diff <(messages -K "$BATS_TEST_TMPDIR/bs.kmsg") <("$KDMESG" -K "$BATS_TEST_TMPDIR/bs.kmsg" -r | messages -F -)
 }
+
+@test "-r writes loss lines to standard error: kdmesg -F reads its -r output back whole" {
+        run --separate-stderr "$KDMESG" -K "$DATA/formats.kmsg" -r
+        [ "$status" -eq 0 ]
+        [[ "$output" != *lost* ]]
+        [ "$stderr" = "kdmesg: -- 1 message lost (seq 0, before 1.000000, rotated) --
+kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
+kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
+        "$KDMESG" -K "$DATA/formats.kmsg" -r 2>/dev/null > "$BATS_TEST_TMPDIR/f.syslog"
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/f.syslog"
+        [ "$status" -eq 0 ]
+        diff <(messages -K "$DATA/formats.kmsg") <(messages -F "$BATS_TEST_TMPDIR/f.syslog")
+}
