@@ -66,3 +66,14 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         [ "$status" -eq 0 ]
         diff <(messages -K "$DATA/formats.kmsg") <(messages -F "$BATS_TEST_TMPDIR/f.syslog")
 }
+
+@test "kmsg output made from syslog-form input keeps the FLAGS field" {
+        run --separate-stderr "$KDMESG" -F - --format=kmsg <<<'<6>[    1.000000] a'
+        [ "$status" -eq 0 ]
+        [ "$output" = "6,0,1000000,-;a" ]
+        run --separate-stderr "$KDMESG" -F - --format=kmsg <<<'[    2.500000] b; c'
+        [ "$output" = "6,0,2500000,-;b; c" ]
+        # The 3.5-rc header of kmsg input stays without one.
+        run "$KDMESG" -K - --format=kmsg <<<'6,0,1000;old'
+        [ "$output" = "6,0,1000;old" ]
+}
