@@ -3,9 +3,9 @@
  * The syslog form, as "dmesg -r" and /proc/kmsg print it:
  * "<6>[    1.234567] message", "[    1.234567] message", "<6>message", or
  * with "dmesg -x" names first, "kern  :info  : [    1.234567] message".
- * A line that starts no record continues the message before it (the
- * views print multi-line messages so), less the indent the view added:
- * as many spaces as the first line's head is long.  These lines carry no
+ * A line indented by as many spaces as the first line's head is long
+ * continues the message before it (the views print multi-line messages
+ * so), less that indent.  These lines carry no
  * sequence numbers.  \xNN escapes in the message are decoded as in the
  * kmsg form.
  */
@@ -110,6 +110,12 @@ static size_t parse_prefix(const char *p, size_t len, struct prefix *ret) {
         return (size_t)(p - start);
 }
 
+bool syslog_line_check(const char *p, size_t len) {
+        struct prefix pf;
+
+        return !memchr(p, '\0', len) && parse_prefix(p, len, &pf) > 0;
+}
+
 /* A line of white space only carries nothing, as in the kmsg form. */
 static bool blank_line(const char *p, size_t len) {
         size_t i;
@@ -131,17 +137,20 @@ static size_t leading_spaces(const char *p, size_t len) {
 /*
  * Whether the line p[0..len) continues a record whose first line had an
  * indent-byte head: the views print the further lines of a multi-line
- * message indented by the width of that head.  A line that starts a
- * record, or a blank line shorter than the indent, does not.
+ * message indented by the width of that head, and no record starts with a
+ * space.  A line indented less does not (junk is reported, not joined), nor
+ * a blank line shorter than the indent.  Indent 0 is the error of a line
+ * that starts no record: lines indented at all continue it.
  */
 static bool continues(const char *p, size_t len, size_t indent) {
-        struct prefix pf;
+        size_t sp;
 
         if (len == 0 || memchr(p, '\0', len))
                 return false;
+        sp = leading_spaces(p, len);
         if (blank_line(p, len))
-                return indent > 0 && leading_spaces(p, len) >= indent;
-        return parse_prefix(p, len, &pf) == 0;
+                return indent > 0 && sp >= indent;
+        return sp >= (indent > 0 ? indent : 1);
 }
 
 /* The message text being joined from the lines of one record, still escaped. */
@@ -203,15 +212,15 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                 return -EBADMSG;
         }
         head = parse_prefix(p, len, &pf);
-        if (head == 0) {
-                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
-                stream_consume(rd, rd->start + (has_nl ? off : off - 1));
-                return -EBADMSG;
-        }
         r->priority = pf.priority;
         r->has_priority = pf.has_priority;
         r->usec = pf.usec;
         r->has_timestamp = pf.has_timestamp;
+        /*
+         * A line that starts no record, with none before it (the input was
+         * cut there, or has junk first): it and the lines that continue it
+         * are one error.
+         */
         indent = head;
         st->len = 0;
         e = text_add(st, p + head, len - head, false);
@@ -249,6 +258,10 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                 has_nl = nl != NULL;
         }
         stream_consume(rd, rd->start + (off < rd->end - rd->start ? off : rd->end - rd->start));
+        if (head == 0) {
+                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
+                return -EBADMSG;
+        }
         return record_append_unescaped(r, st->text, st->len, &r->msg_off, &r->msg_len);
 }
 

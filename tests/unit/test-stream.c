@@ -655,3 +655,32 @@ TEST(syslog_multiline_every_boundary) {
         check_transcript(__FILE__, __LINE__, t, syslog_multi_want);
         free(t);
 }
+
+/*
+ * A syslog-form capture cut inside a multi-line message: the lines before
+ * the first record are one error; a line indented less than the view
+ * indents is junk, reported and not joined.
+ */
+static const char syslog_cut[] =
+        "                  Call Trace:\n"
+        "                   <TASK>\n"
+        "                  \n"
+        "<4>[    1.000000] first\n"
+        "                  more\n"
+        "  junk\n"
+        "-- 9 messages lost --\n"
+        "<6>[    2.000000] last\n";
+static const char syslog_cut_want[] =
+        "E-74@1 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "R@4 pri=4 usec=1000000 flags= fields= msg=first\\0amore\n"
+        "E-74@6 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "E-74@7 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "R@8 pri=6 usec=2000000 flags= fields= msg=last\n"
+        "EOF\n";
+
+TEST(syslog_cut_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_cut), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_cut_want);
+        free(t);
+}
