@@ -77,3 +77,25 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         run "$KDMESG" -K - --format=kmsg <<<'6,0,1000;old'
         [ "$output" = "6,0,1000;old" ]
 }
+
+@test "detection: a dump cut with tail (on dictionary lines or not) reads every complete record after the cut" {
+        local n k want got
+        n=$(wc -l < "$DATA/devices.kmsg")
+        for ((k = 1; k <= n; k++)); do
+                tail -n "$k" "$DATA/devices.kmsg" > "$BATS_TEST_TMPDIR/cut"
+                want=$(grep -c '^[0-9]' "$BATS_TEST_TMPDIR/cut" || true)
+                run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/cut" --format=kmsg
+                got=$(grep -c '^[0-9]' <<<"$output" || true)
+                [ "$got" -eq "$want" ] || { echo "tail -n $k: $got of $want records"; return 1; }
+                if [ "$(head -c1 "$BATS_TEST_TMPDIR/cut")" = " " ]; then
+                        [ "$status" -eq 1 ]
+                        [ "$(grep -c 'bad header' <<<"$stderr")" -eq 1 ]
+                fi
+        done
+}
+
+@test "detection looks past leading junk and picks the -x syslog form" {
+        diff <(messages -K "$OOPS") <(messages -K - < "$DATA/oops-util-linux-x.syslog")
+        { echo '$ dmesg -r'; cat "$DATA/oops-util-linux-r.syslog"; } > "$BATS_TEST_TMPDIR/junk"
+        diff <(messages -K "$OOPS") <(messages -K "$BATS_TEST_TMPDIR/junk")
+}
