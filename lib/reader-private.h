@@ -73,6 +73,9 @@ int stream_skip_long_line(struct kmsg_reader *rd);
 /* Set rd->format from the first bytes (reading them).  Returns 0 or -errno. */
 int stream_detect(struct kmsg_reader *rd);
 
+/* stream-syslog.c: whether the line p[0..len) starts a syslog-form record. */
+bool syslog_line_check(const char *p, size_t len);
+
 /* reader.c, tests only: read a stream through ops instead of read() on its fd (kept for poll()). */
 void reader_set_source(struct kmsg_reader *rd, const struct kmsg_device_ops *ops, void *userdata);
 

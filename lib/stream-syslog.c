@@ -1,35 +1,84 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The syslog form, one record per line, as "dmesg -r" and /proc/kmsg
- * print it:  "<6>[    1.234567] message", "[    1.234567] message" or
- * "<6>message".  These lines carry no sequence numbers.  \xNN escapes in
- * the message are decoded as in the kmsg form.
+ * The syslog form, as "dmesg -r" and /proc/kmsg print it:
+ * "<6>[    1.234567] message", "[    1.234567] message", "<6>message", or
+ * with "dmesg -x" names first, "kern  :info  : [    1.234567] message".
+ * A line indented by as many spaces as the first line's head is long
+ * continues the message before it (the views print multi-line messages
+ * so), less that indent.  These lines carry no
+ * sequence numbers.  \xNN escapes in the message are decoded as in the
+ * kmsg form.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader-private.h"
 
-static int parse_line(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
-        const char *end = p + len, *q;
+/* What the head of a line says about the record it starts. */
+struct prefix {
+        unsigned priority;
+        uint64_t usec;
+        bool has_priority;
+        bool has_timestamp;
+};
+
+/*
+ * "kern  :warn  : ", the facility and level names that "dmesg -x" puts
+ * first (each padded to six columns).  Returns the bytes it takes, or 0.
+ */
+static size_t decode_prefix(const char *p, const char *end, struct prefix *ret) {
+        char name[2][16];
+        const char *q = p;
+        int v[2], k;
+
+        for (k = 0; k < 2; k++) {
+                size_t n = 0;
+
+                while (q < end && ((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')) && n < 15)
+                        name[k][n++] = *q++;
+                name[k][n] = '\0';
+                if (n == 0)
+                        return 0;
+                while (q < end && *q == ' ')
+                        q++;
+                if (q == end || *q != ':')
+                        return 0;
+                q++;
+        }
+        if (q == end || *q != ' ')
+                return 0;
+        v[0] = kmsg_facility_from_name(name[0]);
+        v[1] = kmsg_level_from_name(name[1]);
+        if (v[0] < 0 || v[1] < 0)
+                return 0;
+        ret->priority = (unsigned)(v[0] << 3 | v[1]);
+        ret->has_priority = true;
+        return (size_t)(q + 1 - p);
+}
+
+/*
+ * The head of a line that starts a record: "<PRI>", "[SECONDS] ", both,
+ * or "dmesg -x"'s names before "[SECONDS] ".  Returns the length of the
+ * head (the message follows it), or 0 when the line starts no record.
+ */
+static size_t parse_prefix(const char *p, size_t len, struct prefix *ret) {
+        const char *start = p, *end = p + len, *q;
         uint64_t v, frac;
         size_t digits;
 
-        record_reset(r);
-        if (memchr(p, '\0', len)) {
-                *ret_err = "binary data (NUL byte) in a syslog-form line";
-                return -EBADMSG;
-        }
+        memset(ret, 0, sizeof(*ret));
         if (p < end && *p == '<') {
                 v = 0;
                 for (q = p + 1; q < end && *q >= '0' && *q <= '9' && q - p <= 5; q++)
                         v = v * 10 + (uint64_t)(*q - '0');
                 if (q > p + 1 && q < end && *q == '>' && v <= 2047) {
-                        r->priority = (unsigned)v;
-                        r->has_priority = true;
+                        ret->priority = (unsigned)v;
+                        ret->has_priority = true;
                         p = q + 1;
                 }
-        }
+        } else if (p < end && *p >= 'a' && *p <= 'z')
+                p += decode_prefix(p, end, ret);
         if (p < end && *p == '[') {
                 q = p + 1;
                 while (q < end && *q == ' ')
@@ -48,19 +97,23 @@ static int parse_line(struct kmsg_record *r, const char *p, size_t len, const ch
                         for (; digits < 6; digits++)
                                 frac *= 10;
                         if (q > fs && q < end && *q == ']') {
-                                r->usec = v * 1000000 + frac;
-                                r->has_timestamp = true;
+                                ret->usec = v * 1000000 + frac;
+                                ret->has_timestamp = true;
                                 p = q + 1;
                                 if (p < end && *p == ' ')
                                         p++;
                         }
                 }
         }
-        if (!r->has_priority && !r->has_timestamp) {
-                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
-                return -EBADMSG;
-        }
-        return record_append_unescaped(r, p, (size_t)(end - p), &r->msg_off, &r->msg_len);
+        if (!ret->has_priority && !ret->has_timestamp)
+                return 0;
+        return (size_t)(p - start);
+}
+
+bool syslog_line_check(const char *p, size_t len) {
+        struct prefix pf;
+
+        return !memchr(p, '\0', len) && parse_prefix(p, len, &pf) > 0;
 }
 
 /* A line of white space only carries nothing, as in the kmsg form. */
@@ -73,7 +126,153 @@ static bool blank_line(const char *p, size_t len) {
         return true;
 }
 
+static size_t leading_spaces(const char *p, size_t len) {
+        size_t i;
+
+        for (i = 0; i < len && p[i] == ' '; i++)
+                ;
+        return i;
+}
+
+/*
+ * Whether the line p[0..len) continues a record whose first line had an
+ * indent-byte head: the views print the further lines of a multi-line
+ * message indented by the width of that head, and no record starts with a
+ * space.  A line indented less does not (junk is reported, not joined), nor
+ * a blank line shorter than the indent.  Indent 0 is the error of a line
+ * that starts no record: lines indented at all continue it.
+ */
+static bool continues(const char *p, size_t len, size_t indent) {
+        size_t sp;
+
+        if (len == 0 || memchr(p, '\0', len))
+                return false;
+        sp = leading_spaces(p, len);
+        if (blank_line(p, len))
+                return indent > 0 && sp >= indent;
+        return sp >= (indent > 0 ? indent : 1);
+}
+
+/* The message text being joined from the lines of one record, still escaped. */
+struct syslog_state {
+        char *text;
+        size_t len;
+        size_t cap;
+};
+
+static int text_add(struct syslog_state *st, const char *p, size_t len, bool newline) {
+        size_t need = st->len + len + 1;
+
+        if (need > st->cap) {
+                size_t cap = st->cap ? st->cap : 4096;
+                char *t;
+
+                while (cap < need)
+                        cap *= 2;
+                t = realloc(st->text, cap);
+                if (!t)
+                        return -ENOMEM;
+                st->text = t;
+                st->cap = cap;
+        }
+        if (newline)
+                st->text[st->len++] = '\n';
+        memcpy(st->text + st->len, p, len);
+        st->len += len;
+        return 0;
+}
+
+static void syslog_free(void *state) {
+        struct syslog_state *st = state;
+
+        if (st)
+                free(st->text);
+        free(st);
+}
+
+/*
+ * The record whose first line is buf[start..start+len) (its newline, if
+ * any, at start+len): take the lines that continue it, join them to its
+ * message with newlines and consume them all.  The buffer may move.
+ */
+static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct kmsg_record *r, size_t len,
+                       bool has_nl, const char **ret_err) {
+        const char *p = rd->buf + rd->start;
+        struct prefix pf;
+        size_t head, off = len + 1, indent;
+        int e;
+
+        record_reset(r);
+        /* A CR before the newline ends the line as well. */
+        if (len > 0 && p[len - 1] == '\r')
+                len--;
+        if (memchr(p, '\0', len)) {
+                *ret_err = "binary data (NUL byte) in a syslog-form line";
+                stream_consume(rd, rd->start + (has_nl ? off : off - 1));
+                return -EBADMSG;
+        }
+        head = parse_prefix(p, len, &pf);
+        r->priority = pf.priority;
+        r->has_priority = pf.has_priority;
+        r->usec = pf.usec;
+        r->has_timestamp = pf.has_timestamp;
+        /*
+         * A line that starts no record, with none before it (the input was
+         * cut there, or has junk first): it and the lines that continue it
+         * are one error.
+         */
+        indent = head;
+        st->len = 0;
+        e = text_add(st, p + head, len - head, false);
+        if (e < 0)
+                return e;
+
+        /* Offsets from start, as filling the buffer moves it. */
+        while (has_nl) {
+                const char *q = rd->buf + rd->start + off, *nl;
+                size_t avail = rd->end - rd->start - off, n, sp;
+
+                nl = memchr(q, '\n', avail);
+                if (!nl && !rd->eof) {
+                        if (avail > rd->max_record || off + avail > rd->max_record)
+                                break;
+                        e = stream_fill(rd);
+                        if (e == -EAGAIN)
+                                break; /* the data paused: the record ends here */
+                        if (e < 0)
+                                return e;
+                        continue;
+                }
+                n = nl ? (size_t)(nl - q) : avail;
+                if (n > 0 && q[n - 1] == '\r')
+                        n--;
+                if (!continues(q, n, indent) || st->len + n > rd->max_record)
+                        break;
+                sp = leading_spaces(q, n);
+                if (sp > indent)
+                        sp = indent;
+                e = text_add(st, q + sp, n - sp, true);
+                if (e < 0)
+                        return e;
+                off += nl ? (size_t)(nl + 1 - q) : avail;
+                has_nl = nl != NULL;
+        }
+        stream_consume(rd, rd->start + (off < rd->end - rd->start ? off : rd->end - rd->start));
+        if (head == 0) {
+                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
+                return -EBADMSG;
+        }
+        return record_append_unescaped(r, st->text, st->len, &r->msg_off, &r->msg_len);
+}
+
 static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct syslog_state *st = rd->state;
+
+        if (!st) {
+                st = rd->state = calloc(1, sizeof(*st));
+                if (!st)
+                        return -ENOMEM;
+        }
         for (;;) {
                 const char *p = rd->buf + rd->start, *nl;
                 size_t avail = rd->end - rd->start, len;
@@ -88,6 +287,7 @@ static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (nl || (rd->eof && avail > 0)) {
                         struct kmsg_record *r;
                         const char *err = NULL;
+                        bool has_nl = nl != NULL;
 
                         len = nl ? (size_t)(nl - p) : avail;
                         if (len <= rd->max_record && blank_line(p, len)) {
@@ -100,13 +300,10 @@ static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
                                 return -E2BIG;
                         }
-                        if (len > 0 && p[len - 1] == '\r')
-                                len--;
                         r = reader_record(rd);
                         if (!r)
                                 return -ENOMEM;
-                        e = parse_line(r, p, len, &err);
-                        stream_consume(rd, (size_t)((nl ? nl + 1 : p + avail) - rd->buf));
+                        e = read_record(rd, st, r, len, has_nl, &err);
                         return stream_take(rd, r, e, "", err, ret);
                 }
                 if (rd->eof)
@@ -121,4 +318,5 @@ static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
 
 const struct stream_ops stream_syslog_ops = {
         .next = syslog_next,
+        .free = syslog_free,
 };

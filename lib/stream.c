@@ -190,52 +190,101 @@ int stream_skip_long_line(struct kmsg_reader *rd) {
         return -E2BIG;
 }
 
-static enum kmsg_format detect(const char *p, size_t len) {
+/* The format whose record a line starts, or KMSG_FORMAT_AUTO for none (blank, dictionary, junk). */
+static enum kmsg_format line_format(const char *p, size_t len) {
+        const char *h = p, *end = p + len;
         size_t i;
 
-        if (len == 0)
+        if (len > 0 && p[len - 1] == '\r')
+                end--;
+        while (h < end && (*h == ' ' || *h == '\t'))
+                h++;
+        if (h == end)
                 return KMSG_FORMAT_AUTO;
-        if (p[0] == '<' || p[0] == '[')
-                return KMSG_FORMAT_SYSLOG;
-        if (p[0] == '{')
+        if (*h == '{')
                 return KMSG_FORMAT_JSON;
-        if (p[0] >= '0' && p[0] <= '9')
+        if (header_check(h, (size_t)(end - h)))
                 return KMSG_FORMAT_KMSG;
-        if (p[0] == '_' || (p[0] >= 'A' && p[0] <= 'Z')) {
-                for (i = 1; i < len; i++) {
+        /* The other forms start their records in the first column: " SUBSYSTEM=" is a kmsg dictionary line. */
+        if (h != p)
+                return KMSG_FORMAT_AUTO;
+        if (syslog_line_check(p, (size_t)(end - p)))
+                return KMSG_FORMAT_SYSLOG;
+        /* "KEY=value", or "KEY" alone before a binary value. */
+        if (*p == '_' || (*p >= 'A' && *p <= 'Z')) {
+                for (i = 1; p + i < end; i++) {
                         char c = p[i];
 
-                        if (c == '=' || c == '\n')
+                        if (c == '=')
                                 return KMSG_FORMAT_EXPORT;
                         if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-                                return KMSG_FORMAT_KMSG;
+                                return KMSG_FORMAT_AUTO;
                 }
-                return KMSG_FORMAT_AUTO; /* need more bytes */
+                return KMSG_FORMAT_EXPORT;
         }
-        /* Anything else is reported record by record as kmsg. */
-        return KMSG_FORMAT_KMSG;
+        return KMSG_FORMAT_AUTO;
+}
+
+/* Lines that start records of one format before detection decides; more input is read until then. */
+#define DETECT_LINES 2
+#define DETECT_WINDOW 65536u
+
+/*
+ * Count the lines of the unread bytes (NUL ends a line too) that start a
+ * record of each format.  The first format with DETECT_LINES such lines
+ * wins; when the input ends, pauses or passes the window first, the one
+ * with the most (the first seen on a tie), and kmsg when none has any:
+ * a file cut in a record (on dictionary lines, in the middle of a line)
+ * or with junk before its records gets the format of the records after.
+ */
+static enum kmsg_format detect(const char *p, size_t len, bool complete) {
+        const char *end = p + len;
+        unsigned count[KMSG_FORMAT_JSON + 1] = { 0 }, order[KMSG_FORMAT_JSON + 1] = { 0 }, seen = 0;
+        enum kmsg_format f, best = KMSG_FORMAT_AUTO;
+
+        while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t)(end - p));
+                const char *nul = memchr(p, '\0', (size_t)((nl ? nl : end) - p));
+                const char *eol = nul ? nul : nl;
+
+                if (!eol && !complete)
+                        break; /* an unfinished line says nothing yet */
+                if (!eol)
+                        eol = end;
+                f = line_format(p, (size_t)(eol - p));
+                if (f != KMSG_FORMAT_AUTO) {
+                        if (count[f]++ == 0)
+                                order[f] = ++seen;
+                        if (count[f] >= DETECT_LINES)
+                                return f;
+                }
+                p = eol + (eol < end ? 1 : 0);
+        }
+        if (!complete)
+                return KMSG_FORMAT_AUTO;
+        for (f = KMSG_FORMAT_KMSG; f <= KMSG_FORMAT_JSON; f++)
+                if (count[f] > 0 &&
+                    (best == KMSG_FORMAT_AUTO || count[f] > count[best] || (count[f] == count[best] && order[f] < order[best])))
+                        best = f;
+        return best == KMSG_FORMAT_AUTO ? KMSG_FORMAT_KMSG : best;
 }
 
 int stream_detect(struct kmsg_reader *rd) {
         for (;;) {
-                size_t i = rd->start;
-                enum kmsg_format f;
+                bool complete = rd->eof || rd->end - rd->start >= DETECT_WINDOW;
+                enum kmsg_format f = detect(rd->buf + rd->start, rd->end - rd->start, complete);
                 int n;
 
-                /* Skip what separates records in any format. */
-                while (i < rd->end && (rd->buf[i] == '\0' || rd->buf[i] == '\n' || rd->buf[i] == '\r' ||
-                                       rd->buf[i] == ' ' || rd->buf[i] == '\t'))
-                        i++;
-                f = detect(rd->buf + i, rd->end - i);
-                if (f != KMSG_FORMAT_AUTO || (rd->eof && i == rd->end)) {
-                        rd->format = f == KMSG_FORMAT_AUTO ? KMSG_FORMAT_KMSG : f;
-                        return 0;
-                }
-                if (rd->end - rd->start > 4096 || rd->eof) {
-                        rd->format = KMSG_FORMAT_KMSG;
+                if (f != KMSG_FORMAT_AUTO) {
+                        rd->format = f;
                         return 0;
                 }
                 n = stream_fill(rd);
+                if (n == -EAGAIN && rd->start < rd->end) {
+                        /* Following, and the data paused: decide on what is there. */
+                        rd->format = detect(rd->buf + rd->start, rd->end - rd->start, true);
+                        return 0;
+                }
                 if (n < 0)
                         return n;
         }

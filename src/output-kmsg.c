@@ -39,8 +39,12 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
         out_u64(kmsg_record_has_seqnum(r) ? kmsg_record_get_seqnum(r) : 0);
         out_putc(',');
         out_u64(kmsg_record_has_timestamp(r) ? kmsg_record_get_timestamp(r) : 0);
-        /* No flags field at all is the 3.5-rc header "PRI,SEQ,USEC;": keep it so. */
-        if (*flags || *fields) {
+        /*
+         * No flags field at all is the 3.5-rc header "PRI,SEQ,USEC;": keep it
+         * so.  Input without sequence numbers (the syslog form) had no header
+         * to keep: write the kernel's "-".
+         */
+        if (*flags || *fields || !kmsg_record_has_seqnum(r)) {
                 out_putc(',');
                 out_puts(*flags ? flags : "-");
         }

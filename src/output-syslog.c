@@ -1,13 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --format=syslog (-r, --raw): "<PRI>[    1.234567] message", one line per
- * record, as "dmesg -r" prints it and as -F reads it back.
+ * record, as "dmesg -r" prints it and as -F reads it back.  The message is
+ * escaped as in the other views, and a backslash that would read back as
+ * the start of an escape ("\x" and two hex digits) is written as \x5c, so
+ * that -F gives back the same text.  Losses go to standard error, as in
+ * the other formats that programs read back.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
+
+static bool hex_digit(char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The message as out_text() writes it, with a backslash before "xNN" as \x5c. */
+static void out_syslog_text(const char *p, size_t len, bool raw) {
+        const char *end = p + len, *bs;
+
+        while (!raw && (bs = memchr(p, '\\', (size_t)(end - p)))) {
+                bool escape = end - bs >= 4 && bs[1] == 'x' && hex_digit(bs[2]) && hex_digit(bs[3]);
+
+                out_text(p, (size_t)(bs - p) + (escape ? 0 : 1), false);
+                if (escape)
+                        out_write("\\x5c", 4);
+                p = bs + 1;
+        }
+        out_text(p, (size_t)(end - p), raw);
+}
 
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg;
@@ -24,14 +48,14 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
                 out_write("] ", 2);
         }
         msg = kmsg_record_get_message(r, &len);
-        out_text(msg, len, s->settings->noescape);
+        out_syslog_text(msg, len, s->settings->noescape);
         out_putc('\n');
         sink_end_item(s);
         return 0;
 }
 
 static int syslog_loss(struct sink *s, const struct kmsg_loss *l) {
-        out_loss_line(l);
+        err_loss_line(l);
         sink_end_item(s);
         return 0;
 }

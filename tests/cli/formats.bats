@@ -465,20 +465,20 @@ bad_usage() {
 
 # --- loss events -------------------------------------------------------------
 
-@test "loss: a marked line with 'lost' and the seq range in short, syslog, cat and table" {
-        for f in short syslog cat table; do
+@test "loss: a marked line with 'lost' and the seq range in short, cat and table" {
+        for f in short cat table; do
                 run --separate-stderr "$KDMESG" -K "$F" --format=$f
                 [[ "$output" == *"-- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --"* ]]
                 [ "$stderr" = "kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         done
         printf '6,10,1000,-;a\n6,14,2000,-;b\n' > "$BATS_TEST_TMPDIR/gap.kmsg"
-        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" -r
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg"
         [ "${lines[0]}" = "-- 10 messages lost (seq 0-9, before 0.001000, rotated) --" ]
         [ "${lines[2]}" = "-- 3 messages lost (seq 11-13, between 0.001000 and 0.002000, gap) --" ]
 }
 
-@test "loss: kmsg, export and json-dmesg keep stdout parseable and report on stderr" {
-        for f in kmsg export json-dmesg; do
+@test "loss: syslog, kmsg, export and json-dmesg keep stdout parseable and report on stderr" {
+        for f in syslog kmsg export json-dmesg; do
                 KDMESG_BOOT_TIME=0 run --separate-stderr "$KDMESG" -K "$F" --format=$f
                 [ "$status" -eq 0 ]
                 [[ "$output" != *lost* ]]

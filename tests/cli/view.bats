@@ -154,7 +154,7 @@ load helpers
 @test "--format=kmsg on syslog-form input says that the sequence numbers it writes are made up" {
         run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog" --format=kmsg
         [ "$status" -eq 0 ]
-        [ "${lines[0]}" = "6,0,0;Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[0]}" = "6,0,0,-;Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
         [ "$stderr" = "kdmesg: $DATA/classic.syslog: syslog-form input has no sequence numbers: --format=kmsg writes 0 for them" ]
         # Other formats leave the number out, and say nothing.
         run --separate-stderr "$KDMESG" -F "$DATA/classic.syslog" -J

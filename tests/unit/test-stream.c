@@ -688,4 +688,73 @@ TEST(split_at_2048_only_before_the_next_record) {
                 CHECK(strstr(t, "msg=last\nEOF\n") != NULL);
                 free(t);
         }
+
+/*
+ * Multi-line messages in the syslog form, as "dmesg -r", "dmesg" and
+ * "dmesg -x" print them: further lines are indented by the width of the
+ * first line's head, and exactly that indent is taken off.  A blank line
+ * shorter than the indent ends the record; one as long is an empty line.
+ */
+static const char syslog_multi[] =
+        "<4>[    1.000000] WARNING: at foo\n"
+        "                  Call Trace:\n"
+        "                   <TASK>\n"
+        "                  \tback\\slash\r\n"
+        "                  \n"
+        "                  [    2.000000] not a record\n"
+        "\n"
+        "[    3.000000] plain\n"
+        "               cont\n"
+        "kern  :err   : [    4.000000] decoded\n"
+        "                                two spaces\n"
+        "user  :info  : no time\n"
+        "               x\n"
+        "<6>last\n"
+        "   line";
+static const char syslog_multi_want[] =
+        "R@1 pri=4 usec=1000000 flags= fields= msg=WARNING: at foo\\0aCall Trace:\\0a <TASK>\\0a"
+        "\\09back\\5cslash\\0a\\0a[    2.000000] not a record\n"
+        "R@8 usec=3000000 flags= fields= msg=plain\\0acont\n"
+        "R@10 pri=3 usec=4000000 flags= fields= msg=decoded\\0a  two spaces\n"
+        "R@12 pri=14 flags= fields= msg=no time\\0ax\n"
+        "R@14 pri=6 flags= fields= msg=last\\0aline\n"
+        "EOF\n";
+
+TEST(syslog_multiline_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_multi), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_multi_want);
+        free(t);
+        t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_multi), KMSG_FORMAT_AUTO, 0);
+        check_transcript(__FILE__, __LINE__, t, syslog_multi_want);
+        free(t);
+}
+
+/*
+ * A syslog-form capture cut inside a multi-line message: the lines before
+ * the first record are one error; a line indented less than the view
+ * indents is junk, reported and not joined.
+ */
+static const char syslog_cut[] =
+        "                  Call Trace:\n"
+        "                   <TASK>\n"
+        "                  \n"
+        "<4>[    1.000000] first\n"
+        "                  more\n"
+        "  junk\n"
+        "-- 9 messages lost --\n"
+        "<6>[    2.000000] last\n";
+static const char syslog_cut_want[] =
+        "E-74@1 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "R@4 pri=4 usec=1000000 flags= fields= msg=first\\0amore\n"
+        "E-74@6 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "E-74@7 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "R@8 pri=6 usec=2000000 flags= fields= msg=last\n"
+        "EOF\n";
+
+TEST(syslog_cut_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_cut), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_cut_want);
+        free(t);
 }
