@@ -74,6 +74,17 @@ int stream_skip_long_line(struct kmsg_reader *rd);
 int stream_detect(struct kmsg_reader *rd);
 
 /* stream-syslog.c: whether the line p[0..len) starts a syslog-form record. */
+/* syslog-prefix.c: what the head of a syslog-form line says about the record it starts. */
+struct prefix {
+        unsigned priority;
+        uint64_t usec;
+        bool has_priority;
+        bool has_timestamp;
+};
+
+/* The head's length (the message follows it), or 0 when the line starts no record. */
+size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret);
+/* Whether p[0..len) starts a record in the syslog form. */
 bool syslog_line_check(const char *p, size_t len);
 
 /* reader.c, tests only: read a stream through ops instead of read() on its fd (kept for poll()). */

@@ -688,6 +688,7 @@ TEST(split_at_2048_only_before_the_next_record) {
                 CHECK(strstr(t, "msg=last\nEOF\n") != NULL);
                 free(t);
         }
+}
 
 /*
  * Multi-line messages in the syslog form, as "dmesg -r", "dmesg" and
