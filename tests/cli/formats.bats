@@ -916,3 +916,11 @@ PY
         [ "$output" = '6,0,1000,-\x1b[2J;a
 6,1,2000,-,caller=T\x1b[1m\x07;b' ]
 }
+
+@test "json: a PRI of 2^31 and more is the same number on the fast and the slow path" {
+        printf '2147483648,0,0,-;a\n4294967295,1,0,-;b\n' > "$BATS_TEST_TMPDIR/p.kmsg"
+        for slow in 0 1; do
+                run --separate-stderr env KDMESG_JSON_SLOW=$slow "$KDMESG" -K "$BATS_TEST_TMPDIR/p.kmsg" -J
+                [ "$(jq -c .pri <<<"$output" | tr '\n' ' ')" = "2147483648 4294967295 " ]
+        done
+}
