@@ -118,8 +118,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
         uint64_t seq = 0, usec = 0, from = 0, to = 0;
         char boot[BOOT_ID_MAX];
         const char *old;
-        bool pending;
-        bool has_seq;
+        bool pending, has_seq, same_boot;
         int e;
 
         *ret_has_loss = false;
@@ -134,17 +133,31 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                 cursor_set_boot_id(c, boot);
                 old = cursor_get_boot_id(c);
                 has_seq = cursor_get_seq(c, &seq, &usec);
-                if (old && strcmp(old, boot) == 0) {
+                same_boot = old && strcmp(old, boot) == 0;
+                pending = cursor_get_pending(c, &from, &to);
+                if (same_boot && (has_seq || pending))
+                        probe_newest(run);
+                if (same_boot && has_seq && run->have_newest && seq > run->newest_seq) {
+                        /*
+                         * The cursor names a record the ring never had: it
+                         * started again (a reboot with the same boot id, a
+                         * reset emulator) or the file is wrong.  Resuming
+                         * there would skip every record up to that seq.
+                         */
+                        warnx_(_("%s: the cursor's seq %llu is ahead of the newest record (seq %llu): "
+                                 "the ring started again, probably after a reboot"),
+                               shown(cursor_get_path(c)), (unsigned long long)seq, (unsigned long long)run->newest_seq);
+                        same_boot = false;
+                }
+                if (same_boot) {
                         uint64_t next = has_seq ? seq + 1 : 0, to_usec = usec, before_usec = usec;
 
-                        pending = cursor_get_pending(c, &from, &to);
                         if (pending) {
                                 /*
                                  * The file may name records beyond what was
                                  * written (cursor.c); those that did not exist
                                  * when this run started were never read.
                                  */
-                                probe_newest(run);
                                 if (run->have_newest && to > run->newest_seq) {
                                         to = run->newest_seq;
                                         to_usec = run->newest_usec;
@@ -179,7 +192,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                                 .usec_before = usec,
                                 .cause = KMSG_LOSS_REBOOT,
                         };
-                        if (cursor_get_pending(c, &from, &to) && from < ret_loss->first_seq)
+                        if (pending && from < ret_loss->first_seq)
                                 ret_loss->first_seq = from;
                         *ret_has_loss = true;
                         run->start = START_PLAIN;
