@@ -15,7 +15,8 @@ const char hexdigits[16] = "0123456789abcdef";
          (PRINTABLE(b) && (b) != '\\' ? ESC_KMSG : 0) |                                                             \
          (ALNUM(b) || (b) == '.' || (b) == '_' || (b) == '-' ? ESC_KMSG_KEY : 0) | ((b) < 0x80 ? ESC_ASCII : 0) |   \
          ((b) != '=' && (b) != '\\' ? ESC_EXPORT_KEY : 0) |                                                          \
-         ((b) >= 0x20 && (b) < 0x80 && (b) != '"' && (b) != '\\' ? ESC_JSON : 0))
+         ((b) >= 0x20 && (b) < 0x80 && (b) != '"' && (b) != '\\' ? ESC_JSON : 0) |                                \
+         ((b) >= 0x20 && (b) != 0x7f && (b) != ',' && (b) != ';' ? ESC_KMSG_HEADER : 0))
 #define C4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
 #define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
 #define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)

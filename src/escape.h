@@ -17,6 +17,7 @@ enum {
         ESC_ASCII = 1 << 4,      /* a JSON dictionary key: ASCII */
         ESC_EXPORT_KEY = 1 << 5, /* an export KMSG_DICT key: all but '=' and '\' */
         ESC_JSON = 1 << 6,       /* a JSON string: ASCII from 0x20 but '"' and '\' */
+        ESC_KMSG_HEADER = 1 << 7, /* a kmsg header field: all but control bytes (< 0x20, 0x7f), ',' and ';' */
 };
 
 /* The classes of each byte value. */

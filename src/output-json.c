@@ -221,7 +221,7 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
                 unsigned fac = kmsg_record_get_facility(r);
                 char num[16];
 
-                put(o, COL_PRI, json_object_new_int((int)kmsg_record_get_priority(r)));
+                put(o, COL_PRI, json_object_new_uint64(kmsg_record_get_priority(r)));
                 /* A facility without a name (> 23) is written as its number, still a string. */
                 v = kmsg_facility_to_name(fac);
                 if (!v) {

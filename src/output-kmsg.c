@@ -6,8 +6,18 @@
  * that is not [A-Za-z0-9._-] gets its other bytes escaped too).  Reading
  * it back gives the same records; for canonical input the bytes are the
  * same.  Losses go to standard error so the stream stays parseable.
+ *
+ * The header fields are not escaped by the kernel, which writes only
+ * printable ASCII there, and readers take them as written; but records
+ * read from export, JSON or a hostile dump can hold anything in their
+ * flags and fields: a newline or a ';' written raw would end the header or
+ * the record and forge another, an ESC would reach a terminal.  Their
+ * control bytes (below 0x20, 0x7f), ';' and, within the flags, ',' are
+ * written as \xNN (read back as that text), so reading the output back
+ * gives as many records, never more; other bytes stay as they are.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "escape.h"
 #include "loss-text.h"
@@ -29,6 +39,18 @@ static void out_kmsg_key(const char *key) {
         out_escaped(key, strlen(key), ESC_KMSG_KEY);
 }
 
+/* A header field: the fields' commas separate them and stay; see above. */
+static void out_kmsg_header(const char *p, bool keep_commas) {
+        const char *comma;
+
+        while (keep_commas && (comma = strchr(p, ','))) {
+                out_escaped(p, (size_t)(comma - p), ESC_KMSG_HEADER);
+                out_putc(',');
+                p = comma + 1;
+        }
+        out_escaped(p, strlen(p), ESC_KMSG_HEADER);
+}
+
 static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
         size_t len, i, n;
@@ -46,11 +68,11 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
          */
         if (*flags || *fields || !kmsg_record_has_seqnum(r)) {
                 out_putc(',');
-                out_puts(*flags ? flags : "-");
+                out_kmsg_header(*flags ? flags : "-", false);
         }
         if (*fields) {
                 out_putc(',');
-                out_puts(fields);
+                out_kmsg_header(fields, true);
         }
         out_putc(';');
         msg = kmsg_record_get_message(r, &len);

@@ -45,6 +45,8 @@ struct run {
         bool overrun_at_start; /* EPIPE before the first record */
         bool have_oldest;
         uint64_t oldest_seq, oldest_usec;
+        bool have_probed;      /* START_PROBED: the first record to come is probed_seq */
+        uint64_t probed_seq;
         bool have_newest;
         uint64_t newest_seq, newest_usec;
         bool have_resume;      /* --cursor-file: the time stamp of the record before resume_seq */

@@ -26,11 +26,21 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
                         kmsg_seqtrack_expect(run->track, seq);
                 break;
         case START_PROBED:
-                /* Records between the oldest and the last clear were cleared, not lost. */
-                if (run->overrun_at_start || !run->have_oldest)
+                /*
+                 * The probes promised run->probed_seq as the first record
+                 * (after the last clear, or the oldest one).  Whatever
+                 * rotated out between them and the open is lost, not
+                 * skipped: the tracker reports every seq up to this one.
+                 * Records between the oldest and the last clear were
+                 * cleared, not lost.
+                 */
+                if (!run->have_probed)
                         break;
-                kmsg_seqtrack_expect(run->track, seq);
-                if (run->oldest_seq > 0) {
+                /* Lower than promised: the ring started again (a reboot); take it as it is. */
+                kmsg_seqtrack_expect(run->track, seq < run->probed_seq ? seq : run->probed_seq);
+                if (!run->overrun_at_start)
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
+                if (run->have_oldest && run->oldest_seq > 0) {
                         int e = kmsg_loss_new(0, run->oldest_seq, KMSG_LOSS_ROTATED, ret_loss);
 
                         if (e < 0)
@@ -45,23 +55,41 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
         return 0;
 }
 
-/* The oldest record in the ring: what is before it has rotated out. */
-static void probe_oldest(struct run *run) {
+/* The first record a reader opened at where reads, past overruns; false if none. */
+static bool probe_first(enum kmsg_seek where, uint64_t *ret_seq, uint64_t *ret_usec) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_record *r;
+        bool found = false;
         int e;
 
-        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
-                return;
+        if (kmsg_reader_new_device(NULL, where, &rd) < 0)
+                return false;
         do
                 e = kmsg_reader_next(rd, &r);
         while (e == -EPIPE || e == -EMSGSIZE || e == -EBADMSG);
         if (e == 1 && kmsg_record_has_seqnum(r)) {
-                run->have_oldest = true;
-                run->oldest_seq = kmsg_record_get_seqnum(r);
-                run->oldest_usec = kmsg_record_get_timestamp(r);
+                found = true;
+                *ret_seq = kmsg_record_get_seqnum(r);
+                *ret_usec = kmsg_record_get_timestamp(r);
         }
         kmsg_reader_unref(rd);
+        return found;
+}
+
+/*
+ * The first record after the last clear, then the oldest record in the
+ * ring: what is before the oldest has rotated out, what is between the two
+ * was cleared.  In this order, the later of the two is the first record
+ * that reading after SEEK_DATA must give; anything it skips rotated out
+ * after the probes.
+ */
+static void probe_oldest(struct run *run) {
+        uint64_t clear_seq = 0, clear_usec;
+        bool have_clear = probe_first(KMSG_SEEK_CLEAR, &clear_seq, &clear_usec);
+
+        run->have_oldest = probe_first(KMSG_SEEK_START, &run->oldest_seq, &run->oldest_usec);
+        run->have_probed = have_clear || run->have_oldest;
+        run->probed_seq = run->have_oldest && run->oldest_seq > clear_seq ? run->oldest_seq : clear_seq;
 }
 
 /* The newest record in the ring, before --follow-new opens at the end. */
@@ -103,8 +131,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
         uint64_t seq = 0, usec = 0, from = 0, to = 0;
         char boot[BOOT_ID_MAX];
         const char *old;
-        bool pending;
-        bool has_seq;
+        bool pending, has_seq, same_boot;
         int e;
 
         *ret_loss = NULL;
@@ -119,17 +146,31 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                 cursor_set_boot_id(c, boot);
                 old = cursor_get_boot_id(c);
                 has_seq = cursor_get_seq(c, &seq, &usec);
-                if (old && strcmp(old, boot) == 0) {
+                same_boot = old && strcmp(old, boot) == 0;
+                pending = cursor_get_pending(c, &from, &to);
+                if (same_boot && (has_seq || pending))
+                        probe_newest(run);
+                if (same_boot && has_seq && run->have_newest && seq > run->newest_seq) {
+                        /*
+                         * The cursor names a record the ring never had: it
+                         * started again (a reboot with the same boot id, a
+                         * reset emulator) or the file is wrong.  Resuming
+                         * there would skip every record up to that seq.
+                         */
+                        warnx_(_("%s: the cursor's seq %llu is ahead of the newest record (seq %llu): "
+                                 "the ring started again, probably after a reboot"),
+                               shown(cursor_get_path(c)), (unsigned long long)seq, (unsigned long long)run->newest_seq);
+                        same_boot = false;
+                }
+                if (same_boot) {
                         uint64_t next = has_seq ? seq + 1 : 0, to_usec = usec, before_usec = usec;
 
-                        pending = cursor_get_pending(c, &from, &to);
                         if (pending) {
                                 /*
                                  * The file may name records beyond what was
                                  * written (cursor.c); those that did not exist
                                  * when this run started were never read.
                                  */
-                                probe_newest(run);
                                 if (run->have_newest && to > run->newest_seq) {
                                         to = run->newest_seq;
                                         to_usec = run->newest_usec;
@@ -153,7 +194,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                 if (old) {
                         uint64_t first = has_seq ? seq + 1 : 0;
 
-                        if (cursor_get_pending(c, &from, &to) && from < first)
+                        if (pending && from < first)
                                 first = from;
                         start_loss(run, first, 0, KMSG_LOSS_REBOOT, has_seq, usec, ret_loss);
                         run->start = START_PLAIN;

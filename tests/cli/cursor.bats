@@ -342,3 +342,25 @@ kdmesg_emu_t() {
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: $C: line 4: pending=18446744073709551615 is the last sequence number: no record can follow it" ]
 }
+
+@test "cursor: a seq beyond the newest record is reported, and the ring is read as after a reboot" {
+        emu_init 16
+        emu write 5
+        printf 'boot_id=%s\nseq=100\nusec=101000\n' "$(emu get boot_id | tr -d -)" >"$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ "$output" = "-- unknown number of messages lost (seq 101 and later of the previous boot, reboot) --
+[    0.001000] record 0
+[    0.002000] record 1
+[    0.003000] record 2
+[    0.004000] record 3
+[    0.005000] record 4" ]
+        [ "${stderr_lines[0]}" = "kdmesg: $C: the cursor's seq 100 is ahead of the newest record (seq 4): the ring started again, probably after a reboot" ]
+        grep -qx "seq=4" "$C"
+        # The cursor is right again: later records are not skipped.
+        emu write 2
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$output" = "[    0.006000] record 5
+[    0.007000] record 6" ]
+        [ -z "$stderr" ]
+}

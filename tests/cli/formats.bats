@@ -880,3 +880,47 @@ wait_grep() {
         run --separate-stderr "$KDMESG" -K "$f" -t
         [ "$output" = "${want/\\x09/$'\t'}" ]
 }
+
+@test "kmsg output: binary KMSG_FLAGS and KMSG_FIELDS from export input forge no record" {
+        # Flags and fields holding a newline, ';' and a header, ESC and BEL.
+        python3 - "$BATS_TEST_TMPDIR/x.export" <<'PY'
+import struct, sys
+def binary(k, v):
+    return k + b"\n" + struct.pack("<Q", len(v)) + v + b"\n"
+def entry(seq, flags=b"-", fields=None):
+    e = b"MESSAGE=record %d\nPRIORITY=6\nSYSLOG_FACILITY=0\nSEQNUM=%d\nTIMESTAMP=%d\n" % (seq, seq, (seq + 1) * 1000)
+    e += binary(b"KMSG_FLAGS", flags)
+    if fields is not None:
+        e += binary(b"KMSG_FIELDS", fields)
+    return e + b"\n"
+open(sys.argv[1], "wb").write(entry(0) + entry(1, b"-;forged\n0,99,0,-") + entry(2, b"-", b"caller=T1;x\n0,99,0,-")
+                              + entry(3, b"\x1b[31m,c", b"caller=T\x1b]0;t\x07,a=b") + entry(4))
+PY
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x.export" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/y.kmsg"
+        # One line a record, no control byte but the newlines.
+        [ "${#lines[@]}" -eq 5 ]
+        ! LC_ALL=C grep -q '[[:cntrl:]]' "$BATS_TEST_TMPDIR/y.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/y.kmsg" -J --fail-on-loss
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$(jq -c '[.seq, .pri, .msg]' <<<"$output" | tr -d '\n')" = '[0,6,"record 0"][1,6,"record 1"][2,6,"record 2"][3,6,"record 3"][4,6,"record 4"]' ]
+}
+
+@test "kmsg output: raw ESC in the flags or the caller of kmsg input is escaped" {
+        printf '6,0,1000,-\033[2J;a\n6,1,2000,-,caller=T\033[1m\007;b\n' > "$BATS_TEST_TMPDIR/e.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/e.kmsg" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ "$output" = '6,0,1000,-\x1b[2J;a
+6,1,2000,-,caller=T\x1b[1m\x07;b' ]
+}
+
+@test "json: a PRI of 2^31 and more is the same number on the fast and the slow path" {
+        printf '2147483648,0,0,-;a\n4294967295,1,0,-;b\n' > "$BATS_TEST_TMPDIR/p.kmsg"
+        for slow in 0 1; do
+                run --separate-stderr env KDMESG_JSON_SLOW=$slow "$KDMESG" -K "$BATS_TEST_TMPDIR/p.kmsg" -J
+                [ "$(jq -c .pri <<<"$output" | tr '\n' ' ')" = "2147483648 4294967295 " ]
+        done
+}
