@@ -10,12 +10,12 @@
 
 int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
         char range[48], when[80], before_text[28], after_text[28];
-        const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
+        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
+        const char *cause_name = kmsg_loss_cause_to_name(cause);
         uint64_t first = kmsg_loss_get_first_seq(l);
         uint64_t count = kmsg_loss_get_count(l);
         uint64_t before = kmsg_loss_get_usec_before(l);
         uint64_t after = kmsg_loss_get_usec_after(l);
-        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
         bool has_before = kmsg_loss_has_before(l);
         uint64_t last = first + count - 1;
 

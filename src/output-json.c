@@ -396,29 +396,34 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
         return 0;
 }
 
-static int json_loss(struct sink *s, const struct kmsg_loss *l) {
+struct json_object *json_loss_new(const struct kmsg_loss *l) {
         struct json_object *o = json_object_new_object();
         const unsigned fl = JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY;
-        const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
+        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
         uint64_t first = kmsg_loss_get_first_seq(l);
         uint64_t count = kmsg_loss_get_count(l);
-        uint64_t before = kmsg_loss_get_usec_before(l);
-        uint64_t after = kmsg_loss_get_usec_after(l);
-        enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
-        bool has_before = kmsg_loss_has_before(l);
 
         if (!o)
-                return -ENOMEM;
+                return NULL;
         json_object_object_add_ex(o, "first_seq", json_object_new_uint64(first), fl);
         /* A count of 0 is a loss of unknown size (a previous boot's unread tail): null. */
         json_object_object_add_ex(o, "last_seq",
                                   count ? json_object_new_uint64(first + count - 1) : NULL, fl);
         json_object_object_add_ex(o, "count", count ? json_object_new_uint64(count) : NULL, fl);
-        json_object_object_add_ex(o, "cause", json_object_new_string(cause_name), fl);
-        if (has_before)
-                json_object_object_add_ex(o, "time_before", json_usec_new(before), fl);
+        json_object_object_add_ex(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(cause)), fl);
+        if (kmsg_loss_has_before(l))
+                json_object_object_add_ex(o, "time_before", json_usec_new(kmsg_loss_get_usec_before(l)), fl);
+        /* A reboot's tail and an interrupted write have no record after them. */
         if (count && cause != KMSG_LOSS_INTERRUPTED)
-                json_object_object_add_ex(o, "time_after", json_usec_new(after), fl);
+                json_object_object_add_ex(o, "time_after", json_usec_new(kmsg_loss_get_usec_after(l)), fl);
+        return o;
+}
+
+static int json_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct json_object *o = json_loss_new(l);
+
+        if (!o)
+                return -ENOMEM;
         return write_object(s, o);
 }
 

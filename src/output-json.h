@@ -21,5 +21,7 @@ struct json_object *json_bytes_new(const char *p, size_t len);
 void out_json_text(const char *p, size_t len);
 /* The record's dictionary as an object, pairs in order, duplicates kept. */
 struct json_object *json_dict_new(const struct kmsg_record *r);
+/* A loss event as the JSON object of --json and --lost --json; NULL: no memory. */
+struct json_object *json_loss_new(const struct kmsg_loss *l);
 
 #endif

@@ -105,20 +105,7 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         loss_stats_add(&t->stats, l);
         if (t->json) {
                 /* Written as it comes: JSON needs no memory per loss. */
-                struct json_object *o = json_object_new_object();
-                uint64_t first = kmsg_loss_get_first_seq(l), count = kmsg_loss_get_count(l);
-
-                if (!o)
-                        return -ENOMEM;
-                add(o, "first_seq", json_object_new_uint64(first));
-                add(o, "last_seq", count ? json_object_new_uint64(first + count - 1) : NULL);
-                add(o, "count", count ? json_object_new_uint64(count) : NULL);
-                add(o, "cause", json_object_new_string(kmsg_loss_cause_to_name(kmsg_loss_get_cause(l))));
-                if (kmsg_loss_has_before(l))
-                        add(o, "time_before", json_usec_new(kmsg_loss_get_usec_before(l)));
-                if (has_after(l))
-                        add(o, "time_after", json_usec_new(kmsg_loss_get_usec_after(l)));
-                return write_json(o);
+                return write_json(json_loss_new(l));
         }
         if (t->n == t->cap) {
                 size_t cap = t->cap ? t->cap * 2 : 16;
