@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
                 run_set_cursor_hooks(&run);
         }
 
-        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
+        if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
         if (o.n_sources == 0)
