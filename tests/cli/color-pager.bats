@@ -9,7 +9,7 @@ load helpers
 # Run a command line on a pseudo-terminal; its output, with \r removed.
 on_tty() {
         command -v script > /dev/null || skip "script(1) is not installed"
-        script -qec "$1" /dev/null < /dev/null | tr -d '\r'
+        TERM=${TERM_ON_TTY:-xterm} script -qec "$1" /dev/null < /dev/null | tr -d '\r'
 }
 
 @test "--color=always: named slots for time, prefix, head and levels" {
@@ -68,51 +68,84 @@ on_tty() {
         [ "$stderr" = "kdmesg: unknown color mode 'sometimes' (expected auto, always or never)" ]
 }
 
-@test "the pager: \$PAGER on a terminal" {
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0-1"
-        [ "${lines[0]}" = "PAGED:[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
-        [ "${lines[1]}" = "PAGED:[    0.001000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
+# -H pages; its times need a boot time.
+H="-H --boot-time 1700000000"
+L0="[Nov14 22:13] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC"
+L1="[  +0.001000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
+
+@test "the pager: \$PAGER on a terminal, with -H only" {
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0-1"
+        [ "${lines[0]}" = "PAGED:$L0" ]
+        [ "${lines[1]}" = "PAGED:$L1" ]
+        # Without -H, util-linux pages nothing: neither does kdmesg, for any view.
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" != *PAGED:* ]]
+        [[ "${lines[0]}" == *SEQ* ]]
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --lost --color=never -K '$DATA/classic.kmsg'"
+        [[ "$output" != *PAGED:* ]]
+}
+
+@test "the pager: a PAGER with shell syntax runs through sh" {
+        run on_tty "PAGER='sed s/^/PAGED:/ | sed s/^/TWICE:/' '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "TWICE:PAGED:$L0" ]
 }
 
 @test "the pager: less -FRSX when PAGER is unset" {
         command -v less > /dev/null || skip "less is not installed"
-        run on_tty "unset PAGER; LESS= '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0"
-        [[ "$output" == *"[    0.000000] Linux version 6.1.0"* ]]
+        run on_tty "unset PAGER; LESS= '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" == *"$L0"* ]]
 }
 
-@test "the pager: not with -P, --nopager, an empty PAGER, or off a terminal" {
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --nopager --color=never -K '$DATA/classic.kmsg' --seq 0"
-        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' -P --color=never -K '$DATA/classic.kmsg' --seq 0"
-        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
-        run on_tty "PAGER= '$KDMESG' --color=never -K '$DATA/classic.kmsg' --seq 0"
-        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
-        PAGER='sed s/^/PAGED:/' run "$KDMESG" -K "$DATA/classic.kmsg" --seq 0
-        [ "$output" = "[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+@test "the pager: one that cannot start costs no output, with one warning" {
+        run on_tty "PAGER=nosuchpager '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0-1; echo status \$?"
+        [ "${#lines[@]}" -eq 4 ]
+        [ "${lines[0]}" = "kdmesg: cannot run the pager 'nosuchpager': No such file or directory; writing to standard output" ]
+        [ "${lines[1]}" = "$L0" ]
+        [ "${lines[2]}" = "$L1" ]
+        [ "${lines[3]}" = "status 0" ]
+        # Not executable, with arguments; and no less on PATH.
+        : > "$BATS_TEST_TMPDIR/notexec"
+        run on_tty "PAGER='$BATS_TEST_TMPDIR/notexec -R' '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0 2>/dev/null; echo status \$?"
+        [ "${lines[0]}" = "$L0" ]
+        [ "${lines[1]}" = "status 0" ]
+        run on_tty "unset PAGER; PATH=/nonexistent '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0 2>'$BATS_TEST_TMPDIR/err'"
+        [ "$output" = "$L0" ]
+        [ "$(cat "$BATS_TEST_TMPDIR/err")" = "kdmesg: cannot run the pager 'less': No such file or directory; writing to standard output" ]
+}
+
+@test "the pager: not with TERM=dumb, -P, --nopager, an empty PAGER, or off a terminal" {
+        run on_tty "TERM=dumb PAGER='sed s/^/PAGED:/' '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "$L0" ]
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H --nopager --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "$L0" ]
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H -P --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "$L0" ]
+        run on_tty "PAGER= '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0"
+        [ "$output" = "$L0" ]
+        PAGER='sed s/^/PAGED:/' run "$KDMESG" $H -K "$DATA/classic.kmsg" --seq 0
+        [ "$output" = "$L0" ]
 }
 
 @test "the pager: never when following, nor for -r, cat and the machine formats" {
-        local line="[    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" f
+        local f
         # Following standard input (a pipe): read to its end, then done.
-        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' -w --color=never -K - --seq 0"
-        [ "$output" = "$line" ]
-        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' --follow --color=never -K - --seq 0"
-        [ "$output" = "$line" ]
+        run on_tty "cat '$DATA/classic.kmsg' | PAGER='sed s/^/PAGED:/' timeout 60 '$KDMESG' $H -w --color=never -K - --seq 0"
+        [ "$output" = "$L0" ]
         for f in json json-dmesg kmsg export syslog cat; do
-                run on_tty "PAGER='sed s/^/PAGED:/' KDMESG_BOOT_TIME=0 '$KDMESG' --format=$f --color=never -K '$DATA/classic.kmsg' --seq 0"
+                run on_tty "PAGER='sed s/^/PAGED:/' KDMESG_BOOT_TIME=0 '$KDMESG' $H --format=$f --color=never -K '$DATA/classic.kmsg' --seq 0"
                 [ -n "$output" ]
                 [[ "$output" != *PAGED:* ]]
         done
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' -J -K '$DATA/classic.kmsg' --seq 0"
-        [[ "$output" == '{"seq":0,'* ]]
-        # The table is for people: paged.
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
+        # The table is for people: paged with -H.
+        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
         [[ "${lines[0]}" == "PAGED:"*SEQ* ]]
 }
 
 @test "the pager: kdmesg waits for it and keeps the exit status" {
-        run on_tty "PAGER='sleep 0.3; cat' '$KDMESG' --color=never -K '$BATS_TEST_TMPDIR/missing' -K '$DATA/classic.kmsg' --seq 0; echo status \$?"
-        [[ "$output" == *"[    0.000000] Linux version"* ]]
+        run on_tty "PAGER='sleep 0.3; cat' '$KDMESG' $H --color=never -K '$BATS_TEST_TMPDIR/missing' -K '$DATA/classic.kmsg' --seq 0; echo status \$?"
+        [[ "$output" == *"$L0"* ]]
         [ "${lines[-1]}" = "status 1" ]
 }
 
