@@ -28,3 +28,24 @@ long_lines() {
         done
         return 0
 }
+
+# util-linux dmesg 2.43, the reference peer: shared/peers/ beside the
+# repository (KDMESG_PEER overrides).  Tests that run it skip without it;
+# the golden files recorded from it are checked either way.
+PEER="${KDMESG_PEER:-$TESTS/../../shared/peers/util-linux-dmesg}"
+need_peer() {
+        [ -x "$PEER/dmesg" ] && [ -x "$PEER/test_dmesg" ] || skip "no util-linux 2.43 peer in $PEER"
+}
+# peer_dump IN OUT: the kmsg dump IN with its records separated by NUL
+# bytes, the form the peer's -K reads (a record's dictionary lines stay with it).
+peer_dump() {
+        python3 -c '
+import sys
+recs = []
+for line in open(sys.argv[1], "rb").read().split(b"\n"):
+    if line.startswith(b" ") and recs:
+        recs[-1] += b"\n" + line
+    elif line:
+        recs.append(line)
+open(sys.argv[2], "wb").write(b"".join(r + b"\n\0" for r in recs))' "$1" "$2"
+}
