@@ -59,7 +59,7 @@ _kdmesg()
                         return
                         ;;
                 --since | --until | --boot-time)
-                        COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
+                        COMPREPLY=($(compgen -W "now today yesterday tomorrow -10min -1h" -- "$cur"))
                         return
                         ;;
                 --format)
@@ -93,7 +93,7 @@ _kdmesg()
                         compopt -o nospace 2>/dev/null
                         return
                         ;;
-                -g | --grep | --seq | -h | --help | -V | --version)
+                -g | --grep | --seq | -s | --buffer-size | -h | --help | -V | --version)
                         return
                         ;;
         esac
@@ -102,7 +102,7 @@ _kdmesg()
 
         if [[ $cur == -* ]]; then
                 local opts="
-                        --kmsg-file --file --input-format --syslog
+                        --kmsg-file --file --input-format --syslog --buffer-size
                         --level --facility --kernel --userspace --since --until
                         --grep --seq
                         --notime --ctime --show-delta --reltime --human
