@@ -203,26 +203,55 @@ static inline uint64_t load(const unsigned char *p, size_t n) {
         return v;
 }
 
+static inline uint64_t load8(const unsigned char *p) {
+        uint64_t v;
+
+        memcpy(&v, p, 8);
+        return v;
+}
+
+/*
+ * The time stamp, priority and length of the message, with the words of
+ * its head and its tail (the first and the last 32 bytes, overlapping in a
+ * short message): enough to tell records apart.  This runs for every
+ * record, so the words are multiplied by constants of their own and
+ * summed, each product independent of the others, then mixed once, rather
+ * than mixed one after another.
+ */
 static uint32_t fingerprint(const struct kmsg_record *r) {
         const unsigned char *m;
-        uint64_t h = 0xcbf29ce484222325u;
-        size_t len, i, n;
+        uint64_t h, w[8];
+        size_t len, i;
 
         m = (const unsigned char *)kmsg_record_get_message(r, &len);
-        h = mix(h, r->usec);
-        h = mix(h, (uint64_t)r->priority << 32 | (uint32_t)len);
-        /*
-         * The head and the tail of the message are enough to tell records
-         * apart; a word at a time, as this runs for every record.
-         */
-        n = len < 32 ? len : 32;
-        for (i = 0; i < n; i += 8)
-                h = mix(h, load(m + i, n - i));
-        if (len > 32) {
-                i = len > 64 ? len - 32 : 32;
-                for (; i < len; i += 8)
-                        h = mix(h, load(m + i, len - i));
+        if (len >= 32) {
+                for (i = 0; i < 4; i++) {
+                        w[i] = load8(m + 8 * i);
+                        w[4 + i] = load8(m + len - 32 + 8 * i);
+                }
+        } else if (len >= 8) {
+                w[0] = load8(m);
+                w[1] = load8(m + len - 8);
+                w[2] = len >= 16 ? load8(m + 8) : 0;
+                w[3] = len >= 16 ? load8(m + len - 16) : 0;
+                w[4] = len >= 24 ? load8(m + 16) : 0;
+                w[5] = len >= 24 ? load8(m + len - 24) : 0;
+                w[6] = w[7] = 0;
+        } else {
+                memset(w, 0, sizeof(w));
+                w[0] = load(m, len);
         }
+        h = (r->usec ^ 0x9e3779b97f4a7c15u) * 0xbf58476d1ce4e5b9u;
+        h += ((uint64_t)r->priority << 32 | (uint32_t)len) * 0x94d049bb133111ebu;
+        h += (w[0] ^ 0x2545f4914f6cdd1du) * 0xff51afd7ed558ccdu;
+        h += (w[1] ^ 0x1b873593u) * 0xc4ceb9fe1a85ec53u;
+        h += (w[2] ^ 0x85ebca6bu) * 0x9fb21c651e98df25u;
+        h += (w[3] ^ 0xc2b2ae35u) * 0xd6e8feb86659fd93u;
+        h += (w[4] ^ 0x27d4eb2fu) * 0xa0761d6478bd642fu;
+        h += (w[5] ^ 0x165667b1u) * 0xe7037ed1a0b428dbu;
+        h += (w[6] ^ 0xd3a2646cu) * 0x8ebc6af09c88c6e3u;
+        h += (w[7] ^ 0xfd7046c5u) * 0x589965cc75374cc3u;
+        h = mix(h, h >> 31);
         return (uint32_t)(h ^ h >> 32);
 }
 
