@@ -324,10 +324,30 @@ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, con
  */
 int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, const struct kmsg_loss **ret_loss);
 /*
- * The input ended: records still held matched to the end and are counted
- * as duplicates.  Ends the life of the last loss returned.  Returns 0.
+ * The input ended: records still held as candidate duplicates matched to
+ * the end and are counted as duplicates; records held in the reorder
+ * window are released (kmsg_seqtrack_pop() them).  Ends the life of the
+ * last loss returned.  Returns 0 or -ENOMEM.
  */
 int kmsg_seqtrack_finish(struct kmsg_seqtrack *t);
+
+/*
+ * Records may arrive out of order (0, 1, 3, 2, 4): with a window of n
+ * records (0, the default, turns it off; at most 4096), a gap is reported
+ * only when none of the n records after it filled it, when every hole is
+ * filled (nothing is lost), or at kmsg_seqtrack_settle() or _finish().
+ * Until then the records from the gap on are held (KMSG_SEQ_HELD) and come
+ * out of kmsg_seqtrack_pop() in sequence order, each loss before the
+ * record after its hole.  A gap after kmsg_seqtrack_note_cause() is
+ * reported at once.  Returns 0, -EINVAL or -ENOMEM.
+ */
+int kmsg_seqtrack_set_reorder_window(struct kmsg_seqtrack *t, unsigned n);
+/*
+ * Settle the reorder window now (the input is idle, or reading stops):
+ * the holes still open are losses, and the records held are released for
+ * kmsg_seqtrack_pop().  Returns 0, -EINVAL or -ENOMEM.
+ */
+int kmsg_seqtrack_settle(struct kmsg_seqtrack *t);
 
 /* Totals: records lost, duplicates skipped, boot segments started. */
 uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t);

@@ -386,6 +386,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->out.force_prefix = true;
                         break;
                 case 'L':
+                        /* util-linux takes -L=always too (getopt leaves the '='). */
+                        if (optarg && *optarg == '=')
+                                optarg++;
                         e = color_mode_from_name(optarg);
                         if (e < 0)
                                 return fail(o, OPTIONS_FAILED,

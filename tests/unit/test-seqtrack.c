@@ -577,3 +577,208 @@ TEST(released_records_carry_their_own_loss) {
                 CHECK_INT(feed(t, i, NULL), 0);
         kmsg_seqtrack_unref(t);
 }
+
+static struct kmsg_seqtrack *new_window(unsigned n) {
+        struct kmsg_seqtrack *t = new_track();
+
+        if (kmsg_seqtrack_set_reorder_window(t, n) < 0)
+                abort();
+        return t;
+}
+
+/* Pop one record: its flags, and its seq in *seq (loss fields in *l). */
+static int pop_seq(struct kmsg_seqtrack *t, uint64_t *seq, const struct kmsg_loss **l) {
+        struct kmsg_record *r;
+        int f = kmsg_seqtrack_pop(t, &r, l);
+
+        if (f >= 0) {
+                *seq = kmsg_record_get_seqnum(r);
+                kmsg_record_unref(r);
+        }
+        return f;
+}
+
+TEST(reorder_window_late_record_is_no_loss) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 99;
+
+        /* seq 0, 1, 3, 2, 4: nothing is missing. */
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 1, &l), 0);
+        CHECK_INT(feed(t, 3, &l), KMSG_SEQ_HELD);
+        CHECK(l == NULL);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        /* Released in sequence order, without a loss. */
+        CHECK_INT(pop_seq(t, &seq, &l), 0);
+        CHECK_INT(seq, 2);
+        CHECK(l == NULL);
+        CHECK_INT(pop_seq(t, &seq, &l), 0);
+        CHECK_INT(seq, 3);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(feed(t, 4, &l), 0);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        kmsg_seqtrack_unref(t);
+
+        /* Without a window the same input reports the gap at once. */
+        t = new_track();
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 1, &l), 0);
+        CHECK_INT(feed(t, 3, &l), KMSG_SEQ_LOSS);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_gap_beyond_it_is_reported) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t i, seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 5, &l), KMSG_SEQ_HELD);
+        /* 31 more records: 1-4 could still come. */
+        for (i = 6; i <= 36; i++)
+                CHECK_INT(feed(t, i, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        /* The 32nd after the gap settles it. */
+        CHECK_INT(feed(t, 37, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 5);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 4);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(kmsg_loss_has_before(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 7);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 5007);
+        for (i = 6; i <= 37; i++) {
+                CHECK_INT(pop_seq(t, &seq, &l), 0);
+                CHECK_INT(seq, i);
+        }
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 4);
+        /* The window is closed: the next record goes straight through. */
+        CHECK_INT(feed(t, 38, &l), 0);
+        /* Too late to fill it now: delivered, the loss stays reported. */
+        CHECK_INT(feed(t, 2, &l), 0);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_split_hole_settles_in_parts) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t i, seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 5, &l), KMSG_SEQ_HELD);
+        for (i = 6; i <= 36; i++)
+                CHECK_INT(feed(t, i, &l), KMSG_SEQ_HELD);
+        /* The 32nd record after the gap is one of its own: still in time. */
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 2);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 7);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 2007);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 5);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 2007);
+        for (i = 6; i <= 36; i++) {
+                CHECK_INT(pop_seq(t, &seq, &l), 0);
+                CHECK_INT(seq, i);
+        }
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_settle_and_finish_release_what_is_held) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_HELD);
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        CHECK_INT(feed(t, 6, &l), KMSG_SEQ_HELD);
+        /* A duplicate while the window is open is one. */
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_DUPLICATE);
+        /* Idle: what is missing now is lost. */
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 2);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 1);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 4);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 6);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 5);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 4007);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 1);
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* finish() settles too. */
+        CHECK_INT(feed(t, 9, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_finish(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 9);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* Turning the window off settles it as well. */
+        CHECK_INT(feed(t, 12, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(t, 0), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 12);
+        CHECK_INT(feed(t, 14, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(t, 4097), -EINVAL);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(NULL, 1), -EINVAL);
+        CHECK_INT(kmsg_seqtrack_settle(NULL), -EINVAL);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_noted_cause_and_new_boot_are_not_held) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        struct kmsg_record *r;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        /* After EPIPE the kernel lost them: no waiting. */
+        kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
+        CHECK_INT(feed(t, 10, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_OVERRUN);
+        /* A gap, then an overrun: the gap is settled first, in order. */
+        CHECK_INT(feed(t, 12, &l), KMSG_SEQ_HELD);
+        kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
+        CHECK_INT(feed(t, 20, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 12);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 20);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_OVERRUN);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 13);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* A gap, then the next boot from 0: the gap is the old boot's. */
+        CHECK_INT(feed(t, 23, &l), KMSG_SEQ_HELD);
+        r = rec(0, 0, "Linux version (next boot)");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        kmsg_record_unref(r);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 23);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 21);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_NEW_SEGMENT);
+        CHECK_INT(seq, 0);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        kmsg_seqtrack_unref(t);
+}
