@@ -114,6 +114,11 @@ const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *
 /* Shorthands for the SUBSYSTEM and DEVICE entries, or NULL. */
 const char *kmsg_record_get_subsystem(const struct kmsg_record *r);
 const char *kmsg_record_get_device(const struct kmsg_record *r);
+/*
+ * The boot the record comes from, as its input named it (the export
+ * form's _BOOT_ID, e.g. "0f2c..."), or NULL when the input does not say.
+ */
+const char *kmsg_record_get_boot_id(const struct kmsg_record *r);
 
 /* ------------------------------------------------------------------ */
 /* Readers                                                            */
@@ -274,9 +279,17 @@ enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
 
 /* Flags returned by kmsg_seqtrack_feed(). */
 #define KMSG_SEQ_LOSS 1        /* *ret_loss is the loss of records before this one */
-#define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
+#define KMSG_SEQ_NEW_SEGMENT 2 /* a new boot starts (KMSG_SEQ_NEW_BOOT) */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
 #define KMSG_SEQ_HELD 8        /* the tracker keeps the record for now: see kmsg_seqtrack_pop() */
+/*
+ * A new boot starts with this record: the numbers went backwards onto
+ * records not seen, or went on while the time stamp dropped by more than
+ * 30 seconds, or the record's boot id (kmsg_record_get_boot_id()) differs
+ * from the one before.  The same flag as KMSG_SEQ_NEW_SEGMENT, by the name
+ * that says what it means.
+ */
+#define KMSG_SEQ_NEW_BOOT KMSG_SEQ_NEW_SEGMENT
 
 /* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot", "interrupted". */
 const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause);

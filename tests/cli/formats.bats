@@ -546,8 +546,9 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
 @test "kmsg -> json -> kmsg and kmsg -> export -> kmsg: bytes that are not UTF-8 in dictionary values, caller and fields" {
         printf '%s\n' '6,0,1000,-,caller=T\xff1;m\xff\x5cx' ' BIN=\xff\xfe\x00z' ' SUBSYSTEM=\xc3\xa9t\xe9' ' DEVICE=c4:1' \
                 '1500,1,2000,+,caller=C1,zz=\xff;x' ' lower=\x80' '6,2,18446744073709551615,-;max' > "$BATS_TEST_TMPDIR/b.kmsg"
-        # Header fields are not escaped: raw bytes there.
-        printf '6,3,3000,-,caller=T\3771;y\n6,4,4000,-,caller=C1,zz=\377;z\n' >> "$BATS_TEST_TMPDIR/b.kmsg"
+        # Header fields are not escaped: raw bytes there.  (Stamped as seq 2, not back
+        # in time: a time stamp that drops by more than 30 s starts a new boot.)
+        printf '6,3,18446744073709551615,-,caller=T\3771;y\n6,4,18446744073709551615,-,caller=C1,zz=\377;z\n' >> "$BATS_TEST_TMPDIR/b.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/b.kmsg" -J
         [ "$(jq -c '.dict' <<<"${lines[0]}")" = '{"BIN":[255,254,0,122],"SUBSYSTEM":[195,169,116,233],"DEVICE":"c4:1"}' ]
         [ "$(jq -c '.subsystem' <<<"${lines[0]}")" = '[195,169,116,233]' ]
@@ -738,11 +739,12 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
 }
 
 @test "json: time stamps past 2^53 µs stay exact, in records and loss objects, on both paths" {
-        printf '6,1,18446744073709551615,-;max\n6,3,9007199254740993,-;past 2^53\n' > "$BATS_TEST_TMPDIR/big.kmsg"
-        want='{"first_seq":0,"last_seq":0,"count":1,"cause":"rotated","time_after":18446744073709.551615}
-{"seq":1,"time":18446744073709.551615,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"max","dict":{}}
-{"first_seq":2,"last_seq":2,"count":1,"cause":"gap","time_before":18446744073709.551615,"time_after":9007199254.740993}
-{"seq":3,"time":9007199254.740993,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"past 2^53","dict":{}}'
+        # Time goes forward: a drop of more than 30 s would start a new boot.
+        printf '6,1,9007199254740993,-;past 2^53\n6,3,18446744073709551615,-;max\n' > "$BATS_TEST_TMPDIR/big.kmsg"
+        want='{"first_seq":0,"last_seq":0,"count":1,"cause":"rotated","time_after":9007199254.740993}
+{"seq":1,"time":9007199254.740993,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"past 2^53","dict":{}}
+{"first_seq":2,"last_seq":2,"count":1,"cause":"gap","time_before":9007199254.740993,"time_after":18446744073709.551615}
+{"seq":3,"time":18446744073709.551615,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"max","dict":{}}'
         for slow in 0 1; do
                 run --separate-stderr env KDMESG_JSON_SLOW=$slow "$KDMESG" -K "$BATS_TEST_TMPDIR/big.kmsg" -J
                 [ "$output" = "$want" ]
