@@ -156,15 +156,19 @@ static const char *jf(const struct kmsg_record *r, const char *key) {
         return kmsg_record_get_journal_value(r, key, NULL);
 }
 
-/* The machine's fields: given (or the live machine's), else the record's own from export input. */
+/*
+ * The machine's fields: a record's own from export input (merged exports
+ * of several boots and machines stay apart), else the options' or the
+ * live machine's.
+ */
 static void machine_fields(const struct output_settings *set, const struct kmsg_record *r) {
         const char *v;
 
-        if ((v = set->boot_id) || (r && (v = jf(r, "_BOOT_ID"))))
+        if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id))
                 field_str("_BOOT_ID", v);
-        if ((v = set->hostname) || (r && (v = jf(r, "_HOSTNAME"))))
+        if ((r && (v = jf(r, "_HOSTNAME"))) || (v = set->hostname))
                 field_str("_HOSTNAME", v);
-        if ((v = set->machine_id) || (r && (v = jf(r, "_MACHINE_ID"))))
+        if ((r && (v = jf(r, "_MACHINE_ID"))) || (v = set->machine_id))
                 field_str("_MACHINE_ID", v);
 }
 

@@ -31,8 +31,8 @@ struct output_settings {
          * --format=export: the boot id ("0f2c...", 32 hex digits, no
          * dashes), the host name and the machine id, from --boot-id,
          * --hostname and --machine-id or, for the live log, of this
-         * machine; NULL: not known (a record's own fields from export
-         * input are written then).
+         * machine; NULL: not known.  A record's own fields from export
+         * input go before them.
          */
         const char *boot_id;
         const char *hostname;

@@ -104,6 +104,8 @@ golden = {
     "devices/text-sda1.json": ("kdmesg-record.schema.json", True),
     "json/formats-json.out": ("kdmesg-record.schema.json", True),
     "json/formats-json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "parity/json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "parity/json-dmesg-x.out": ("kdmesg-dmesg.schema.json", False),
 }
 expected = os.path.join(srcdir, "tests", "expected")
 found = []

@@ -68,7 +68,7 @@ TEST(export_mapping_every_boundary) {
         t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
         check_transcript(__FILE__, __LINE__, t,
                          "R@1 pri=3 seq=10 usec=1500 flags= fields= msg=text; message=x |SUBSYSTEM=pci "
-                         "|DEVICE=+pci:0000:00:02.0 JCUSTOM=a=b J__REALTIME_TIMESTAMP=123 J_BOOT_ID=0123 "
+                         "|DEVICE=+pci:0000:00:02.0 JCUSTOM=a=b J__REALTIME_TIMESTAMP=123 "
                          "JSYSLOG_IDENTIFIER=kernel\n"
                          "R@13 pri=6 seq=11 usec=2000 flags= fields= msg=bin\\00ary\\0amsg\\5c "
                          "J__MONOTONIC_TIMESTAMP=9999 JBINKEY=x\\0ay\n"
@@ -126,6 +126,30 @@ TEST(export_caller_and_subsystem_accessors) {
         CHECK(!kmsg_record_has_priority(r));
         CHECK(!kmsg_record_has_seqnum(r));
         CHECK(!kmsg_record_has_timestamp(r));
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(export_boot_id) {
+        static const char in[] = "_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\nSEQNUM=1\nMESSAGE=a\n\n"
+                                 "SEQNUM=2\nMESSAGE=b\n\n"
+                                 "_BOOT_ID=\nSEQNUM=3\nMESSAGE=c\n\n"
+                                 "_BOOT_ID\n\x02\0\0\0\0\0\0\0x\0\nSEQNUM=4\nMESSAGE=d\n\n";
+        struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_boot_id(r), "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+        /* It is not a dictionary entry. */
+        CHECK_INT(kmsg_record_get_dict_count(r), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        /* Empty, or with a NUL byte: not a boot id. */
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "_BOOT_ID is empty or holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         kmsg_reader_unref(rd);
 }
@@ -570,7 +594,7 @@ TEST(export_journal_fields_kept) {
         check_transcript(__FILE__, __LINE__, t,
                          "R@1 pri=6 usec=1000 flags= fields= msg=sd 0:0:0:0: [sda] ok |SUBSYSTEM=block "
                          "|DEVICE=b8:0 |DRIVER=sd J__CURSOR=s=1;i=2 J__REALTIME_TIMESTAMP=1700000000001000 "
-                         "J_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5 J_TRANSPORT=kernel JSYSLOG_IDENTIFIER=kernel "
+                         "J_TRANSPORT=kernel JSYSLOG_IDENTIFIER=kernel "
                          "J_UDEV_SYSNAME=sda J_UDEV_DEVNODE=/dev/sda J_UDEV_DEVLINK=/dev/disk/by-id/a "
                          "J_UDEV_DEVLINK=/dev/disk/by-id/b J_HOSTNAME=h1\n"
                          "R@18 pri=30 usec=2000 flags= fields= msg=systemd[1]: Started foo. "
@@ -583,11 +607,14 @@ TEST(export_journal_fields_kept) {
 
         CHECK_INT(kmsg_reader_new_buffer(in, sizeof(in) - 1, "x", KMSG_FORMAT_EXPORT, &rd), 0);
         CHECK_INT(kmsg_reader_next(rd, &r), 1);
-        CHECK_INT(kmsg_record_get_journal_count(r), 10);
-        CHECK_INT(kmsg_record_get_journal_field(r, 8, &k, &v, &len), 0);
+        /* _BOOT_ID is the record's own (kmsg_record_get_boot_id()). */
+        CHECK_INT(kmsg_record_get_journal_count(r), 9);
+        CHECK_STR(kmsg_record_get_boot_id(r), "aba7d49a3f9a484a8905db37a872b9f5");
+        CHECK(kmsg_record_get_journal_value(r, "_BOOT_ID", NULL) == NULL);
+        CHECK_INT(kmsg_record_get_journal_field(r, 7, &k, &v, &len), 0);
         CHECK_STR(k, "_UDEV_DEVLINK");
         CHECK_MEM(v, len, "/dev/disk/by-id/b", 17);
-        CHECK_INT(kmsg_record_get_journal_field(r, 10, &k, &v, &len), -ERANGE);
+        CHECK_INT(kmsg_record_get_journal_field(r, 9, &k, &v, &len), -ERANGE);
         CHECK_INT(kmsg_record_get_journal_field(NULL, 0, &k, &v, &len), -EINVAL);
         /* The first of a repeated field. */
         CHECK_STR(kmsg_record_get_journal_value(r, "_UDEV_DEVLINK", &len), "/dev/disk/by-id/a");
