@@ -38,6 +38,7 @@ struct kmsg_record {
         size_t flags_off;
         size_t fields_off;
         size_t caller_off; /* SIZE_MAX: none */
+        size_t boot_id_off; /* the export form's _BOOT_ID; SIZE_MAX: none */
         size_t msg_off;
         size_t msg_len;
 

@@ -27,7 +27,7 @@ void record_reset(struct kmsg_record *r) {
         r->data_len = 0;
         r->n_dict = 0;
         r->subsystem_idx = r->device_idx = -1;
-        r->caller_off = SIZE_MAX;
+        r->caller_off = r->boot_id_off = SIZE_MAX;
         /* Offsets of "" until set: data always holds at least one NUL. */
         r->flags_off = r->fields_off = r->msg_off = 0;
         r->msg_len = 0;
@@ -553,4 +553,10 @@ _public_ const char *kmsg_record_get_device(const struct kmsg_record *r) {
         if (!r || r->device_idx < 0)
                 return NULL;
         return r->data + r->dict[r->device_idx].val_off;
+}
+
+_public_ const char *kmsg_record_get_boot_id(const struct kmsg_record *r) {
+        if (!r || r->boot_id_off == SIZE_MAX)
+                return NULL;
+        return r->data + r->boot_id_off;
 }

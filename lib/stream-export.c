@@ -242,6 +242,15 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         r->has_timestamp = true;
                 } else if (key_is(p, klen, "_SOURCE_MONOTONIC_TIMESTAMP")) {
                         has_src = parse_u64_field(val, vlen, &src_mono) == 0;
+                } else if (key_is(p, klen, "_BOOT_ID")) {
+                        /* Which boot wrote the record: a change starts a new boot (seqtrack). */
+                        if (vlen == 0 || memchr(val, '\0', vlen)) {
+                                *ret_err = "_BOOT_ID is empty or holds a NUL byte";
+                                return -EBADMSG;
+                        }
+                        e = record_append(r, val, vlen, &r->boot_id_off);
+                        if (e < 0)
+                                return e;
                 } else if (key_is(p, klen, "__MONOTONIC_TIMESTAMP")) {
                         has_mono = parse_u64_field(val, vlen, &mono) == 0;
                 } else if (key_is(p, klen, "_KERNEL_SUBSYSTEM")) {

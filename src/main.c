@@ -160,7 +160,8 @@ int main(int argc, char **argv) {
                 run.sink = sink_new(sink_lookup("problems"), &o.out);
         } else
                 run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
-        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
+            kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
                 errx_("%s", strerror(ENOMEM));
 
         /* Following, output is flushed per record; never through a pager. */
@@ -179,7 +180,7 @@ int main(int argc, char **argv) {
                 run_set_cursor_hooks(&run);
         }
 
-        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
+        if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
         if (o.n_sources == 0)

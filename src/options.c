@@ -68,7 +68,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
         fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
-        fputs(_(" -H, --human                 the view for people: relative times\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
                 "                               (repeatable: delta adds to the others)\n"),
               o);
@@ -365,6 +365,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'H':
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--human";
+                        o->pager = true;
                         break;
                 case 'T':
                         r = set_time_format(o, "ctime");
@@ -388,6 +389,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->out.force_prefix = true;
                         break;
                 case 'L':
+                        /* util-linux takes -L=always too (getopt leaves the '='). */
+                        if (optarg && *optarg == '=')
+                                optarg++;
                         e = color_mode_from_name(optarg);
                         if (e < 0)
                                 return fail(o, OPTIONS_FAILED,

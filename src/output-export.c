@@ -104,7 +104,10 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                         field_u64("__REALTIME_TIMESTAMP", (uint64_t)(set->time.boot_usec + (int64_t)usec));
                 field_u64("__MONOTONIC_TIMESTAMP", usec);
         }
-        if (set->boot_id)
+        /* The record's own boot, from export input, goes through: the boots stay apart. */
+        if (kmsg_record_get_boot_id(r))
+                field_str("_BOOT_ID", kmsg_record_get_boot_id(r));
+        else if (set->boot_id)
                 field_str("_BOOT_ID", set->boot_id);
         field_str("_TRANSPORT", "kernel");
         if (kmsg_record_has_priority(r)) {

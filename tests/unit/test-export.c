@@ -127,6 +127,30 @@ TEST(export_caller_and_subsystem_accessors) {
         kmsg_reader_unref(rd);
 }
 
+TEST(export_boot_id) {
+        static const char in[] = "_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\nSEQNUM=1\nMESSAGE=a\n\n"
+                                 "SEQNUM=2\nMESSAGE=b\n\n"
+                                 "_BOOT_ID=\nSEQNUM=3\nMESSAGE=c\n\n"
+                                 "_BOOT_ID\n\x02\0\0\0\0\0\0\0x\0\nSEQNUM=4\nMESSAGE=d\n\n";
+        struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_boot_id(r), "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+        /* It is not a dictionary entry. */
+        CHECK_INT(kmsg_record_get_dict_count(r), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        /* Empty, or with a NUL byte: not a boot id. */
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "_BOOT_ID is empty or holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
 /*
  * A position is a line as sed -n Np, grep -n and editors count them: every
  * newline byte before the record, also those inside binary data and inside
