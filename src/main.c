@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
         }
         si = sink_of_format(o.format);
         if (si->flags & SINK_BOOT_TIME) {
-                static char boot_id[33];
+                static char boot_id[33], machine_id[33], host[256];
 
                 /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
                 if (!o.out.time.have_boot) {
@@ -120,8 +120,19 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                         goto out;
                 }
+                /* The live log is this machine's; a dump's only as the options say. */
                 if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
+                if (o.n_sources == 0 && machine_id_read(machine_id) == 0)
+                        o.out.machine_id = machine_id;
+                if (o.n_sources == 0 && gethostname(host, sizeof(host) - 1) == 0 && host[0])
+                        o.out.hostname = host;
+                if (o.boot_id[0])
+                        o.out.boot_id = o.boot_id;
+                if (o.machine_id[0])
+                        o.out.machine_id = o.machine_id;
+                if (o.hostname)
+                        o.out.hostname = o.hostname;
         }
         if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
                 run.status = EXIT_BAD_INPUT;

@@ -466,7 +466,9 @@ EOF
                 [[ "$output" != *"sda1?"* && "$output" != *'"match"'* && "$output" != *MATCH* ]]
                 # The same bytes as the same records selected by sequence number.
                 [ "$f" = json-dmesg ] && continue
-                [ "$output" = "$("$KDMESG" -K "$DUMP" --seq 19 --format=$f --boot-time 1700000000; "$KDMESG" -K "$DUMP" --seq 41-43 --format=$f --boot-time 1700000000)" ]
+                # (--sysroot: export names the devices in _UDEV_SYSNAME and _UDEV_DEVNODE.)
+                [ "$output" = "$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --seq 19 --format=$f --boot-time 1700000000
+                                 "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --seq 41-43 --format=$f --boot-time 1700000000)" ]
         done
         [ "$(jq '.dmesg | length' <<<"$output")" -eq 4 ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --device-text -o SEQ,MESSAGE
