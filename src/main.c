@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caller.h"
 #include "color.h"
 #include "columns.h"
 #include "console.h"
@@ -162,6 +163,9 @@ int main(int argc, char **argv) {
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
+        /* util-linux pads caller ids to pid_max's width for the live log only. */
+        o.out.caller_width = o.n_sources == 0 && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+                                                                : CALLER_WIDTH_DEFAULT;
         if (o.lost) {
                 o.out.json = o.format == FORMAT_JSON;
                 o.out.live = o.n_sources == 0;

@@ -18,6 +18,7 @@ struct output_settings {
         bool noescape; /* write message bytes unchanged */
         bool decode;       /* -x: "facility:level: " before the message */
         bool force_prefix; /* -p: repeat the prefix on every line of a message */
+        unsigned caller_width; /* the caller id's width in the text views (caller.h); 0: the default */
         /* Time format and boot time (timefmt.h); a sink copies it to keep its state. */
         struct timefmt time;
         struct devctx *devices; /* device options: tags, names (device.h) */
