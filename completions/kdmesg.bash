@@ -95,6 +95,11 @@ _kdmesg()
                         _filedir -d
                         return
                         ;;
+                --problem)
+                        COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
+                                fs-error io-error thermal segfault warning link-down" -- "$cur"))
+                        return
+                        ;;
                 --match)
                         COMPREPLY=($(compgen -W "SUBSYSTEM= DEVICE=" -- "$cur"))
                         compopt -o nospace 2>/dev/null
@@ -122,6 +127,7 @@ _kdmesg()
                         --list-columns --noheadings --boot-id --hostname --machine-id
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
+                        --problems --problem --fail-on-problem
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

@@ -50,6 +50,7 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(devctx_help(), o);
         fputs(devctx_help_devices(), o);
+        fputs(problem_options_help(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
@@ -129,6 +130,7 @@ void __attribute__((noreturn)) usage(void) {
                 "    not be written\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
+        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
 }
@@ -282,6 +284,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
+                PROBLEM_LONGOPTS,
                 {},
         };
         enum options_result r = OPTIONS_RUN;
@@ -481,6 +484,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                             optarg);
                         }
                         break;
+                case PROBOPT_FIRST ... PROBOPT_LAST: {
+                        char err[400];
+
+                        if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
+                                return fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                        break;
+                }
                 case 'w':
                         o->follow = true;
                         break;
@@ -568,6 +578,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
+        }
+        if (o->problems.report) {
+                /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->lost || o->dev.report)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
+                                    o->lost ? "--lost" : "--devices");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->follow && o->format != FORMAT_JSON)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
         }
         o->out.columns = &o->columns;
         return OPTIONS_RUN;

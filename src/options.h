@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "format.h"
 #include "libkmsg.h"
+#include "problems.h"
 #include "sink.h"
 
 /* One -K or -F argument. */
@@ -47,6 +48,7 @@ struct options {
         struct filter filter;
         struct output_settings out;
         struct devctx dev;
+        struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
         struct columns columns;
