@@ -37,6 +37,12 @@
 #define HOLD_MAX 4096u
 /* The largest reorder window: records are held in memory while it is open. */
 #define REORDER_MAX 4096u
+/*
+ * A time stamp that drops by more than this while the numbers go on starts
+ * a new boot: printk stamps step back across CPUs by microseconds, a boot
+ * takes far longer than this to reach the number where the last one ended.
+ */
+#define BOOT_TIME_DROP 30000000u
 
 struct slot {
         uint64_t seq;
@@ -79,6 +85,7 @@ struct kmsg_seqtrack {
         bool have_last;
         uint64_t last_seq;
         uint64_t last_usec;
+        char *boot_id;     /* the last boot id seen (kmsg_record_get_boot_id()), or NULL */
         uint64_t seg_first;
         bool have_expect;
         uint64_t expect;
@@ -156,6 +163,7 @@ _public_ struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t) {
         free(t->ready.v);
         free(t->win.v);
         free(t->holes);
+        free(t->boot_id);
         kmsg_loss_unref(t->spare);
         kmsg_loss_unref(t->out);
         free(t->ring);
@@ -259,8 +267,35 @@ static void fill_loss(struct kmsg_seqtrack *t, struct kmsg_loss *l, uint64_t fir
         t->lost += count;
 }
 
+static const char *boot_id_of(const struct kmsg_record *r) {
+        return r->boot_id_off == SIZE_MAX ? NULL : r->data + r->boot_id_off;
+}
+
+/*
+ * Whether r starts a new boot where the numbers alone do not say so: the
+ * input names another boot, or the numbers go on while the time stamp
+ * drops by more than BOOT_TIME_DROP.
+ */
+static bool boot_changes(const struct kmsg_seqtrack *t, const struct kmsg_record *r) {
+        const char *id = boot_id_of(r);
+
+        if (!t->have_last)
+                return false;
+        if (id && t->boot_id && strcmp(id, t->boot_id) != 0)
+                return true;
+        return r->seqnum > t->last_seq && r->has_timestamp && t->last_usec > r->usec &&
+               t->last_usec - r->usec > BOOT_TIME_DROP;
+}
+
 static void accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
         struct slot *s = &t->ring[r->seqnum % WINDOW];
+        const char *id = boot_id_of(r);
+
+        if (id && (!t->boot_id || strcmp(id, t->boot_id) != 0)) {
+                free(t->boot_id);
+                /* Out of memory, boot ids are not compared until the next one. */
+                t->boot_id = strdup(id);
+        }
 
         s->seq = r->seqnum;
         s->fp = fp;
@@ -501,7 +536,7 @@ static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, stru
                 return feed_one(t, r, ret_loss);
         t->fed++;
         if (t->n_holes == 0) {
-                if (!t->have_last || t->have_cause || seq <= t->last_seq + 1)
+                if (!t->have_last || t->have_cause || seq <= t->last_seq + 1 || boot_changes(t, r))
                         return feed_one(t, r, ret_loss);
                 /* A gap: wait and see whether its records come late. */
                 t->win_usec = t->last_usec;
@@ -510,7 +545,7 @@ static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, stru
                 accept(t, r, fingerprint(r));
                 return hold(t, r);
         }
-        if (!t->have_cause) {
+        if (!t->have_cause && !boot_changes(t, r)) {
                 if (seq > t->last_seq) {
                         if (seq > t->last_seq + 1 &&
                             hole_insert(t, t->n_holes, t->last_seq + 1, seq - 1, t->fed) < 0)
@@ -688,6 +723,8 @@ static int feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct
                 return flags;
         }
 
+        if (boot_changes(t, r))
+                return new_segment(t, r, fp, ret_loss);
         if (seq == t->last_seq + 1) {
                 t->have_cause = false;
                 accept(t, r, fp);

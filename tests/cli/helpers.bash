@@ -3,6 +3,8 @@
 export TZ=UTC
 export LC_ALL=C.UTF-8
 unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME
+# No terminal-colors.d of the machine or of the user running the tests.
+export KDMESG_SYSTEM_COLORS_DIR=/nonexistent/terminal-colors.d XDG_CONFIG_HOME=/nonexistent/xdg
 : "${KDMESG:?KDMESG must point at the kdmesg binary}"
 : "${TESTS:?TESTS must point at the tests directory}"
 export DATA="$TESTS/data"
