@@ -29,6 +29,7 @@
 #include "run.h"
 #include "sink.h"
 #include "source.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -161,6 +162,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.suspends = o.suspends;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
@@ -247,6 +249,7 @@ int main(int argc, char **argv) {
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
+        suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
         free(o.sources);

@@ -16,6 +16,7 @@
 #include "output.h"
 #include "problems.h"
 #include "run.h"
+#include "suspend.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
@@ -145,6 +146,8 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         if (fl & KMSG_SEQ_DUPLICATE)
                 return 0;
         warn_no_seq(run, rd, r);
+        /* The time slept before this record: its wall clock, for --since and the views. */
+        suspends_feed(run->suspends, r);
         in_window = in_time_window(run, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
