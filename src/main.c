@@ -211,7 +211,7 @@ int main(int argc, char **argv) {
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
                 if (!o.quiet && !o.lost)
-                        loss_stats_summary(&run.loss, stderr, program);
+                        loss_stats_summary(&run.loss, stderr, program, run.boots);
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }

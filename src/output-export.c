@@ -160,6 +160,11 @@ static int export_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int export_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
+        return 0;
+}
+
 static int export_finish(struct sink *s) {
         return 0;
 }
@@ -172,6 +177,7 @@ const struct sink_ops sink_export_ops = {
         .size = sizeof(struct sink),
         .record = export_record,
         .loss = export_loss,
+        .boot = export_boot,
         .finish = export_finish,
         .free = export_free,
 };

@@ -36,6 +36,7 @@ struct run {
         struct kmsg_seqtrack *track;
         struct filter *filter;
         struct loss_stats loss;
+        uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
         struct cursor *cursor; /* --cursor-file, or NULL */
         uint64_t bad_records;
         int status;
