@@ -111,6 +111,22 @@ int kmsg_record_get_dict_entry(const struct kmsg_record *r, size_t i, const char
                                const char **ret_value, size_t *ret_len);
 /* The first value for key, or NULL.  *ret_len (if not NULL) gets its length. */
 const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *key, size_t *ret_len);
+/*
+ * The journal fields of a record read from the export form that are not
+ * part of the record itself, in input order, duplicates kept, values as
+ * they were (binary fields too): _HOSTNAME, _MACHINE_ID, _UDEV_*, __CURSOR, __REALTIME_TIMESTAMP, __MONOTONIC_TIMESTAMP,
+ * SYSLOG_IDENTIFIER, SYSLOG_PID, MESSAGE_ID and any other field.  The
+ * record's own fields are not among them: _BOOT_ID (kmsg_record_get_boot_id()), MESSAGE, PRIORITY,
+ * SYSLOG_FACILITY, SEQNUM, TIMESTAMP, _SOURCE_MONOTONIC_TIMESTAMP,
+ * KMSG_FLAGS, KMSG_FIELDS, and the dictionary (_KERNEL_KEY, KMSG_DICT).
+ * Records of other forms have none.  The count, entry i (0 or -ERANGE,
+ * -EINVAL), and the first value of key (or NULL); pointers stay valid as
+ * long as the record.
+ */
+size_t kmsg_record_get_journal_count(const struct kmsg_record *r);
+int kmsg_record_get_journal_field(const struct kmsg_record *r, size_t i, const char **ret_key,
+                                  const char **ret_value, size_t *ret_len);
+const char *kmsg_record_get_journal_value(const struct kmsg_record *r, const char *key, size_t *ret_len);
 /* Shorthands for the SUBSYSTEM and DEVICE entries, or NULL. */
 const char *kmsg_record_get_subsystem(const struct kmsg_record *r);
 const char *kmsg_record_get_device(const struct kmsg_record *r);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: parsing, the checks of option combinations, --help. */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootid.h"
 #include "console.h"
 #include "i18n.h"
 #include "options.h"
@@ -34,6 +36,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
         fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
@@ -47,6 +50,7 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(devctx_help(), o);
         fputs(devctx_help_devices(), o);
+        fputs(problem_options_help(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
@@ -61,6 +65,9 @@ void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(_("     --boot-id <id>          export: the _BOOT_ID of the records (a dump's)\n"), o);
+        fputs(_("     --hostname <name>       export: the _HOSTNAME of the records\n"), o);
+        fputs(_("     --machine-id <id>       export: the _MACHINE_ID of the records\n"), o);
 
         fputs(_("\nTime stamps and decoration:\n"), o);
         fputs(_(" -t, --notime                no time stamps\n"), o);
@@ -123,6 +130,7 @@ void __attribute__((noreturn)) usage(void) {
                 "    not be written\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
+        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
 }
@@ -175,6 +183,9 @@ enum {
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
         OPT_LOST,
+        OPT_BOOT_ID,
+        OPT_HOSTNAME,
+        OPT_MACHINE_ID,
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -222,7 +233,7 @@ static bool format_has(const struct options *o, unsigned flag) {
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
                 { "read-clear", no_argument, NULL, 'c' },
@@ -244,6 +255,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "nopager", no_argument, NULL, 'P' },
                 { "force-prefix", no_argument, NULL, 'p' },
                 { "syslog", no_argument, NULL, 'S' },
+                { "buffer-size", required_argument, NULL, 's' },
                 { "ctime", no_argument, NULL, 'T' },
                 { "notime", no_argument, NULL, 't' },
                 { "userspace", no_argument, NULL, 'u' },
@@ -266,9 +278,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "output", required_argument, NULL, 'o' },
                 { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
                 { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+                { "boot-id", required_argument, NULL, OPT_BOOT_ID },
+                { "hostname", required_argument, NULL, OPT_HOSTNAME },
+                { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
+                PROBLEM_LONGOPTS,
                 {},
         };
         enum options_result r = OPTIONS_RUN;
@@ -302,6 +318,15 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'S':
                         o->use_syslog = true;
                         break;
+                case 's': {
+                        uint64_t v;
+
+                        if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
+                        o->buffer_size = (unsigned)v;
+                        break;
+                }
                 case 'K':
                         r = add_source(o, optarg, false);
                         break;
@@ -435,12 +460,37 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case OPT_NOHEADINGS:
                         o->out.noheadings = true;
                         break;
+                case OPT_BOOT_ID:
+                case OPT_MACHINE_ID:
+                        if (id128_parse(optarg, c == OPT_BOOT_ID ? o->boot_id : o->machine_id) < 0)
+                                return fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"),
+                                            optarg, c == OPT_BOOT_ID ? "--boot-id" : "--machine-id");
+                        if (!o->machine_option)
+                                o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
+                        break;
+                case OPT_HOSTNAME:
+                        if (!*optarg || strlen(optarg) > 255 ||
+                            strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
+                                            "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f ") != strlen(optarg))
+                                return fail(o, OPTIONS_FAILED,
+                                            _("bad host name for --hostname (1 to 255 bytes, no spaces or control characters)"));
+                        o->hostname = optarg;
+                        if (!o->machine_option)
+                                o->machine_option = "--hostname";
+                        break;
                 case DEVOPT_FIRST ... DEVOPT_LAST:
                         if (devctx_option(&o->dev, c, optarg) < 0) {
                                 return fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
                                             optarg);
                         }
                         break;
+                case PROBOPT_FIRST ... PROBOPT_LAST: {
+                        char err[400];
+
+                        if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
+                                return fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                        break;
+                }
                 case 'w':
                         o->follow = true;
                         break;
@@ -469,6 +519,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (r != OPTIONS_RUN)
                         return r;
         }
+        if (o->out.decode && o->format == FORMAT_SYSLOG) {
+                /* util-linux refuses them too: the raw form has the priority as a number. */
+                return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
+        }
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
         }
@@ -492,6 +546,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+        }
+        if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
+                return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
+                            o->machine_option,
+                            o->lost ? "--lost" : o->dev.report ? "--devices" : output_format_to_name(o->format));
         }
         if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
                 return fail(o, OPTIONS_BAD_USAGE,
@@ -519,6 +578,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
+        }
+        if (o->problems.report) {
+                /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->lost || o->dev.report)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
+                                    o->lost ? "--lost" : "--devices");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->follow && o->format != FORMAT_JSON)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
         }
         o->out.columns = &o->columns;
         return OPTIONS_RUN;

@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "format.h"
 #include "libkmsg.h"
+#include "problems.h"
 #include "sink.h"
 
 /* One -K or -F argument. */
@@ -37,6 +38,7 @@ struct options {
         const char *action_option;
         int console_level;
         bool use_syslog;               /* -S */
+        unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;
@@ -46,6 +48,7 @@ struct options {
         struct filter filter;
         struct output_settings out;
         struct devctx dev;
+        struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
         struct columns columns;
@@ -55,6 +58,11 @@ struct options {
         bool fail_on_loss;
         bool lost;
         const char *cursor_file;
+        /* --boot-id, --machine-id (normalised: 32 hex digits) and --hostname; "" / NULL: not given. */
+        char boot_id[33];
+        char machine_id[33];
+        const char *hostname;
+        const char *machine_option; /* the first of them given, for the error of a wrong format */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */

@@ -4,9 +4,14 @@
  * loss (FIRST_SEQ, LAST_SEQ, COUNT, TIME_BEFORE, TIME_AFTER, CAUSE, and
  * BOOT first when the input holds more than one boot), then the totals and,
  * for the live log, how much of what the kernel wrote since boot the ring
- * still holds; for a dump, what each boot's records cover.  A table, or
- * JSON Lines with --json: one object per loss with its "boot", then a
- * summary object with lost_total and boots.
+ * still holds; for a dump of several boots, what each boot's records cover.
+ * A table, or JSON Lines with --json: one object per loss with its "boot",
+ * then a summary object with lost_total and boots.
+ *
+ * The table takes constant memory however many losses there are: it
+ * keeps the first LOST_ROWS_HEAD losses and the last LOST_ROWS_TAIL (in a
+ * ring), and sums up those in between in one row that says how many gaps
+ * and messages they were.  JSON is written as it comes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +26,26 @@
 #include "output.h"
 #include "sink.h"
 
+/* The table's rows: the first and the last this many losses. */
+#define LOST_ROWS_HEAD 5000
+#define LOST_ROWS_TAIL 5000
+
+/* Boots whose coverage is listed one by one; the rest are counted together. */
+#define BOOTS_LISTED 1000
+
+/* A loss (a copy) and the boot it belongs to. */
+struct row {
+        struct kmsg_loss *loss;
+        uint64_t boot;
+};
+
+/* The losses between the head and the tail, summed up. */
+struct lost_middle {
+        uint64_t gaps, count;
+        bool unknown;        /* one had no known size */
+        struct row first, last; /* last.loss NULL while there is one */
+};
+
 /* Coverage: the records that were there, filtered or not, read before the cursor or not. */
 struct coverage {
         uint64_t records;
@@ -28,20 +53,15 @@ struct coverage {
         uint64_t first_seq, first_usec, last_seq, last_usec;
 };
 
-/* Boots whose coverage is listed one by one; the rest are counted together. */
-#define BOOTS_LISTED 1000
-
-struct row {
-        struct kmsg_loss *loss; /* a copy */
-        uint64_t boot;
-};
-
 struct lost_sink {
         struct sink sink;
         bool json;
         bool live;
-        struct row *v; /* the table's rows */
-        size_t n, cap;
+        struct row head[LOST_ROWS_HEAD]; /* the first losses */
+        size_t n_head;
+        struct row tail[LOST_ROWS_TAIL]; /* a ring of the last ones after them */
+        size_t n_tail, tail_start;
+        struct lost_middle middle;
         struct loss_stats stats;
         struct coverage all;
         uint64_t boot;          /* the boot being read: 1 from the first record on */
@@ -145,10 +165,24 @@ static int lost_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         return 0;
 }
 
+/* The oldest loss of the tail ring, pushed out by a newer one, joins the middle. */
+static void middle_add(struct lost_middle *m, struct row row) {
+        m->gaps++;
+        m->count += kmsg_loss_get_count(row.loss);
+        if (kmsg_loss_get_count(row.loss) == 0)
+                m->unknown = true;
+        if (!m->first.loss)
+                m->first = row;
+        else {
+                kmsg_loss_unref(m->last.loss);
+                m->last = row;
+        }
+}
+
 static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         struct lost_sink *t = (struct lost_sink *)s;
         /* A loss before the first record is the first boot's. */
-        uint64_t boot = t->boot ? t->boot : 1;
+        struct row copy = { .boot = t->boot ? t->boot : 1 };
         int e;
 
         loss_stats_add(&t->stats, l);
@@ -157,22 +191,21 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
                 struct json_object *o = json_loss_new(l);
 
                 if (o)
-                        add(o, "boot", json_object_new_uint64(boot));
+                        add(o, "boot", json_object_new_uint64(copy.boot));
                 return write_json(o);
         }
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 16;
-                struct row *v = realloc(t->v, cap * sizeof(*v));
-
-                if (!v)
-                        return -ENOMEM;
-                t->v = v;
-                t->cap = cap;
-        }
-        e = loss_copy(l, &t->v[t->n].loss);
+        e = loss_copy(l, &copy.loss);
         if (e < 0)
                 return e;
-        t->v[t->n++].boot = boot;
+        if (t->n_head < LOST_ROWS_HEAD)
+                t->head[t->n_head++] = copy;
+        else if (t->n_tail < LOST_ROWS_TAIL)
+                t->tail[(t->tail_start + t->n_tail++) % LOST_ROWS_TAIL] = copy;
+        else {
+                middle_add(&t->middle, t->tail[t->tail_start]);
+                t->tail[t->tail_start] = copy;
+                t->tail_start = (t->tail_start + 1) % LOST_ROWS_TAIL;
+        }
         return 0;
 }
 
@@ -214,6 +247,49 @@ static int fill_row(struct libscols_line *ln, const struct row *row, bool boots)
         return scols_line_set_data(ln, skip + COL_CAUSE, cause_name);
 }
 
+/*
+ * The row that stands for the losses between the head and the tail: from
+ * the first seq of the first to the last seq of the last, how many
+ * messages (at least, if one had no known size), the time before the
+ * first and after the last, and in CAUSE how many gaps they were.
+ */
+static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m, bool boots) {
+        const struct row *last_row = m->last.loss ? &m->last : &m->first;
+        const struct kmsg_loss *first = m->first.loss, *last = last_row->loss;
+        const int skip = boots ? 0 : -1;
+        char buf[160];
+        int e;
+
+        /* The boots they span: "2", or "2-5". */
+        if (m->first.boot == last_row->boot)
+                snprintf(buf, sizeof(buf), "%" PRIu64, m->first.boot);
+        else
+                snprintf(buf, sizeof(buf), "%" PRIu64 "-%" PRIu64, m->first.boot, last_row->boot);
+        if (boots && (e = scols_line_set_data(ln, COL_BOOT, buf)) < 0)
+                return e;
+        snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(first));
+        if ((e = scols_line_set_data(ln, skip + COL_FIRST, buf)) < 0)
+                return e;
+        if (kmsg_loss_get_count(last))
+                snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(last) + kmsg_loss_get_count(last) - 1);
+        if ((e = scols_line_set_data(ln, skip + COL_LAST, kmsg_loss_get_count(last) ? buf : "?")) < 0)
+                return e;
+        snprintf(buf, sizeof(buf), m->unknown ? "%" PRIu64 "+" : "%" PRIu64, m->count);
+        if ((e = scols_line_set_data(ln, skip + COL_COUNT, buf)) < 0)
+                return e;
+        if (kmsg_loss_has_before(first))
+                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_before(first));
+        if ((e = scols_line_set_data(ln, skip + COL_BEFORE, kmsg_loss_has_before(first) ? buf : "-")) < 0)
+                return e;
+        if (has_after(last))
+                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_after(last));
+        if ((e = scols_line_set_data(ln, skip + COL_AFTER, has_after(last) ? buf : "-")) < 0)
+                return e;
+        snprintf(buf, sizeof(buf),
+                 m->gaps == 1 ? _("(%" PRIu64 " gap in between)") : _("(%" PRIu64 " gaps in between)"), m->gaps);
+        return scols_line_set_data(ln, skip + COL_CAUSE, buf);
+}
+
 static int print_table(struct lost_sink *t) {
         struct libscols_table *tb;
         bool boots = t->boot > 1;
@@ -221,7 +297,7 @@ static int print_table(struct lost_sink *t) {
         size_t i;
         int e = 0;
 
-        if (t->n == 0)
+        if (t->n_head == 0)
                 return 0;
         tb = scols_new_table();
         if (!tb)
@@ -230,10 +306,20 @@ static int print_table(struct lost_sink *t) {
         for (i = boots ? 0 : 1; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
                 if (!scols_table_new_column(tb, columns[i].name, 0, columns[i].flags))
                         e = -ENOMEM;
-        for (i = 0; i < t->n && e >= 0; i++) {
+        for (i = 0; i < t->n_head && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, &t->v[i], boots) : -ENOMEM;
+                e = ln ? fill_row(ln, &t->head[i], boots) : -ENOMEM;
+        }
+        if (t->middle.gaps > 0 && e >= 0) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_middle_row(ln, &t->middle, boots) : -ENOMEM;
+        }
+        for (i = 0; i < t->n_tail && e >= 0; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots) : -ENOMEM;
         }
         if (e >= 0)
                 e = scols_print_table_to_string(tb, &str);
@@ -404,9 +490,12 @@ static void lost_free(struct sink *s) {
         struct lost_sink *t = (struct lost_sink *)s;
         size_t i;
 
-        for (i = 0; i < t->n; i++)
-                kmsg_loss_unref(t->v[i].loss);
-        free(t->v);
+        for (i = 0; i < t->n_head; i++)
+                kmsg_loss_unref(t->head[i].loss);
+        for (i = 0; i < t->n_tail; i++)
+                kmsg_loss_unref(t->tail[i].loss);
+        kmsg_loss_unref(t->middle.first.loss);
+        kmsg_loss_unref(t->middle.last.loss);
         free(t->boots);
         free(t);
 }

@@ -325,6 +325,32 @@ bad_usage() {
         [ "${#lines[@]}" -eq 600 ]
 }
 
+@test "table: the columns kdmesg pads itself are the lines libsmartcols prints" {
+        # Not a terminal, no COLUMNS: kdmesg lays the table out; KDMESG_TABLE_SCOLS=1 has libsmartcols do it.
+        {
+                for ((i = 0; i < 1200; i++)); do
+                        printf '6,%d,%d,-,caller=T%d;m\\xe4\\xb8\\xad%d \\x09 \\xff\n' $((i + 3)) \
+                                $((i < 700 ? i * 1000 : 1000000000000 + i)) $((i * 37)) $i
+                        if ((i % 3 == 0)); then printf ' SUBSYSTEM=block\n DEVICE=+block:%*s\n' $((i / 100)) x; fi
+                done
+        } > "$BATS_TEST_TMPDIR/wide.kmsg"
+        for d in "$F" "$REAL" "$BATS_TEST_TMPDIR/wide.kmsg"; do
+                for o in "" "-o SEQ,TIME,PRI,FACILITY,LEVEL,FLAGS,CALLER,SUBSYSTEM,DEVICE,DEVNAME,DICT,MESSAGE" \
+                        "-o MESSAGE,SEQ,LEVEL" "-o MESSAGE" "-o SEQ,DEVICE" "-o DEV.DRIVER,MESSAGE,DEV.SUBSYSTEM" \
+                        "-o CALLER,FLAGS" "-o SEQ,DICT"; do
+                        for x in "" --noheadings -d --time-format=iso; do
+                                echo "$d $o $x"
+                                cmp <(KDMESG_TABLE_SCOLS=1 "$KDMESG" -K "$d" $o $x --format=table 2>&1) \
+                                        <("$KDMESG" -K "$d" $o $x --format=table 2>&1)
+                        done
+                done
+        done
+        # A loss before the first record comes after the heading; an empty dump is the heading alone.
+        "$KDMESG" -K "$F" --format=table 2>/dev/null | sed -n 2p | grep -q '^-- 1 message lost'
+        : > "$BATS_TEST_TMPDIR/empty.kmsg"
+        [ "$("$KDMESG" -K "$BATS_TEST_TMPDIR/empty.kmsg" -o SEQ,MESSAGE)" = "    SEQ MESSAGE" ]
+}
+
 @test "table: a column keeps its width from batch to batch" {
         # 1500 records (three batches); the DEVICE column is only set in the first.
         {
@@ -477,8 +503,8 @@ bad_usage() {
         [ "${lines[2]}" = "-- 3 messages lost (seq 11-13, between 0.001000 and 0.002000, gap) --" ]
 }
 
-@test "loss: syslog, kmsg, export and json-dmesg keep stdout parseable and report on stderr" {
-        for f in syslog kmsg export json-dmesg; do
+@test "loss: syslog, kmsg and json-dmesg keep stdout parseable and report on stderr; export has loss entries" {
+        for f in syslog kmsg json-dmesg; do
                 KDMESG_BOOT_TIME=0 run --separate-stderr "$KDMESG" -K "$F" --format=$f
                 [ "$status" -eq 0 ]
                 [[ "$output" != *lost* ]]
@@ -486,6 +512,30 @@ bad_usage() {
 kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
 kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         done
+        # The export stream carries each loss as an entry of its own; stderr has the summary only.
+        KDMESG_BOOT_TIME=@1700000000 run --separate-stderr "$KDMESG" -K "$F" --format=export
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
+        [ "$(grep -c '^MESSAGE_ID=9ac1b3703093449dace9a589386bdafe$' <<<"$output")" -eq 2 ]
+        grep -qxF 'MESSAGE=-- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --' <<<"$output"
+        # Right before the record after the gap, stamped with its time.
+        awk -v RS= '/KDMESG_LOST=/ { n++ } n == 2 { print; exit }' <<<"$output" > "$BATS_TEST_TMPDIR/loss"
+        [ "$(cat "$BATS_TEST_TMPDIR/loss")" = "__REALTIME_TIMESTAMP=1700099000000000
+__MONOTONIC_TIMESTAMP=99000000000
+_TRANSPORT=kernel
+PRIORITY=4
+SYSLOG_IDENTIFIER=kdmesg
+MESSAGE_ID=9ac1b3703093449dace9a589386bdafe
+MESSAGE=-- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
+KDMESG_LOST=1
+KDMESG_LOST_FIRST_SEQ=4
+KDMESG_LOST_CAUSE=gap" ]
+        awk -v RS= '/KDMESG_LOST=/ { n++; next } n == 2 { print; exit }' <<<"$output" | grep -qx 'SEQNUM=5'
+        # Read back, a loss entry is no record: the gap is found again, once.
+        KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$F" --format=export 2>/dev/null |
+                "$KDMESG" -K - --format=kmsg 2>/dev/null | cmp - "$F"
+        KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$F" --format=export 2>/dev/null |
+                KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K - --format=export 2>/dev/null | cmp - "$EXPECTED/export/formats-export.out"
 }
 
 # --- round trips -------------------------------------------------------------
@@ -577,9 +627,9 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
 
 @test "export: keys that are not journal field names become KMSG_DICT=KEY=VALUE" {
         KDMESG_BOOT_TIME=0 "$KDMESG" -K "$F" --format=export 2>/dev/null > "$BATS_TEST_TMPDIR/x"
-        grep -qax 'KMSG_DICT=MESSAGE=not the message' "$BATS_TEST_TMPDIR/x"
+        grep -qax '_KERNEL_MESSAGE=not the message' "$BATS_TEST_TMPDIR/x"
         grep -qax 'KMSG_DICT=lower=case=with=equals' "$BATS_TEST_TMPDIR/x"
-        grep -qax 'DRIVER=e1000e' "$BATS_TEST_TMPDIR/x"
+        grep -qax '_KERNEL_DRIVER=e1000e' "$BATS_TEST_TMPDIR/x"
         grep -qax '_KERNEL_DEVICE=b8:0' "$BATS_TEST_TMPDIR/x"
         grep -qax '__REALTIME_TIMESTAMP=99000000000' "$BATS_TEST_TMPDIR/x"
         # Every field name, text or binary, is a journal field name.
@@ -614,11 +664,12 @@ print("ok")' "$BATS_TEST_TMPDIR/x"
                 KDMESG_BOOT_TIME=@1700000000 "$KDMESG" -K "$d" --format=export 2>/dev/null |
                         "$remote" -o "$BATS_TEST_TMPDIR/x.journal" - 2>/dev/null
                 journalctl --file "$BATS_TEST_TMPDIR/x.journal" -o json |
-                        jq -c '[.MESSAGE, (.PRIORITY | tonumber), (._KERNEL_DEVICE // null), (.SYSLOG_FACILITY | tonumber),
+                        jq -c 'select(.KDMESG_LOST == null) |
+                                [.MESSAGE, (.PRIORITY | tonumber), (._KERNEL_DEVICE // null), (.SYSLOG_FACILITY // "0" | tonumber),
                                 # A repeated field is an array of its values: the first is ours.
                                 (._KERNEL_SUBSYSTEM // null | if type == "array" and (.[0] | type) != "number" then .[0] else . end),
                                 (.__MONOTONIC_TIMESTAMP | tonumber),
-                                (.__REALTIME_TIMESTAMP | tonumber), (.DRIVER // null)]' \
+                                (.__REALTIME_TIMESTAMP | tonumber), (._KERNEL_DRIVER // null)]' \
                         > "$BATS_TEST_TMPDIR/journal"
                 "$KDMESG" -K "$d" -J 2>/dev/null | jq -c 'select(.msg) | (.time * 1000000 | round) as $us
                         | [.msg, (.pri % 8), (.device // null), ((.pri / 8) | floor), (.subsystem // null),

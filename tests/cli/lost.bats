@@ -191,3 +191,22 @@ Read: 5 records (seq 0-4), covering 0.001000 to 0.005000" ]
         [ "$(jq -c 'select(.cause) | [.first_seq, .count, .time_before, .time_after]' <<<"$output" | tr '\n' ' ')" = \
           "[1,1,0.001,0.002] [3,2,0.002,0.005] " ]
 }
+
+@test "--lost: beyond 10000 gaps the table keeps the first and last 5000 and sums up those in between in one row" {
+        # Records 0, 2, 4, ... 20022: 10011 gaps of one message each.
+        python3 -c "
+for i in range(10012):
+    print('6,%d,%d,-;r%d' % (2 * i, i * 1000, i))
+" > "$BATS_TEST_TMPDIR/gaps.kmsg"
+        run --separate-stderr "$KDMESG" --lost -K "$BATS_TEST_TMPDIR/gaps.kmsg"
+        [ "$status" -eq 0 ]
+        # The header, 5000 rows, the row in between, 5000 rows, the totals and the coverage.
+        [ "${#lines[@]}" -eq 10004 ]
+        output=$(printf '%s\n' "${lines[@]:0:3}" ... "${lines[@]:4999:4}" ... "${lines[@]: -4}")
+        golden lost/bounded.txt
+        # --lost --json still has every gap.
+        run --separate-stderr "$KDMESG" --lost --json -K "$BATS_TEST_TMPDIR/gaps.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 10012 ]
+        [ "$(jq -c 'select(.cause == "gap")' <<<"$output" | wc -l)" -eq 10011 ]
+}
