@@ -58,6 +58,13 @@ _kdmesg()
                         COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
                         return
                         ;;
+                --boot-id | --machine-id)
+                        return
+                        ;;
+                --hostname)
+                        _known_hosts_real -- "$cur"
+                        return
+                        ;;
                 --since | --until | --boot-time)
                         COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
                         return
@@ -112,7 +119,7 @@ _kdmesg()
                         --clear --read-clear --console-off --console-on
                         --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=
-                        --list-columns --noheadings
+                        --list-columns --noheadings --boot-id --hostname --machine-id
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
                         --help --version"

@@ -134,6 +134,46 @@ def device_scripts():
         + rec(b"6,2,2,-;bad dict\n K!=v\n"),
     }
 
+def cursor_files():
+    """Cursor files for fuzz-cursor: as kdmesg saves them, and broken ones."""
+    head = b"# kdmesg cursor: the last record written\nboot_id=0b7e1ee8-5d43-4c9e-9c5b-8d1d3f0a6a11\n"
+    return {
+        "cursor-new-boot": head,
+        "cursor-seq": head + b"seq=1200\nusec=12345678\n",
+        "cursor-pending": head + b"seq=1200\nusec=12345678\npending_from=1201\npending=1300\n",
+        "cursor-pending-no-from": b"boot_id=b\nseq=5\nusec=1\npending=9",
+        "cursor-pending-no-seq": b"boot_id=b\npending_from=0\npending=3\n",
+        "cursor-unknown-keys": b"# comment\n\nboot_id=x=y\nnext_version=1\nseq=0\n",
+        "cursor-last-seq": b"boot_id=b\nseq=18446744073709551615\n",
+        "cursor-too-big": b"boot_id=b\nseq=18446744073709551616\n",
+        "cursor-pending-before": b"boot_id=b\nseq=10\npending_from=10\npending=20\n",
+        "cursor-pending-backwards": b"boot_id=b\nseq=10\npending_from=15\npending=12\n",
+        "cursor-no-eq": b"boot_id=b\nseq\n",
+        "cursor-no-boot": b"seq=1\nusec=2\n",
+        "cursor-long-boot": b"boot_id=" + b"a" * 64 + b"\n",
+        "cursor-empty-boot": b"boot_id=\nseq=1\n",
+        "cursor-nul": b"boot_id=b\0\nseq=1\n",
+        "cursor-blank": b"\n",
+        "cursor-crlf": b"boot_id=b\r\nseq=1\r\n",
+        "cursor-repeated": b"boot_id=a\nboot_id=b\nseq=1\nseq=2\n",
+    }
+
+def json_records():
+    """JSON Lines for fuzz-json: kdmesg --json, jq's rewritings of it, and values at the limits."""
+    return {
+        "json-dup-keys": (b'{"seq":1,"time":1.5,"msg":"m","dict":{"A":"1","A":"2","B":[0,255]}}\n'
+                          b'{"seq":2,"time":2e-06,"msg":[104,105],"dict":{"K\\u0045Y":"v"}}\n'),
+        "json-limits": (b'{"seq":18446744073709551615,"time":18446744073709.551615,"pri":2047,"msg":""}\n'
+                        b'{"seq":0,"time":0,"pri":0,"facility":"user","msg":"x"}\n'
+                        b'{"level":"debug","msg":"no seq, no time"}\n'
+                        b'{"seq":3,"time":99000,"caller":"T12","msg":"caller alone"}\n'
+                        b'{"seq":4,"time":1.0000009,"flags":"c","fields":"caller=C1,x=y","msg":"fragment"}\n'),
+        "json-bad-values": (b'{"seq":-1,"msg":"a"}\n{"seq":1.5,"msg":"b"}\n{"pri":2048,"msg":"c"}\n'
+                            b'{"flags":"a;b","msg":"d"}\n{"flags":"a,b","msg":"e"}\n{"msg":[256]}\n'
+                            b'{"msg":"f","dict":{"\\u0000":"x"}}\n{"msg":"g","dict":[]}\n'
+                            b'{"msg":"h"} trailing\n{"time":"1","msg":"i"}\n{"facility":"nope","msg":"j"}\n'),
+    }
+
 
 def write(d, name, data):
     os.makedirs(d, exist_ok=True)
@@ -153,6 +193,10 @@ def main():
         write(os.path.join(root, "fuzz-reader"), "seed-" + name, data)
     for name, data in device_scripts().items():
         write(os.path.join(root, "fuzz-device"), "seed-" + name, data)
+    for name, data in cursor_files().items():
+        write(os.path.join(root, "fuzz-cursor"), "seed-" + name, data)
+    for name, data in list(json_stream().items()) + list(json_records().items()):
+        write(os.path.join(root, "fuzz-json"), "seed-" + name, data)
     for r in RECORDS[3:6] + RECORDS[16:22]:
         write(os.path.join(root, "fuzz-reader"), "seed-" + hashlib.sha1(r).hexdigest()[:12], r)
 

@@ -38,6 +38,7 @@ struct kmsg_record {
         size_t flags_off;
         size_t fields_off;
         size_t caller_off; /* SIZE_MAX: none */
+        size_t boot_id_off; /* the export form's _BOOT_ID; SIZE_MAX: none */
         size_t msg_off;
         size_t msg_len;
 
@@ -46,6 +47,11 @@ struct kmsg_record {
         size_t dict_cap;
         ssize_t subsystem_idx;
         ssize_t device_idx;
+
+        /* Journal fields of an export-form record that are not the record's own (see libkmsg.h). */
+        struct dict_entry *jf;
+        size_t n_jf;
+        size_t jf_cap;
 };
 
 struct kmsg_loss {
@@ -73,6 +79,8 @@ int record_set_caller(struct kmsg_record *r, const char *v, size_t len);
 int record_set_fields(struct kmsg_record *r, const char *p, size_t len);
 int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
                     size_t val_len, bool unescape);
+/* Keep a journal field of export input as it was (kmsg_record_get_journal_field()). */
+int record_add_journal(struct kmsg_record *r, const char *key, size_t key_len, const char *val, size_t val_len);
 /*
  * Parse the kmsg text form into r (reset first).  On -EBADMSG, *ret_err
  * points to a static description.

@@ -112,9 +112,30 @@ int kmsg_record_get_dict_entry(const struct kmsg_record *r, size_t i, const char
                                const char **ret_value, size_t *ret_len);
 /* The first value for key, or NULL.  *ret_len (if not NULL) gets its length. */
 const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *key, size_t *ret_len);
+/*
+ * The journal fields of a record read from the export form that are not
+ * part of the record itself, in input order, duplicates kept, values as
+ * they were (binary fields too): _HOSTNAME, _MACHINE_ID, _UDEV_*, __CURSOR, __REALTIME_TIMESTAMP, __MONOTONIC_TIMESTAMP,
+ * SYSLOG_IDENTIFIER, SYSLOG_PID, MESSAGE_ID and any other field.  The
+ * record's own fields are not among them: _BOOT_ID (kmsg_record_get_boot_id()), MESSAGE, PRIORITY,
+ * SYSLOG_FACILITY, SEQNUM, TIMESTAMP, _SOURCE_MONOTONIC_TIMESTAMP,
+ * KMSG_FLAGS, KMSG_FIELDS, and the dictionary (_KERNEL_KEY, KMSG_DICT).
+ * Records of other forms have none.  The count, entry i (0 or -ERANGE,
+ * -EINVAL), and the first value of key (or NULL); pointers stay valid as
+ * long as the record.
+ */
+size_t kmsg_record_get_journal_count(const struct kmsg_record *r);
+int kmsg_record_get_journal_field(const struct kmsg_record *r, size_t i, const char **ret_key,
+                                  const char **ret_value, size_t *ret_len);
+const char *kmsg_record_get_journal_value(const struct kmsg_record *r, const char *key, size_t *ret_len);
 /* Shorthands for the SUBSYSTEM and DEVICE entries, or NULL. */
 const char *kmsg_record_get_subsystem(const struct kmsg_record *r);
 const char *kmsg_record_get_device(const struct kmsg_record *r);
+/*
+ * The boot the record comes from, as its input named it (the export
+ * form's _BOOT_ID, e.g. "0f2c..."), or NULL when the input does not say.
+ */
+const char *kmsg_record_get_boot_id(const struct kmsg_record *r);
 
 /* ------------------------------------------------------------------ */
 /* Readers                                                            */
@@ -293,9 +314,17 @@ enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
 
 /* Flags returned by kmsg_seqtrack_feed(). */
 #define KMSG_SEQ_LOSS 1        /* *ret_loss is the loss of records before this one */
-#define KMSG_SEQ_NEW_SEGMENT 2 /* sequence went backwards: a new boot segment starts */
+#define KMSG_SEQ_NEW_SEGMENT 2 /* a new boot starts (KMSG_SEQ_NEW_BOOT) */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
 #define KMSG_SEQ_HELD 8        /* the tracker keeps the record for now: see kmsg_seqtrack_pop() */
+/*
+ * A new boot starts with this record: the numbers went backwards onto
+ * records not seen, or went on while the time stamp dropped by more than
+ * 30 seconds, or the record's boot id (kmsg_record_get_boot_id()) differs
+ * from the one before.  The same flag as KMSG_SEQ_NEW_SEGMENT, by the name
+ * that says what it means.
+ */
+#define KMSG_SEQ_NEW_BOOT KMSG_SEQ_NEW_SEGMENT
 
 /* Name of a cause: "gap", "overrun", "rotated", "toobig", "reboot", "interrupted". */
 const char *kmsg_loss_cause_to_name(enum kmsg_loss_cause cause);
@@ -343,10 +372,30 @@ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, con
  */
 int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret, const struct kmsg_loss **ret_loss);
 /*
- * The input ended: records still held matched to the end and are counted
- * as duplicates.  Ends the life of the last loss returned.  Returns 0.
+ * The input ended: records still held as candidate duplicates matched to
+ * the end and are counted as duplicates; records held in the reorder
+ * window are released (kmsg_seqtrack_pop() them).  Ends the life of the
+ * last loss returned.  Returns 0 or -ENOMEM.
  */
 int kmsg_seqtrack_finish(struct kmsg_seqtrack *t);
+
+/*
+ * Records may arrive out of order (0, 1, 3, 2, 4): with a window of n
+ * records (0, the default, turns it off; at most 4096), a gap is reported
+ * only when none of the n records after it filled it, when every hole is
+ * filled (nothing is lost), or at kmsg_seqtrack_settle() or _finish().
+ * Until then the records from the gap on are held (KMSG_SEQ_HELD) and come
+ * out of kmsg_seqtrack_pop() in sequence order, each loss before the
+ * record after its hole.  A gap after kmsg_seqtrack_note_cause() is
+ * reported at once.  Returns 0, -EINVAL or -ENOMEM.
+ */
+int kmsg_seqtrack_set_reorder_window(struct kmsg_seqtrack *t, unsigned n);
+/*
+ * Settle the reorder window now (the input is idle, or reading stops):
+ * the holes still open are losses, and the records held are released for
+ * kmsg_seqtrack_pop().  Returns 0, -EINVAL or -ENOMEM.
+ */
+int kmsg_seqtrack_settle(struct kmsg_seqtrack *t);
 
 /* Totals: records lost, duplicates skipped, boot segments started. */
 uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t);

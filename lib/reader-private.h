@@ -91,6 +91,8 @@ struct prefix {
         uint64_t usec;
         bool has_priority;
         bool has_timestamp;
+        /* The caller id after the time stamp ("[    T1] " gives "T1"): p[caller_off..+caller_len), or caller_len 0. */
+        size_t caller_off, caller_len;
 };
 
 /* The head's length (the message follows it), or 0 when the line starts no record. */

@@ -26,8 +26,9 @@ void record_reset(struct kmsg_record *r) {
         r->caller_id = 0;
         r->data_len = 0;
         r->n_dict = 0;
+        r->n_jf = 0;
         r->subsystem_idx = r->device_idx = -1;
-        r->caller_off = SIZE_MAX;
+        r->caller_off = r->boot_id_off = SIZE_MAX;
         /* Offsets of "" until set: data always holds at least one NUL. */
         r->flags_off = r->fields_off = r->msg_off = 0;
         r->msg_len = 0;
@@ -180,6 +181,32 @@ int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, cons
         else if (r->device_idx < 0 && strcmp(r->data + key_off, "DEVICE") == 0)
                 r->device_idx = (ssize_t)r->n_dict;
         r->n_dict++;
+        return 0;
+}
+
+int record_add_journal(struct kmsg_record *r, const char *key, size_t key_len, const char *val, size_t val_len) {
+        struct dict_entry *e;
+        size_t key_off, val_off;
+        int err;
+
+        if (r->n_jf == r->jf_cap) {
+                size_t cap = r->jf_cap ? r->jf_cap * 2 : 8;
+
+                e = realloc(r->jf, cap * sizeof(*e));
+                if (!e)
+                        return -ENOMEM;
+                r->jf = e;
+                r->jf_cap = cap;
+        }
+        err = record_append(r, key, key_len, &key_off);
+        if (err >= 0)
+                err = record_append(r, val, val_len, &val_off);
+        if (err < 0)
+                return err;
+        e = &r->jf[r->n_jf++];
+        e->key_off = key_off;
+        e->val_off = val_off;
+        e->val_len = val_len;
         return 0;
 }
 
@@ -426,6 +453,7 @@ _public_ struct kmsg_record *kmsg_record_unref(struct kmsg_record *r) {
                 return NULL;
         free(r->data);
         free(r->dict);
+        free(r->jf);
         free(r);
         return NULL;
 }
@@ -529,6 +557,40 @@ _public_ int kmsg_record_get_dict_entry(const struct kmsg_record *r, size_t i, c
         return 0;
 }
 
+_public_ size_t kmsg_record_get_journal_count(const struct kmsg_record *r) {
+        return r ? r->n_jf : 0;
+}
+
+_public_ int kmsg_record_get_journal_field(const struct kmsg_record *r, size_t i, const char **ret_key,
+                                           const char **ret_value, size_t *ret_len) {
+        if (!r)
+                return -EINVAL;
+        if (i >= r->n_jf)
+                return -ERANGE;
+        if (ret_key)
+                *ret_key = r->data + r->jf[i].key_off;
+        if (ret_value)
+                *ret_value = r->data + r->jf[i].val_off;
+        if (ret_len)
+                *ret_len = r->jf[i].val_len;
+        return 0;
+}
+
+_public_ const char *kmsg_record_get_journal_value(const struct kmsg_record *r, const char *key,
+                                                   size_t *ret_len) {
+        size_t i;
+
+        if (!r || !key)
+                return NULL;
+        for (i = 0; i < r->n_jf; i++)
+                if (strcmp(r->data + r->jf[i].key_off, key) == 0) {
+                        if (ret_len)
+                                *ret_len = r->jf[i].val_len;
+                        return r->data + r->jf[i].val_off;
+                }
+        return NULL;
+}
+
 _public_ const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *key, size_t *ret_len) {
         size_t i;
 
@@ -553,4 +615,10 @@ _public_ const char *kmsg_record_get_device(const struct kmsg_record *r) {
         if (!r || r->device_idx < 0)
                 return NULL;
         return r->data + r->dict[r->device_idx].val_off;
+}
+
+_public_ const char *kmsg_record_get_boot_id(const struct kmsg_record *r) {
+        if (!r || r->boot_id_off == SIZE_MAX)
+                return NULL;
+        return r->data + r->boot_id_off;
 }

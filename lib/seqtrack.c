@@ -16,6 +16,16 @@
  * decides.  If it matches too, the held records were duplicates; if not,
  * they start a new boot segment and are released, in order, through
  * kmsg_seqtrack_pop().
+ *
+ * With a reorder window (kmsg_seqtrack_set_reorder_window()), a gap is
+ * not reported when it is found: a record that arrives late (seq 0, 1, 3,
+ * 2, 4) may still fill it.  From the first open gap on, records are held
+ * with a list of the holes between them; a late record shrinks or splits
+ * its hole.  A hole is settled once the window's number of records came
+ * after it, when every hole is filled, or when the caller settles
+ * (kmsg_seqtrack_settle(), kmsg_seqtrack_finish()); the records held are
+ * then released in sequence order with a loss before each record that
+ * follows a hole still open.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +35,14 @@
 
 #define WINDOW 65536u
 #define HOLD_MAX 4096u
+/* The largest reorder window: records are held in memory while it is open. */
+#define REORDER_MAX 4096u
+/*
+ * A time stamp that drops by more than this while the numbers go on starts
+ * a new boot: printk stamps step back across CPUs by microseconds, a boot
+ * takes far longer than this to reach the number where the last one ended.
+ */
+#define BOOT_TIME_DROP 30000000u
 
 struct slot {
         uint64_t seq;
@@ -46,8 +64,20 @@ struct queue {
         size_t cap;
 };
 
+/* Missing sequence numbers first..last, found when fed was made_at. */
+struct hole {
+        uint64_t first, last;
+        uint64_t made_at;
+};
+
 struct kmsg_seqtrack {
         int n_ref;
+        unsigned reorder;      /* the reorder window in records; 0: gaps are reported at once */
+        uint64_t fed;          /* records fed with a sequence number */
+        struct queue win;      /* held while a hole is open, flags unused */
+        struct hole *holes;    /* the open holes, in sequence order */
+        size_t n_holes, holes_cap;
+        uint64_t win_usec;     /* the time stamp of the record before the first hole */
         bool tentative;    /* holding candidate duplicates */
         uint64_t tent_next; /* the next candidate's sequence number */
         struct queue held;  /* candidates, flags unused */
@@ -55,6 +85,7 @@ struct kmsg_seqtrack {
         bool have_last;
         uint64_t last_seq;
         uint64_t last_usec;
+        char *boot_id;     /* the last boot id seen (kmsg_record_get_boot_id()), or NULL */
         uint64_t seg_first;
         bool have_expect;
         uint64_t expect;
@@ -127,8 +158,12 @@ _public_ struct kmsg_seqtrack *kmsg_seqtrack_unref(struct kmsg_seqtrack *t) {
                 return NULL;
         queue_clear(&t->held);
         queue_clear(&t->ready);
+        queue_clear(&t->win);
         free(t->held.v);
         free(t->ready.v);
+        free(t->win.v);
+        free(t->holes);
+        free(t->boot_id);
         kmsg_loss_unref(t->spare);
         kmsg_loss_unref(t->out);
         free(t->ring);
@@ -168,26 +203,55 @@ static inline uint64_t load(const unsigned char *p, size_t n) {
         return v;
 }
 
+static inline uint64_t load8(const unsigned char *p) {
+        uint64_t v;
+
+        memcpy(&v, p, 8);
+        return v;
+}
+
+/*
+ * The time stamp, priority and length of the message, with the words of
+ * its head and its tail (the first and the last 32 bytes, overlapping in a
+ * short message): enough to tell records apart.  This runs for every
+ * record, so the words are multiplied by constants of their own and
+ * summed, each product independent of the others, then mixed once, rather
+ * than mixed one after another.
+ */
 static uint32_t fingerprint(const struct kmsg_record *r) {
         const unsigned char *m;
-        uint64_t h = 0xcbf29ce484222325u;
-        size_t len, i, n;
+        uint64_t h, w[8];
+        size_t len, i;
 
         m = (const unsigned char *)kmsg_record_get_message(r, &len);
-        h = mix(h, r->usec);
-        h = mix(h, (uint64_t)r->priority << 32 | (uint32_t)len);
-        /*
-         * The head and the tail of the message are enough to tell records
-         * apart; a word at a time, as this runs for every record.
-         */
-        n = len < 32 ? len : 32;
-        for (i = 0; i < n; i += 8)
-                h = mix(h, load(m + i, n - i));
-        if (len > 32) {
-                i = len > 64 ? len - 32 : 32;
-                for (; i < len; i += 8)
-                        h = mix(h, load(m + i, len - i));
+        if (len >= 32) {
+                for (i = 0; i < 4; i++) {
+                        w[i] = load8(m + 8 * i);
+                        w[4 + i] = load8(m + len - 32 + 8 * i);
+                }
+        } else if (len >= 8) {
+                w[0] = load8(m);
+                w[1] = load8(m + len - 8);
+                w[2] = len >= 16 ? load8(m + 8) : 0;
+                w[3] = len >= 16 ? load8(m + len - 16) : 0;
+                w[4] = len >= 24 ? load8(m + 16) : 0;
+                w[5] = len >= 24 ? load8(m + len - 24) : 0;
+                w[6] = w[7] = 0;
+        } else {
+                memset(w, 0, sizeof(w));
+                w[0] = load(m, len);
         }
+        h = (r->usec ^ 0x9e3779b97f4a7c15u) * 0xbf58476d1ce4e5b9u;
+        h += ((uint64_t)r->priority << 32 | (uint32_t)len) * 0x94d049bb133111ebu;
+        h += (w[0] ^ 0x2545f4914f6cdd1du) * 0xff51afd7ed558ccdu;
+        h += (w[1] ^ 0x1b873593u) * 0xc4ceb9fe1a85ec53u;
+        h += (w[2] ^ 0x85ebca6bu) * 0x9fb21c651e98df25u;
+        h += (w[3] ^ 0xc2b2ae35u) * 0xd6e8feb86659fd93u;
+        h += (w[4] ^ 0x27d4eb2fu) * 0xa0761d6478bd642fu;
+        h += (w[5] ^ 0x165667b1u) * 0xe7037ed1a0b428dbu;
+        h += (w[6] ^ 0xd3a2646cu) * 0x8ebc6af09c88c6e3u;
+        h += (w[7] ^ 0xfd7046c5u) * 0x589965cc75374cc3u;
+        h = mix(h, h >> 31);
         return (uint32_t)(h ^ h >> 32);
 }
 
@@ -203,8 +267,35 @@ static void fill_loss(struct kmsg_seqtrack *t, struct kmsg_loss *l, uint64_t fir
         t->lost += count;
 }
 
+static const char *boot_id_of(const struct kmsg_record *r) {
+        return r->boot_id_off == SIZE_MAX ? NULL : r->data + r->boot_id_off;
+}
+
+/*
+ * Whether r starts a new boot where the numbers alone do not say so: the
+ * input names another boot, or the numbers go on while the time stamp
+ * drops by more than BOOT_TIME_DROP.
+ */
+static bool boot_changes(const struct kmsg_seqtrack *t, const struct kmsg_record *r) {
+        const char *id = boot_id_of(r);
+
+        if (!t->have_last)
+                return false;
+        if (id && t->boot_id && strcmp(id, t->boot_id) != 0)
+                return true;
+        return r->seqnum > t->last_seq && r->has_timestamp && t->last_usec > r->usec &&
+               t->last_usec - r->usec > BOOT_TIME_DROP;
+}
+
 static void accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
         struct slot *s = &t->ring[r->seqnum % WINDOW];
+        const char *id = boot_id_of(r);
+
+        if (id && (!t->boot_id || strcmp(id, t->boot_id) != 0)) {
+                free(t->boot_id);
+                /* Out of memory, boot ids are not compared until the next one. */
+                t->boot_id = strdup(id);
+        }
 
         s->seq = r->seqnum;
         s->fp = fp;
@@ -297,6 +388,199 @@ static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
 
 static int feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
 
+/* ------------------------------------------------------------------ */
+/* The reorder window                                                 */
+
+static int by_seq(const void *a, const void *b) {
+        uint64_t x = ((const struct held *)a)->r->seqnum, y = ((const struct held *)b)->r->seqnum;
+
+        return x < y ? -1 : x > y;
+}
+
+/*
+ * Release the held records numbered below limit, in sequence order, each
+ * after the loss of the hole that ends right before it; those holes are
+ * settled.
+ */
+static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
+        struct held *v;
+        uint64_t prev = t->win_usec;
+        size_t i, n = 0, k = 0;
+        int e = 0;
+
+        if (t->win.len == 0)
+                return 0;
+        v = t->win.v + t->win.head;
+        qsort(v, t->win.len, sizeof(*v), by_seq);
+        while (n < t->win.len && v[n].r->seqnum < limit)
+                n++;
+        for (i = 0; i < n; i++) {
+                const struct kmsg_record *r = v[i].r;
+                struct kmsg_loss loss = {};
+                int f = 0;
+
+                if (k < t->n_holes && t->holes[k].last + 1 == r->seqnum) {
+                        const struct hole *h = &t->holes[k++];
+
+                        loss.first_seq = h->first;
+                        loss.count = h->last - h->first + 1;
+                        loss.has_before = true;
+                        loss.usec_before = prev;
+                        loss.usec_after = r->usec;
+                        loss.cause = KMSG_LOSS_GAP;
+                        t->lost += loss.count;
+                        f = KMSG_SEQ_LOSS;
+                }
+                if (e >= 0)
+                        e = push_ready(t, r, f, &loss);
+                prev = r->usec;
+                kmsg_record_unref(v[i].r);
+        }
+        t->win.head += n;
+        t->win.len -= n;
+        if (t->win.len == 0)
+                t->win.head = 0;
+        memmove(t->holes, t->holes + k, (t->n_holes - k) * sizeof(*t->holes));
+        t->n_holes -= k;
+        t->win_usec = prev;
+        return e;
+}
+
+/* Settle every open hole: what is missing now is lost. */
+static int settle_all(struct kmsg_seqtrack *t) {
+        int e = release_below(t, UINT64_MAX);
+
+        /* Only after a failure to queue can a hole be left without its record. */
+        t->n_holes = 0;
+        queue_clear(&t->win);
+        return e;
+}
+
+/* Settle the holes that the window's number of records came after. */
+static int expire(struct kmsg_seqtrack *t) {
+        int e = 0;
+
+        while (e >= 0 && t->n_holes > 0 && t->fed - t->holes[0].made_at >= t->reorder)
+                e = t->n_holes > 1 ? release_below(t, t->holes[1].first) : settle_all(t);
+        return e;
+}
+
+static int hole_insert(struct kmsg_seqtrack *t, size_t at, uint64_t first, uint64_t last, uint64_t made_at) {
+        if (t->n_holes == t->holes_cap) {
+                size_t cap = t->holes_cap ? t->holes_cap * 2 : 8;
+                struct hole *v = realloc(t->holes, cap * sizeof(*v));
+
+                if (!v)
+                        return -ENOMEM;
+                t->holes = v;
+                t->holes_cap = cap;
+        }
+        memmove(t->holes + at + 1, t->holes + at, (t->n_holes - at) * sizeof(*t->holes));
+        t->holes[at] = (struct hole){ first, last, made_at };
+        t->n_holes++;
+        return 0;
+}
+
+/* A late record seq fills part of hole i. */
+static int hole_fill(struct kmsg_seqtrack *t, size_t i, uint64_t seq) {
+        struct hole *h = &t->holes[i];
+
+        if (h->first == seq && h->last == seq) {
+                memmove(h, h + 1, (t->n_holes - i - 1) * sizeof(*h));
+                t->n_holes--;
+        } else if (h->first == seq)
+                h->first++;
+        else if (h->last == seq)
+                h->last--;
+        else {
+                uint64_t last = h->last;
+
+                h->last = seq - 1;
+                return hole_insert(t, i + 1, seq + 1, last, h->made_at);
+        }
+        return 0;
+}
+
+/* The open hole that holds seq, or -1. */
+static ssize_t hole_find(const struct kmsg_seqtrack *t, uint64_t seq) {
+        size_t i;
+
+        for (i = 0; i < t->n_holes; i++)
+                if (seq >= t->holes[i].first && seq <= t->holes[i].last)
+                        return (ssize_t)i;
+        return -1;
+}
+
+/* Hold r in the window (it was accepted); settle what can no longer be filled. */
+static int hold(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
+        int e;
+
+        e = queue_push(&t->win, r, 0, NULL);
+        if (e >= 0)
+                /* Every hole filled: nothing is missing, all can go. */
+                e = t->n_holes == 0 ? settle_all(t) : expire(t);
+        return e < 0 ? e : KMSG_SEQ_HELD;
+}
+
+/*
+ * feed_one() behind the reorder window: a gap of plain numbering opens a
+ * hole instead of a loss, and while one is open every record is held.
+ */
+static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
+        struct kmsg_loss loss = {};
+        uint64_t seq = r->seqnum;
+        ssize_t i;
+        int f, e;
+
+        if (t->reorder == 0)
+                return feed_one(t, r, ret_loss);
+        t->fed++;
+        if (t->n_holes == 0) {
+                if (!t->have_last || t->have_cause || seq <= t->last_seq + 1 || boot_changes(t, r))
+                        return feed_one(t, r, ret_loss);
+                /* A gap: wait and see whether its records come late. */
+                t->win_usec = t->last_usec;
+                if (hole_insert(t, 0, t->last_seq + 1, seq - 1, t->fed) < 0)
+                        return -ENOMEM;
+                accept(t, r, fingerprint(r));
+                return hold(t, r);
+        }
+        if (!t->have_cause && !boot_changes(t, r)) {
+                if (seq > t->last_seq) {
+                        if (seq > t->last_seq + 1 &&
+                            hole_insert(t, t->n_holes, t->last_seq + 1, seq - 1, t->fed) < 0)
+                                return -ENOMEM;
+                        accept(t, r, fingerprint(r));
+                        return hold(t, r);
+                }
+                i = hole_find(t, seq);
+                if (i >= 0) {
+                        struct slot *s = &t->ring[seq % WINDOW];
+
+                        if (hole_fill(t, (size_t)i, seq) < 0)
+                                return -ENOMEM;
+                        s->seq = seq;
+                        s->fp = fingerprint(r);
+                        s->segment = (uint32_t)t->segments;
+                        return hold(t, r);
+                }
+                if (r->usec != 0 && seen_same(t, seq, fingerprint(r))) {
+                        t->dups++;
+                        return KMSG_SEQ_DUPLICATE;
+                }
+        }
+        /* Anything else (a new boot, a noted cause, ...) comes after what is held. */
+        e = settle_all(t);
+        if (e < 0)
+                return e;
+        f = feed_one(t, r, &loss);
+        if (f < 0 || (f & KMSG_SEQ_HELD))
+                return f;
+        e = push_ready(t, r, f, &loss);
+        return e < 0 ? e : KMSG_SEQ_HELD;
+}
+
+
 _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss) {
         struct kmsg_loss v = {};
         int f;
@@ -337,7 +621,7 @@ static int feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kms
                         return -ENOMEM;
         }
         if (!t->tentative)
-                return feed_one(t, r, ret_loss);
+                return order_feed(t, r, ret_loss);
 
         fp = fingerprint(r);
         if (r->seqnum == t->tent_next && seen_same(t, r->seqnum, fp)) {
@@ -381,10 +665,28 @@ _public_ int kmsg_seqtrack_pop(struct kmsg_seqtrack *t, struct kmsg_record **ret
         return h->flags;
 }
 
+_public_ int kmsg_seqtrack_set_reorder_window(struct kmsg_seqtrack *t, unsigned records) {
+        if (!t || records > REORDER_MAX)
+                return -EINVAL;
+        t->reorder = records;
+        return records == 0 ? settle_all(t) : expire(t);
+}
+
+_public_ int kmsg_seqtrack_settle(struct kmsg_seqtrack *t) {
+        if (!t)
+                return -EINVAL;
+        return settle_all(t);
+}
+
 _public_ int kmsg_seqtrack_finish(struct kmsg_seqtrack *t) {
+        int e;
+
         if (!t)
                 return -EINVAL;
         t->out = kmsg_loss_unref(t->out);
+        e = settle_all(t);
+        if (e < 0)
+                return e;
         if (t->tentative) {
                 /* The input ended while everything still matched. */
                 t->dups += t->held.len;
@@ -421,6 +723,8 @@ static int feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct
                 return flags;
         }
 
+        if (boot_changes(t, r))
+                return new_segment(t, r, fp, ret_loss);
         if (seq == t->last_seq + 1) {
                 t->have_cause = false;
                 accept(t, r, fp);

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The journal export form (also the seed patch's structured form):
+ * The journal export form (also the seed patch's structured form), as
+ * kdmesg --format=export and journalctl -o export write it:
  *
  *   KEY=VALUE\n            text field
  *   KEY\n<le64 len><bytes>\n   binary field
  *   \n                     end of record
  *
- * KMSG_DICT=KEY=VALUE carries a dictionary pair whose key is not a journal
- * field name (kdmesg --format=export writes it); '=' and '\' in KEY are
- * escaped as \x3d and \x5c.
+ * Dictionary entries come from _KERNEL_KEY (journald's name for each
+ * dictionary line), from bare SUBSYSTEM and DEVICE (the seed form) and from
+ * KMSG_DICT=KEY=VALUE, a pair whose key is not a journal field name ('='
+ * and '\' in KEY escaped as \x3d and \x5c).  Every other field that is not
+ * the record's own is kept as a journal field (kmsg_record_get_journal_field()).
+ * An entry with KDMESG_LOST is a loss kdmesg wrote, and is passed over.
  *
  * The extent of a record is found by an incremental scanner, so that a
  * record over the size limit is passed without being held in memory and a
@@ -170,11 +174,55 @@ static bool key_is(const char *k, size_t klen, const char *name) {
         return strlen(name) == klen && memcmp(k, name, klen) == 0;
 }
 
-/* Map the fields of one complete record in p[0..len) onto r. */
+/*
+ * journald takes "ident[pid]: " off the message of a record of a userspace
+ * facility and writes SYSLOG_IDENTIFIER and SYSLOG_PID; so does kdmesg's
+ * export.  Put it back, so that the record's message is the kernel's
+ * again (and the export of it writes the same fields).  Older kdmesg wrote
+ * SYSLOG_IDENTIFIER=kernel and the whole message: left as it is.
+ */
+static int restore_prefix(struct kmsg_record *r, uint64_t facility, const char *ident, size_t ident_len,
+                          const char *pid, size_t pid_len) {
+        const char *msg = r->data + r->msg_off;
+        size_t len = r->msg_len, off, n = 0;
+        char *buf;
+        int e;
+
+        if (facility == 0 || ident_len == 0 || (ident_len == 6 && memcmp(ident, "kernel", 6) == 0) ||
+            memchr(ident, '\n', ident_len) || memchr(ident, ' ', ident_len) || memchr(pid ? pid : "", '\n', pid_len))
+                return 0;
+        buf = malloc(ident_len + pid_len + 4 + len);
+        if (!buf)
+                return -ENOMEM;
+        memcpy(buf, ident, ident_len);
+        n = ident_len;
+        if (pid) {
+                buf[n++] = '[';
+                memcpy(buf + n, pid, pid_len);
+                n += pid_len;
+                buf[n++] = ']';
+        }
+        buf[n++] = ':';
+        buf[n++] = ' ';
+        memcpy(buf + n, msg, len);
+        n += len;
+        e = record_append(r, buf, n, &off);
+        free(buf);
+        if (e < 0)
+                return e;
+        r->msg_off = off;
+        r->msg_len = n;
+        return 0;
+}
+
+/* Map the fields of one complete record in p[0..len) onto r (1: a loss entry, not a record). */
 static int build(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
         const char *end = p + len;
         uint64_t level = 6, facility = 0, mono = 0, src_mono = 0;
         bool has_level = false, has_fac = false, has_msg = false, has_mono = false, has_src = false;
+        bool is_loss = false, has_exact = false;
+        const char *ident = NULL, *pid = NULL;
+        size_t ident_len = 0, pid_len = 0;
         int e;
 
         record_reset(r);
@@ -211,6 +259,10 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                 }
 
                 if (key_is(p, klen, "MESSAGE")) {
+                        if (has_exact) {
+                                p = nl + 1;
+                                continue;
+                        }
                         e = record_append(r, val, vlen, &r->msg_off);
                         if (e < 0)
                                 return e;
@@ -242,16 +294,35 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         r->has_timestamp = true;
                 } else if (key_is(p, klen, "_SOURCE_MONOTONIC_TIMESTAMP")) {
                         has_src = parse_u64_field(val, vlen, &src_mono) == 0;
-                } else if (key_is(p, klen, "__MONOTONIC_TIMESTAMP")) {
-                        has_mono = parse_u64_field(val, vlen, &mono) == 0;
-                } else if (key_is(p, klen, "_KERNEL_SUBSYSTEM")) {
-                        e = record_add_dict(r, "SUBSYSTEM", 9, val, vlen, false);
+                } else if (key_is(p, klen, "_BOOT_ID")) {
+                        /* Which boot wrote the record: a change starts a new boot (seqtrack). */
+                        if (vlen == 0 || memchr(val, '\0', vlen)) {
+                                *ret_err = "_BOOT_ID is empty or holds a NUL byte";
+                                return -EBADMSG;
+                        }
+                        e = record_append(r, val, vlen, &r->boot_id_off);
                         if (e < 0)
                                 return e;
-                } else if (key_is(p, klen, "_KERNEL_DEVICE")) {
-                        e = record_add_dict(r, "DEVICE", 6, val, vlen, false);
+                } else if (key_is(p, klen, "KDMESG_LOST")) {
+                        /* A loss entry (kdmesg --format=export): the gap is found again from the numbers. */
+                        is_loss = true;
+                } else if (klen > 8 && memcmp(p, "_KERNEL_", 8) == 0) {
+                        /* journald's name for every dictionary line: _KERNEL_KEY. */
+                        e = record_add_dict(r, p + 8, klen - 8, val, vlen, false);
                         if (e < 0)
                                 return e;
+                } else if (key_is(p, klen, "SUBSYSTEM") || key_is(p, klen, "DEVICE")) {
+                        /* The seed patch's structured form names them bare. */
+                        e = record_add_dict(r, p, klen, val, vlen, false);
+                        if (e < 0)
+                                return e;
+                } else if (key_is(p, klen, "KMSG_MESSAGE")) {
+                        /* The exact message, where MESSAGE lost white space to journald's rule. */
+                        e = record_append(r, val, vlen, &r->msg_off);
+                        if (e < 0)
+                                return e;
+                        r->msg_len = vlen;
+                        has_msg = has_exact = true;
                 } else if (key_is(p, klen, "KMSG_FLAGS")) {
                         e = record_append(r, val, vlen, &r->flags_off);
                         if (e < 0)
@@ -287,17 +358,33 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         free(k);
                         if (e < 0)
                                 return e;
-                } else if (p[0] != '_' && !key_is(p, klen, "SYSLOG_IDENTIFIER")) {
-                        /* Any other field that is not journal metadata is a dictionary entry. */
-                        e = record_add_dict(r, p, klen, val, vlen, false);
+                } else {
+                        /*
+                         * Every other field is the journal's (kmsg_record_get_journal_field()),
+                         * kept as it was: _HOSTNAME, _BOOT_ID, _UDEV_*, SYSLOG_IDENTIFIER, ...
+                         */
+                        if (key_is(p, klen, "__MONOTONIC_TIMESTAMP"))
+                                has_mono = parse_u64_field(val, vlen, &mono) == 0;
+                        else if (key_is(p, klen, "SYSLOG_IDENTIFIER"))
+                                ident = val, ident_len = vlen;
+                        else if (key_is(p, klen, "SYSLOG_PID"))
+                                pid = val, pid_len = vlen;
+                        e = record_add_journal(r, p, klen, val, vlen);
                         if (e < 0)
                                 return e;
                 }
                 p = nl + 1;
         }
+        if (is_loss)
+                return 1;
         if (!has_msg) {
                 *ret_err = "record has no MESSAGE field";
                 return -EBADMSG;
+        }
+        if (has_fac && facility != 0 && ident && !has_exact) {
+                e = restore_prefix(r, facility, ident, ident_len, pid, pid_len);
+                if (e < 0)
+                        return e;
         }
         if (!r->has_timestamp && (has_src || has_mono)) {
                 r->usec = has_src ? src_mono : mono;
@@ -407,6 +494,8 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         } else
                                 e = build(r, rd->buf + rd->start, rec_end - rd->start, &err);
                         stream_consume(rd, rec_end);
+                        if (e == 1)
+                                continue; /* a loss entry */
                         return stream_take(rd, r, e, "", err, ret);
                 }
 

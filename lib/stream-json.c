@@ -266,6 +266,11 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                 if (e == 0 && key[0] == 'f' && key[1] == 'l')
                         e = record_append(r, t, len, &r->flags_off);
                 else if (e == 0 && key[1] == 'i') {
+                        /* The fields as written name the caller, whatever a "caller" before them said. */
+                        r->caller_off = SIZE_MAX;
+                        r->has_caller = false;
+                        r->caller_kind = 0;
+                        r->caller_id = 0;
                         e = record_set_fields(r, t, len);
                         l->has_fields = true;
                 } else if (e == 0 && !l->has_fields && r->caller_off == SIZE_MAX) {

@@ -1,29 +1,49 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The boot id, for the _BOOT_ID field of --format=export on the live log. */
+/* 128-bit ids as the journal writes them: the boot id and the machine id of --format=export. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bootid.h"
 
-int boot_id_read(char ret[33]) {
-        FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-        char line[64], id[33];
+int id128_parse(const char *s, char ret[33]) {
+        char id[33];
         size_t i, n = 0;
+
+        for (i = 0; s[i] && s[i] != '\n'; i++) {
+                char c = s[i];
+
+                if (c >= 'A' && c <= 'F')
+                        c = (char)(c - 'A' + 'a');
+                if (((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) && n < 32)
+                        id[n++] = c;
+                else if (c != '-')
+                        return -EINVAL;
+        }
+        if (n != 32 || (s[i] == '\n' && s[i + 1]))
+                return -EINVAL;
+        id[32] = '\0';
+        memcpy(ret, id, 33);
+        return 0;
+}
+
+static int read_id(const char *path, char ret[33]) {
+        FILE *f = fopen(path, "re");
+        char line[64];
+        int e = -EBADMSG;
 
         if (!f)
                 return -errno;
-        if (fgets(line, sizeof(line), f))
-                for (i = 0; line[i] && n < 32; i++) {
-                        if ((line[i] >= '0' && line[i] <= '9') || (line[i] >= 'a' && line[i] <= 'f'))
-                                id[n++] = line[i];
-                        else if (line[i] != '-' && line[i] != '\n')
-                                break;
-                }
+        if (fgets(line, sizeof(line), f) && id128_parse(line, ret) == 0)
+                e = 0;
         fclose(f);
-        if (n != 32)
-                return -EBADMSG;
-        id[32] = '\0';
-        for (i = 0; i < 33; i++)
-                ret[i] = id[i];
-        return 0;
+        return e;
+}
+
+int boot_id_read(char ret[33]) {
+        return read_id("/proc/sys/kernel/random/boot_id", ret);
+}
+
+int machine_id_read(char ret[33]) {
+        return read_id("/etc/machine-id", ret);
 }

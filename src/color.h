@@ -5,10 +5,12 @@
 #include <stdbool.h>
 
 /*
- * Named color slots.  Each has a default SGR sequence; KDMESG_COLORS
- * ("time=32:err=1;31:prefix=") changes them, an empty value turns a slot
- * off.  Colors are used with --color=always, or with auto (the default)
- * when standard output is a terminal and NO_COLOR is not set.
+ * Named color slots.  The defaults are util-linux dmesg 2.43's scheme
+ * (time green, subsystem brown, alert reverse red, crit bold red, err red,
+ * warn bold, segfault half-bright red), plus kdmesg's own device and loss
+ * slots.  A terminal-colors.d scheme file (terminal-colors.d(5): dmesg or
+ * kdmesg, per terminal) and then KDMESG_COLORS ("time=32:err=1;31:prefix=")
+ * change them; an empty value turns a slot off.
  */
 enum color_slot {
         COLOR_EMERG = 0, /* the levels first: COLOR_EMERG + level */
@@ -22,23 +24,30 @@ enum color_slot {
         COLOR_TIME,      /* the time stamp */
         COLOR_TIMEBREAK, /* the reltime view's full time at a new minute */
         COLOR_PREFIX,    /* "kern  :info  : " (--decode) */
-        COLOR_SUBSYSTEM, /* the message's own "subsystem:" head, SUBSYSTEM= */
-        COLOR_DEVICE,    /* DEVICE= */
+        COLOR_SUBSYSTEM, /* the message's own "subsystem: " head */
+        COLOR_DEVICE,    /* the --show-device tag */
         COLOR_LOSS,      /* lost-message markers */
+        COLOR_SEGFAULT,  /* a message with "segfault at", where its level has no color */
         COLOR_SLOTS
 };
 
 enum color_mode {
-        COLOR_AUTO = 0,
+        COLOR_UNSET = 0, /* no --color: auto, unless terminal-colors.d disables */
+        COLOR_AUTO,
         COLOR_ALWAYS,
         COLOR_NEVER,
 };
 
-/* "auto", "always", "never"; returns the mode or -EINVAL. */
+/* "auto", "always", "never" (NULL: auto); returns the mode or -EINVAL. */
 int color_mode_from_name(const char *name);
 /*
- * Decide whether to color and read KDMESG_COLORS.  Returns 0, or -EINVAL
- * (with a message) for a bad KDMESG_COLORS.
+ * Decide whether to color, then read the scheme file and KDMESG_COLORS.
+ * Auto colors only when standard output is a terminal, TERM is set and is
+ * not "dumb", and NO_COLOR is unset or empty.  The terminal-colors.d
+ * directories are $KDMESG_SYSTEM_COLORS_DIR (for tests; default
+ * /etc/terminal-colors.d) and $XDG_CONFIG_HOME/terminal-colors.d (or
+ * ~/.config/terminal-colors.d); a bad scheme line is a warning.  Returns 0,
+ * or -EINVAL (with a message) for a bad KDMESG_COLORS.
  */
 int color_init(enum color_mode mode);
 static inline bool color_enabled(void);
@@ -46,6 +55,8 @@ static inline bool color_enabled(void);
 static inline void color_on(enum color_slot slot);
 /* End what color_on() started. */
 static inline void color_off(enum color_slot slot);
+/* Whether the slot has a color (when colors are on). */
+bool color_slot_set(enum color_slot slot);
 /* The slot's name ("time", "err", ...), for KDMESG_COLORS. */
 const char *color_slot_name(enum color_slot slot);
 

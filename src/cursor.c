@@ -55,75 +55,6 @@ struct cursor {
         uint64_t disk_pending;
 };
 
-static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
-        char line[256];
-        bool has_from = false;
-        unsigned n = 0;
-
-        while (fgets(line, sizeof(line), f)) {
-                size_t len = strlen(line);
-                char *v;
-                int e = 0;
-
-                n++;
-                if (len > 0 && line[len - 1] == '\n')
-                        line[--len] = '\0';
-                if (line[0] == '#' || line[0] == '\0')
-                        continue;
-                v = strchr(line, '=');
-                if (!v) {
-                        snprintf(err, errlen, "line %u: expected KEY=VALUE", n);
-                        return -EBADMSG;
-                }
-                *v++ = '\0';
-                if (strcmp(line, "boot_id") == 0) {
-                        if (!*v || strlen(v) >= BOOT_ID_MAX)
-                                e = -EINVAL;
-                        else
-                                strcpy(c->boot_id, v);
-                } else if (strcmp(line, "seq") == 0) {
-                        e = parse_u64(v, &c->seq);
-                        c->has_seq = e == 0;
-                } else if (strcmp(line, "usec") == 0)
-                        e = parse_u64(v, &c->usec);
-                else if (strcmp(line, "pending") == 0) {
-                        e = parse_u64(v, &c->pending);
-                        c->has_pending = e == 0;
-                } else if (strcmp(line, "pending_from") == 0) {
-                        e = parse_u64(v, &c->pending_from);
-                        has_from = e == 0;
-                }
-                /* Unknown keys are ignored, for later versions. */
-                if (e < 0) {
-                        snprintf(err, errlen, "line %u: bad value for %s", n, line);
-                        return -EBADMSG;
-                }
-                /* The record after it would be number 0 again: the whole ring printed twice. */
-                if ((c->has_seq && c->seq == UINT64_MAX) || (c->has_pending && c->pending == UINT64_MAX) ||
-                    (has_from && c->pending_from == UINT64_MAX)) {
-                        snprintf(err, errlen, "line %u: %s=%s is the last sequence number: no record can follow it",
-                                 n, line, v);
-                        return -EBADMSG;
-                }
-        }
-        if (ferror(f))
-                return -EIO;
-        if (n > 0 && !c->boot_id[0]) {
-                snprintf(err, errlen, "no boot_id");
-                return -EBADMSG;
-        }
-        if (c->has_pending) {
-                if (!has_from)
-                        c->pending_from = c->has_seq ? c->seq + 1 : 0;
-                if (c->pending < c->pending_from || (c->has_seq && c->pending_from <= c->seq)) {
-                        snprintf(err, errlen, "the pending range does not follow seq");
-                        return -EBADMSG;
-                }
-        }
-        c->loaded = n > 0;
-        return 0;
-}
-
 /*
  * The file is a few short lines: anything that is not a small regular file
  * without NUL bytes is refused before it is parsed (a device such as
@@ -132,8 +63,8 @@ static int parse(struct cursor *c, FILE *f, char *err, size_t errlen) {
 static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
         char buf[CURSOR_SIZE_MAX + 1];
         size_t n = 0;
+        struct cursor_state parsed;
         struct stat st;
-        FILE *f;
         int e;
 
         if (fstat(fd, &st) < 0)
@@ -166,18 +97,18 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
                 snprintf(err, errlen, "larger than %d bytes: not a cursor file", CURSOR_SIZE_MAX);
                 return -EBADMSG;
         }
-        if (memchr(buf, '\0', n)) {
-                snprintf(err, errlen, "contains a NUL byte: not a cursor file");
-                return -EBADMSG;
-        }
-        if (n == 0)
-                return 0; /* no state: a first run */
-        f = fmemopen(buf, n, "r");
-        if (!f)
-                return -errno;
-        e = parse(c, f, err, errlen);
-        fclose(f);
-        return e;
+        e = cursor_parse(buf, n, &parsed, err, errlen);
+        if (e < 0)
+                return e;
+        c->loaded = parsed.loaded;
+        memcpy(c->boot_id, parsed.boot_id, sizeof(c->boot_id));
+        c->has_seq = parsed.has_seq;
+        c->seq = parsed.seq;
+        c->usec = parsed.usec;
+        c->has_pending = parsed.has_pending;
+        c->pending_from = parsed.pending_from;
+        c->pending = parsed.pending;
+        return 0;
 }
 
 /*
@@ -335,16 +266,15 @@ static int create_tmp(struct cursor *c) {
 
 static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
                 uint64_t pending) {
+        struct cursor_state st = { .has_seq = has_seq, .seq = seq, .usec = usec,
+                                   .has_pending = has_pending, .pending_from = from, .pending = pending };
         char buf[320];
         int fd, len, e = 0;
 
-        len = snprintf(buf, sizeof(buf), "# kdmesg cursor: the last record written\nboot_id=%s\n", c->cur_boot);
-        if (has_seq)
-                len += snprintf(buf + len, sizeof(buf) - (size_t)len, "seq=%llu\nusec=%llu\n",
-                                (unsigned long long)seq, (unsigned long long)usec);
-        if (has_pending)
-                len += snprintf(buf + len, sizeof(buf) - (size_t)len, "pending_from=%llu\npending=%llu\n",
-                                (unsigned long long)from, (unsigned long long)pending);
+        memcpy(st.boot_id, c->cur_boot, sizeof(st.boot_id));
+        len = cursor_format(&st, buf, sizeof(buf));
+        if (len < 0)
+                return len;
         fd = create_tmp(c);
         if (fd < 0)
                 return fd;

@@ -23,6 +23,30 @@ struct cursor;
 /* The largest cursor file accepted; one is about 150 bytes. */
 #define CURSOR_SIZE_MAX 4096
 
+/* What a cursor file says. */
+struct cursor_state {
+        bool loaded; /* false: the file was empty (no state, a first run) */
+        char boot_id[BOOT_ID_MAX];
+        bool has_seq;
+        uint64_t seq, usec; /* the last record written */
+        bool has_pending;
+        uint64_t pending_from, pending; /* the records being written when it was saved */
+};
+
+/*
+ * Parse the len bytes of a cursor file at buf (no NUL needed at the end)
+ * into *ret: "key=value" lines, '#' comments and empty lines; unknown keys
+ * are ignored.  0, or -EBADMSG with "line N: what" (or what is wrong with
+ * the whole: NUL bytes, no boot_id, a pending range before seq) in err, or
+ * -ENOMEM; *ret is untouched on failure.
+ */
+int cursor_parse(const char *buf, size_t len, struct cursor_state *ret, char *err, size_t errlen);
+/*
+ * Write s (loaded or not: its boot_id is written) as the file's text into
+ * buf, which cursor_parse() reads back as s.  The length, or -ENOBUFS.
+ */
+int cursor_format(const struct cursor_state *s, char *buf, size_t size);
+
 /*
  * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
  * "line N: what", or what is wrong with the file (not a regular file, a

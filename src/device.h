@@ -125,6 +125,14 @@ struct devnames *devnames_new(const struct sysroot *root);
 void devnames_free(struct devnames *n);
 /* The name for a DEVICE value ("b8:0" -> "sda"), or NULL when unknown. */
 const char *devnames_get(struct devnames *n, const char *device);
+/* Whether names come from sysfs (the live one, --resolve or --sysroot). */
+bool devnames_from_sysfs(const struct devnames *n);
+/*
+ * The device node of a block or char DEVICE value, "/dev/" + DEVNAME of its
+ * uevent file ("b8:0" -> "/dev/sda"), into buf.  Returns 0, or -ENOENT
+ * (none known, or names do not come from sysfs).
+ */
+int devnames_get_node(struct devnames *n, const char *device, char *buf, size_t size);
 
 /* sysfs helpers (device.c). */
 /* Read a small sysfs attribute into buf, without the trailing newline. */

@@ -219,3 +219,29 @@ const char *devnames_get(struct devnames *n, const char *device) {
         strmap_add(n->entries, &e->node);
         return e->name;
 }
+
+bool devnames_from_sysfs(const struct devnames *n) {
+        return n && n->sysfs;
+}
+
+int devnames_get_node(struct devnames *n, const char *device, char *buf, size_t size) {
+        char dir[PATH_MAX], uevent[4096];
+        const char *p;
+        struct devid id;
+        size_t len;
+
+        if (!n || !n->sysfs || !device || devid_parse(device, &id) < 0 || (id.kind != 'b' && id.kind != 'c'))
+                return -ENOENT;
+        if (pathf(dir, "%s/sys/dev/%s/%u:%u", n->root, id.kind == 'b' ? "block" : "char", id.major, id.minor) < 0 ||
+            sysfs_read_attr(dir, "uevent", uevent, sizeof(uevent)) < 0)
+                return -ENOENT;
+        for (p = uevent; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+                if (strncmp(p, "DEVNAME=", 8) == 0) {
+                        p += 8;
+                        len = strcspn(p, "\n");
+                        if (len == 0 || snprintf(buf, size, "/dev/%.*s", (int)len, p) >= (int)size)
+                                return -ENOENT;
+                        return 0;
+                }
+        return -ENOENT;
+}

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "caller.h"
 #include "color.h"
 #include "columns.h"
 #include "console.h"
@@ -110,7 +111,7 @@ int main(int argc, char **argv) {
         }
         si = sink_of_format(o.format);
         if (si->flags & SINK_BOOT_TIME) {
-                static char boot_id[33];
+                static char boot_id[33], machine_id[33], host[256];
 
                 /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
                 if (!o.out.time.have_boot) {
@@ -119,8 +120,19 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                         goto out;
                 }
+                /* The live log is this machine's; a dump's only as the options say. */
                 if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
+                if (o.n_sources == 0 && machine_id_read(machine_id) == 0)
+                        o.out.machine_id = machine_id;
+                if (o.n_sources == 0 && gethostname(host, sizeof(host) - 1) == 0 && host[0])
+                        o.out.hostname = host;
+                if (o.boot_id[0])
+                        o.out.boot_id = o.boot_id;
+                if (o.machine_id[0])
+                        o.out.machine_id = o.machine_id;
+                if (o.hostname)
+                        o.out.hostname = o.hostname;
         }
         if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -144,13 +156,17 @@ int main(int argc, char **argv) {
         run.filter = &o.filter;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
+        /* util-linux pads caller ids to pid_max's width for the live log only. */
+        o.out.caller_width = o.n_sources == 0 && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+                                                                : CALLER_WIDTH_DEFAULT;
         if (o.lost) {
                 o.out.json = o.format == FORMAT_JSON;
                 o.out.live = o.n_sources == 0;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
         } else
                 run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
-        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0)
+        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
+            kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
                 errx_("%s", strerror(ENOMEM));
 
         /* Following, output is flushed per record; never through a pager. */
@@ -170,7 +186,7 @@ int main(int argc, char **argv) {
                 run_set_cursor_hooks(&run);
         }
 
-        if (!o.nopager && !o.follow && (si->flags & SINK_PAGER))
+        if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
         if (o.n_sources == 0)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bootid.h"
 #include "console.h"
 #include "i18n.h"
 #include "options.h"
@@ -61,13 +62,16 @@ void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(_("     --boot-id <id>          export: the _BOOT_ID of the records (a dump's)\n"), o);
+        fputs(_("     --hostname <name>       export: the _HOSTNAME of the records\n"), o);
+        fputs(_("     --machine-id <id>       export: the _MACHINE_ID of the records\n"), o);
 
         fputs(_("\nTime stamps and decoration:\n"), o);
         fputs(_(" -t, --notime                no time stamps\n"), o);
         fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
         fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
-        fputs(_(" -H, --human                 the view for people: relative times\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
                 "                               (repeatable: delta adds to the others)\n"),
               o);
@@ -175,6 +179,9 @@ enum {
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
         OPT_LOST,
+        OPT_BOOT_ID,
+        OPT_HOSTNAME,
+        OPT_MACHINE_ID,
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -266,6 +273,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "output", required_argument, NULL, 'o' },
                 { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
                 { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+                { "boot-id", required_argument, NULL, OPT_BOOT_ID },
+                { "hostname", required_argument, NULL, OPT_HOSTNAME },
+                { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
@@ -362,6 +372,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'H':
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--human";
+                        o->pager = true;
                         break;
                 case 'T':
                         r = set_time_format(o, "ctime");
@@ -385,6 +396,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->out.force_prefix = true;
                         break;
                 case 'L':
+                        /* util-linux takes -L=always too (getopt leaves the '='). */
+                        if (optarg && *optarg == '=')
+                                optarg++;
                         e = color_mode_from_name(optarg);
                         if (e < 0)
                                 return fail(o, OPTIONS_FAILED,
@@ -430,6 +444,24 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         return OPTIONS_LIST_COLUMNS;
                 case OPT_NOHEADINGS:
                         o->out.noheadings = true;
+                        break;
+                case OPT_BOOT_ID:
+                case OPT_MACHINE_ID:
+                        if (id128_parse(optarg, c == OPT_BOOT_ID ? o->boot_id : o->machine_id) < 0)
+                                return fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"),
+                                            optarg, c == OPT_BOOT_ID ? "--boot-id" : "--machine-id");
+                        if (!o->machine_option)
+                                o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
+                        break;
+                case OPT_HOSTNAME:
+                        if (!*optarg || strlen(optarg) > 255 ||
+                            strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
+                                            "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f ") != strlen(optarg))
+                                return fail(o, OPTIONS_FAILED,
+                                            _("bad host name for --hostname (1 to 255 bytes, no spaces or control characters)"));
+                        o->hostname = optarg;
+                        if (!o->machine_option)
+                                o->machine_option = "--hostname";
                         break;
                 case DEVOPT_FIRST ... DEVOPT_LAST:
                         if (devctx_option(&o->dev, c, optarg) < 0) {
@@ -488,6 +520,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+        }
+        if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
+                return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
+                            o->machine_option,
+                            o->lost ? "--lost" : o->dev.report ? "--devices" : output_format_to_name(o->format));
         }
         if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
                 return fail(o, OPTIONS_BAD_USAGE,

@@ -37,6 +37,7 @@ struct options {
         const char *action_option;
         int console_level;
         bool use_syslog;               /* -S */
+        bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;
         const char *boot_time;         /* --boot-time */
@@ -54,6 +55,11 @@ struct options {
         bool fail_on_loss;
         bool lost;
         const char *cursor_file;
+        /* --boot-id, --machine-id (normalised: 32 hex digits) and --hostname; "" / NULL: not given. */
+        char boot_id[33];
+        char machine_id[33];
+        const char *hostname;
+        const char *machine_option; /* the first of them given, for the error of a wrong format */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */

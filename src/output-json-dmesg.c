@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --format=json-dmesg (--json=dmesg): the document util-linux 2.38
- * "dmesg --json" prints, byte for byte: its indentation, its "time" padded
- * to five digits before the point, and its "pri", which is the facility
- * number OR'ed with the level (not facility * 8 + level: a user.info record
- * is "pri": 7 there, and so here).  util-linux takes the facility from the
- * seven bits of LOG_FACMASK and writes "pri" only for the facilities it
- * has names for (kern to ftp, 0 to 11): a local7 record, and one with no
- * priority at all, has no "pri".  It leaves out a record whose message is
- * empty.  With -x it writes "fac" and "pri" as names instead, for the same
- * records.  Newer util-linux adds "caller" when the
- * record has one; so does this.  Where util-linux writes invalid JSON
- * (bytes that are not UTF-8) or cuts a message at a NUL byte, this writes
- * the byte as the text \xNN and a NUL as \u0000.  No records, no output, as
+ * --format=json-dmesg (--json=dmesg): the document util-linux 2.43
+ * "dmesg --json" prints, byte for byte: its indentation, its key order
+ * ("pri", "time", "caller", "msg"; "fac" first with -x), its "time" padded
+ * to five digits before the point, and its "pri", facility * 8 + level (a
+ * user.info record is "pri": 14).  util-linux takes the facility from the
+ * seven bits of LOG_FACMASK (facility 139 is ftp, 11) and writes "pri"
+ * only for the facilities it has names for (kern to local7, 0 to 23): a
+ * record of another facility, and one with no priority at all, has no
+ * "pri".  It
+ * leaves out a record whose message is empty.  With -x it writes "fac" and
+ * "pri" as names instead, for the same records.  "caller" is the record's
+ * caller field as written.  Where util-linux writes invalid JSON (bytes
+ * that are not UTF-8) or cuts a message at a NUL byte, this writes the byte
+ * as the text \xNN and a NUL as \u0000.  No records, no output, as
  * util-linux.  Losses go to standard error.
  */
 #include <stdlib.h>
@@ -29,8 +30,8 @@ struct json_dmesg {
         size_t n;
 };
 
-/* The facilities util-linux 2.38 has names for, and writes "pri" for: kern (0) to ftp (11). */
-#define UL_FACILITIES 12
+/* The facilities util-linux has names for, and writes "pri" for: kern (0) to local7 (23). */
+#define UL_FACILITIES 24
 
 static int json_dmesg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_dmesg *j = (struct json_dmesg *)s;
@@ -55,7 +56,7 @@ static int json_dmesg_record(struct sink *s, const struct kmsg_record *r, const 
                         out_puts("\",\n");
                 } else {
                         out_puts("         \"pri\": ");
-                        out_u64(fac | kmsg_record_get_level(r));
+                        out_u64(fac * 8 + kmsg_record_get_level(r));
                         out_puts(",\n");
                 }
         }

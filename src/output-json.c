@@ -105,25 +105,58 @@ struct json_object *json_dict_new(const struct kmsg_record *r) {
         return d;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/*
+ * Non-zero when one of the eight bytes of w needs a look of its own in a
+ * JSON string: below 0x20, '"', '\\' or 0x80 and above (exact for "none").
+ */
+static inline uint64_t json_word_special(uint64_t w) {
+        uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+
+        return ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w;
+}
+
 void out_json_text(const char *p, size_t len) {
         const unsigned char *c = (const unsigned char *)p, *end = c + len, *run;
 
         out_putc('"');
         for (run = c; c < end;) {
-                unsigned char b = *c;
+                unsigned char b;
+                uint32_t cp;
+                size_t k;
                 char e[6];
 
+                /* Eight bytes at a time while none needs a look: nearly all text. */
+                while ((size_t)(end - c) >= 8) {
+                        uint64_t w;
+
+                        memcpy(&w, c, 8);
+                        if (json_word_special(w) & HIGHS)
+                                break;
+                        c += 8;
+                }
+                if (c == end)
+                        break;
+                if (end - c < 8 && len >= 8) {
+                        /* The last bytes, in the word that ends the text (again some already seen). */
+                        uint64_t w;
+
+                        memcpy(&w, end - 8, 8);
+                        if (!(json_word_special(w) & HIGHS)) {
+                                c = end;
+                                break;
+                        }
+                }
+                b = *c;
                 if (byte_class[b] & ESC_JSON) {
                         c++;
                         continue;
                 }
-                if (b >= 0x80) {
-                        size_t k = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 0;
-
-                        if (k && (size_t)(end - c) >= k && utf8_is_valid((const char *)c, k)) {
-                                c += k;
-                                continue;
-                        }
+                if (b >= 0x80 && (k = utf8_decode(c, (size_t)(end - c), &cp)) > 0) {
+                        c += k;
+                        continue;
                 }
                 out_write(run, (size_t)(c - run));
                 switch (b) {
@@ -269,13 +302,37 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
  */
 static bool force_slow;
 
-static void key(bool *first, const char *k) {
-        if (!*first)
-                out_putc(',');
+/* ',"key":' for each column, made once: the leading comma is left out for the first key. */
+static struct {
+        char s[32];
+        size_t n;
+} keys[_COL_MAX];
+
+static void make_keys(void) {
+        size_t i;
+
+        for (i = 0; i < _COL_MAX; i++) {
+                int n = snprintf(keys[i].s, sizeof(keys[i].s), ",\"%s\":", column_info[i].json_key);
+
+                keys[i].n = n > 0 && (size_t)n < sizeof(keys[i].s) ? (size_t)n : 0;
+        }
+}
+
+static void key(bool *first, enum column_id id) {
+        if (keys[id].n == 0) {
+                /* Not made (a key longer than the table holds): as it is. */
+                if (!*first)
+                        out_putc(',');
+                out_putc('"');
+                out_puts(column_info[id].json_key);
+                out_write("\":", 2);
+        } else if (OUT_BUF_SIZE - out_len >= sizeof(keys[id].s)) {
+                /* A copy of fixed size (no call to memcpy()); what is past the key is overwritten next. */
+                memcpy(out_buf + out_len, keys[id].s + *first, sizeof(keys[id].s) - 1);
+                out_len += keys[id].n - *first;
+        } else
+                out_write(keys[id].s + *first, keys[id].n - *first);
         *first = false;
-        out_putc('"');
-        out_puts(k);
-        out_write("\":", 2);
 }
 
 static void out_bytes_array(const char *p, size_t len) {
@@ -298,87 +355,100 @@ static void out_bytes(const char *p, size_t len) {
                 out_bytes_array(p, len);
 }
 
-static bool text_ok(const char *v) {
-        return !v || utf8_is_valid(v, strlen(v));
+/* A text of the record and its length, 0 when absent. */
+struct text {
+        const char *p;
+        size_t n;
+};
+
+/* Measures v into *t; whether it is absent or valid UTF-8. */
+static bool text_ok(struct text *t, const char *v) {
+        t->p = v;
+        t->n = v ? strlen(v) : 0;
+        return !v || utf8_is_valid(v, t->n);
+}
+
+/* A quoted name from a table of short ASCII names. */
+static void out_name(const char *v) {
+        out_putc('"');
+        out_puts(v);
+        out_putc('"');
+}
+
+static void text_member(bool *first, enum column_id id, const struct text *t) {
+        if (t->p) {
+                key(first, id);
+                out_json_text(t->p, t->n);
+        }
 }
 
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        const char *msg, *v, *caller = kmsg_record_get_caller_text(r), *flags = kmsg_record_get_flags(r);
-        const char *fields = fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r);
-        const char *subsystem = kmsg_record_get_subsystem(r), *device = kmsg_record_get_device(r);
-        const char *devname = s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL;
+        const char *msg, *v;
+        struct text flags, caller, fields, subsystem, device, devname;
         size_t len, i, n = kmsg_record_get_dict_count(r);
         bool first = true;
 
-        if (force_slow || !text_ok(flags) || !text_ok(caller) || !text_ok(fields) || !text_ok(subsystem) ||
-            !text_ok(device) || !text_ok(devname))
+        if (force_slow || !text_ok(&flags, kmsg_record_get_flags(r)) ||
+            !text_ok(&caller, kmsg_record_get_caller_text(r)) ||
+            !text_ok(&fields, fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r)) ||
+            !text_ok(&subsystem, kmsg_record_get_subsystem(r)) || !text_ok(&device, kmsg_record_get_device(r)) ||
+            !text_ok(&devname, s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL))
                 return json_record_slow(s, r, m);
         for (i = 0; i < n; i++) {
-                if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(v))
+                struct text k;
+
+                if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(&k, v))
                         return json_record_slow(s, r, m);
         }
 
         out_putc('{');
         if (kmsg_record_has_seqnum(r)) {
-                key(&first, column_info[COL_SEQ].json_key);
+                key(&first, COL_SEQ);
                 out_u64(kmsg_record_get_seqnum(r));
         }
         if (kmsg_record_has_timestamp(r)) {
-                key(&first, column_info[COL_TIME].json_key);
+                key(&first, COL_TIME);
                 out_usec(kmsg_record_get_timestamp(r), 0);
         }
         if (kmsg_record_has_priority(r)) {
                 unsigned fac = kmsg_record_get_facility(r);
 
-                key(&first, column_info[COL_PRI].json_key);
+                key(&first, COL_PRI);
                 out_u64(kmsg_record_get_priority(r));
-                key(&first, column_info[COL_FACILITY].json_key);
+                key(&first, COL_FACILITY);
                 v = kmsg_facility_to_name(fac);
-                if (v) {
-                        out_putc('"');
-                        out_puts(v);
-                        out_putc('"');
-                } else {
+                if (v)
+                        out_name(v);
+                else {
                         out_putc('"');
                         out_u64(fac);
                         out_putc('"');
                 }
-                key(&first, column_info[COL_LEVEL].json_key);
-                out_putc('"');
-                out_puts(kmsg_level_to_name(kmsg_record_get_level(r)));
-                out_putc('"');
+                key(&first, COL_LEVEL);
+                out_name(kmsg_level_to_name(kmsg_record_get_level(r)));
         }
-        key(&first, column_info[COL_FLAGS].json_key);
-        out_json_text(flags, strlen(flags));
-        if (caller) {
-                key(&first, column_info[COL_CALLER].json_key);
-                out_json_text(caller, strlen(caller));
+        key(&first, COL_FLAGS);
+        out_json_text(flags.p, flags.n);
+        text_member(&first, COL_CALLER, &caller);
+        if (fields.p) {
+                if (!first)
+                        out_putc(',');
+                first = false;
+                out_write("\"fields\":", 9);
+                out_json_text(fields.p, fields.n);
         }
-        if (fields) {
-                key(&first, "fields");
-                out_json_text(fields, strlen(fields));
-        }
-        key(&first, column_info[COL_MESSAGE].json_key);
+        key(&first, COL_MESSAGE);
         msg = kmsg_record_get_message(r, &len);
         out_bytes(msg, len);
-        if (subsystem) {
-                key(&first, column_info[COL_SUBSYSTEM].json_key);
-                out_json_text(subsystem, strlen(subsystem));
-        }
-        if (device) {
-                key(&first, column_info[COL_DEVICE].json_key);
-                out_json_text(device, strlen(device));
-        }
-        if (devname) {
-                key(&first, column_info[COL_DEVNAME].json_key);
-                out_json_text(devname, strlen(devname));
-        }
+        text_member(&first, COL_SUBSYSTEM, &subsystem);
+        text_member(&first, COL_DEVICE, &device);
+        text_member(&first, COL_DEVNAME, &devname);
         /* Selected by --device-text from the message, not by the dictionary. */
         if (m->how == DEVMATCH_TEXT) {
-                key(&first, "match");
+                key(&first, COL_MATCH);
                 out_puts("\"text\"");
         }
-        key(&first, column_info[COL_DICT].json_key);
+        key(&first, COL_DICT);
         out_putc('{');
         for (i = 0; i < n; i++) {
                 const char *k;
@@ -439,6 +509,7 @@ static int json_init(struct sink *s) {
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
         force_slow = slow && *slow == '1';
+        make_keys();
         return 0;
 }
 

@@ -3,7 +3,7 @@
  * The classic dmesg view: "[    1.234567] message".  A message that holds
  * newlines goes on under its first line, indented to where the text
  * started (or, with --force-prefix, with the prefix repeated); with
- * --noescape its bytes are written as they are.  A record
+ * --noescape its bytes are written as they are, its lines indented alike.  A record
  * flagged 'c' (the start of a line printed in fragments, kernels 3.5-4.x)
  * stays open, and the records flagged '+' that follow are appended to it.
  */
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caller.h"
 #include "color.h"
 #include "device.h"
 #include "escape.h"
@@ -19,14 +20,17 @@
 #include "sink.h"
 
 #define PREFIX_TIME_MAX 112 /* the longest time stamp prefix, with room to spare */
-#define PREFIX_MAX 160
+#define PREFIX_MAX (160 + CALLER_PREFIX_MAX)
 
 struct short_sink {
         struct sink s;
         struct timefmt time;
         bool line_open;              /* a fragment line waits for its '+' records */
-        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp, caller id */
         size_t prefix_len;
+        size_t decode_len;           /* of which the --decode prefix */
+        size_t caller_len;           /* and the caller id, last */
+        enum color_slot time_slot;   /* the time stamp's color: time or timebreak */
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
 
@@ -37,41 +41,44 @@ static void close_line(struct short_sink *ss) {
         }
 }
 
-/* Length of "subsystem:" at the head of the text, to color it; 0 if none. */
+/*
+ * Length of the message's "subsystem: " head, to color it as util-linux
+ * 2.43 does: up to the first ':' followed by a blank that is not the last
+ * byte, the blank included; 0 if none.
+ */
 static size_t head_length(const char *msg, size_t len) {
-        size_t i;
+        const char *p = msg, *c;
 
-        for (i = 0; i < len && i < 64; i++) {
-                if (msg[i] == '\n' || msg[i] == '[')
-                        return 0;
-                if (msg[i] == ':' && i > 0 && msg[i - 1] != ' ' && (i + 1 == len || msg[i + 1] == ' '))
-                        return i + 1;
+        while ((c = memchr(p, ':', len - (size_t)(p - msg)))) {
+                size_t i = (size_t)(c - msg);
+
+                if (i + 2 < len && (msg[i + 1] == ' ' || msg[i + 1] == '\t'))
+                        return i + 2;
+                p = c + 1;
         }
         return 0;
 }
 
-/* The message, line by line; every line after the first indented or prefixed. */
-static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
-        bool noescape = ss->s.settings->noescape;
-        size_t h = head && color_enabled() ? head_length(msg, len) : 0;
+/* Whether the message says "segfault at", which util-linux highlights. */
+static bool is_segfault(const char *msg, size_t len) {
+        return len >= 11 && memmem(msg, len, "segfault at", 11) != NULL;
+}
 
-        if (h > 0) {
-                color_on(COLOR_SUBSYSTEM);
-                out_text(msg, h, noescape);
-                color_off(COLOR_SUBSYSTEM);
-                msg += h;
-                len -= h;
-        }
+/*
+ * Part of the message in one color slot (-1: none): the color spans its
+ * lines, each line after a newline indented or prefixed.
+ */
+static void write_span(struct short_sink *ss, const char *msg, size_t len, int slot) {
+        bool noescape = ss->s.settings->noescape;
+
+        if (slot >= 0)
+                color_on((enum color_slot)slot);
         for (;;) {
-                /* --noescape writes the bytes as they are, newlines included. */
-                const char *nl = noescape ? NULL : memchr(msg, '\n', len);
+                /* --noescape writes the bytes as they are, but lines still go under the first. */
+                const char *nl = memchr(msg, '\n', len);
                 size_t n = nl ? (size_t)(nl - msg) : len;
 
-                if (level_slot >= 0)
-                        color_on((enum color_slot)level_slot);
                 out_text(msg, n, noescape);
-                if (level_slot >= 0)
-                        color_off((enum color_slot)level_slot);
                 if (!nl)
                         break;
                 out_putc('\n');
@@ -83,6 +90,67 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 msg = nl + 1;
                 len -= n + 1;
         }
+        if (slot >= 0)
+                color_off((enum color_slot)slot);
+}
+
+/*
+ * Part of a message: its subsystem head in its color, then the rest in the
+ * level's color, or the segfault color where the level has none.
+ */
+static void write_piece(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+        size_t h = 0;
+
+        if (color_enabled()) {
+                h = head ? head_length(msg, len) : 0;
+                if (h > 0)
+                        write_span(ss, msg, h, COLOR_SUBSYSTEM);
+                msg += h;
+                len -= h;
+                if (level_slot < 0 || !color_slot_set((enum color_slot)level_slot))
+                        level_slot = is_segfault(msg, len) ? COLOR_SEGFAULT : -1;
+        }
+        write_span(ss, msg, len, level_slot);
+}
+
+/* The --decode prefix and the time stamp of ss->prefix, each in its color, then the caller id. */
+static void put_prefix(const struct short_sink *ss) {
+        size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
+
+        if (dlen > 0) {
+                color_on(COLOR_PREFIX);
+                out_write(ss->prefix, dlen);
+                color_off(COLOR_PREFIX);
+        }
+        if (tlen > 0) {
+                /* The stamp and the space after it, as util-linux colors them. */
+                color_on(ss->time_slot);
+                out_write(ss->prefix + dlen, tlen);
+                color_off(ss->time_slot);
+        }
+        out_write(ss->prefix + dlen + tlen, ss->caller_len);
+}
+
+/*
+ * The message.  With --force-prefix each line is on its own, as util-linux
+ * prints it: the prefix again, and its own head and colors.
+ */
+static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+        const char *nl;
+
+        if (!ss->s.settings->force_prefix || ss->s.settings->noescape) {
+                write_piece(ss, msg, len, level_slot, head);
+                return;
+        }
+        while ((nl = memchr(msg, '\n', len))) {
+                write_piece(ss, msg, (size_t)(nl - msg), level_slot, head);
+                out_putc('\n');
+                put_prefix(ss);
+                len -= (size_t)(nl - msg) + 1;
+                msg = nl + 1;
+                head = true;
+        }
+        write_piece(ss, msg, len, level_slot, head);
 }
 
 /* s (at most 11 bytes), padded with spaces to width; returns the length written. */
@@ -96,13 +164,13 @@ static size_t put_padded(char *p, const char *s, size_t width) {
 }
 
 /*
- * The --decode prefix and the time stamp, in that order as util-linux dmesg
- * -x writes them ("kern  :info  : [    1.000000] "), kept in ss->prefix for
- * later lines.
+ * The --decode prefix, the time stamp and the caller id, in that order as
+ * util-linux dmesg -x writes them ("kern  :info  : [    1.000000] [  T12] "),
+ * kept in ss->prefix for later lines.
  */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
-        size_t tlen = 0, dlen = 0;
+        size_t tlen = 0, dlen = 0, clen;
         bool brk = false;
 
         if (set->decode && kmsg_record_has_priority(r)) {
@@ -123,20 +191,12 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         if (kmsg_record_has_timestamp(r))
                 tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
                                       &brk);
-        ss->prefix_len = dlen + tlen;
-
-        if (dlen > 0) {
-                color_on(COLOR_PREFIX);
-                out_write(ss->prefix, dlen);
-                color_off(COLOR_PREFIX);
-        }
-        if (tlen > 0) {
-                /* Color the stamp, not the space after it. */
-                color_on(brk ? COLOR_TIMEBREAK : COLOR_TIME);
-                out_write(ss->prefix + dlen, tlen - 1);
-                color_off(brk ? COLOR_TIMEBREAK : COLOR_TIME);
-                out_putc(' ');
-        }
+        clen = caller_prefix(r, set->caller_width, ss->prefix + dlen + tlen);
+        ss->prefix_len = dlen + tlen + clen;
+        ss->decode_len = dlen;
+        ss->caller_len = clen;
+        ss->time_slot = brk ? COLOR_TIMEBREAK : COLOR_TIME;
+        put_prefix(ss);
 }
 
 /* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */

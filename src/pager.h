@@ -2,10 +2,20 @@
 #ifndef KDMESG_PAGER_H
 #define KDMESG_PAGER_H
 
+#include <stdbool.h>
+
 /*
- * Send standard output through $PAGER ("less -FRSX" when unset; an empty
- * PAGER or "cat" means none) when it is a terminal.  The caller decides
- * whether paging fits (never for --follow or machine-readable formats).
+ * Whether a pager would run: standard output is a terminal that is not
+ * TERM=dumb, and PAGER is unset ("less -FRSX") or names one (an empty
+ * PAGER or "cat" means none).
+ */
+bool pager_wanted(void);
+/*
+ * Send standard output through the pager when pager_wanted().  A PAGER of
+ * plain words is run directly, anything else with "sh -c".  When the
+ * program cannot be run (not found, not executable), one warning goes to
+ * stderr and output stays on standard output.  The caller decides whether
+ * paging fits (-H, never for --follow or machine-readable formats).
  */
 void pager_open(void);
 /* Close the pipe and wait for the pager to end (after the last output). */

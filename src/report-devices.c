@@ -4,7 +4,12 @@
  * logged anything (after the filters): its name, subsystem, how many
  * messages, the worst level, the first and last time stamps in input order
  * and the last message.  Sorted by worst level, then count.  Memory grows
- * with the number of devices, not of records.
+ * with the number of devices, not of records, and only up to
+ * DEVICES_ROWS_MAX of them: the first that many devices seen get a row
+ * each, and the records of all the devices after them are summed up in
+ * one "(others)" row, last (JSON: "others":true, and no "device").  How
+ * many devices that row holds is not counted: that would take memory for
+ * each of them.
  *
  * A record without a DEVICE that --device-text selected by its message
  * counts in the row of the device it names (the DEVICE value the kernel
@@ -27,6 +32,8 @@
 #include "strmap.h"
 
 #define N_BUCKETS 256
+/* The most devices with a row of their own. */
+#define DEVICES_ROWS_MAX 10000
 #define NO_LEVEL 8 /* records without a priority sort last */
 
 struct devrow {
@@ -47,22 +54,35 @@ struct devices_sink {
         struct sink sink;
         struct devctx *dev;
         struct strmap *rows;
+        struct devrow *others; /* the devices after the first DEVICES_ROWS_MAX; NULL: none */
 };
 
-static struct devrow *row_get(struct devices_sink *d, const char *device) {
-        struct devrow *w = (struct devrow *)strmap_find(d->rows, device);
-        size_t len;
+static struct devrow *row_new(const char *device) {
+        size_t len = strlen(device);
+        struct devrow *w = calloc(1, sizeof(*w) + len + 1);
 
-        if (w)
-                return w;
-        len = strlen(device);
-        w = calloc(1, sizeof(*w) + len + 1);
         if (!w)
                 return NULL;
         memcpy(w->device, device, len + 1);
         w->worst = NO_LEVEL;
         w->node.key = w->device;
-        strmap_add(d->rows, &w->node);
+        return w;
+}
+
+/* The device's row; once there are DEVICES_ROWS_MAX rows, a new device's records go to the "(others)" row. */
+static struct devrow *row_get(struct devices_sink *d, const char *device) {
+        struct devrow *w = (struct devrow *)strmap_find(d->rows, device);
+
+        if (w)
+                return w;
+        if (d->rows->n >= DEVICES_ROWS_MAX) {
+                if (!d->others)
+                        d->others = row_new("(others)");
+                return d->others;
+        }
+        w = row_new(device);
+        if (w)
+                strmap_add(d->rows, &w->node);
         return w;
 }
 
@@ -82,7 +102,7 @@ static int devices_record(struct sink *s, const struct kmsg_record *r, const str
         w = row_get(d, device);
         if (!w)
                 return -ENOMEM;
-        if (!w->subsystem && subsys && !(w->subsystem = strdup(subsys)))
+        if (w != d->others && !w->subsystem && subsys && !(w->subsystem = strdup(subsys)))
                 return -ENOMEM;
         w->count++;
         if (inferred)
@@ -155,7 +175,7 @@ static int set_usec(struct libscols_line *ln, int col, bool has, uint64_t usec) 
 }
 
 static int fill_line(struct devices_sink *d, struct libscols_line *ln, const struct devrow *w) {
-        const char *name = devnames_get(d->dev->names, w->device);
+        const char *name = w == d->others ? NULL : devnames_get(d->dev->names, w->device);
         char buf[32];
         char *text;
         int e;
@@ -200,7 +220,8 @@ static int fill_line(struct devices_sink *d, struct libscols_line *ln, const str
         return e;
 }
 
-static int print_table(struct devices_sink *d, struct devrow **rows) {
+/* rows: the n rows to print, in order. */
+static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
         struct libscols_table *tb = scols_new_table();
         char *str = NULL;
         size_t i;
@@ -222,7 +243,7 @@ static int print_table(struct devices_sink *d, struct devrow **rows) {
                 else
                         e = scols_column_set_json_type(cl, columns[i].json);
         }
-        for (i = 0; i < d->rows->n && e >= 0; i++) {
+        for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
                 e = ln ? fill_line(d, ln, rows[i]) : -ENOMEM;
@@ -250,19 +271,21 @@ static int add(struct json_object *o, const char *key, struct json_object *v) {
                        : 0;
 }
 
-static int print_json(struct devices_sink *d, struct devrow **rows) {
+static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         size_t i;
 
-        for (i = 0; i < d->rows->n; i++) {
+        for (i = 0; i < n; i++) {
                 const struct devrow *w = rows[i];
-                const char *name = devnames_get(d->dev->names, w->device), *text;
+                bool others = w == d->others;
+                const char *name = others ? NULL : devnames_get(d->dev->names, w->device), *text;
                 struct json_object *o = json_object_new_object();
                 size_t len;
                 int e;
 
                 if (!o)
                         return -ENOMEM;
-                e = add(o, "device", json_bytes_new(w->device, strlen(w->device)));
+                e = others ? add(o, "others", json_object_new_boolean(1))
+                           : add(o, "device", json_bytes_new(w->device, strlen(w->device)));
                 if (e >= 0 && name)
                         e = add(o, "devname", json_bytes_new(name, strlen(name)));
                 if (e >= 0 && w->subsystem)
@@ -310,12 +333,15 @@ static int devices_finish(struct sink *s) {
         struct devrow **rows;
         int e;
 
-        rows = l.rows = calloc(d->rows->n ? d->rows->n : 1, sizeof(*rows));
+        /* The rows, sorted, then the "(others)" row. */
+        rows = l.rows = calloc(d->rows->n + 1, sizeof(*rows));
         if (!rows)
                 return -ENOMEM;
         strmap_each(d->rows, list_row, &l);
         qsort(rows, l.n, sizeof(*rows), row_cmp);
-        e = d->dev->report_json ? print_json(d, rows) : print_table(d, rows);
+        if (d->others)
+                rows[l.n++] = d->others;
+        e = d->dev->report_json ? print_json(d, rows, l.n) : print_table(d, rows, l.n);
         free(rows);
         return e;
 }
@@ -334,6 +360,8 @@ static void devices_free(struct sink *s) {
         if (d->rows)
                 strmap_each(d->rows, free_row, NULL);
         strmap_free(d->rows);
+        if (d->others)
+                free_row(&d->others->node, NULL);
         free(d);
 }
 

@@ -5,6 +5,11 @@
  * the totals and, for the live log, how much of what the kernel wrote
  * since boot the ring still holds.  A table, or JSON Lines with --json:
  * one object per loss, then a summary object with lost_total.
+ *
+ * The table takes constant memory however many losses there are: it
+ * keeps the first LOST_ROWS_HEAD losses and the last LOST_ROWS_TAIL (in a
+ * ring), and sums up those in between in one row that says how many gaps
+ * and messages they were.  JSON is written as it comes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,12 +24,26 @@
 #include "output.h"
 #include "sink.h"
 
+/* The table's rows: the first and the last this many losses. */
+#define LOST_ROWS_HEAD 5000
+#define LOST_ROWS_TAIL 5000
+
+/* The losses between the head and the tail, summed up. */
+struct lost_middle {
+        uint64_t gaps, count;
+        bool unknown;                    /* one had no known size */
+        struct kmsg_loss *first, *last; /* copies; last NULL while there is one */
+};
+
 struct lost_sink {
         struct sink sink;
         bool json;
         bool live;
-        struct kmsg_loss **v; /* the table's rows (copies) */
-        size_t n, cap;
+        struct kmsg_loss *head[LOST_ROWS_HEAD]; /* the first losses (copies) */
+        size_t n_head;
+        struct kmsg_loss *tail[LOST_ROWS_TAIL]; /* a ring of the last ones after them */
+        size_t n_tail, tail_start;
+        struct lost_middle middle;
         struct loss_stats stats;
         /* Coverage: the records that were there, filtered or not, read before the cursor or not. */
         uint64_t records;
@@ -98,8 +117,23 @@ static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         t->last_usec = kmsg_record_get_timestamp(r);
 }
 
+/* The oldest loss of the tail ring, pushed out by a newer one, joins the middle. */
+static void middle_add(struct lost_middle *m, struct kmsg_loss *l) {
+        m->gaps++;
+        m->count += kmsg_loss_get_count(l);
+        if (kmsg_loss_get_count(l) == 0)
+                m->unknown = true;
+        if (!m->first)
+                m->first = l;
+        else {
+                kmsg_loss_unref(m->last);
+                m->last = l;
+        }
+}
+
 static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         struct lost_sink *t = (struct lost_sink *)s;
+        struct kmsg_loss *copy;
         int e;
 
         loss_stats_add(&t->stats, l);
@@ -107,19 +141,18 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
                 /* Written as it comes: JSON needs no memory per loss. */
                 return write_json(json_loss_new(l));
         }
-        if (t->n == t->cap) {
-                size_t cap = t->cap ? t->cap * 2 : 16;
-                struct kmsg_loss **v = realloc(t->v, cap * sizeof(*v));
-
-                if (!v)
-                        return -ENOMEM;
-                t->v = v;
-                t->cap = cap;
-        }
-        e = loss_copy(l, &t->v[t->n]);
+        e = loss_copy(l, &copy);
         if (e < 0)
                 return e;
-        t->n++;
+        if (t->n_head < LOST_ROWS_HEAD)
+                t->head[t->n_head++] = copy;
+        else if (t->n_tail < LOST_ROWS_TAIL)
+                t->tail[(t->tail_start + t->n_tail++) % LOST_ROWS_TAIL] = copy;
+        else {
+                middle_add(&t->middle, t->tail[t->tail_start]);
+                t->tail[t->tail_start] = copy;
+                t->tail_start = (t->tail_start + 1) % LOST_ROWS_TAIL;
+        }
         return 0;
 }
 
@@ -155,13 +188,47 @@ static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
         return scols_line_set_data(ln, COL_CAUSE, cause_name);
 }
 
+/*
+ * The row that stands for the losses between the head and the tail: from
+ * the first seq of the first to the last seq of the last, how many
+ * messages (at least, if one had no known size), the time before the
+ * first and after the last, and in CAUSE how many gaps they were.
+ */
+static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m) {
+        const struct kmsg_loss *first = m->first, *last = m->last ? m->last : m->first;
+        char buf[160];
+        int e;
+
+        snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(first));
+        if ((e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+                return e;
+        if (kmsg_loss_get_count(last))
+                snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(last) + kmsg_loss_get_count(last) - 1);
+        if ((e = scols_line_set_data(ln, COL_LAST, kmsg_loss_get_count(last) ? buf : "?")) < 0)
+                return e;
+        snprintf(buf, sizeof(buf), m->unknown ? "%" PRIu64 "+" : "%" PRIu64, m->count);
+        if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
+                return e;
+        if (kmsg_loss_has_before(first))
+                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_before(first));
+        if ((e = scols_line_set_data(ln, COL_BEFORE, kmsg_loss_has_before(first) ? buf : "-")) < 0)
+                return e;
+        if (has_after(last))
+                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_after(last));
+        if ((e = scols_line_set_data(ln, COL_AFTER, has_after(last) ? buf : "-")) < 0)
+                return e;
+        snprintf(buf, sizeof(buf),
+                 m->gaps == 1 ? _("(%" PRIu64 " gap in between)") : _("(%" PRIu64 " gaps in between)"), m->gaps);
+        return scols_line_set_data(ln, COL_CAUSE, buf);
+}
+
 static int print_table(struct lost_sink *t) {
         struct libscols_table *tb;
         char *str = NULL;
         size_t i;
         int e = 0;
 
-        if (t->n == 0)
+        if (t->n_head == 0)
                 return 0;
         tb = scols_new_table();
         if (!tb)
@@ -169,10 +236,20 @@ static int print_table(struct lost_sink *t) {
         for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
                 if (!scols_table_new_column(tb, columns[i].name, 0, columns[i].flags))
                         e = -ENOMEM;
-        for (i = 0; i < t->n && e >= 0; i++) {
+        for (i = 0; i < t->n_head && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, t->v[i]) : -ENOMEM;
+                e = ln ? fill_row(ln, t->head[i]) : -ENOMEM;
+        }
+        if (t->middle.gaps > 0 && e >= 0) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_middle_row(ln, &t->middle) : -ENOMEM;
+        }
+        for (i = 0; i < t->n_tail && e >= 0; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_row(ln, t->tail[(t->tail_start + i) % LOST_ROWS_TAIL]) : -ENOMEM;
         }
         if (e >= 0)
                 e = scols_print_table_to_string(tb, &str);
@@ -287,9 +364,12 @@ static void lost_free(struct sink *s) {
         struct lost_sink *t = (struct lost_sink *)s;
         size_t i;
 
-        for (i = 0; i < t->n; i++)
-                kmsg_loss_unref(t->v[i]);
-        free(t->v);
+        for (i = 0; i < t->n_head; i++)
+                kmsg_loss_unref(t->head[i]);
+        for (i = 0; i < t->n_tail; i++)
+                kmsg_loss_unref(t->tail[i]);
+        kmsg_loss_unref(t->middle.first);
+        kmsg_loss_unref(t->middle.last);
         free(t);
 }
 

@@ -199,6 +199,27 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         return deliver(run, rd, r, fl, loss);
 }
 
+/*
+ * Reading stops for now (the end of the input, no record ready, a signal):
+ * a gap still open in the reorder window can no longer be told from a loss.
+ */
+static int settle(struct run *run, struct kmsg_reader *rd) {
+        int e;
+
+        if (run->fatal)
+                return 0;
+        e = kmsg_seqtrack_settle(run->track);
+        if (e >= 0)
+                e = deliver_released(run, rd);
+        if (e < 0) {
+                if (!out_failed())
+                        warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+                run->fatal = true;
+        }
+        return e;
+}
+
 int run_drain(struct run *run, struct kmsg_reader *rd) {
         uint64_t shown = 0;
         int e;
@@ -249,9 +270,12 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 default:
                         warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
+                        settle(run, rd);
                         return e;
                 }
         }
+        if (settle(run, rd) < 0)
+                return -EIO;
         if (shown > MAX_ERRORS_SHOWN)
                 warnx_(_("%s: %llu malformed or oversized records skipped in all"), kmsg_reader_get_name(rd),
                        (unsigned long long)shown);

@@ -14,6 +14,12 @@
 #include "util.h"
 
 #define EXIT_LOSS 3
+/*
+ * A gap is reported once this many records came after it without filling
+ * it, or when reading stops (end of input, idle, signal): records can
+ * arrive out of order (0, 1, 3, 2, 4) and then nothing is lost.
+ */
+#define REORDER_WINDOW 32u
 
 /* How the first record read from the device is judged. */
 enum run_start {

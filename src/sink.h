@@ -17,6 +17,7 @@ struct output_settings {
         bool noescape; /* write message bytes unchanged */
         bool decode;       /* -x: "facility:level: " before the message */
         bool force_prefix; /* -p: repeat the prefix on every line of a message */
+        unsigned caller_width; /* the caller id's width in the text views (caller.h); 0: the default */
         /* Time format and boot time (timefmt.h); a sink copies it to keep its state. */
         struct timefmt time;
         struct devctx *devices; /* device options: tags, names (device.h) */
@@ -27,8 +28,16 @@ struct output_settings {
         bool flush_each;
         bool noheadings;            /* table: no header line */
         const struct columns *columns; /* table: the columns to show (-o) */
-        /* The boot id ("0f2c...", 32 hex digits, no dashes) when known, for --format=export. */
+        /*
+         * --format=export: the boot id ("0f2c...", 32 hex digits, no
+         * dashes), the host name and the machine id, from --boot-id,
+         * --hostname and --machine-id or, for the live log, of this
+         * machine; NULL: not known.  A record's own fields from export
+         * input go before them.
+         */
         const char *boot_id;
+        const char *hostname;
+        const char *machine_id;
         bool json; /* --lost: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
 };

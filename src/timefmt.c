@@ -360,7 +360,8 @@ static int format_delta(char *buf, size_t size, const struct timefmt *t, uint64_
         bool neg = false;
         char tmp[32];
 
-        if (!t->have_last)
+        /* A stamp of 0 is one taken before the clock ran: no delta from it, as in util-linux. */
+        if (!t->have_last || t->last_usec == 0)
                 d = 0;
         else if (usec >= t->last_usec)
                 d = usec - t->last_usec;
@@ -440,7 +441,7 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                         if (ret_break)
                                 *ret_break = true;
                 } else {
-                        int64_t diff = (int64_t)usec - (int64_t)t->last_usec;
+                        int64_t diff = t->last_usec == 0 ? 0 : (int64_t)usec - (int64_t)t->last_usec;
                         uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
                         char tmp[32];
 

@@ -99,11 +99,14 @@ for label, args, schema, lines in runs:
 
 # Golden outputs that hold JSON, and the schema each must satisfy.
 golden = {
+    "devices/bounded.json": ("kdmesg-devices.schema.json", True),
     "devices/report.json": ("kdmesg-devices.schema.json", True),
     "devices/report-text.json": ("kdmesg-devices.schema.json", True),
     "devices/text-sda1.json": ("kdmesg-record.schema.json", True),
     "json/formats-json.out": ("kdmesg-record.schema.json", True),
     "json/formats-json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "parity/json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "parity/json-dmesg-x.out": ("kdmesg-dmesg.schema.json", False),
 }
 expected = os.path.join(srcdir, "tests", "expected")
 found = []
@@ -139,6 +142,10 @@ rejects = [
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":0,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"msg":"x","seq":1}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"level":"warning","msg":"x"}'),
+    ("kdmesg-devices.schema.json", '{"count":1,"msg":"x"}'),
+    ("kdmesg-devices.schema.json", '{"others":true,"device":"b8:0","count":1,"msg":"x"}'),
+    ("kdmesg-devices.schema.json", '{"others":false,"count":1,"msg":"x"}'),
+    ("kdmesg-devices.schema.json", '{"others":true,"subsystem":"usb","count":1,"msg":"x"}'),
     ("kdmesg-dmesg.schema.json", '{"dmesg":[{"pri":6,"msg":"x"}]}'),
 ]
 for schema, text in rejects:

@@ -321,6 +321,42 @@ count_dict() {
         [ "$(jq -r .device <<<"$output" | tr '\n' ' ')" = "$("$KDMESG" -K "$DUMP" --devices | awk 'NR > 1 { printf "%s ", $1 }')" ]
 }
 
+# 10,000 devices with a record each (c1:5 at err), then 5 more with 3
+# records each (one at warn), then one more record of c1:0.
+many_devices() {
+        python3 - <<'EOF'
+seq = 0
+def rec(level, dev, msg):
+    global seq
+    print("%d,%d,%d,-;%s\n DEVICE=%s" % (level, seq, seq * 1000, msg, dev))
+    seq += 1
+for i in range(10000):
+    rec(3 if i == 5 else 6, "c1:%d" % i, "device %d" % i)
+for i in range(5):
+    for j in range(3):
+        rec(4 if (i, j) == (2, 1) else 6, "c2:%d" % i, "other %d.%d" % (i, j))
+rec(6, "c1:0", "a device with a row keeps it")
+EOF
+}
+
+@test "--devices: the first 10000 devices get a row, the records of the rest one (others) row, last" {
+        many_devices > "$BATS_TEST_TMPDIR/many.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/many.kmsg" --devices
+        [ "$status" -eq 0 ]
+        # The header, 10,000 rows and (others).
+        [ "${#lines[@]}" -eq 10002 ]
+        output=$(printf '%s\n' "${lines[@]:0:4}" ... "${lines[@]: -2}")
+        golden devices/bounded.txt
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/many.kmsg" --devices --json
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 10001 ]
+        printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/many.json"
+        [ "$(jq -c 'select(.others)' "$BATS_TEST_TMPDIR/many.json" | wc -l)" -eq 1 ]
+        # check-schemas validates the golden file, (others) included.
+        output=$( (head -3; tail -1) < "$BATS_TEST_TMPDIR/many.json")
+        golden devices/bounded.json
+}
+
 @test "--devices takes no other format" {
         run "$KDMESG" -K "$DUMP" --devices --format=syslog
         [ "$status" -eq 1 ]
@@ -430,7 +466,9 @@ count_dict() {
                 [[ "$output" != *"sda1?"* && "$output" != *'"match"'* && "$output" != *MATCH* ]]
                 # The same bytes as the same records selected by sequence number.
                 [ "$f" = json-dmesg ] && continue
-                [ "$output" = "$("$KDMESG" -K "$DUMP" --seq 19 --format=$f --boot-time 1700000000; "$KDMESG" -K "$DUMP" --seq 41-43 --format=$f --boot-time 1700000000)" ]
+                # (--sysroot: export names the devices in _UDEV_SYSNAME and _UDEV_DEVNODE.)
+                [ "$output" = "$("$KDMESG" -K "$DUMP" --sysroot "$ROOT" --seq 19 --format=$f --boot-time 1700000000
+                                 "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --seq 41-43 --format=$f --boot-time 1700000000)" ]
         done
         [ "$(jq '.dmesg | length' <<<"$output")" -eq 4 ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda1 --device-text -o SEQ,MESSAGE

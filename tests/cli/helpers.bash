@@ -3,6 +3,8 @@
 export TZ=UTC
 export LC_ALL=C.UTF-8
 unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME
+# No terminal-colors.d of the machine or of the user running the tests.
+export KDMESG_SYSTEM_COLORS_DIR=/nonexistent/terminal-colors.d XDG_CONFIG_HOME=/nonexistent/xdg
 : "${KDMESG:?KDMESG must point at the kdmesg binary}"
 : "${TESTS:?TESTS must point at the tests directory}"
 export DATA="$TESTS/data"
@@ -25,4 +27,25 @@ long_lines() {
                 (( ${#l} > ${1:-80} )) && printf '%s\n' "$l"
         done
         return 0
+}
+
+# util-linux dmesg 2.43, the reference peer: shared/peers/ beside the
+# repository (KDMESG_PEER overrides).  Tests that run it skip without it;
+# the golden files recorded from it are checked either way.
+PEER="${KDMESG_PEER:-$TESTS/../../shared/peers/util-linux-dmesg}"
+need_peer() {
+        [ -x "$PEER/dmesg" ] && [ -x "$PEER/test_dmesg" ] || skip "no util-linux 2.43 peer in $PEER"
+}
+# peer_dump IN OUT: the kmsg dump IN with its records separated by NUL
+# bytes, the form the peer's -K reads (a record's dictionary lines stay with it).
+peer_dump() {
+        python3 -c '
+import sys
+recs = []
+for line in open(sys.argv[1], "rb").read().split(b"\n"):
+    if line.startswith(b" ") and recs:
+        recs[-1] += b"\n" + line
+    elif line:
+        recs.append(line)
+open(sys.argv[2], "wb").write(b"".join(r + b"\n\0" for r in recs))' "$1" "$2"
 }

@@ -143,3 +143,70 @@ Ring: 10 of the 25 records written since boot (seq 15-24), covering 0.016000 to 
         run --separate-stderr "$KDMESG" --lost -K "$DATA/classic.kmsg"
         [ -z "$stderr" ]
 }
+
+@test "records out of order (seq 0,1,3,2,4) lose nothing: no loss line, --lost empty, --fail-on-loss 0" {
+        local f="$BATS_TEST_TMPDIR/late.kmsg"
+        printf '6,0,1000,-;zero\n6,1,2000,-;one\n6,3,4000,-;three\n6,2,3000,-;two\n6,4,5000,-;four\n' >"$f"
+        run --separate-stderr "$KDMESG" -K "$f"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        # Released in sequence order, once the late record came.
+        [ "$output" = "[    0.001000] zero
+[    0.002000] one
+[    0.003000] two
+[    0.004000] three
+[    0.005000] four" ]
+        run --separate-stderr "$KDMESG" --lost -K "$f"
+        [ "$output" = "Total: no messages lost
+Read: 5 records (seq 0-4), covering 0.001000 to 0.005000" ]
+        run --separate-stderr "$KDMESG" --lost --json -K "$f"
+        [ "$(jq -c '[.lost_total, .gaps]' <<<"$output")" = "[0,0]" ]
+        run --separate-stderr "$KDMESG" --fail-on-loss -K "$f"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        # The late record at the end of the input, too.
+        printf '6,0,1000,-;zero\n6,2,3000,-;two\n6,1,2000,-;one\n' >"$f"
+        run --separate-stderr "$KDMESG" --fail-on-loss --format=kmsg -K "$f"
+        [ "$status" -eq 0 ]
+        [ "$(cut -d, -f2 <<<"$output" | tr '\n' ' ')" = "0 1 2 " ]
+}
+
+@test "a gap that 32 later records did not fill is reported where it is, and a partly filled one in parts" {
+        local f="$BATS_TEST_TMPDIR/gap.kmsg" i
+        {
+                printf '6,0,1000,-;zero\n'
+                for i in $(seq 5 37); do printf '6,%d,%d000,-;r%d\n' "$i" "$i" "$i"; done
+                # Too late: 32 records came after the gap.
+                printf '6,2,2000,-;late two\n'
+        } >"$f"
+        run --separate-stderr "$KDMESG" --fail-on-loss -K "$f"
+        [ "$status" -eq 3 ]
+        [ "${lines[1]}" = "-- 4 messages lost (seq 1-4, between 0.001000 and 0.005000, gap) --" ]
+        [ "${lines[2]}" = "[    0.005000] r5" ]
+        [ "${lines[-1]}" = "[    0.002000] late two" ]
+        [ "$stderr" = "kdmesg: 4 messages lost (gap)" ]
+        # Filled in the middle in time: two losses, each where it belongs.
+        printf '6,0,1000,-;zero\n6,5,5000,-;five\n6,2,2000,-;two\n' >"$f"
+        run --separate-stderr "$KDMESG" --lost --json -K "$f"
+        [ "$(jq -c 'select(.cause) | [.first_seq, .count, .time_before, .time_after]' <<<"$output" | tr '\n' ' ')" = \
+          "[1,1,0.001,0.002] [3,2,0.002,0.005] " ]
+}
+
+@test "--lost: beyond 10000 gaps the table keeps the first and last 5000 and sums up those in between in one row" {
+        # Records 0, 2, 4, ... 20022: 10011 gaps of one message each.
+        python3 -c "
+for i in range(10012):
+    print('6,%d,%d,-;r%d' % (2 * i, i * 1000, i))
+" > "$BATS_TEST_TMPDIR/gaps.kmsg"
+        run --separate-stderr "$KDMESG" --lost -K "$BATS_TEST_TMPDIR/gaps.kmsg"
+        [ "$status" -eq 0 ]
+        # The header, 5000 rows, the row in between, 5000 rows, the totals and the coverage.
+        [ "${#lines[@]}" -eq 10004 ]
+        output=$(printf '%s\n' "${lines[@]:0:3}" ... "${lines[@]:4999:4}" ... "${lines[@]: -4}")
+        golden lost/bounded.txt
+        # --lost --json still has every gap.
+        run --separate-stderr "$KDMESG" --lost --json -K "$BATS_TEST_TMPDIR/gaps.kmsg"
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 10012 ]
+        [ "$(jq -c 'select(.cause == "gap")' <<<"$output" | wc -l)" -eq 10011 ]
+}

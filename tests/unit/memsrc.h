@@ -86,6 +86,11 @@ static inline void transcript_record(FILE *f, const struct kmsg_reader *rd, cons
                 fprintf(f, " |%s=", k);
                 put_escaped(f, v, len);
         }
+        /* Journal fields of export input, after the dictionary. */
+        for (i = 0; kmsg_record_get_journal_field(r, i, &k, &v, &len) == 0; i++) {
+                fprintf(f, " J%s=", k);
+                put_escaped(f, v, len);
+        }
         fputc('\n', f);
 }
 

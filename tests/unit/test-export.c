@@ -68,9 +68,12 @@ TEST(export_mapping_every_boundary) {
         t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
         check_transcript(__FILE__, __LINE__, t,
                          "R@1 pri=3 seq=10 usec=1500 flags= fields= msg=text; message=x |SUBSYSTEM=pci "
-                         "|DEVICE=+pci:0000:00:02.0 |CUSTOM=a=b\n"
-                         "R@13 pri=6 seq=11 usec=2000 flags= fields= msg=bin\\00ary\\0amsg\\5c |BINKEY=x\\0ay\n"
-                         "R@25 pri=193 seq=12 usec=3000 flags=c fields=caller=T9,x=y caller=T9 msg=fac 24\n"
+                         "|DEVICE=+pci:0000:00:02.0 JCUSTOM=a=b J__REALTIME_TIMESTAMP=123 "
+                         "JSYSLOG_IDENTIFIER=kernel\n"
+                         "R@13 pri=6 seq=11 usec=2000 flags= fields= msg=bin\\00ary\\0amsg\\5c "
+                         "J__MONOTONIC_TIMESTAMP=9999 JBINKEY=x\\0ay\n"
+                         "R@25 pri=193 seq=12 usec=3000 flags=c fields=caller=T9,x=y caller=T9 msg=fac 24 "
+                         "J__MONOTONIC_TIMESTAMP=3000\n"
                          "E-74@33 PRIORITY is not a number from 0 to 7\n"
                          "E-74@37 record has no MESSAGE field\n"
                          "E-74@39 SEQNUM is not a number\n"
@@ -123,6 +126,30 @@ TEST(export_caller_and_subsystem_accessors) {
         CHECK(!kmsg_record_has_priority(r));
         CHECK(!kmsg_record_has_seqnum(r));
         CHECK(!kmsg_record_has_timestamp(r));
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(export_boot_id) {
+        static const char in[] = "_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\nSEQNUM=1\nMESSAGE=a\n\n"
+                                 "SEQNUM=2\nMESSAGE=b\n\n"
+                                 "_BOOT_ID=\nSEQNUM=3\nMESSAGE=c\n\n"
+                                 "_BOOT_ID\n\x02\0\0\0\0\0\0\0x\0\nSEQNUM=4\nMESSAGE=d\n\n";
+        struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_boot_id(r), "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+        /* It is not a dictionary entry. */
+        CHECK_INT(kmsg_record_get_dict_count(r), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        /* Empty, or with a NUL byte: not a boot id. */
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "_BOOT_ID is empty or holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         kmsg_reader_unref(rd);
 }
@@ -507,4 +534,102 @@ TEST(format_detection) {
                         free(t);
                 }
         }
+}
+
+/*
+ * journald's export of kernel records read back: every dictionary line
+ * from _KERNEL_KEY, every other field kept as a journal field, the
+ * "ident[pid]: " prefix of a userspace facility put back on the message,
+ * KMSG_MESSAGE as the exact message, and loss entries (KDMESG_LOST) skipped.
+ */
+TEST(export_journal_fields_kept) {
+        static const char in[] = "__CURSOR=s=1;i=2\n"
+                                 "__REALTIME_TIMESTAMP=1700000000001000\n"
+                                 "_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n"
+                                 "_SOURCE_MONOTONIC_TIMESTAMP=1000\n"
+                                 "_TRANSPORT=kernel\n"
+                                 "PRIORITY=6\n"
+                                 "SYSLOG_IDENTIFIER=kernel\n"
+                                 "MESSAGE=sd 0:0:0:0: [sda] ok\n"
+                                 "_KERNEL_SUBSYSTEM=block\n"
+                                 "_KERNEL_DEVICE=b8:0\n"
+                                 "_KERNEL_DRIVER=sd\n"
+                                 "_UDEV_SYSNAME=sda\n"
+                                 "_UDEV_DEVNODE=/dev/sda\n"
+                                 "_UDEV_DEVLINK=/dev/disk/by-id/a\n"
+                                 "_UDEV_DEVLINK=/dev/disk/by-id/b\n"
+                                 "_HOSTNAME=h1\n"
+                                 "\n"
+                                 "_SOURCE_MONOTONIC_TIMESTAMP=2000\n"
+                                 "PRIORITY=6\n"
+                                 "SYSLOG_FACILITY=3\n"
+                                 "SYSLOG_IDENTIFIER=systemd\n"
+                                 "SYSLOG_PID=1\n"
+                                 "MESSAGE=Started foo.\n"
+                                 "\n"
+                                 "MESSAGE_ID=9ac1b3703093449dace9a589386bdafe\n"
+                                 "MESSAGE=-- 2 messages lost (seq 5-6, gap) --\n"
+                                 "KDMESG_LOST=2\n"
+                                 "KDMESG_LOST_FIRST_SEQ=5\n"
+                                 "KDMESG_LOST_CAUSE=gap\n"
+                                 "\n"
+                                 "PRIORITY=5\n"
+                                 "SYSLOG_FACILITY=1\n"
+                                 "SYSLOG_IDENTIFIER=sshd\n"
+                                 "MESSAGE= two\n"
+                                 "KMSG_MESSAGE=  sshd:  two\n"
+                                 "\n"
+                                 "PRIORITY=5\n"
+                                 "SYSLOG_FACILITY=1\n"
+                                 "SYSLOG_IDENTIFIER=kernel\n"
+                                 "MESSAGE=foo[2]: older kdmesg wrote the whole message\n"
+                                 "\n";
+        struct kmsg_reader *rd;
+        struct kmsg_record *r;
+        const char *k, *v;
+        size_t len;
+        char *t;
+
+        t = check_all_boundaries(__FILE__, __LINE__, in, sizeof(in) - 1, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 pri=6 usec=1000 flags= fields= msg=sd 0:0:0:0: [sda] ok |SUBSYSTEM=block "
+                         "|DEVICE=b8:0 |DRIVER=sd J__CURSOR=s=1;i=2 J__REALTIME_TIMESTAMP=1700000000001000 "
+                         "J_TRANSPORT=kernel JSYSLOG_IDENTIFIER=kernel "
+                         "J_UDEV_SYSNAME=sda J_UDEV_DEVNODE=/dev/sda J_UDEV_DEVLINK=/dev/disk/by-id/a "
+                         "J_UDEV_DEVLINK=/dev/disk/by-id/b J_HOSTNAME=h1\n"
+                         "R@18 pri=30 usec=2000 flags= fields= msg=systemd[1]: Started foo. "
+                         "JSYSLOG_IDENTIFIER=systemd JSYSLOG_PID=1\n"
+                         "R@31 pri=13 flags= fields= msg=  sshd:  two JSYSLOG_IDENTIFIER=sshd\n"
+                         "R@37 pri=13 flags= fields= msg=foo[2]: older kdmesg wrote the whole message "
+                         "JSYSLOG_IDENTIFIER=kernel\n"
+                         "EOF\n");
+        free(t);
+
+        CHECK_INT(kmsg_reader_new_buffer(in, sizeof(in) - 1, "x", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        /* _BOOT_ID is the record's own (kmsg_record_get_boot_id()). */
+        CHECK_INT(kmsg_record_get_journal_count(r), 9);
+        CHECK_STR(kmsg_record_get_boot_id(r), "aba7d49a3f9a484a8905db37a872b9f5");
+        CHECK(kmsg_record_get_journal_value(r, "_BOOT_ID", NULL) == NULL);
+        CHECK_INT(kmsg_record_get_journal_field(r, 7, &k, &v, &len), 0);
+        CHECK_STR(k, "_UDEV_DEVLINK");
+        CHECK_MEM(v, len, "/dev/disk/by-id/b", 17);
+        CHECK_INT(kmsg_record_get_journal_field(r, 9, &k, &v, &len), -ERANGE);
+        CHECK_INT(kmsg_record_get_journal_field(NULL, 0, &k, &v, &len), -EINVAL);
+        /* The first of a repeated field. */
+        CHECK_STR(kmsg_record_get_journal_value(r, "_UDEV_DEVLINK", &len), "/dev/disk/by-id/a");
+        CHECK_INT(len, 17);
+        CHECK(kmsg_record_get_journal_value(r, "_KERNEL_DRIVER", NULL) == NULL);
+        CHECK(kmsg_record_get_journal_value(r, "MESSAGE", NULL) == NULL);
+        CHECK_STR(kmsg_record_get_dict_value(r, "DRIVER", NULL), "sd");
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_record_get_journal_count(r), 2);
+        kmsg_reader_unref(rd);
+
+        /* Records of the other forms have none. */
+        CHECK_INT(kmsg_record_parse("6,1,2,-;m\n K=v\n", 15, &r), 0);
+        CHECK_INT(kmsg_record_get_journal_count(r), 0);
+        CHECK(kmsg_record_get_journal_value(r, "K", NULL) == NULL);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_record_get_journal_count(NULL), 0);
 }

@@ -97,6 +97,31 @@ TEST(json_caller_alone_makes_the_fields) {
         kmsg_reader_unref(rd);
 }
 
+/* Found by fuzz-json: a "caller" before "fields" kept its caller while the fields said another. */
+TEST(json_fields_name_the_caller_in_any_order) {
+        struct kmsg_reader *rd = READER("{\"caller\":\"T5\",\"fields\":\"caller=T7,x=y\",\"msg\":\"a\"}\n"
+                                        "{\"fields\":\"caller=T7,x=y\",\"caller\":\"T5\",\"msg\":\"b\"}\n"
+                                        "{\"caller\":\"T5\",\"fields\":\"x=y\",\"msg\":\"c\"}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        char kind = 0;
+        uint32_t id = 0;
+        int i;
+
+        for (i = 0; i < 2; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), 1);
+                CHECK_STR(kmsg_record_get_fields(r), "caller=T7,x=y");
+                CHECK_STR(kmsg_record_get_caller_text(r), "T7");
+                CHECK_INT(kmsg_record_get_caller(r, &kind, &id), 0);
+                CHECK_INT(id, 7);
+        }
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_fields(r), "x=y");
+        CHECK(kmsg_record_get_caller_text(r) == NULL);
+        CHECK_INT(kmsg_record_get_caller(r, &kind, &id), -ENODATA);
+        kmsg_reader_unref(rd);
+}
+
 TEST(json_facility_and_level_without_pri) {
         struct kmsg_reader *rd = READER("{\"facility\":\"user\",\"level\":\"err\",\"msg\":\"m\"}\n", KMSG_FORMAT_JSON);
         struct kmsg_record *r;

@@ -577,3 +577,337 @@ TEST(released_records_carry_their_own_loss) {
                 CHECK_INT(feed(t, i, NULL), 0);
         kmsg_seqtrack_unref(t);
 }
+
+static struct kmsg_seqtrack *new_window(unsigned n) {
+        struct kmsg_seqtrack *t = new_track();
+
+        if (kmsg_seqtrack_set_reorder_window(t, n) < 0)
+                abort();
+        return t;
+}
+
+/* Pop one record: its flags, and its seq in *seq (loss fields in *l). */
+static int pop_seq(struct kmsg_seqtrack *t, uint64_t *seq, const struct kmsg_loss **l) {
+        struct kmsg_record *r;
+        int f = kmsg_seqtrack_pop(t, &r, l);
+
+        if (f >= 0) {
+                *seq = kmsg_record_get_seqnum(r);
+                kmsg_record_unref(r);
+        }
+        return f;
+}
+
+TEST(reorder_window_late_record_is_no_loss) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 99;
+
+        /* seq 0, 1, 3, 2, 4: nothing is missing. */
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 1, &l), 0);
+        CHECK_INT(feed(t, 3, &l), KMSG_SEQ_HELD);
+        CHECK(l == NULL);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        /* Released in sequence order, without a loss. */
+        CHECK_INT(pop_seq(t, &seq, &l), 0);
+        CHECK_INT(seq, 2);
+        CHECK(l == NULL);
+        CHECK_INT(pop_seq(t, &seq, &l), 0);
+        CHECK_INT(seq, 3);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(feed(t, 4, &l), 0);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        kmsg_seqtrack_unref(t);
+
+        /* Without a window the same input reports the gap at once. */
+        t = new_track();
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 1, &l), 0);
+        CHECK_INT(feed(t, 3, &l), KMSG_SEQ_LOSS);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_gap_beyond_it_is_reported) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t i, seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 5, &l), KMSG_SEQ_HELD);
+        /* 31 more records: 1-4 could still come. */
+        for (i = 6; i <= 36; i++)
+                CHECK_INT(feed(t, i, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        /* The 32nd after the gap settles it. */
+        CHECK_INT(feed(t, 37, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 5);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 4);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(kmsg_loss_has_before(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 7);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 5007);
+        for (i = 6; i <= 37; i++) {
+                CHECK_INT(pop_seq(t, &seq, &l), 0);
+                CHECK_INT(seq, i);
+        }
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 4);
+        /* The window is closed: the next record goes straight through. */
+        CHECK_INT(feed(t, 38, &l), 0);
+        /* Too late to fill it now: delivered, the loss stays reported. */
+        CHECK_INT(feed(t, 2, &l), 0);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_split_hole_settles_in_parts) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t i, seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 5, &l), KMSG_SEQ_HELD);
+        for (i = 6; i <= 36; i++)
+                CHECK_INT(feed(t, i, &l), KMSG_SEQ_HELD);
+        /* The 32nd record after the gap is one of its own: still in time. */
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 2);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 1);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 7);
+        CHECK_INT(kmsg_loss_get_usec_after(l), 2007);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 5);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 2007);
+        for (i = 6; i <= 36; i++) {
+                CHECK_INT(pop_seq(t, &seq, &l), 0);
+                CHECK_INT(seq, i);
+        }
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_settle_and_finish_release_what_is_held) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_HELD);
+        CHECK_INT(feed(t, 2, &l), KMSG_SEQ_HELD);
+        CHECK_INT(feed(t, 6, &l), KMSG_SEQ_HELD);
+        /* A duplicate while the window is open is one. */
+        CHECK_INT(feed(t, 4, &l), KMSG_SEQ_DUPLICATE);
+        /* Idle: what is missing now is lost. */
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 2);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+        CHECK_INT(kmsg_loss_get_count(l), 1);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 4);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 6);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 5);
+        CHECK_INT(kmsg_loss_get_usec_before(l), 4007);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 1);
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* finish() settles too. */
+        CHECK_INT(feed(t, 9, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_finish(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 9);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* Turning the window off settles it as well. */
+        CHECK_INT(feed(t, 12, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(t, 0), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 12);
+        CHECK_INT(feed(t, 14, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(t, 4097), -EINVAL);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(NULL, 1), -EINVAL);
+        CHECK_INT(kmsg_seqtrack_settle(NULL), -EINVAL);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_noted_cause_and_new_boot_are_not_held) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        struct kmsg_record *r;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        /* After EPIPE the kernel lost them: no waiting. */
+        kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
+        CHECK_INT(feed(t, 10, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_OVERRUN);
+        /* A gap, then an overrun: the gap is settled first, in order. */
+        CHECK_INT(feed(t, 12, &l), KMSG_SEQ_HELD);
+        kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
+        CHECK_INT(feed(t, 20, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 12);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 20);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_OVERRUN);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 13);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        /* A gap, then the next boot from 0: the gap is the old boot's. */
+        CHECK_INT(feed(t, 23, &l), KMSG_SEQ_HELD);
+        r = rec(0, 0, "Linux version (next boot)");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        kmsg_record_unref(r);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 23);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 21);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_NEW_SEGMENT);
+        CHECK_INT(seq, 0);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        kmsg_seqtrack_unref(t);
+}
+
+/* A record stamped usec, with its own message. */
+static int feed_at(struct kmsg_seqtrack *t, uint64_t seq, uint64_t usec, const struct kmsg_loss **l) {
+        struct kmsg_record *r = rec(seq, usec, "timed");
+        int f = kmsg_seqtrack_feed(t, r, l);
+
+        kmsg_record_unref(r);
+        return f;
+}
+
+TEST(time_dropping_more_than_30s_while_seq_goes_on_is_a_new_boot) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l;
+
+        CHECK_INT(KMSG_SEQ_NEW_BOOT, KMSG_SEQ_NEW_SEGMENT);
+        CHECK_INT(feed_at(t, 0, 40000000, &l), 0);
+        /* Consecutive, 29 s back: printk jitter's side of the bound, the same boot. */
+        CHECK_INT(feed_at(t, 1, 11000000, &l), 0);
+        CHECK_INT(feed_at(t, 2, 50000000, &l), 0);
+        /* A gap, 29 s back: still the same boot, the gap is a gap. */
+        l = NULL;
+        CHECK_INT(feed_at(t, 5, 21000000, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_GAP);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 3);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        /* Exactly 30 s back is not more than 30 s. */
+        CHECK_INT(feed_at(t, 6, 21000000 + 30000000, &l), 0);
+        CHECK_INT(feed_at(t, 7, 21000000, &l), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        /* 31 s back with the numbers going on: the next boot, whose ring had rotated. */
+        CHECK_INT(feed_at(t, 8, 60000000, &l), 0);
+        l = NULL;
+        CHECK_INT(feed_at(t, 100, 29000000, &l), KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_ROTATED);
+        CHECK_INT(kmsg_loss_get_first_seq(l), 0);
+        CHECK_INT(kmsg_loss_get_count(l), 100);
+        CHECK_INT(kmsg_loss_has_before(l), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 102);
+        /* Right after it, by one: a new boot whose first record is kept. */
+        CHECK_INT(feed_at(t, 101, 31000001, &l), 0);
+        CHECK_INT(feed_at(t, 102, 0, &l), KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_count(l), 102);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
+        kmsg_seqtrack_unref(t);
+
+        /* With the reorder window: the gap before it is the old boot's, settled first. */
+        t = new_window(32);
+        CHECK_INT(feed_at(t, 0, 40000000, &l), 0);
+        CHECK_INT(feed_at(t, 3, 41000000, &l), KMSG_SEQ_HELD);
+        CHECK_INT(feed_at(t, 7, 1000, &l), KMSG_SEQ_HELD);
+        {
+                struct kmsg_record *r;
+                int f;
+
+                f = kmsg_seqtrack_pop(t, &r, &l);
+                CHECK_INT(f, KMSG_SEQ_LOSS);
+                CHECK_INT(kmsg_loss_get_first_seq(l), 1);
+                kmsg_record_unref(r);
+                f = kmsg_seqtrack_pop(t, &r, &l);
+                CHECK_INT(f, KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
+                CHECK_INT(kmsg_loss_get_count(l), 7);
+                CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_ROTATED);
+                if (f >= 0)
+                        kmsg_record_unref(r);
+                CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        }
+        kmsg_seqtrack_unref(t);
+}
+
+/* An export-form record with a _BOOT_ID (NULL: none), read back through a reader. */
+static struct kmsg_record *export_rec(uint64_t seq, uint64_t usec, const char *boot_id, const char *msg) {
+        char buf[512];
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+        int n;
+
+        n = snprintf(buf, sizeof(buf), "%s%s%sSEQNUM=%" PRIu64 "\nTIMESTAMP=%" PRIu64 "\nPRIORITY=6\nMESSAGE=%s\n\n",
+                     boot_id ? "_BOOT_ID=" : "", boot_id ? boot_id : "", boot_id ? "\n" : "", seq, usec, msg);
+        if (kmsg_reader_new_buffer(buf, (size_t)n, "mem", KMSG_FORMAT_EXPORT, &rd) < 0 ||
+            kmsg_reader_next(rd, &r) != 1)
+                abort();
+        kmsg_record_ref(r);
+        kmsg_reader_unref(rd);
+        return r;
+}
+
+static int feed_id(struct kmsg_seqtrack *t, uint64_t seq, const char *boot_id, const struct kmsg_loss **l) {
+        struct kmsg_record *r = export_rec(seq, seq * 1000, boot_id, "same text");
+        int f = kmsg_seqtrack_feed(t, r, l);
+
+        kmsg_record_unref(r);
+        return f;
+}
+
+TEST(a_new_boot_id_is_a_new_boot) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l;
+        struct kmsg_record *r;
+        const char *a = "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e", *b = "9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4";
+
+        r = export_rec(1, 2, a, "x");
+        CHECK_STR(kmsg_record_get_boot_id(r), a);
+        kmsg_record_unref(r);
+        r = rec(1, 2, "kmsg form");
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        kmsg_record_unref(r);
+        CHECK(kmsg_record_get_boot_id(NULL) == NULL);
+
+        CHECK_INT(feed_id(t, 0, a, &l), 0);
+        CHECK_INT(feed_id(t, 1, a, &l), 0);
+        /* The numbers and the time go on, the boot id does not. */
+        l = NULL;
+        CHECK_INT(feed_id(t, 2, b, &l), KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
+        CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_ROTATED);
+        CHECK_INT(kmsg_loss_get_count(l), 2);
+        CHECK_INT(feed_id(t, 3, b, &l), 0);
+        /* A record that names no boot belongs to the last one named. */
+        CHECK_INT(feed_id(t, 4, NULL, &l), 0);
+        CHECK_INT(feed_id(t, 5, b, &l), 0);
+        /* Back to 0 with the same text and a new id: a new boot at once, never held as a duplicate. */
+        CHECK_INT(feed_id(t, 0, a, &l), KMSG_SEQ_NEW_BOOT);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
+        /* The same id again, the same numbers: duplicates, as before. */
+        CHECK_INT(feed_id(t, 1, a, &l), 0);
+        CHECK_INT(feed_id(t, 1, a, &l), KMSG_SEQ_DUPLICATE);
+        kmsg_seqtrack_unref(t);
+}

@@ -165,6 +165,12 @@ TEST(prefix_delta_counts_from_the_previous_call) {
         t.format = TIME_NONE;
         timefmt_prefix(&t, 4499990, buf, sizeof(buf), NULL);
         CHECK_STR(buf, "[<    1.000000>] ");
+        /* A stamp of 0 was taken before the clock ran: no delta from it, as in util-linux. */
+        timefmt_prefix(&t, 0, buf, sizeof(buf), NULL);
+        timefmt_prefix(&t, 1500, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[<    0.000000>] ");
+        timefmt_prefix(&t, 3000, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[<    0.001500>] ");
 }
 
 TEST(prefix_wall_clock) {
@@ -197,8 +203,9 @@ TEST(prefix_reltime_breaks_at_each_minute) {
         timefmt_prefix(&t, 0, buf, sizeof(buf), &brk);
         CHECK_STR(buf, "[Nov14 22:13] ");
         CHECK(brk);
+        /* No offset from a stamp of 0 (taken before the clock ran), as util-linux prints it. */
         timefmt_prefix(&t, 250000, buf, sizeof(buf), &brk);
-        CHECK_STR(buf, "[  +0.250000] ");
+        CHECK_STR(buf, "[  +0.000000] ");
         CHECK(!brk);
         timefmt_prefix(&t, 39 * SEC, buf, sizeof(buf), &brk);
         CHECK_STR(buf, "[ +38.750000] ");
