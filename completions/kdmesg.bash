@@ -66,7 +66,7 @@ _kdmesg()
                         return
                         ;;
                 --since | --until | --boot-time)
-                        COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
+                        COMPREPLY=($(compgen -W "now today yesterday tomorrow -10min -1h" -- "$cur"))
                         return
                         ;;
                 --format)
@@ -95,12 +95,17 @@ _kdmesg()
                         _filedir -d
                         return
                         ;;
+                --problem)
+                        COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
+                                fs-error io-error thermal segfault warning link-down" -- "$cur"))
+                        return
+                        ;;
                 --match)
                         COMPREPLY=($(compgen -W "SUBSYSTEM= DEVICE=" -- "$cur"))
                         compopt -o nospace 2>/dev/null
                         return
                         ;;
-                -g | --grep | --seq | -h | --help | -V | --version)
+                -g | --grep | --seq | -s | --buffer-size | -h | --help | -V | --version)
                         return
                         ;;
         esac
@@ -109,7 +114,7 @@ _kdmesg()
 
         if [[ $cur == -* ]]; then
                 local opts="
-                        --kmsg-file --file --input-format --syslog
+                        --kmsg-file --file --input-format --syslog --buffer-size
                         --level --facility --kernel --userspace --since --until
                         --grep --seq
                         --notime --ctime --show-delta --reltime --human
@@ -122,6 +127,7 @@ _kdmesg()
                         --list-columns --noheadings --boot-id --hostname --machine-id
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
+                        --problems --problem --fail-on-problem
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

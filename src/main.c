@@ -25,6 +25,7 @@
 #include "options.h"
 #include "output.h"
 #include "pager.h"
+#include "problems.h"
 #include "run.h"
 #include "sink.h"
 #include "source.h"
@@ -141,6 +142,12 @@ int main(int argc, char **argv) {
         o.out.devices = &o.dev;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
+        if (problem_options_setup(&o.problems) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        if (problem_options_active(&o.problems))
+                o.out.problems = run.problems = &o.problems;
 
         /*
          * Machine-readable formats get neither colors nor a pager; the
@@ -163,6 +170,9 @@ int main(int argc, char **argv) {
                 o.out.json = o.format == FORMAT_JSON;
                 o.out.live = o.n_sources == 0;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
+        } else if (o.problems.report) {
+                o.out.json = o.format == FORMAT_JSON;
+                run.sink = sink_new(sink_lookup("problems"), &o.out);
         } else
                 run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
@@ -231,6 +241,8 @@ int main(int argc, char **argv) {
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
+        if (o.problems.fail && o.problems.found > 0 && run.status == 0)
+                run.status = EXIT_PROBLEM;
         run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
@@ -238,6 +250,7 @@ int main(int argc, char **argv) {
 out:
         filter_done(&o.filter);
         devctx_done(&o.dev);
+        problem_options_done(&o.problems);
         free(o.sources);
         columns_free(&o.columns);
         return run.status;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: parsing, the checks of option combinations, --help. */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,6 +36,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
         fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
@@ -48,6 +50,7 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(devctx_help(), o);
         fputs(devctx_help_devices(), o);
+        fputs(problem_options_help(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
@@ -127,6 +130,7 @@ void __attribute__((noreturn)) usage(void) {
                 "    not be written\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
+        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
 }
@@ -229,7 +233,7 @@ static bool format_has(const struct options *o, unsigned flag) {
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
                 { "read-clear", no_argument, NULL, 'c' },
@@ -251,6 +255,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "nopager", no_argument, NULL, 'P' },
                 { "force-prefix", no_argument, NULL, 'p' },
                 { "syslog", no_argument, NULL, 'S' },
+                { "buffer-size", required_argument, NULL, 's' },
                 { "ctime", no_argument, NULL, 'T' },
                 { "notime", no_argument, NULL, 't' },
                 { "userspace", no_argument, NULL, 'u' },
@@ -279,6 +284,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
+                PROBLEM_LONGOPTS,
                 {},
         };
         enum options_result r = OPTIONS_RUN;
@@ -312,6 +318,15 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'S':
                         o->use_syslog = true;
                         break;
+                case 's': {
+                        uint64_t v;
+
+                        if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
+                        o->buffer_size = (unsigned)v;
+                        break;
+                }
                 case 'K':
                         r = add_source(o, optarg, false);
                         break;
@@ -469,6 +484,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                             optarg);
                         }
                         break;
+                case PROBOPT_FIRST ... PROBOPT_LAST: {
+                        char err[400];
+
+                        if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
+                                return fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                        break;
+                }
                 case 'w':
                         o->follow = true;
                         break;
@@ -496,6 +518,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 }
                 if (r != OPTIONS_RUN)
                         return r;
+        }
+        if (o->out.decode && o->format == FORMAT_SYSLOG) {
+                /* util-linux refuses them too: the raw form has the priority as a number. */
+                return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
         }
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
@@ -552,6 +578,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
+        }
+        if (o->problems.report) {
+                /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->lost || o->dev.report)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
+                                    o->lost ? "--lost" : "--devices");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->follow && o->format != FORMAT_JSON)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
         }
         o->out.columns = &o->columns;
         return OPTIONS_RUN;

@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "format.h"
 #include "libkmsg.h"
+#include "problems.h"
 #include "sink.h"
 
 /* One -K or -F argument. */
@@ -37,6 +38,7 @@ struct options {
         const char *action_option;
         int console_level;
         bool use_syslog;               /* -S */
+        unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;
@@ -46,6 +48,7 @@ struct options {
         struct filter filter;
         struct output_settings out;
         struct devctx dev;
+        struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
         struct columns columns;

@@ -27,6 +27,7 @@
 #include "output.h"
 #include "sink.h"
 #include "table-layout.h"
+#include "table-plain.h"
 
 #define TABLE_BATCH 512
 /* Losses held until the heading can be printed; more are printed after a heading of default widths. */
@@ -36,6 +37,7 @@ struct table_sink {
         struct sink s;
         struct libscols_table *tb;
         struct table_layout *layout;
+        struct table_plain *plain; /* laid out here, not by libsmartcols (table-plain.h); else NULL */
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
@@ -68,10 +70,27 @@ static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
 }
 
 static int set_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const char *p, size_t len) {
-        const char *s = cell_text(t, p, len);
+        const char *s;
 
+        if (t->plain) {
+                /* Made safe in place: at most four bytes for one. */
+                char *d = len < SIZE_MAX / 4 ? table_plain_reserve(t->plain, len * 4 + 1) : NULL;
+
+                if (!d)
+                        return -ENOMEM;
+                table_plain_commit(t->plain, i, text_safe_into(d, p, len, false));
+                return 0;
+        }
+        s = cell_text(t, p, len);
         if (!s)
                 return -ENOMEM;
+        return scols_line_set_data(ln, i, s);
+}
+
+/* Text that is safe as it is (numbers, names). */
+static int set_data(struct table_sink *t, struct libscols_line *ln, size_t i, const char *s) {
+        if (t->plain)
+                return table_plain_set(t->plain, i, s, strlen(s));
         return scols_line_set_data(ln, i, s);
 }
 
@@ -103,6 +122,11 @@ static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, c
                 *d++ = '=';
                 d += text_safe_into(d, val, len, false);
         }
+        if (t->plain) {
+                e = table_plain_set(t->plain, i, s, (size_t)(d - s));
+                free(s);
+                return e;
+        }
         e = scols_line_refer_data(ln, i, s);
         if (e < 0)
                 free(s);
@@ -129,7 +153,19 @@ static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, u
                 n = 0;
         else
                 n = timefmt_mono(usec, buf, sizeof(buf));
-        return n > 0 ? scols_line_set_data(ln, i, p) : 0;
+        return n > 0 ? set_data(t, ln, i, p) : 0;
+}
+
+/* v in decimal, in buf (at least 21 bytes); returns where the digits start. */
+static const char *u64_text(char buf[static 21], uint64_t v) {
+        char *p = buf + 20;
+
+        *p = '\0';
+        do {
+                *--p = (char)('0' + v % 10);
+                v /= 10;
+        } while (v);
+        return p;
 }
 
 static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
@@ -142,8 +178,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_SEQ:
                 if (!kmsg_record_has_seqnum(r))
                         return 0;
-                snprintf(num, sizeof(num), "%" PRIu64, kmsg_record_get_seqnum(r));
-                return scols_line_set_data(ln, i, num);
+                return set_data(t, ln, i, u64_text(num, kmsg_record_get_seqnum(r)));
         case COL_TIME:
                 if (!kmsg_record_has_timestamp(r))
                         return 0;
@@ -151,8 +186,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_PRI:
                 if (!kmsg_record_has_priority(r))
                         return 0;
-                snprintf(num, sizeof(num), "%u", kmsg_record_get_priority(r));
-                return scols_line_set_data(ln, i, num);
+                return set_data(t, ln, i, u64_text(num, kmsg_record_get_priority(r)));
         case COL_FACILITY:
                 if (!kmsg_record_has_priority(r))
                         return 0;
@@ -161,11 +195,11 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
                         snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
                         v = num;
                 }
-                return scols_line_set_data(ln, i, v);
+                return set_data(t, ln, i, v);
         case COL_LEVEL:
                 if (!kmsg_record_has_priority(r))
                         return 0;
-                return scols_line_set_data(ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
+                return set_data(t, ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
         case COL_FLAGS:
                 return set_str(t, ln, i, kmsg_record_get_flags(r));
         case COL_CALLER:
@@ -203,6 +237,22 @@ static void write_held(struct table_sink *t) {
         t->n_held = 0;
 }
 
+/* flush_batch() for a table laid out here: the same lines, in the same order. */
+static int flush_plain(struct table_sink *t) {
+        bool widened = table_plain_lay_out(t->plain);
+
+        if (!t->s.settings->noheadings && (!t->printed || widened)) {
+                table_plain_print_heading(t->plain);
+                /* What was lost before the first record follows the heading. */
+                if (t->held)
+                        write_held(t);
+        }
+        table_plain_print_rows(t->plain);
+        t->n_lines = 0;
+        t->printed = true;
+        return 0;
+}
+
 /* Print the lines collected so far and forget them. */
 static int flush_batch(struct table_sink *t) {
         char *text = NULL;
@@ -210,6 +260,8 @@ static int flush_batch(struct table_sink *t) {
 
         if (t->n_lines == 0)
                 return 0;
+        if (t->plain)
+                return flush_plain(t);
         e = scols_print_table_to_string(t->tb, &text);
         if (e < 0)
                 return e;
@@ -261,15 +313,22 @@ static int flush_batch(struct table_sink *t) {
 static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
-        struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
+        struct libscols_line *ln = NULL;
         size_t i;
         int e;
 
-        if (!ln)
-                return -ENOMEM;
+        if (t->plain) {
+                e = table_plain_row(t->plain);
+                if (e < 0)
+                        return e;
+        } else {
+                ln = scols_table_new_line(t->tb, NULL);
+                if (!ln)
+                        return -ENOMEM;
+        }
         for (i = 0; i < cols->n; i++) {
                 e = fill_cell(t, ln, i, &cols->v[i], r, m);
-                if (e >= 0)
+                if (e >= 0 && !t->plain)
                         e = table_layout_cell(t->layout, ln, i);
                 if (e < 0)
                         return e;
@@ -293,6 +352,12 @@ static int print_heading(struct table_sink *t) {
         char *text = NULL, *nl;
         int e;
 
+        if (t->plain) {
+                table_plain_lay_out(t->plain);
+                table_plain_print_heading(t->plain);
+                t->printed = true;
+                return 0;
+        }
         ln = scols_table_new_line(t->tb, NULL);
         if (!ln)
                 return -ENOMEM;
@@ -370,6 +435,7 @@ static int table_finish(struct sink *s) {
 static void table_free(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
+        table_plain_free(t->plain);
         table_layout_free(t->layout);
         scols_unref_table(t->tb);
         free(t->buf);
@@ -392,7 +458,14 @@ static int table_init(struct sink *s) {
                 t->printed = true;
         }
         t->layout = table_layout_new(t->tb, s->settings->columns);
-        return t->layout ? 0 : -ENOMEM;
+        if (!t->layout)
+                return -ENOMEM;
+        if (table_plain_fits(s->settings->columns, t->layout) && !getenv("KDMESG_TABLE_SCOLS")) {
+                t->plain = table_plain_new(s->settings->columns, t->layout);
+                if (!t->plain)
+                        return -ENOMEM;
+        }
+        return 0;
 }
 
 const struct sink_ops sink_table_ops = {

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "i18n.h"
 #include "output.h"
+#include "problems.h"
 #include "run.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
@@ -113,14 +114,18 @@ static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
 }
 
 /*
- * Whether the filters and the device selection let the record through to
- * the sink; *m gets what the device filter found (all zero without it).
+ * Whether the filters, the device selection and --problem let the record
+ * through to the sink; *m gets what the device filter found (all zero
+ * without it).  Problems are found among the records the others let
+ * through.
  */
 static bool wanted(struct run *run, const struct kmsg_record *r, struct match *m) {
         struct filter *flt = run->filter;
+        struct problem_hit hit;
 
         return (!flt->active || filter_match(flt, r)) &&
-               (!run->devfilter || devfilter_match(run->devfilter, r, m));
+               (!run->devfilter || devfilter_match(run->devfilter, r, m)) &&
+               (!run->problems || problem_options_select(run->problems, r, &hit));
 }
 
 /* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */

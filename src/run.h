@@ -33,6 +33,7 @@ struct run {
         struct sink *sink;
         struct sink *lost;           /* --lost: the report, which also counts every record read */
         struct devfilter *devfilter; /* NULL: no device selection */
+        struct problem_options *problems; /* NULL: records are not classified */
         struct kmsg_seqtrack *track;
         struct filter *filter;
         struct loss_stats loss;

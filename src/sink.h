@@ -11,6 +11,7 @@
 
 struct columns;
 struct devctx;
+struct problem_options;
 
 /* Settings every output format may read. */
 struct output_settings {
@@ -40,6 +41,8 @@ struct output_settings {
         const char *machine_id;
         bool json; /* --lost: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
+        /* --problems, --problem: the classification of each record (problems.h), or NULL. */
+        struct problem_options *problems;
 };
 
 struct sink;
@@ -103,6 +106,7 @@ void sink_end_item(const struct sink *s);
 
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
-        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops;
+        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops,
+        sink_problems_ops;
 
 #endif

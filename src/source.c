@@ -100,7 +100,7 @@ void read_live(struct run *run, const struct options *o) {
                 }
         }
         if (use_syslog) {
-                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, o->buffer_size, &rd, &fd);
                 if (e < 0) {
                         warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;

@@ -46,7 +46,7 @@ for name, s in schemas.items():
         check("%s is a valid Draft 7 schema" % name, True)
     except jsonschema.SchemaError as e:
         check("%s is a valid Draft 7 schema" % name, False, e.message)
-for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg"):
+for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems"):
     check("data/%s.schema.json exists" % name, name + ".schema.json" in schemas)
 if not all(ok for _, ok, _ in results):
     schemas = {}
@@ -73,17 +73,20 @@ def problems(name, text, lines=True):
 
 dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty.kmsg",
          "formats.kmsg", "formats-real.kmsg", "malformed.kmsg", "two-boots-same-kernel.kmsg",
-         "wide.kmsg", "basic.export", "classic.export"]
+         "wide.kmsg", "basic.export", "classic.export", "problems.kmsg"]
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
+        ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
         ("--json=dmesg", ["--json=dmesg"], "kdmesg-dmesg.schema.json", False),
         ("--json=dmesg -x", ["--json=dmesg", "-x"], "kdmesg-dmesg.schema.json", False)]
 for label, args, schema, lines in runs:
     bad, count = [], 0
     for dump in dumps:
         p = subprocess.run([kdmesg, "-K", os.path.join(srcdir, "tests", "data", dump)] + args,
-                           capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1", PAGER=""))
+                           capture_output=True, text=True,
+                           env=dict(os.environ, NO_COLOR="1", PAGER="", KDMESG_PROBLEMS_DIR="",
+                                    KDMESG_PROBLEMS_RULES=os.path.join(srcdir, "data", "problems.rules")))
         # malformed.kmsg exits 1 for its skipped records; what is written must still be valid.
         if p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
             bad.append("%s: exit %d: %s" % (dump, p.returncode, p.stderr))
@@ -105,6 +108,7 @@ golden = {
     "devices/text-sda1.json": ("kdmesg-record.schema.json", True),
     "json/formats-json.out": ("kdmesg-record.schema.json", True),
     "json/formats-json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "problems/report.json": ("kdmesg-problems.schema.json", True),
     "parity/json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
     "parity/json-dmesg-x.out": ("kdmesg-dmesg.schema.json", False),
 }
@@ -147,6 +151,9 @@ rejects = [
     ("kdmesg-devices.schema.json", '{"others":false,"count":1,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"others":true,"subsystem":"usb","count":1,"msg":"x"}'),
     ("kdmesg-dmesg.schema.json", '{"dmesg":[{"pri":6,"msg":"x"}]}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oom","count":1,"subject":"","message":"x"}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oops","count":0,"subject":"","message":"x"}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oops","count":1,"message":"x"}'),
 ]
 for schema, text in rejects:
     check("%s rejects %s" % (schema, text), schema in schemas and bool(problems(schema, text)))
