@@ -254,7 +254,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
         for (;;) {
                 struct kmsg_record *r;
 
-                if (run_quit || run->fatal) {
+                /* A signal stops the reader itself: it still hands out the records it holds. */
+                if (run->fatal) {
                         e = -EINTR;
                         break;
                 }
@@ -273,6 +274,13 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 }
                 if (e == 0 || e == -EAGAIN)
                         break;
+                if (e == -EINTR) {
+                        /* SIGINT or SIGTERM: what the reader could not finish is named. */
+                        if (*kmsg_reader_get_error(rd))
+                                warnx_("%s:%llu: %s", kmsg_reader_get_name(rd),
+                                       (unsigned long long)kmsg_reader_get_position(rd), kmsg_reader_get_error(rd));
+                        break;
+                }
                 switch (e) {
                 case -EPIPE:
                         if (!run->started)
@@ -311,9 +319,14 @@ static void on_quit(int sig) {
         errno = saved;
 }
 
-/* SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor saved. */
+/*
+ * SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor
+ * saved.  Without SA_RESTART, so that a blocking read() or poll() returns;
+ * a second one of the same signal kills at once (SA_RESETHAND), should
+ * writing the output block.
+ */
 int run_setup_signals(struct run *run) {
-        struct sigaction sa = { .sa_handler = on_quit };
+        struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
 
         if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
                 return -errno;
@@ -322,6 +335,17 @@ int run_setup_signals(struct run *run) {
         if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
                 return -errno;
         return 0;
+}
+
+void run_watch(struct run *run, struct kmsg_reader *rd) {
+        kmsg_reader_set_interrupt(rd, &run_quit, run->quit_fd);
+}
+
+int run_exit_status(const struct run *run, bool follow) {
+        /* Following ends at a signal: that is its normal end. */
+        if (!run_quit || follow || run->status == EXIT_BAD_INPUT)
+                return run->status;
+        return 128 + run_quit;
 }
 
 static void cursor_hook(struct run *run, bool before) {
