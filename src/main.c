@@ -161,6 +161,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */

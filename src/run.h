@@ -38,6 +38,7 @@ struct run {
         struct filter *filter;
         struct loss_stats loss;
         struct cursor *cursor; /* --cursor-file, or NULL */
+        const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
