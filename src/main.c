@@ -184,7 +184,8 @@ int main(int argc, char **argv) {
         /* Following, output is flushed per record; never through a pager. */
         o.out.flush_each = o.follow;
         run.stream_out = o.follow || o.cursor_file;
-        if (run.stream_out && run_setup_signals(&run) < 0)
+        /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
+        if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));
         if (o.cursor_file) {
                 char err[128] = "";
@@ -238,12 +239,13 @@ int main(int argc, char **argv) {
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
                 if (!o.quiet && !o.lost)
-                        loss_stats_summary(&run.loss, stderr, program);
+                        loss_stats_summary(&run.loss, stderr, program, run.boots);
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
         if (o.problems.fail && o.problems.found > 0 && run.status == 0)
                 run.status = EXIT_PROBLEM;
+        run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: parsing, the checks of option combinations, --help. */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,6 +36,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
         fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
@@ -231,7 +233,7 @@ static bool format_has(const struct options *o, unsigned flag) {
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
                 { "read-clear", no_argument, NULL, 'c' },
@@ -253,6 +255,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "nopager", no_argument, NULL, 'P' },
                 { "force-prefix", no_argument, NULL, 'p' },
                 { "syslog", no_argument, NULL, 'S' },
+                { "buffer-size", required_argument, NULL, 's' },
                 { "ctime", no_argument, NULL, 'T' },
                 { "notime", no_argument, NULL, 't' },
                 { "userspace", no_argument, NULL, 'u' },
@@ -315,6 +318,15 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'S':
                         o->use_syslog = true;
                         break;
+                case 's': {
+                        uint64_t v;
+
+                        if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
+                        o->buffer_size = (unsigned)v;
+                        break;
+                }
                 case 'K':
                         r = add_source(o, optarg, false);
                         break;
@@ -506,6 +518,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 }
                 if (r != OPTIONS_RUN)
                         return r;
+        }
+        if (o->out.decode && o->format == FORMAT_SYSLOG) {
+                /* util-linux refuses them too: the raw form has the priority as a number. */
+                return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
         }
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);

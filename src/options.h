@@ -38,6 +38,7 @@ struct options {
         const char *action_option;
         int console_level;
         bool use_syslog;               /* -S */
+        unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;

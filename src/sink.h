@@ -52,8 +52,9 @@ struct match;
  * What one output format does.  record() gets each record that passed the
  * filters with what the device filter found for it (m, never NULL; all
  * zero without device options), loss() each loss event where it happened
- * in the stream, seen() (optional) every record the input held
- * before filters, finish() the end of input.  Each returns 0 or -errno.
+ * in the stream, boot() (optional) where a new boot starts, seen()
+ * (optional) every record the input held before filters, finish() the end
+ * of input.  Each returns 0 or -errno.
  * A sink is size bytes, zeroed, that start with a struct sink; init()
  * (optional) sets up the rest and returns 0 or -errno; free() releases
  * the state and the sink, also after init() failed.
@@ -63,6 +64,13 @@ struct sink_ops {
         int (*init)(struct sink *s);
         int (*record)(struct sink *s, const struct kmsg_record *r, const struct match *m);
         int (*loss)(struct sink *s, const struct kmsg_loss *l);
+        /*
+         * A new boot starts with record r: n is its number in the input (2
+         * for the second; the first is not marked).  Called before r's
+         * loss (what that boot lost before the input began) and before r;
+         * for --lost also before seen(r), whatever the filters.
+         */
+        int (*boot)(struct sink *s, uint64_t n, const struct kmsg_record *r);
         void (*seen)(struct sink *s, const struct kmsg_record *r);
         int (*finish)(struct sink *s);
         void (*free)(struct sink *s);

@@ -54,6 +54,8 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 }
                 e = kmsg_reader_new_fd(fd, src->path, src->format, &rd);
         }
+        if (e == 0)
+                run_watch(run, rd);
         if (e < 0) {
                 warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
@@ -98,13 +100,14 @@ void read_live(struct run *run, const struct options *o) {
                 }
         }
         if (use_syslog) {
-                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, &rd, &fd);
+                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, o->buffer_size, &rd, &fd);
                 if (e < 0) {
                         warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
                         return;
                 }
         }
+        run_watch(run, rd);
         if (o->follow)
                 follow_device(run, rd);
         else
@@ -114,9 +117,10 @@ void read_live(struct run *run, const struct options *o) {
                 close(fd);
         /*
          * With syslog(2), READ_CLEAR cleared as it read.  Otherwise clear
-         * only what was read in full and written out.
+         * only what was read in full and written out: never after a signal
+         * ended reading.
          */
-        if (o->action == ACTION_READ_CLEAR && !use_syslog && run->status == 0 && out_flush() == 0) {
+        if (o->action == ACTION_READ_CLEAR && !use_syslog && run->status == 0 && !run_quit && out_flush() == 0) {
                 e = console_clear();
                 if (e < 0) {
                         warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));

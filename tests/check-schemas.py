@@ -74,7 +74,8 @@ def problems(name, text, lines=True):
 
 dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty.kmsg",
          "formats.kmsg", "formats-real.kmsg", "malformed.kmsg", "two-boots-same-kernel.kmsg",
-         "wide.kmsg", "basic.export", "classic.export", "problems.kmsg"]
+         "wide.kmsg", "basic.export", "classic.export", "problems.kmsg", "two-boots-reset.kmsg",
+         "two-boots-forward.kmsg", "two-boots.export"]
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
@@ -105,6 +106,13 @@ for label, args, schema, lines in runs:
 
 # Golden outputs that hold JSON, and the schema each must satisfy.
 golden = {
+    "boots/export.json": ("kdmesg-record.schema.json", True),
+    "boots/forward.json": ("kdmesg-record.schema.json", True),
+    "boots/forward.lost.json": ("kdmesg-lost.schema.json", True),
+    "boots/forward.json-dmesg": ("kdmesg-dmesg.schema.json", False),
+    "boots/reset.json": ("kdmesg-record.schema.json", True),
+    "boots/reset.lost.json": ("kdmesg-lost.schema.json", True),
+    "boots/reset.json-dmesg": ("kdmesg-dmesg.schema.json", False),
     "devices/bounded.json": ("kdmesg-devices.schema.json", True),
     "devices/report.json": ("kdmesg-devices.schema.json", True),
     "devices/report-text.json": ("kdmesg-devices.schema.json", True),
@@ -143,10 +151,14 @@ for rel, (schema, lines) in sorted(golden.items()):
     check("golden %s is valid against %s" % (rel, schema), not bad, "\n".join(bad[:20]))
 
 rejects = [
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{"lost":1},"records":0}'),
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":0,"gaps":0,"lost_by_cause":{},"records":0}'),
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":1,"first_seq":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{"lost":1},"records":0,"boots":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":0,"gaps":0,"lost_by_cause":{},"records":0,"boots":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":1,"boots":1,"first_seq":0}'),
     ("kdmesg-lost.schema.json", '{"first_seq":1,"last_seq":1,"count":1,"cause":"x"}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":0,"boots":2,"by_boot":[{"boot":0,"records":0}]}'),
+    ("kdmesg-record.schema.json", '{"boot":1,"first_seq":0}'),
+    ("kdmesg-record.schema.json", '{"boot":2}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":0,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"msg":"x","seq":1}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"level":"warning","msg":"x"}'),
