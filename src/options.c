@@ -599,7 +599,16 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
-        if (o->problems.report) {
+        if (o->problems.timeline) {
+                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
+                if (o->lost || o->dev.report || o->follow)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+        } else if (o->problems.report) {
                 /* The report is a table, or JSON Lines with --json; following, only JSON. */
                 if (o->lost || o->dev.report)
                         return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),

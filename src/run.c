@@ -134,18 +134,40 @@ static void flush_whole_records(const struct run *run) {
                 out_flush();
 }
 
-/* Show a record the sequence tracker let through, with the loss before it. */
+/*
+ * Count the boots; mark a new one where it starts, as a loss is marked:
+ * only inside --since/--until, except for --lost, which reports per boot.
+ */
+static int mark_boot(struct run *run, const struct kmsg_record *r, int fl, bool in_window) {
+        struct sink *s = run->sink;
+
+        if (run->boots == 0 && kmsg_record_has_seqnum(r))
+                run->boots = 1;
+        if (!(fl & KMSG_SEQ_NEW_BOOT))
+                return 0;
+        run->boots++;
+        if (!s->ops->boot || (!in_window && s != run->lost))
+                return 0;
+        return s->ops->boot(s, run->boots, r);
+}
+
+/* Show a record the sequence tracker let through, with the boot it starts and the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
         struct match m = {};
         bool in_window;
         int e;
 
-        count_for_lost(run, rd, r, fl);
-        if (fl & KMSG_SEQ_DUPLICATE)
+        if (fl & KMSG_SEQ_DUPLICATE) {
+                count_for_lost(run, rd, r, fl);
                 return 0;
-        warn_no_seq(run, rd, r);
+        }
         in_window = in_time_window(run, r);
+        e = mark_boot(run, r, fl, in_window);
+        if (e < 0)
+                return e;
+        count_for_lost(run, rd, r, fl);
+        warn_no_seq(run, rd, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
 
