@@ -146,8 +146,10 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* --timeline and --problems read the classification of each record there. */
+        o.out.problems = &o.problems;
         if (problem_options_active(&o.problems))
-                o.out.problems = run.problems = &o.problems;
+                run.problems = &o.problems;
 
         /*
          * Machine-readable formats get neither colors nor a pager; the
@@ -161,6 +163,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
@@ -170,9 +173,9 @@ int main(int argc, char **argv) {
                 o.out.json = o.format == FORMAT_JSON;
                 o.out.live = o.n_sources == 0;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
-        } else if (o.problems.report) {
+        } else if (o.problems.timeline || o.problems.report) {
                 o.out.json = o.format == FORMAT_JSON;
-                run.sink = sink_new(sink_lookup("problems"), &o.out);
+                run.sink = sink_new(sink_lookup(o.problems.timeline ? "timeline" : "problems"), &o.out);
         } else
                 run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
