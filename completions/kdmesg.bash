@@ -138,6 +138,10 @@ _kdmesg()
                         _filedir -d
                         return
                         ;;
+                --timeline)
+                        COMPREPLY=($(compgen -W "auto utf8 ascii" -- "$cur"))
+                        return
+                        ;;
                 --problem)
                         COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
                                 fs-error io-error thermal segfault warning link-down" -- "$cur"))
@@ -170,7 +174,7 @@ _kdmesg()
                         --list-columns --noheadings --boot-id --hostname --machine-id
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
-                        --problems --problem --fail-on-problem
+                        --problems --problem --fail-on-problem --timeline --timeline=
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bootid.h"
 #include "console.h"
@@ -208,6 +209,24 @@ static enum options_result add_source(struct options *o, const char *path, bool 
         o->sources = s;
         s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
         return OPTIONS_RUN;
+}
+
+/*
+ * -K /dev/kmsg, or any node of the kmsg device: the device itself,
+ * read without blocking to its end (or followed).  Given alone, it is the
+ * live log, with all that goes with it (--cursor-file, -W, -c).
+ */
+static void mark_devices(struct options *o) {
+        struct stat st;
+        size_t i;
+
+        for (i = 0; i < o->n_sources; i++)
+                o->sources[i].device = strcmp(o->sources[i].path, "-") != 0 &&
+                                       stat(o->sources[i].path, &st) == 0 && is_kmsg_device(&st);
+        if (o->n_sources == 1 && o->sources[0].device && !o->sources[0].syslog_file) {
+                o->device_path = o->sources[0].path;
+                o->n_sources = 0;
+        }
 }
 
 static enum options_result set_action(struct options *o, enum action a, const char *name) {
@@ -527,6 +546,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
         }
+        mark_devices(o);
         if (o->follow_new && o->n_sources > 0) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
@@ -580,7 +600,16 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
-        if (o->problems.report) {
+        if (o->problems.timeline) {
+                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
+                if (o->lost || o->dev.report || o->follow)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+        } else if (o->problems.report) {
                 /* The report is a table, or JSON Lines with --json; following, only JSON. */
                 if (o->lost || o->dev.report)
                         return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),

@@ -30,8 +30,14 @@
 #include "table-plain.h"
 
 #define TABLE_BATCH 512
-/* Losses held until the heading can be printed; more are printed after a heading of default widths. */
+/* Marks held until the heading can be printed; more are printed after a heading of default widths. */
 #define HELD_MAX 16
+
+/* A line of its own: a loss, or the start of boot n (loss NULL). */
+struct mark {
+        struct kmsg_loss *loss;
+        uint64_t boot;
+};
 
 struct table_sink {
         struct sink s;
@@ -41,7 +47,7 @@ struct table_sink {
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
-        struct kmsg_loss **held; /* losses before the first record (copies): they follow the heading */
+        struct mark *held; /* marks before the first record (loss copies): they follow the heading */
         size_t n_held;
         char *buf;        /* escaping buffer */
         size_t buf_cap;
@@ -224,13 +230,20 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         return 0;
 }
 
-/* The losses held until the heading was out, each a marked line. */
+static void write_mark(const struct mark *m) {
+        if (m->loss)
+                out_loss_line(m->loss);
+        else
+                out_boot_line(m->boot);
+}
+
+/* The marks held until the heading was out, each a line. */
 static void write_held(struct table_sink *t) {
         size_t i;
 
         for (i = 0; i < t->n_held; i++) {
-                out_loss_line(t->held[i]);
-                kmsg_loss_unref(t->held[i]);
+                write_mark(&t->held[i]);
+                kmsg_loss_unref(t->held[i].loss);
         }
         free(t->held);
         t->held = NULL;
@@ -380,8 +393,8 @@ static int print_heading(struct table_sink *t) {
         return 0;
 }
 
-/* A loss is a row of its own: its text spans the row from the first column. */
-static int table_loss(struct sink *s, const struct kmsg_loss *l) {
+/* A loss or a boot is a row of its own: its text spans the row from the first column. */
+static int table_mark(struct sink *s, const struct mark *mk) {
         struct table_sink *t = (struct table_sink *)s;
         int e;
 
@@ -394,14 +407,17 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
                  * give the heading its widths (not when following: a loss
                  * is shown when it happens).
                  */
-                struct kmsg_loss **v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
+                struct mark *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
 
                 if (!v)
                         return -ENOMEM;
                 t->held = v;
-                e = loss_copy(l, &t->held[t->n_held]);
-                if (e < 0)
-                        return e;
+                v[t->n_held] = *mk;
+                if (mk->loss) {
+                        e = loss_copy(mk->loss, &v[t->n_held].loss);
+                        if (e < 0)
+                                return e;
+                }
                 t->n_held++;
                 return 0;
         }
@@ -411,9 +427,21 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
                         return e;
                 write_held(t);
         }
-        out_loss_line(l);
+        write_mark(mk);
         sink_end_item(s);
         return 0;
+}
+
+static int table_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct mark m = { .loss = (struct kmsg_loss *)l };
+
+        return table_mark(s, &m);
+}
+
+static int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        struct mark m = { .boot = n };
+
+        return table_mark(s, &m);
 }
 
 static int table_finish(struct sink *s) {
@@ -440,7 +468,7 @@ static void table_free(struct sink *s) {
         scols_unref_table(t->tb);
         free(t->buf);
         for (size_t i = 0; i < t->n_held; i++)
-                kmsg_loss_unref(t->held[i]);
+                kmsg_loss_unref(t->held[i].loss);
         free(t->held);
         free(t);
 }
@@ -473,6 +501,7 @@ const struct sink_ops sink_table_ops = {
         .init = table_init,
         .record = table_record,
         .loss = table_loss,
+        .boot = table_boot,
         .finish = table_finish,
         .free = table_free,
 };

@@ -135,20 +135,42 @@ static void flush_whole_records(const struct run *run) {
                 out_flush();
 }
 
-/* Show a record the sequence tracker let through, with the loss before it. */
+/*
+ * A new boot starts with r: count it, and mark it as a loss is marked, only
+ * inside --since/--until, except for --lost, which reports per boot.
+ */
+static int mark_boot(struct run *run, const struct kmsg_record *r, bool in_window) {
+        struct sink *s = run->sink;
+
+        run->boots++;
+        if (!s->ops->boot || (!in_window && s != run->lost))
+                return 0;
+        return s->ops->boot(s, run->boots, r);
+}
+
+/* Show a record the sequence tracker let through, with the boot it starts and the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
         struct match m = {};
         bool in_window;
         int e;
 
-        count_for_lost(run, rd, r, fl);
-        if (fl & KMSG_SEQ_DUPLICATE)
+        if (fl & KMSG_SEQ_DUPLICATE) {
+                count_for_lost(run, rd, r, fl);
                 return 0;
-        warn_no_seq(run, rd, r);
+        }
         /* The time slept before this record: its wall clock, for --since and the views. */
+        if (fl & KMSG_SEQ_NEW_BOOT)
+                suspends_new_boot(run->suspends);
         suspends_feed(run->suspends, r);
         in_window = in_time_window(run, r);
+        if (fl & KMSG_SEQ_NEW_BOOT) {
+                e = mark_boot(run, r, in_window);
+                if (e < 0)
+                        return e;
+        }
+        count_for_lost(run, rd, r, fl);
+        warn_no_seq(run, rd, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
 
@@ -191,6 +213,8 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
         if (!run->started && kmsg_record_has_seqnum(r)) {
                 struct kmsg_loss *start_loss;
 
+                /* The first record with a number: the first boot. */
+                run->boots = 1;
                 e = judge_start(run, r, &start_loss);
                 if (e > 0) {
                         e = run_loss(run, start_loss);
@@ -235,7 +259,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
         for (;;) {
                 struct kmsg_record *r;
 
-                if (run_quit || run->fatal) {
+                /* A signal stops the reader itself: it still hands out the records it holds. */
+                if (run->fatal) {
                         e = -EINTR;
                         break;
                 }
@@ -254,6 +279,13 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 }
                 if (e == 0 || e == -EAGAIN)
                         break;
+                if (e == -EINTR) {
+                        /* SIGINT or SIGTERM: what the reader could not finish is named. */
+                        if (*kmsg_reader_get_error(rd))
+                                warnx_("%s:%llu: %s", kmsg_reader_get_name(rd),
+                                       (unsigned long long)kmsg_reader_get_position(rd), kmsg_reader_get_error(rd));
+                        break;
+                }
                 switch (e) {
                 case -EPIPE:
                         if (!run->started)
@@ -292,9 +324,14 @@ static void on_quit(int sig) {
         errno = saved;
 }
 
-/* SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor saved. */
+/*
+ * SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor
+ * saved.  Without SA_RESTART, so that a blocking read() or poll() returns;
+ * a second one of the same signal kills at once (SA_RESETHAND), should
+ * writing the output block.
+ */
 int run_setup_signals(struct run *run) {
-        struct sigaction sa = { .sa_handler = on_quit };
+        struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
 
         if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
                 return -errno;
@@ -303,6 +340,17 @@ int run_setup_signals(struct run *run) {
         if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
                 return -errno;
         return 0;
+}
+
+void run_watch(struct run *run, struct kmsg_reader *rd) {
+        kmsg_reader_set_interrupt(rd, &run_quit, run->quit_fd);
+}
+
+int run_exit_status(const struct run *run, bool follow) {
+        /* Following ends at a signal: that is its normal end. */
+        if (!run_quit || follow || run->status == EXIT_BAD_INPUT)
+                return run->status;
+        return 128 + run_quit;
 }
 
 static void cursor_hook(struct run *run, bool before) {

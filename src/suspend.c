@@ -263,6 +263,13 @@ void suspends_feed(struct suspends *s, const struct kmsg_record *r) {
                 s->offset += d;
 }
 
+void suspends_new_boot(struct suspends *s) {
+        if (!s || s->prescanned)
+                return;
+        s->offset = 0;
+        s->in_suspend = s->duration_known = false;
+}
+
 int64_t suspends_offset(const struct suspends *s) {
         return s ? s->offset : 0;
 }

@@ -549,6 +549,34 @@ static int format_delta(char *buf, size_t size, const struct timefmt *t, uint64_
         return snprintf(buf, size, "<%12s>", neg ? tmp : tmp + 1);
 }
 
+/*
+ * "[A D] " (or "[A] " when D is empty) into buf, cut to size as snprintf()
+ * would; returns the length it has uncut.  Without printf: -T runs it for
+ * every record.
+ */
+static int bracket(char *buf, size_t size, const char *a, const char *d) {
+        char tmp[128];
+        size_t na = strnlen(a, 64), nd = strnlen(d, 40), n = 0;
+
+        tmp[n++] = '[';
+        memcpy(tmp + n, a, na);
+        n += na;
+        if (nd) {
+                tmp[n++] = ' ';
+                memcpy(tmp + n, d, nd);
+                n += nd;
+        }
+        tmp[n++] = ']';
+        tmp[n++] = ' ';
+        if (size > 0) {
+                size_t k = n < size ? n : size - 1;
+
+                memcpy(buf, tmp, k);
+                buf[k] = '\0';
+        }
+        return (int)n;
+}
+
 size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
         char a[64] = "", d[40] = "";
         size_t n = 0;
@@ -573,20 +601,22 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
         switch (t->format) {
         case TIME_RAW:
                 format_padded(a, sizeof(a), usec);
-                r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
+                r = bracket(buf, size, a, d);
                 break;
         case TIME_CTIME: {
                 /* Records come many to a second: format each second once. */
                 int64_t second = t->have_boot ? timefmt_wall(t, usec) / USEC_PER_SEC : -1;
 
-                if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
-                        snprintf(a, sizeof(a), "%s", t->ctime_text);
-                else if (timefmt_ctime(t, usec, a, sizeof(a)) > 0) {
+                if (second >= 0 && t->ctime_text[0] && second == t->ctime_second) {
+                        r = bracket(buf, size, t->ctime_text, d);
+                        break;
+                }
+                if (timefmt_ctime(t, usec, a, sizeof(a)) > 0) {
                         snprintf(t->ctime_text, sizeof(t->ctime_text), "%s", a);
                         t->ctime_second = second;
                 } else
                         format_padded(a, sizeof(a), usec);
-                r = snprintf(buf, size, "[%s%s%s] ", a, *d ? " " : "", d);
+                r = bracket(buf, size, a, d);
                 break;
         }
         case TIME_ISO:
