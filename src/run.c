@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "output.h"
 #include "run.h"
+#include "upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
@@ -105,6 +106,11 @@ static int fill_resume_before(const struct run *run, const struct kmsg_loss *l, 
  * write(2); leave room for all of it in the buffer first.
  */
 static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
+        if (run->upload && kmsg_record_has_seqnum(r)) {
+                /* Its entry starts here; the cursor moves once the collector has it. */
+                upload_mark(run->upload, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+                return;
+        }
         if (!run->cursor || !kmsg_record_has_seqnum(r))
                 return;
         if (out_pending() >= RECORD_FLUSH_AT)

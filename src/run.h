@@ -37,6 +37,7 @@ struct run {
         struct filter *filter;
         struct loss_stats loss;
         struct cursor *cursor; /* --cursor-file, or NULL */
+        struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
         uint64_t bad_records;
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
