@@ -115,6 +115,16 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
         r->has_priority = pf.has_priority;
         r->usec = pf.usec;
         r->has_timestamp = pf.has_timestamp;
+        if (pf.caller_len > 0) {
+                /* The header's fields were "caller=<it>", as the kernel wrote them. */
+                char fields[sizeof("caller=") + 16];
+
+                memcpy(fields, "caller=", 7);
+                memcpy(fields + 7, p + pf.caller_off, pf.caller_len);
+                e = record_set_fields(r, fields, 7 + pf.caller_len);
+                if (e < 0)
+                        return e;
+        }
         /*
          * A line that starts no record, with none before it (the input was
          * cut there, or has junk first): it and the lines that continue it
@@ -136,8 +146,8 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                         if (avail > rd->max_record || off + avail > rd->max_record)
                                 break;
                         e = stream_fill(rd);
-                        if (e == -EAGAIN)
-                                break; /* the data paused: the record ends here */
+                        if (e == -EAGAIN || e == -EINTR)
+                                break; /* the data paused or reading stops: the record ends here */
                         if (e < 0)
                                 return e;
                         continue;

@@ -43,8 +43,34 @@ static size_t decode_prefix(const char *p, const char *end, struct prefix *ret) 
 }
 
 /*
+ * The caller id that util-linux 2.40 and later print after the time stamp,
+ * as the kernel prints it on the console: "[" and spaces, 'T' (thread) or
+ * 'C' (CPU) and digits, "] ".  Its place goes into ret (offsets from
+ * start).  Returns the bytes it takes, or 0.
+ */
+static size_t caller_prefix(const char *p, const char *end, const char *start, struct prefix *ret) {
+        const char *q = p + 1, *id;
+
+        if (p >= end || *p != '[')
+                return 0;
+        while (q < end && *q == ' ')
+                q++;
+        id = q;
+        if (q == end || (*q != 'T' && *q != 'C'))
+                return 0;
+        for (q++; q < end && *q >= '0' && *q <= '9' && q - id <= 10; q++)
+                ;
+        if (q - id < 2 || q - id > 11 || end - q < 2 || q[0] != ']' || q[1] != ' ')
+                return 0;
+        ret->caller_off = (size_t)(id - start);
+        ret->caller_len = (size_t)(q - id);
+        return (size_t)(q + 2 - p);
+}
+
+/*
  * The head of a line that starts a record: "<PRI>", "[SECONDS] ", both,
- * or "dmesg -x"'s names before "[SECONDS] ".  Returns the length of the
+ * or "dmesg -x"'s names before "[SECONDS] ", each followed by the caller
+ * id, if there is one.  Returns the length of the
  * head (the message follows it), or 0 when the line starts no record.
  */
 size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
@@ -92,6 +118,7 @@ size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
         }
         if (!ret->has_priority && !ret->has_timestamp)
                 return 0;
+        p += caller_prefix(p, end, start, ret);
         return (size_t)(p - start);
 }
 

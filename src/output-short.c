@@ -3,7 +3,7 @@
  * The classic dmesg view: "[    1.234567] message".  A message that holds
  * newlines goes on under its first line, indented to where the text
  * started (or, with --force-prefix, with the prefix repeated); with
- * --noescape its bytes are written as they are.  A record
+ * --noescape its bytes are written as they are, its lines indented alike.  A record
  * flagged 'c' (the start of a line printed in fragments, kernels 3.5-4.x)
  * stays open, and the records flagged '+' that follow are appended to it.
  */
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caller.h"
 #include "color.h"
 #include "device.h"
 #include "escape.h"
@@ -19,15 +20,16 @@
 #include "sink.h"
 
 #define PREFIX_TIME_MAX 112 /* the longest time stamp prefix, with room to spare */
-#define PREFIX_MAX 160
+#define PREFIX_MAX (160 + CALLER_PREFIX_MAX)
 
 struct short_sink {
         struct sink s;
         struct timefmt time;
         bool line_open;              /* a fragment line waits for its '+' records */
-        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp */
+        char prefix[PREFIX_MAX];     /* the last record's prefix: --decode, time stamp, caller id */
         size_t prefix_len;
         size_t decode_len;           /* of which the --decode prefix */
+        size_t caller_len;           /* and the caller id, last */
         enum color_slot time_slot;   /* the time stamp's color: time or timebreak */
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
 };
@@ -72,8 +74,8 @@ static void write_span(struct short_sink *ss, const char *msg, size_t len, int s
         if (slot >= 0)
                 color_on((enum color_slot)slot);
         for (;;) {
-                /* --noescape writes the bytes as they are, newlines included. */
-                const char *nl = noescape ? NULL : memchr(msg, '\n', len);
+                /* --noescape writes the bytes as they are, but lines still go under the first. */
+                const char *nl = memchr(msg, '\n', len);
                 size_t n = nl ? (size_t)(nl - msg) : len;
 
                 out_text(msg, n, noescape);
@@ -111,9 +113,9 @@ static void write_piece(struct short_sink *ss, const char *msg, size_t len, int 
         write_span(ss, msg, len, level_slot);
 }
 
-/* The --decode prefix and the time stamp of ss->prefix, each in its color. */
+/* The --decode prefix and the time stamp of ss->prefix, each in its color, then the caller id. */
 static void put_prefix(const struct short_sink *ss) {
-        size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len;
+        size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
 
         if (dlen > 0) {
                 color_on(COLOR_PREFIX);
@@ -126,6 +128,7 @@ static void put_prefix(const struct short_sink *ss) {
                 out_write(ss->prefix + dlen, tlen);
                 color_off(ss->time_slot);
         }
+        out_write(ss->prefix + dlen + tlen, ss->caller_len);
 }
 
 /*
@@ -161,13 +164,13 @@ static size_t put_padded(char *p, const char *s, size_t width) {
 }
 
 /*
- * The --decode prefix and the time stamp, in that order as util-linux dmesg
- * -x writes them ("kern  :info  : [    1.000000] "), kept in ss->prefix for
- * later lines.
+ * The --decode prefix, the time stamp and the caller id, in that order as
+ * util-linux dmesg -x writes them ("kern  :info  : [    1.000000] [  T12] "),
+ * kept in ss->prefix for later lines.
  */
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         const struct output_settings *set = ss->s.settings;
-        size_t tlen = 0, dlen = 0;
+        size_t tlen = 0, dlen = 0, clen;
         bool brk = false;
 
         if (set->decode && kmsg_record_has_priority(r)) {
@@ -188,8 +191,10 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         if (kmsg_record_has_timestamp(r))
                 tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
                                       &brk);
-        ss->prefix_len = dlen + tlen;
+        clen = caller_prefix(r, set->caller_width, ss->prefix + dlen + tlen);
+        ss->prefix_len = dlen + tlen + clen;
         ss->decode_len = dlen;
+        ss->caller_len = clen;
         ss->time_slot = brk ? COLOR_TIMEBREAK : COLOR_TIME;
         put_prefix(ss);
 }
@@ -237,6 +242,13 @@ static int short_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int short_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        close_line((struct short_sink *)s);
+        out_boot_line(n);
+        sink_end_item(s);
+        return 0;
+}
+
 static int short_finish(struct sink *s) {
         close_line((struct short_sink *)s);
         return 0;
@@ -256,6 +268,7 @@ const struct sink_ops sink_short_ops = {
         .init = short_init,
         .record = short_record,
         .loss = short_loss,
+        .boot = short_boot,
         .finish = short_finish,
         .free = short_free,
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --format=syslog (-r, --raw): "<PRI>[    1.234567] message", one line per
- * record, as "dmesg -r" prints it and as -F reads it back.  The message is
+ * record, as "dmesg -r" prints it (with the caller id, "[    T1] ", after
+ * the time stamp) and as -F reads it back.  The message is
  * escaped as in the other views, and a backslash that would read back as
  * the start of an escape ("\x" and two hex digits) is written as \x5c, so
  * that -F gives back the same text.  Losses go to standard error, as in
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caller.h"
 #include "loss-text.h"
 #include "output.h"
 #include "sink.h"
@@ -34,6 +36,7 @@ static void out_syslog_text(const char *p, size_t len, bool raw) {
 }
 
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        char caller[CALLER_PREFIX_MAX];
         const char *msg;
         size_t len;
 
@@ -47,6 +50,7 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
                 out_usec(kmsg_record_get_timestamp(r), 5);
                 out_write("] ", 2);
         }
+        out_write(caller, caller_prefix(r, s->settings->caller_width, caller));
         msg = kmsg_record_get_message(r, &len);
         out_syslog_text(msg, len, s->settings->noescape);
         out_putc('\n');
@@ -56,6 +60,12 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
 
 static int syslog_loss(struct sink *s, const struct kmsg_loss *l) {
         err_loss_line(l);
+        sink_end_item(s);
+        return 0;
+}
+
+static int syslog_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
         sink_end_item(s);
         return 0;
 }
@@ -72,6 +82,7 @@ const struct sink_ops sink_syslog_ops = {
         .size = sizeof(struct sink),
         .record = syslog_record,
         .loss = syslog_loss,
+        .boot = syslog_boot,
         .finish = syslog_finish,
         .free = syslog_free,
 };

@@ -70,7 +70,7 @@ run_split() {
         grep -qF 'UTF-8: °C €;' "$out"
 }
 
-@test "--noescape passes the decoded bytes raw" {
+@test "--noescape passes the decoded bytes raw, lines after the first indented as without it" {
         local out="$BATS_TEST_TMPDIR/out"
         "$KDMESG" --noescape -K "$DATA/basic.kmsg" > "$out"
         "$KDMESG" --noescape -K "$DATA/basic.export" >> "$out"
@@ -78,8 +78,8 @@ run_split() {
 import sys
 d = open(sys.argv[1], "rb").read()
 for want in (b"ESC\x1b[31mred\x1b[0m, BEL\x07, DEL\x7f", b"CR\r,", b"NUL\x00inside the text",
-             b"two lines\nsecond line", b"invalid: \xff\xfe \xc3( \xed\xa0\x80; C1: \xc2\x85",
-             b"binary field: NUL\x00 newline\n ESC\x1b end"):
+             b"two lines\n" + b" " * 15 + b"second line", b"invalid: \xff\xfe \xc3( \xed\xa0\x80; C1: \xc2\x85",
+             b"binary field: NUL\x00 newline\n" + b" " * 15 + b" ESC\x1b end"):
     assert want in d, want
 PY
 }
@@ -182,9 +182,10 @@ os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
         run_split "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        [ "${#lines[@]}" -eq 16 ]
-        [ "${lines[8]}" = "[    0.000000] msg 0" ]
-        [ "${lines[13]}" = "[    0.005002] boot2 5" ]
+        [ "${#lines[@]}" -eq 17 ]
+        [ "${lines[8]}" = "-- boot 2 --" ]
+        [ "${lines[9]}" = "[    0.000000] msg 0" ]
+        [ "${lines[14]}" = "[    0.005002] boot2 5" ]
 }
 
 @test "a dump that starts with records stamped 0, read twice: duplicates once the overlap is proven" {

@@ -204,7 +204,7 @@ colors_dirs() {
 # -H pages; its times need a boot time.
 H="-H --boot-time 1700000000"
 L0="[Nov14 22:13] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC"
-L1="[  +0.001000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
+L1="[  +0.000000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
 
 @test "the pager: \$PAGER on a terminal, with -H only" {
         run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H --color=never -K '$DATA/classic.kmsg' --seq 0-1"

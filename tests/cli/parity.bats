@@ -8,6 +8,7 @@
 # When the peer is present, kdmesg is also diffed against it live over a
 # matrix of options.
 
+bats_require_minimum_version 1.5.0
 load helpers
 
 D="$DATA/parity.kmsg"
@@ -56,4 +57,92 @@ same_as_peer() {
                 # shellcheck disable=SC2086
                 same_as_peer --json $o
         done
+}
+
+# --- caller ids ----------------------------------------------------------------
+
+@test "caller ids: the peer's classic view, -x, -T, -e, -t, iso and --force-prefix, continuation lines past them" {
+        local v
+        for v in short: decode:-x ctime:-T reltime:-e notime:-t "iso:--time-format iso" \
+                force-prefix:--force-prefix "decode-ctime:-x -T"; do
+                # shellcheck disable=SC2086
+                run --separate-stderr ours ${v#*:}
+                [ "$status" -eq 0 ]
+                golden "parity/${v%%:*}.out"
+        done
+        run ours
+        [[ "$output" == *$'\n[    0.003500] [    T7] two lines\n                        second line\n'* ]]
+        [[ "$output" == *$'\n[    0.005500] [T4194304] wide pid\n'* ]]
+}
+
+@test "caller ids: the same as the peer over the views" {
+        need_peer
+        local o
+        for o in "" -x -T -e -t -d "--time-format iso" --force-prefix "-x -T" "-x -t" "-x -e" --noescape; do
+                # shellcheck disable=SC2086
+                same_as_peer $o
+        done
+}
+
+@test "caller ids: -r writes them after the time stamp, and -F reads them back into the caller field" {
+        run --separate-stderr ours -r
+        [ "$status" -eq 0 ]
+        [[ "$output" == *$'\n<6>[    0.003500] [    T7] two lines\\x0asecond line\n'* ]]
+        [[ "$output" == *$'\n<6>[    0.004500] multi-line without a caller\\x0acontinued\n'* ]]
+        printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/r.syslog"
+        # The classic view of the read-back records is the dump's.
+        diff <(ours) <(TZ=GMT "$KDMESG" -F "$BATS_TEST_TMPDIR/r.syslog" --boot-time "@$BOOT")
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/r.syslog" -J
+        [ "$(jq -r 'select(.msg == "wide pid") | .caller' <<<"$output")" = T4194304 ]
+        [ "$(jq -r 'select(.msg == "last") | .caller' <<<"$output")" = C0 ]
+        [ "$(jq -r 'select(.msg == "multi-line without a caller\ncontinued") | .caller' <<<"$output")" = null ]
+        # The kmsg form gets the header field back.
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/r.syslog" --format=kmsg
+        [[ "$output" == *$'\n6,0,3500,-,caller=T7;two lines\\x0asecond line\n'* ]]
+}
+
+@test "caller ids: -F reads the peer's -r and classic view, continuation lines indented past the id" {
+        need_peer
+        local o
+        for o in -r "" -x; do
+                # shellcheck disable=SC2086
+                theirs $o > "$BATS_TEST_TMPDIR/theirs.txt"
+                # The peer writes "\x5cx2d" as "\x2d", which reads back as "-": leave that record out.
+                diff <(ours | grep -v ACPI) \
+                        <(TZ=GMT "$KDMESG" -F "$BATS_TEST_TMPDIR/theirs.txt" --boot-time "@$BOOT" | grep -v ACPI)
+        done
+}
+
+@test "caller ids: made safe for the terminal; an odd one kept as text, an empty one not shown" {
+        printf '%s\n' '{"seq":0,"time":0.000001,"pri":6,"caller":"T\u001b1","msg":"esc"}' \
+                '{"seq":1,"time":0.000002,"pri":6,"caller":"","msg":"empty"}' \
+                '{"seq":2,"time":0.000003,"pri":6,"caller":"abc","msg":"vendor"}' > "$BATS_TEST_TMPDIR/c.json"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/c.json" -t
+        [ "$status" -eq 0 ]
+        [ "$output" = $'[T\\x1b1] esc\nempty\n[   abc] vendor' ]
+}
+
+@test "caller ids: padded to the width of pid_max for the live log, the default for dumps" {
+        load emu
+        emu_init 16
+        emu write 2
+        local w
+        w=$(( $(tr -dc 0-9 < /proc/sys/kernel/pid_max | wc -c) + 1 ))
+        KMSG_EMU_CALLER=1 run --separate-stderr kdmesg_emu -t
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '[%*s] record 0\n[%*s] record 1' "$w" T0 "$w" T1)" ]
+        # Another pid_max, in a mount namespace of our own (the sysctl is not changed).
+        command -v unshare >/dev/null || skip "no unshare"
+        echo 4194304 > "$BATS_TEST_TMPDIR/pid_max"
+        unshare -m true 2>/dev/null || skip "no mount namespaces here"
+        run --separate-stderr unshare -m sh -c 'mount --bind "$1" /proc/sys/kernel/pid_max && shift && "$@"' _ \
+                "$BATS_TEST_TMPDIR/pid_max" env KMSG_EMU_CALLER=1 LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" -t
+        [ "$status" -eq 0 ]
+        [ "$output" = $'[      T0] record 0\n[      T1] record 1' ]
+        # A dump is padded to the default whatever pid_max says.
+        printf '6,0,0,-,caller=T0;dump\n' > "$BATS_TEST_TMPDIR/d.kmsg"
+        run --separate-stderr unshare -m sh -c 'mount --bind "$1" /proc/sys/kernel/pid_max && "$2" -t -K "$3"' _ \
+                "$BATS_TEST_TMPDIR/pid_max" "$KDMESG" "$BATS_TEST_TMPDIR/d.kmsg"
+        [ "$output" = '[    T0] dump' ]
 }

@@ -18,6 +18,8 @@
  *   KMSG_EMU_TOOBIG_SEQ      the record with this sequence number is larger
  *                            than any read buffer: read() consumes it and
  *                            fails with EINVAL, as the kernel does
+ *   KMSG_EMU_CALLER          set: each record has the header field
+ *                            caller=T<seq>, as with CONFIG_PRINTK_CALLER
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -314,8 +316,13 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
                         errno = EINVAL; /* the kernel consumed it */
                         return -1;
                 }
-                len = snprintf(tmp, sizeof(tmp), "%u,%llu,%llu,-;%.*s\n", s->prio, (unsigned long long)s->seq,
-                               (unsigned long long)s->usec, (int)s->len, s->text);
+                if (getenv("KMSG_EMU_CALLER"))
+                        len = snprintf(tmp, sizeof(tmp), "%u,%llu,%llu,-,caller=T%llu;%.*s\n", s->prio,
+                                       (unsigned long long)s->seq, (unsigned long long)s->usec,
+                                       (unsigned long long)s->seq, (int)s->len, s->text);
+                else
+                        len = snprintf(tmp, sizeof(tmp), "%u,%llu,%llu,-;%.*s\n", s->prio, (unsigned long long)s->seq,
+                                       (unsigned long long)s->usec, (int)s->len, s->text);
         }
         f->pos++;
         unlock();

@@ -732,6 +732,39 @@ TEST(syslog_multiline_every_boundary) {
 }
 
 /*
+ * The caller id that util-linux 2.40+ and the kernel's console print after
+ * the time stamp is the record's caller field, not text; continuation lines
+ * are indented past it.  Only "[", spaces, T or C and digits, "] " is one.
+ */
+static const char syslog_caller[] =
+        "<6>[    1.000000] [    T1] first\n"
+        "                           second\n"
+        "kern  :warn  : [    2.000000] [  C12] decoded\n"
+        "[    3.000000] [T4194304] wide\n"
+        "[    4.000000] [sda] not a caller\n"
+        "[    5.000000] [    X1] nor this\n"
+        "[    6.000000] [    T] nor this\n"
+        "[    7.000000] [    T1]no space\n"
+        "<6>[    T2] no time stamp: text\n";
+static const char syslog_caller_want[] =
+        "R@1 pri=6 usec=1000000 flags= fields=caller=T1 caller=T1 msg=first\\0asecond\n"
+        "R@3 pri=4 usec=2000000 flags= fields=caller=C12 caller=C12 msg=decoded\n"
+        "R@4 usec=3000000 flags= fields=caller=T4194304 caller=T4194304 msg=wide\n"
+        "R@5 usec=4000000 flags= fields= msg=[sda] not a caller\n"
+        "R@6 usec=5000000 flags= fields= msg=[    X1] nor this\n"
+        "R@7 usec=6000000 flags= fields= msg=[    T] nor this\n"
+        "R@8 usec=7000000 flags= fields= msg=[    T1]no space\n"
+        "R@9 pri=6 flags= fields=caller=T2 caller=T2 msg=no time stamp: text\n"
+        "EOF\n";
+
+TEST(syslog_caller_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_caller), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_caller_want);
+        free(t);
+}
+
+/*
  * A syslog-form capture cut inside a multi-line message: the lines before
  * the first record are one error; a line indented less than the view
  * indents is junk, reported and not joined.
