@@ -19,6 +19,48 @@ _kdmesg_list()
         compopt -o nospace 2>/dev/null
 }
 
+# Complete the last column of the -o list in $cur, from the names in $1,
+# in upper case whatever case was typed, leaving out the columns already
+# in the list (DEV.KEY may come again).  A leading '+' is kept.
+_kdmesg_columns()
+{
+        local prefix="" last="$cur" col words=""
+        if [[ $cur == *,* ]]; then
+                prefix="${cur%,*},"
+                last="${cur##*,}"
+        elif [[ $cur == +* ]]; then
+                prefix="+"
+                last="${cur#+}"
+        fi
+        local chosen=",${prefix#+}"
+        chosen="${chosen^^}"
+        for col in $1; do
+                [[ $col != *. && $chosen == *",$col,"* ]] || words+=" $col"
+        done
+        local IFS=$' \t\n'
+        COMPREPLY=($(compgen -P "$prefix" -W "$words" -- "${last^^}"))
+        compopt -o nospace 2>/dev/null
+}
+
+# The names of the entries of the directories given (no 'ls' headers), under
+# the --sysroot given on the command line, if any.
+_kdmesg_sysnames()
+{
+        local root="" i d
+        for ((i = 1; i < ${#words[@]} - 1; i++)); do
+                if [[ ${words[i]} == --sysroot ]]; then
+                        root="${words[i + 1]}"
+                        [[ $root == = ]] && root="${words[i + 2]-}"
+                fi
+                [[ ${words[i]} == --sysroot=* ]] && root="${words[i]#--sysroot=}"
+        done
+        for d in "$@"; do
+                for d in "$root$d"/*; do
+                        [[ -e $d || -L $d ]] && printf '%s\n' "${d##*/}"
+                done
+        done
+}
+
 _kdmesg()
 {
         local cur prev words cword split
@@ -66,7 +108,7 @@ _kdmesg()
                         return
                         ;;
                 --since | --until | --boot-time)
-                        COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
+                        COMPREPLY=($(compgen -W "now today yesterday tomorrow -10min -1h" -- "$cur"))
                         return
                         ;;
                 --format)
@@ -78,21 +120,31 @@ _kdmesg()
                         return
                         ;;
                 -o | --output)
-                        _kdmesg_list "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT DEV."
+                        _kdmesg_columns "SEQ TIME PRI FACILITY LEVEL FLAGS CALLER MESSAGE SUBSYSTEM DEVICE DEVNAME MATCH DICT DEV."
                         return
                         ;;
                 --device)
                         local IFS=$'\n'
-                        COMPREPLY=($(compgen -W "$(ls /sys/class/block /sys/class/net 2>/dev/null)" -- "$cur"))
+                        COMPREPLY=($(compgen -W "$(_kdmesg_sysnames /sys/class/block /sys/class/net)" -- "$cur"))
                         [[ $cur == /* ]] && _filedir
                         return
                         ;;
                 --subsystem)
-                        COMPREPLY=($(compgen -W "$(ls /sys/class /sys/bus 2>/dev/null)" -- "$cur"))
+                        local IFS=$'\n'
+                        COMPREPLY=($(compgen -W "$(_kdmesg_sysnames /sys/class /sys/bus)" -- "$cur"))
                         return
                         ;;
                 --sysroot)
                         _filedir -d
+                        return
+                        ;;
+                --timeline)
+                        COMPREPLY=($(compgen -W "auto utf8 ascii" -- "$cur"))
+                        return
+                        ;;
+                --problem)
+                        COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
+                                fs-error io-error thermal segfault warning link-down" -- "$cur"))
                         return
                         ;;
                 --match)
@@ -100,7 +152,7 @@ _kdmesg()
                         compopt -o nospace 2>/dev/null
                         return
                         ;;
-                -g | --grep | --seq | -h | --help | -V | --version)
+                -g | --grep | --seq | -s | --buffer-size | -h | --help | -V | --version)
                         return
                         ;;
         esac
@@ -109,7 +161,7 @@ _kdmesg()
 
         if [[ $cur == -* ]]; then
                 local opts="
-                        --kmsg-file --file --input-format --syslog
+                        --kmsg-file --file --input-format --syslog --buffer-size
                         --level --facility --kernel --userspace --since --until
                         --grep --seq
                         --notime --ctime --show-delta --reltime --human
@@ -122,6 +174,7 @@ _kdmesg()
                         --list-columns --noheadings --boot-id --hostname --machine-id
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
+                        --problems --problem --fail-on-problem --timeline --timeline=
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

@@ -10,6 +10,7 @@
 #ifndef LIBKMSG_H
 #define LIBKMSG_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -207,6 +208,7 @@ int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
  *            the size limit (kernels before 3.5 fail every read so).
  *   -EBADMSG a malformed record was skipped; see kmsg_reader_get_error().
  *   -E2BIG   a record over the size limit was skipped.
+ *   -EINTR   the interrupt flag is set (kmsg_reader_set_interrupt()).
  *   other    -errno of read(); the reader cannot continue.
  * After -EBADMSG, -E2BIG, -EPIPE and -EMSGSIZE, the next call continues.
  */
@@ -226,6 +228,23 @@ int kmsg_reader_next(struct kmsg_reader *reader, struct kmsg_record **ret);
  */
 int kmsg_reader_set_follow(struct kmsg_reader *reader, int follow);
 
+/*
+ * Stop reading once *flag is non-zero (a signal handler sets it).  next()
+ * then reads nothing more: a stream reader first returns the records whose
+ * last line is wholly in its buffer (as when followed data pauses), then
+ * -EINTR, with kmsg_reader_get_error() naming the bytes of an unfinished
+ * record left unread ("" when there are none); a device reader returns
+ * -EINTR at once.  The flag is checked before every read(2) and whenever
+ * read(2) or poll(2) fails with EINTR, so that a handler installed without
+ * SA_RESTART ends a blocking read at once.  wake_fd, or -1, is a
+ * descriptor that becomes readable when the flag is set (the read end of
+ * a pipe the handler writes to): a stream reader about to block on a pipe,
+ * FIFO or terminal waits in poll(2) for it too, so that a signal that comes
+ * between the check and the read cannot leave it blocked.  A NULL flag
+ * turns this off.  Returns 0 or -EINVAL.
+ */
+int kmsg_reader_set_interrupt(struct kmsg_reader *reader, const volatile sig_atomic_t *flag, int wake_fd);
+
 /* The name given at creation ("-" shows as "<stdin>"). */
 const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
 /*
@@ -236,7 +255,7 @@ const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
  * and editors count lines: that line of the file is the record's first.
  */
 uint64_t kmsg_reader_get_position(const struct kmsg_reader *reader);
-/* Text describing the last -EBADMSG or -E2BIG, or "" . */
+/* Text describing the last -EBADMSG, -E2BIG or -EINTR, or "". */
 const char *kmsg_reader_get_error(const struct kmsg_reader *reader);
 /* The format in use (after detection, or AUTO while none was seen). */
 enum kmsg_format kmsg_reader_get_format(const struct kmsg_reader *reader);

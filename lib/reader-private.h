@@ -2,6 +2,7 @@
 #ifndef READER_PRIVATE_H
 #define READER_PRIVATE_H
 
+#include <signal.h>
 #include <stdarg.h>
 
 #include "kmsg-private.h"
@@ -29,6 +30,10 @@ struct kmsg_reader {
         bool eof;
         bool follow;  /* streams: the end of the data is not the end of input */
         bool paused;  /* follow: the last read found no new bytes */
+        bool input_kind_known;
+        bool waits;   /* the descriptor is a pipe, FIFO or terminal: read() may block */
+        const volatile sig_atomic_t *interrupt; /* kmsg_reader_set_interrupt() */
+        int wake_fd;
         char *name;
         enum kmsg_format format;
         size_t max_record;
@@ -55,6 +60,8 @@ struct kmsg_reader {
 };
 
 /* stream.c */
+/* Whether the interrupt flag (kmsg_reader_set_interrupt()) is set. */
+bool reader_interrupted(const struct kmsg_reader *rd);
 void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The record to parse into (a new one if the caller kept the last). */
 struct kmsg_record *reader_record(struct kmsg_reader *rd);
@@ -64,7 +71,11 @@ struct kmsg_record *reader_record(struct kmsg_reader *rd);
  */
 int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char *what, const char *err,
                 struct kmsg_record **ret);
-/* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
+/*
+ * Read more input into the stream buffer.  Returns bytes read, 0 at EOF,
+ * -EINTR once the interrupt flag is set (rd->paused is then set: a record
+ * whose last line is complete is complete), or -errno.
+ */
 int stream_fill(struct kmsg_reader *rd);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);

@@ -42,6 +42,7 @@ static struct kmsg_reader *reader_alloc(const char *name) {
                 return NULL;
         rd->n_ref = 1;
         rd->fd = -1;
+        rd->wake_fd = -1;
         rd->max_record = KMSG_DEFAULT_MAX_RECORD;
         rd->name = strdup(name);
         rd->rec = record_new();
@@ -238,6 +239,14 @@ _public_ int kmsg_reader_set_follow(struct kmsg_reader *rd, int follow) {
         return 0;
 }
 
+_public_ int kmsg_reader_set_interrupt(struct kmsg_reader *rd, const volatile sig_atomic_t *flag, int wake_fd) {
+        if (!rd || wake_fd < -1)
+                return -EINVAL;
+        rd->interrupt = flag;
+        rd->wake_fd = flag ? wake_fd : -1;
+        return 0;
+}
+
 _public_ const char *kmsg_reader_get_name(const struct kmsg_reader *rd) {
         return rd ? rd->name : NULL;
 }
@@ -274,6 +283,8 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         break;
                 switch (errno) {
                 case EINTR:
+                        if (reader_interrupted(rd))
+                                return -EINTR;
                         continue;
                 case EAGAIN:
                         return -EAGAIN;
@@ -318,14 +329,19 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         return stream_take(rd, r, e, "", err, ret);
 }
 
-_public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+/* A stream reader stopped by its interrupt flag: name what it leaves unread. */
+static int stream_stopped(struct kmsg_reader *rd) {
+        if (rd->start < rd->end) {
+                rd->pos = rd->line;
+                reader_set_error(rd, "reading interrupted: %zu bytes of an unfinished record left unread",
+                                 rd->end - rd->start);
+        }
+        return -EINTR;
+}
+
+static int stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         int e;
 
-        if (!rd || !ret)
-                return -EINVAL;
-        rd->err[0] = '\0';
-        if (rd->is_device)
-                return device_next(rd, ret);
         /* The splitters index the buffer: give them one, even for empty input. */
         if (!rd->buf) {
                 e = stream_fill(rd);
@@ -343,4 +359,16 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
                           : rd->format == KMSG_FORMAT_JSON   ? &stream_json_ops
                                                              : &stream_kmsg_ops;
         return rd->fmt->next(rd, ret);
+}
+
+_public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        int e;
+
+        if (!rd || !ret)
+                return -EINVAL;
+        rd->err[0] = '\0';
+        if (rd->is_device)
+                return reader_interrupted(rd) ? -EINTR : device_next(rd, ret);
+        e = stream_next(rd, ret);
+        return e == -EINTR ? stream_stopped(rd) : e;
 }

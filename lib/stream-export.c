@@ -399,6 +399,7 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
 
 static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct export_scan *xs = rd->state;
+        bool stopping = false; /* interrupted: an entry whose last field is complete ends there */
         int e, done;
 
         if (!xs) {
@@ -429,6 +430,9 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
 
                 done = scan(rd, xs);
+                if (!done && stopping && xs->state == XS_FIELD && xs->off == rd->end && !xs->skipping &&
+                    !xs->broken && !xs->bad_len)
+                        done = 1;
                 if (!done && rd->eof && !xs->broken && !xs->skipping &&
                     (xs->state == XS_DATA || xs->state == XS_DATA_NL)) {
                         /*
@@ -506,9 +510,13 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         size_t rel = xs->off - rd->start;
 
                         e = stream_fill(rd); /* moves data to the front */
+                        xs->off = rd->start + rel;
+                        if (e == -EINTR && !stopping) {
+                                stopping = true;
+                                continue;
+                        }
                         if (e < 0)
                                 return e;
-                        xs->off = rd->start + rel;
                 }
         }
 }

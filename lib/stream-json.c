@@ -11,7 +11,8 @@
  * "devname", ...) repeat what "dict" holds and are skipped.  A text is a
  * string or, for bytes that are not UTF-8, an array of byte values.  A
  * loss object (it has "cause" and no "msg") carries no record and is
- * skipped: the gap shows again in the sequence numbers.
+ * skipped: the gap shows again in the sequence numbers.  So is the mark of
+ * a new boot ("boot" and no "msg"): the numbers show it again.
  *
  * Each line is parsed by json-c.  json-c keeps only the last of repeated
  * keys, so a dictionary whose pairs (counted in the text) outnumber its
@@ -286,8 +287,8 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                                 e = record_append(r, c, len + 7, &r->fields_off);
                         free(c);
                 }
-        } else if (strcmp(key, "cause") == 0)
-                l->has_cause = true;
+        } else if (strcmp(key, "cause") == 0 || strcmp(key, "boot") == 0)
+                l->has_cause = true; /* a loss or a boot mark */
         return e;
 }
 

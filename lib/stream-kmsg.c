@@ -301,8 +301,8 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
 
                 e = stream_fill(rd);
-                if (e == -EAGAIN && !rescanned && rd->start < rd->end) {
-                        /* The data paused: a record that ends here is complete. */
+                if ((e == -EAGAIN || e == -EINTR) && !rescanned && rd->start < rd->end) {
+                        /* The data paused, or reading was interrupted: a record that ends here is complete. */
                         rescanned = true;
                         continue;
                 }

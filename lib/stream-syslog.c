@@ -146,8 +146,8 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                         if (avail > rd->max_record || off + avail > rd->max_record)
                                 break;
                         e = stream_fill(rd);
-                        if (e == -EAGAIN)
-                                break; /* the data paused: the record ends here */
+                        if (e == -EAGAIN || e == -EINTR)
+                                break; /* the data paused or reading stops: the record ends here */
                         if (e < 0)
                                 return e;
                         continue;

@@ -52,19 +52,59 @@ int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char
         return 1;
 }
 
-/* Block until fd has data or has ended.  Returns 0 or -errno. */
-static int wait_readable(int fd) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
+bool reader_interrupted(const struct kmsg_reader *rd) {
+        return rd->interrupt && *rd->interrupt;
+}
+
+/* Stop at the interrupt: what is in the buffer is all there will be. */
+static int stop(struct kmsg_reader *rd) {
+        rd->paused = true;
+        return -EINTR;
+}
+
+/*
+ * Block until the descriptor has data or has ended, or the wake-up
+ * descriptor of the interrupt is readable.  Returns 0, -EINTR when the
+ * interrupt flag is set, or -errno.
+ */
+static int wait_readable(struct kmsg_reader *rd) {
+        struct pollfd p[2] = {
+                { .fd = rd->fd, .events = POLLIN },
+                { .fd = rd->wake_fd, .events = POLLIN },
+        };
         int r;
 
-        do
-                r = poll(&p, 1, -1);
-        while (r < 0 && errno == EINTR);
-        if (r < 0)
-                return -errno;
-        if (p.revents & POLLNVAL)
+        for (;;) {
+                if (reader_interrupted(rd))
+                        return stop(rd);
+                r = poll(p, rd->wake_fd >= 0 ? 2 : 1, -1);
+                if (r >= 0)
+                        break;
+                if (errno != EINTR)
+                        return -errno;
+        }
+        if (p[0].revents & POLLNVAL)
                 return -EBADF;
+        /* Woken only by the wake-up descriptor: the flag decides. */
+        if (!p[0].revents && reader_interrupted(rd))
+                return stop(rd);
         return 0;
+}
+
+/*
+ * Whether read() on the descriptor can block for long: a pipe, FIFO,
+ * socket or terminal (not a regular file, nor a buffer or a test's callbacks).
+ */
+static bool may_block(struct kmsg_reader *rd) {
+        struct stat st;
+
+        if (!rd->input_kind_known) {
+                /* Only a reader that read()s its descriptor (not a test's callbacks). */
+                rd->waits = rd->fd >= 0 && rd->userdata == &rd->fd && fstat(rd->fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+                            !S_ISBLK(st.st_mode);
+                rd->input_kind_known = true;
+        }
+        return rd->waits;
 }
 
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
@@ -75,6 +115,8 @@ int stream_fill(struct kmsg_reader *rd) {
 
         if (rd->eof)
                 return 0;
+        if (reader_interrupted(rd))
+                return stop(rd);
         if (rd->start > 0) {
                 memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
                 rd->end -= rd->start;
@@ -117,12 +159,22 @@ int stream_fill(struct kmsg_reader *rd) {
                         }
                 }
         }
+        /* With a wake-up descriptor, wait where a signal cannot be missed. */
+        if (!rd->follow && rd->wake_fd >= 0 && may_block(rd)) {
+                int e = wait_readable(rd);
+
+                if (e < 0)
+                        return e;
+        }
         for (;;) {
                 n = rd->ops->read(rd->userdata, rd->buf + rd->end, want);
                 if (n >= 0)
                         break;
-                if (errno == EINTR)
+                if (errno == EINTR) {
+                        if (reader_interrupted(rd))
+                                return stop(rd);
                         continue;
+                }
                 if (errno == EAGAIN && rd->follow) {
                         rd->paused = true;
                         return -EAGAIN;
@@ -133,7 +185,7 @@ int stream_fill(struct kmsg_reader *rd) {
                          * O_NONBLOCK) that has nothing yet: the input has not
                          * ended, so wait for it rather than stop early.
                          */
-                        int e = wait_readable(rd->fd);
+                        int e = wait_readable(rd);
 
                         if (e < 0)
                                 return e;
@@ -280,8 +332,8 @@ int stream_detect(struct kmsg_reader *rd) {
                         return 0;
                 }
                 n = stream_fill(rd);
-                if (n == -EAGAIN && rd->start < rd->end) {
-                        /* Following, and the data paused: decide on what is there. */
+                if ((n == -EAGAIN || n == -EINTR) && rd->start < rd->end) {
+                        /* Following and the data paused, or interrupted: decide on what is there. */
                         rd->format = detect(rd->buf + rd->start, rd->end - rd->start, true);
                         return 0;
                 }

@@ -54,15 +54,20 @@ int console_parse_level(const char *s) {
         return lvl < 0 ? lvl : lvl + 1;
 }
 
-int syslog_reader_new(bool clear, struct kmsg_reader **ret, int *ret_fd) {
+int syslog_reader_new(bool clear, unsigned want, struct kmsg_reader **ret, int *ret_fd) {
         char *buf = NULL;
         int size, n, e;
 
-        size = klog(ACTION_SIZE_BUFFER, NULL, 0);
-        if (size < 0)
-                return size;
-        if (size < 4096)
-                size = 4096;
+        /* -s SIZE, as util-linux: read that many bytes, without asking the kernel. */
+        if (want > 0)
+                size = (int)want;
+        else {
+                size = klog(ACTION_SIZE_BUFFER, NULL, 0);
+                if (size < 0)
+                        return size;
+                if (size < 4096)
+                        size = 4096;
+        }
         buf = malloc((size_t)size);
         if (!buf)
                 return -ENOMEM;

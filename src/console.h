@@ -22,6 +22,6 @@ int console_parse_level(const char *s);
  * or READ_CLEAR with clear) and return a syslog-form reader over a copy
  * held in a memory file; the caller closes *ret_fd after the reader.
  */
-int syslog_reader_new(bool clear, struct kmsg_reader **ret, int *ret_fd);
+int syslog_reader_new(bool clear, unsigned size, struct kmsg_reader **ret, int *ret_fd);
 
 #endif

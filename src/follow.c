@@ -154,6 +154,7 @@ int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
                 run->status = EXIT_BAD_INPUT;
                 return e;
         }
+        run_watch(run, rd);
         fd = kmsg_reader_get_fd(rd);
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
                 kmsg_reader_set_follow(rd, 1);
@@ -198,6 +199,7 @@ int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
                                 run->status = EXIT_BAD_INPUT;
                                 break;
                         }
+                        run_watch(run, rd);
                         kmsg_reader_set_follow(rd, 1);
                         watch_file(&w, path, kmsg_reader_get_fd(rd));
                         continue;
@@ -211,6 +213,7 @@ int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
                                 run->status = EXIT_BAD_INPUT;
                                 break;
                         }
+                        run_watch(run, rd);
                         kmsg_reader_set_follow(rd, 1);
                         continue;
                 }

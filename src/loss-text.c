@@ -67,3 +67,28 @@ void err_loss_line(const struct kmsg_loss *l) {
         out_flush();
         fprintf(stderr, "kdmesg: %s\n", buf);
 }
+
+static int boot_describe(uint64_t n, char *buf, size_t size) {
+        return snprintf(buf, size, _("-- boot %" PRIu64 " --"), n);
+}
+
+void out_boot_line(uint64_t n) {
+        char buf[64];
+        int len = boot_describe(n, buf, sizeof(buf));
+
+        if (len < 0)
+                return;
+        color_on(COLOR_LOSS);
+        out_write(buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+        color_off(COLOR_LOSS);
+        out_putc('\n');
+}
+
+void err_boot_line(uint64_t n) {
+        char buf[64];
+
+        if (boot_describe(n, buf, sizeof(buf)) < 0)
+                return;
+        out_flush();
+        fprintf(stderr, "kdmesg: %s\n", buf);
+}

@@ -17,4 +17,8 @@ void out_loss_line(const struct kmsg_loss *l);
 /* Write it to standard error ("kdmesg: ..."), for formats whose stdout must stay parseable. */
 void err_loss_line(const struct kmsg_loss *l);
 
+/* The mark of a new boot, "-- boot 2 --", as loss lines are: on standard output or on stderr. */
+void out_boot_line(uint64_t n);
+void err_boot_line(uint64_t n);
+
 #endif

@@ -28,7 +28,7 @@ int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret) {
         return 0;
 }
 
-void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program) {
+void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program, uint64_t boots) {
         const char *sep = " (";
         unsigned c;
 
@@ -52,5 +52,9 @@ void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program
                                 kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
                 sep = ", ";
         }
-        fputs(*sep == ',' ? ")\n" : "\n", f);
+        if (*sep == ',')
+                fputc(')', f);
+        if (boots > 1)
+                fprintf(f, _(" in %llu boots"), (unsigned long long)boots);
+        fputc('\n', f);
 }

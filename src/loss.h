@@ -27,7 +27,10 @@ int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret);
 static inline bool loss_stats_any(const struct loss_stats *s) {
         return s->events > 0;
 }
-/* The one-line summary for stderr: "kdmesg: 23 messages lost (20 overrun, 3 gap)". */
-void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program);
+/*
+ * The one-line summary for stderr: "kdmesg: 23 messages lost (20 overrun, 3 gap)",
+ * and " in 2 boots" when the input held more than one.
+ */
+void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program, uint64_t boots);
 
 #endif

@@ -25,6 +25,7 @@
 #include "options.h"
 #include "output.h"
 #include "pager.h"
+#include "problems.h"
 #include "run.h"
 #include "sink.h"
 #include "source.h"
@@ -141,6 +142,14 @@ int main(int argc, char **argv) {
         o.out.devices = &o.dev;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
+        if (problem_options_setup(&o.problems) < 0) {
+                run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        /* --timeline and --problems read the classification of each record there. */
+        o.out.problems = &o.problems;
+        if (problem_options_active(&o.problems))
+                run.problems = &o.problems;
 
         /*
          * Machine-readable formats get neither colors nor a pager; the
@@ -154,6 +163,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
@@ -163,6 +173,9 @@ int main(int argc, char **argv) {
                 o.out.json = o.format == FORMAT_JSON;
                 o.out.live = o.n_sources == 0;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
+        } else if (o.problems.timeline || o.problems.report) {
+                o.out.json = o.format == FORMAT_JSON;
+                run.sink = sink_new(sink_lookup(o.problems.timeline ? "timeline" : "problems"), &o.out);
         } else
                 run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
@@ -172,7 +185,8 @@ int main(int argc, char **argv) {
         /* Following, output is flushed per record; never through a pager. */
         o.out.flush_each = o.follow;
         run.stream_out = o.follow || o.cursor_file;
-        if (run.stream_out && run_setup_signals(&run) < 0)
+        /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
+        if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));
         if (o.cursor_file) {
                 char err[128] = "";
@@ -226,16 +240,20 @@ int main(int argc, char **argv) {
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
                 if (!o.quiet && !o.lost)
-                        loss_stats_summary(&run.loss, stderr, program);
+                        loss_stats_summary(&run.loss, stderr, program, run.boots);
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
+        if (o.problems.fail && o.problems.found > 0 && run.status == 0)
+                run.status = EXIT_PROBLEM;
+        run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
         devctx_done(&o.dev);
+        problem_options_done(&o.problems);
         free(o.sources);
         columns_free(&o.columns);
         return run.status;

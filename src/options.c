@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command line: parsing, the checks of option combinations, --help. */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bootid.h"
 #include "console.h"
@@ -35,6 +37,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
         fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
@@ -48,6 +51,7 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(devctx_help(), o);
         fputs(devctx_help_devices(), o);
+        fputs(problem_options_help(), o);
 
         fputs(_("\nOutput formats:\n"), o);
         fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
@@ -127,6 +131,7 @@ void __attribute__((noreturn)) usage(void) {
                 "    not be written\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
+        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
         fprintf(o, _("\nFor more details see %s(1).\n"), program);
         exit(EXIT_SUCCESS);
 }
@@ -205,6 +210,24 @@ static enum options_result add_source(struct options *o, const char *path, bool 
         return OPTIONS_RUN;
 }
 
+/*
+ * -K /dev/kmsg, or any node of the kmsg device: the device itself,
+ * read without blocking to its end (or followed).  Given alone, it is the
+ * live log, with all that goes with it (--cursor-file, -W, -c).
+ */
+static void mark_devices(struct options *o) {
+        struct stat st;
+        size_t i;
+
+        for (i = 0; i < o->n_sources; i++)
+                o->sources[i].device = strcmp(o->sources[i].path, "-") != 0 &&
+                                       stat(o->sources[i].path, &st) == 0 && is_kmsg_device(&st);
+        if (o->n_sources == 1 && o->sources[0].device && !o->sources[0].syslog_file) {
+                o->device_path = o->sources[0].path;
+                o->n_sources = 0;
+        }
+}
+
 static enum options_result set_action(struct options *o, enum action a, const char *name) {
         if (o->action != ACTION_PRINT && o->action != a) {
                 return fail(o, OPTIONS_BAD_USAGE,
@@ -229,7 +252,7 @@ static bool format_has(const struct options *o, unsigned flag) {
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSTtuVWwx";
+        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
         static const struct option longopts[] = {
                 { "clear", no_argument, NULL, 'C' },
                 { "read-clear", no_argument, NULL, 'c' },
@@ -251,6 +274,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "nopager", no_argument, NULL, 'P' },
                 { "force-prefix", no_argument, NULL, 'p' },
                 { "syslog", no_argument, NULL, 'S' },
+                { "buffer-size", required_argument, NULL, 's' },
                 { "ctime", no_argument, NULL, 'T' },
                 { "notime", no_argument, NULL, 't' },
                 { "userspace", no_argument, NULL, 'u' },
@@ -279,6 +303,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
+                PROBLEM_LONGOPTS,
                 {},
         };
         enum options_result r = OPTIONS_RUN;
@@ -312,6 +337,15 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case 'S':
                         o->use_syslog = true;
                         break;
+                case 's': {
+                        uint64_t v;
+
+                        if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
+                        o->buffer_size = (unsigned)v;
+                        break;
+                }
                 case 'K':
                         r = add_source(o, optarg, false);
                         break;
@@ -470,6 +504,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                             optarg);
                         }
                         break;
+                case PROBOPT_FIRST ... PROBOPT_LAST: {
+                        char err[400];
+
+                        if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
+                                return fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                        break;
+                }
                 case 'w':
                         o->follow = true;
                         break;
@@ -498,9 +539,14 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (r != OPTIONS_RUN)
                         return r;
         }
+        if (o->out.decode && o->format == FORMAT_SYSLOG) {
+                /* util-linux refuses them too: the raw form has the priority as a number. */
+                return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
+        }
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
         }
+        mark_devices(o);
         if (o->follow_new && o->n_sources > 0) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
@@ -553,6 +599,28 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     _("--lost prints a table, or JSON with --json; not with %s"),
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
+        }
+        if (o->problems.timeline) {
+                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
+                if (o->lost || o->dev.report || o->follow)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+        } else if (o->problems.report) {
+                /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->lost || o->dev.report)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
+                                    o->lost ? "--lost" : "--devices");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->follow && o->format != FORMAT_JSON)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
         }
         o->out.columns = &o->columns;
         return OPTIONS_RUN;

@@ -10,6 +10,7 @@
 #include "filter.h"
 #include "format.h"
 #include "libkmsg.h"
+#include "problems.h"
 #include "sink.h"
 
 /* One -K or -F argument. */
@@ -17,6 +18,7 @@ struct source {
         const char *path;
         enum kmsg_format format;
         bool syslog_file; /* -F: must be text in the syslog form */
+        bool device;      /* the path is the kmsg device (-K /dev/kmsg): read as the device */
 };
 
 /* What to do besides (or instead of) printing the log. */
@@ -37,6 +39,7 @@ struct options {
         const char *action_option;
         int console_level;
         bool use_syslog;               /* -S */
+        unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;
@@ -46,6 +49,7 @@ struct options {
         struct filter filter;
         struct output_settings out;
         struct devctx dev;
+        struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
         struct columns columns;
@@ -55,6 +59,8 @@ struct options {
         bool fail_on_loss;
         bool lost;
         const char *cursor_file;
+        /* -K naming the kmsg device as the only source: the live log, from this path; NULL: /dev/kmsg. */
+        const char *device_path;
         /* --boot-id, --machine-id (normalised: 32 hex digits) and --hostname; "" / NULL: not given. */
         char boot_id[33];
         char machine_id[33];

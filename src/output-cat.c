@@ -46,6 +46,13 @@ static int cat_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int cat_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        close_line((struct cat_sink *)s);
+        out_boot_line(n);
+        sink_end_item(s);
+        return 0;
+}
+
 static int cat_finish(struct sink *s) {
         close_line((struct cat_sink *)s);
         return 0;
@@ -59,6 +66,7 @@ const struct sink_ops sink_cat_ops = {
         .size = sizeof(struct cat_sink),
         .record = cat_record,
         .loss = cat_loss,
+        .boot = cat_boot,
         .finish = cat_finish,
         .free = cat_free,
 };

@@ -341,6 +341,11 @@ static int export_loss(struct sink *s, const struct kmsg_loss *l) {
         return e < 0 ? e : 0;
 }
 
+static int export_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
+        return 0;
+}
+
 static int export_finish(struct sink *s) {
         flush_loss(s, NULL);
         return 0;
@@ -355,6 +360,7 @@ const struct sink_ops sink_export_ops = {
         .size = sizeof(struct export_sink),
         .record = export_record,
         .loss = export_loss,
+        .boot = export_boot,
         .finish = export_finish,
         .free = export_free,
 };

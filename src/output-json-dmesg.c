@@ -81,6 +81,11 @@ static int json_dmesg_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int json_dmesg_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
+        return 0;
+}
+
 static int json_dmesg_finish(struct sink *s) {
         struct json_dmesg *j = (struct json_dmesg *)s;
 
@@ -97,6 +102,7 @@ const struct sink_ops sink_json_dmesg_ops = {
         .size = sizeof(struct json_dmesg),
         .record = json_dmesg_record,
         .loss = json_dmesg_loss,
+        .boot = json_dmesg_boot,
         .finish = json_dmesg_finish,
         .free = json_dmesg_free,
 };

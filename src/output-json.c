@@ -497,6 +497,21 @@ static int json_loss(struct sink *s, const struct kmsg_loss *l) {
         return write_object(s, o);
 }
 
+/* {"boot":2,"first_seq":100,"boot_id":"..."}: told apart from records and losses by its "boot" key. */
+static int json_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        struct json_object *o = json_object_new_object();
+        const unsigned fl = JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY;
+        const char *id = kmsg_record_get_boot_id(r);
+
+        if (!o)
+                return -ENOMEM;
+        json_object_object_add_ex(o, "boot", json_object_new_uint64(n), fl);
+        json_object_object_add_ex(o, "first_seq", json_object_new_uint64(kmsg_record_get_seqnum(r)), fl);
+        if (id)
+                json_object_object_add_ex(o, "boot_id", json_bytes_new(id, strlen(id)), fl);
+        return write_object(s, o);
+}
+
 static int json_finish(struct sink *s) {
         return 0;
 }
@@ -518,6 +533,7 @@ const struct sink_ops sink_json_ops = {
         .init = json_init,
         .record = json_record,
         .loss = json_loss,
+        .boot = json_boot,
         .finish = json_finish,
         .free = json_free,
 };

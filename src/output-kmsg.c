@@ -99,6 +99,11 @@ static int kmsg_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int kmsg_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
+        return 0;
+}
+
 static int kmsg_finish(struct sink *s) {
         return 0;
 }
@@ -111,6 +116,7 @@ const struct sink_ops sink_kmsg_ops = {
         .size = sizeof(struct sink),
         .record = kmsg_record,
         .loss = kmsg_loss,
+        .boot = kmsg_boot,
         .finish = kmsg_finish,
         .free = kmsg_free,
 };

@@ -242,6 +242,13 @@ static int short_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int short_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        close_line((struct short_sink *)s);
+        out_boot_line(n);
+        sink_end_item(s);
+        return 0;
+}
+
 static int short_finish(struct sink *s) {
         close_line((struct short_sink *)s);
         return 0;
@@ -261,6 +268,7 @@ const struct sink_ops sink_short_ops = {
         .init = short_init,
         .record = short_record,
         .loss = short_loss,
+        .boot = short_boot,
         .finish = short_finish,
         .free = short_free,
 };

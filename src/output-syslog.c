@@ -64,6 +64,12 @@ static int syslog_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int syslog_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        err_boot_line(n);
+        sink_end_item(s);
+        return 0;
+}
+
 static int syslog_finish(struct sink *s) {
         return 0;
 }
@@ -76,6 +82,7 @@ const struct sink_ops sink_syslog_ops = {
         .size = sizeof(struct sink),
         .record = syslog_record,
         .loss = syslog_loss,
+        .boot = syslog_boot,
         .finish = syslog_finish,
         .free = syslog_free,
 };

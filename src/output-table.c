@@ -27,19 +27,27 @@
 #include "output.h"
 #include "sink.h"
 #include "table-layout.h"
+#include "table-plain.h"
 
 #define TABLE_BATCH 512
-/* Losses held until the heading can be printed; more are printed after a heading of default widths. */
+/* Marks held until the heading can be printed; more are printed after a heading of default widths. */
 #define HELD_MAX 16
+
+/* A line of its own: a loss, or the start of boot n (loss NULL). */
+struct mark {
+        struct kmsg_loss *loss;
+        uint64_t boot;
+};
 
 struct table_sink {
         struct sink s;
         struct libscols_table *tb;
         struct table_layout *layout;
+        struct table_plain *plain; /* laid out here, not by libsmartcols (table-plain.h); else NULL */
         struct timefmt time; /* a copy: reltime and delta keep state */
         size_t n_lines;   /* lines in the current batch */
         bool printed;     /* the heading is out */
-        struct kmsg_loss **held; /* losses before the first record (copies): they follow the heading */
+        struct mark *held; /* marks before the first record (loss copies): they follow the heading */
         size_t n_held;
         char *buf;        /* escaping buffer */
         size_t buf_cap;
@@ -68,10 +76,27 @@ static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
 }
 
 static int set_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const char *p, size_t len) {
-        const char *s = cell_text(t, p, len);
+        const char *s;
 
+        if (t->plain) {
+                /* Made safe in place: at most four bytes for one. */
+                char *d = len < SIZE_MAX / 4 ? table_plain_reserve(t->plain, len * 4 + 1) : NULL;
+
+                if (!d)
+                        return -ENOMEM;
+                table_plain_commit(t->plain, i, text_safe_into(d, p, len, false));
+                return 0;
+        }
+        s = cell_text(t, p, len);
         if (!s)
                 return -ENOMEM;
+        return scols_line_set_data(ln, i, s);
+}
+
+/* Text that is safe as it is (numbers, names). */
+static int set_data(struct table_sink *t, struct libscols_line *ln, size_t i, const char *s) {
+        if (t->plain)
+                return table_plain_set(t->plain, i, s, strlen(s));
         return scols_line_set_data(ln, i, s);
 }
 
@@ -103,6 +128,11 @@ static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, c
                 *d++ = '=';
                 d += text_safe_into(d, val, len, false);
         }
+        if (t->plain) {
+                e = table_plain_set(t->plain, i, s, (size_t)(d - s));
+                free(s);
+                return e;
+        }
         e = scols_line_refer_data(ln, i, s);
         if (e < 0)
                 free(s);
@@ -129,7 +159,19 @@ static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, u
                 n = 0;
         else
                 n = timefmt_mono(usec, buf, sizeof(buf));
-        return n > 0 ? scols_line_set_data(ln, i, p) : 0;
+        return n > 0 ? set_data(t, ln, i, p) : 0;
+}
+
+/* v in decimal, in buf (at least 21 bytes); returns where the digits start. */
+static const char *u64_text(char buf[static 21], uint64_t v) {
+        char *p = buf + 20;
+
+        *p = '\0';
+        do {
+                *--p = (char)('0' + v % 10);
+                v /= 10;
+        } while (v);
+        return p;
 }
 
 static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
@@ -142,8 +184,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_SEQ:
                 if (!kmsg_record_has_seqnum(r))
                         return 0;
-                snprintf(num, sizeof(num), "%" PRIu64, kmsg_record_get_seqnum(r));
-                return scols_line_set_data(ln, i, num);
+                return set_data(t, ln, i, u64_text(num, kmsg_record_get_seqnum(r)));
         case COL_TIME:
                 if (!kmsg_record_has_timestamp(r))
                         return 0;
@@ -151,8 +192,7 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         case COL_PRI:
                 if (!kmsg_record_has_priority(r))
                         return 0;
-                snprintf(num, sizeof(num), "%u", kmsg_record_get_priority(r));
-                return scols_line_set_data(ln, i, num);
+                return set_data(t, ln, i, u64_text(num, kmsg_record_get_priority(r)));
         case COL_FACILITY:
                 if (!kmsg_record_has_priority(r))
                         return 0;
@@ -161,11 +201,11 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
                         snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
                         v = num;
                 }
-                return scols_line_set_data(ln, i, v);
+                return set_data(t, ln, i, v);
         case COL_LEVEL:
                 if (!kmsg_record_has_priority(r))
                         return 0;
-                return scols_line_set_data(ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
+                return set_data(t, ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
         case COL_FLAGS:
                 return set_str(t, ln, i, kmsg_record_get_flags(r));
         case COL_CALLER:
@@ -190,17 +230,40 @@ static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, c
         return 0;
 }
 
-/* The losses held until the heading was out, each a marked line. */
+static void write_mark(const struct mark *m) {
+        if (m->loss)
+                out_loss_line(m->loss);
+        else
+                out_boot_line(m->boot);
+}
+
+/* The marks held until the heading was out, each a line. */
 static void write_held(struct table_sink *t) {
         size_t i;
 
         for (i = 0; i < t->n_held; i++) {
-                out_loss_line(t->held[i]);
-                kmsg_loss_unref(t->held[i]);
+                write_mark(&t->held[i]);
+                kmsg_loss_unref(t->held[i].loss);
         }
         free(t->held);
         t->held = NULL;
         t->n_held = 0;
+}
+
+/* flush_batch() for a table laid out here: the same lines, in the same order. */
+static int flush_plain(struct table_sink *t) {
+        bool widened = table_plain_lay_out(t->plain);
+
+        if (!t->s.settings->noheadings && (!t->printed || widened)) {
+                table_plain_print_heading(t->plain);
+                /* What was lost before the first record follows the heading. */
+                if (t->held)
+                        write_held(t);
+        }
+        table_plain_print_rows(t->plain);
+        t->n_lines = 0;
+        t->printed = true;
+        return 0;
 }
 
 /* Print the lines collected so far and forget them. */
@@ -210,6 +273,8 @@ static int flush_batch(struct table_sink *t) {
 
         if (t->n_lines == 0)
                 return 0;
+        if (t->plain)
+                return flush_plain(t);
         e = scols_print_table_to_string(t->tb, &text);
         if (e < 0)
                 return e;
@@ -261,15 +326,22 @@ static int flush_batch(struct table_sink *t) {
 static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
-        struct libscols_line *ln = scols_table_new_line(t->tb, NULL);
+        struct libscols_line *ln = NULL;
         size_t i;
         int e;
 
-        if (!ln)
-                return -ENOMEM;
+        if (t->plain) {
+                e = table_plain_row(t->plain);
+                if (e < 0)
+                        return e;
+        } else {
+                ln = scols_table_new_line(t->tb, NULL);
+                if (!ln)
+                        return -ENOMEM;
+        }
         for (i = 0; i < cols->n; i++) {
                 e = fill_cell(t, ln, i, &cols->v[i], r, m);
-                if (e >= 0)
+                if (e >= 0 && !t->plain)
                         e = table_layout_cell(t->layout, ln, i);
                 if (e < 0)
                         return e;
@@ -293,6 +365,12 @@ static int print_heading(struct table_sink *t) {
         char *text = NULL, *nl;
         int e;
 
+        if (t->plain) {
+                table_plain_lay_out(t->plain);
+                table_plain_print_heading(t->plain);
+                t->printed = true;
+                return 0;
+        }
         ln = scols_table_new_line(t->tb, NULL);
         if (!ln)
                 return -ENOMEM;
@@ -315,8 +393,8 @@ static int print_heading(struct table_sink *t) {
         return 0;
 }
 
-/* A loss is a row of its own: its text spans the row from the first column. */
-static int table_loss(struct sink *s, const struct kmsg_loss *l) {
+/* A loss or a boot is a row of its own: its text spans the row from the first column. */
+static int table_mark(struct sink *s, const struct mark *mk) {
         struct table_sink *t = (struct table_sink *)s;
         int e;
 
@@ -329,14 +407,17 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
                  * give the heading its widths (not when following: a loss
                  * is shown when it happens).
                  */
-                struct kmsg_loss **v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
+                struct mark *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
 
                 if (!v)
                         return -ENOMEM;
                 t->held = v;
-                e = loss_copy(l, &t->held[t->n_held]);
-                if (e < 0)
-                        return e;
+                v[t->n_held] = *mk;
+                if (mk->loss) {
+                        e = loss_copy(mk->loss, &v[t->n_held].loss);
+                        if (e < 0)
+                                return e;
+                }
                 t->n_held++;
                 return 0;
         }
@@ -346,9 +427,21 @@ static int table_loss(struct sink *s, const struct kmsg_loss *l) {
                         return e;
                 write_held(t);
         }
-        out_loss_line(l);
+        write_mark(mk);
         sink_end_item(s);
         return 0;
+}
+
+static int table_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct mark m = { .loss = (struct kmsg_loss *)l };
+
+        return table_mark(s, &m);
+}
+
+static int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        struct mark m = { .boot = n };
+
+        return table_mark(s, &m);
 }
 
 static int table_finish(struct sink *s) {
@@ -370,11 +463,12 @@ static int table_finish(struct sink *s) {
 static void table_free(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
+        table_plain_free(t->plain);
         table_layout_free(t->layout);
         scols_unref_table(t->tb);
         free(t->buf);
         for (size_t i = 0; i < t->n_held; i++)
-                kmsg_loss_unref(t->held[i]);
+                kmsg_loss_unref(t->held[i].loss);
         free(t->held);
         free(t);
 }
@@ -394,7 +488,14 @@ static int table_init(struct sink *s) {
                 t->printed = true;
         }
         t->layout = table_layout_new(t->tb, s->settings->columns);
-        return t->layout ? 0 : -ENOMEM;
+        if (!t->layout)
+                return -ENOMEM;
+        if (table_plain_fits(s->settings->columns, t->layout) && !getenv("KDMESG_TABLE_SCOLS")) {
+                t->plain = table_plain_new(s->settings->columns, t->layout);
+                if (!t->plain)
+                        return -ENOMEM;
+        }
+        return 0;
 }
 
 const struct sink_ops sink_table_ops = {
@@ -402,6 +503,7 @@ const struct sink_ops sink_table_ops = {
         .init = table_init,
         .record = table_record,
         .loss = table_loss,
+        .boot = table_boot,
         .finish = table_finish,
         .free = table_free,
 };

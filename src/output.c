@@ -195,11 +195,30 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len;
         char *q = dst;
 
+        if (raw) {
+                memcpy(q, p, len);
+                q[len] = '\0';
+                return len;
+        }
         while (s < end) {
-                unsigned char c = *s;
+                unsigned char c;
                 size_t n;
 
-                if (raw || (byte_class[c] & ESC_CELL)) {
+                /* Eight printable ASCII bytes at a time: the common case. */
+                while (end - s >= 8) {
+                        uint64_t w;
+
+                        memcpy(&w, s, 8);
+                        if ((has_byte_below(w, 0x20) | has_byte_above(w, 0x7e)) != 0)
+                                break;
+                        memcpy(q, &w, 8);
+                        q += 8;
+                        s += 8;
+                }
+                if (s == end)
+                        break;
+                c = *s;
+                if (byte_class[c] & ESC_CELL) {
                         *q++ = (char)*s++;
                         continue;
                 }

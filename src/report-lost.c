@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --lost: the lost-message report instead of the records.  One row per
- * loss (FIRST_SEQ, LAST_SEQ, COUNT, TIME_BEFORE, TIME_AFTER, CAUSE), then
- * the totals and, for the live log, how much of what the kernel wrote
- * since boot the ring still holds.  A table, or JSON Lines with --json:
- * one object per loss, then a summary object with lost_total.
+ * loss (FIRST_SEQ, LAST_SEQ, COUNT, TIME_BEFORE, TIME_AFTER, CAUSE, and
+ * BOOT first when the input holds more than one boot), then the totals and,
+ * for the live log, how much of what the kernel wrote since boot the ring
+ * still holds; for a dump of several boots, what each boot's records cover.
+ * A table, or JSON Lines with --json: one object per loss with its "boot",
+ * then a summary object with lost_total and boots.
  *
  * The table takes constant memory however many losses there are: it
  * keeps the first LOST_ROWS_HEAD losses and the last LOST_ROWS_TAIL (in a
@@ -28,35 +30,53 @@
 #define LOST_ROWS_HEAD 5000
 #define LOST_ROWS_TAIL 5000
 
+/* Boots whose coverage is listed one by one; the rest are counted together. */
+#define BOOTS_LISTED 1000
+
+/* A loss (a copy) and the boot it belongs to. */
+struct row {
+        struct kmsg_loss *loss;
+        uint64_t boot;
+};
+
 /* The losses between the head and the tail, summed up. */
 struct lost_middle {
         uint64_t gaps, count;
-        bool unknown;                    /* one had no known size */
-        struct kmsg_loss *first, *last; /* copies; last NULL while there is one */
+        bool unknown;        /* one had no known size */
+        struct row first, last; /* last.loss NULL while there is one */
+};
+
+/* Coverage: the records that were there, filtered or not, read before the cursor or not. */
+struct coverage {
+        uint64_t records;
+        bool have_first;
+        uint64_t first_seq, first_usec, last_seq, last_usec;
 };
 
 struct lost_sink {
         struct sink sink;
         bool json;
         bool live;
-        struct kmsg_loss *head[LOST_ROWS_HEAD]; /* the first losses (copies) */
+        struct row head[LOST_ROWS_HEAD]; /* the first losses */
         size_t n_head;
-        struct kmsg_loss *tail[LOST_ROWS_TAIL]; /* a ring of the last ones after them */
+        struct row tail[LOST_ROWS_TAIL]; /* a ring of the last ones after them */
         size_t n_tail, tail_start;
         struct lost_middle middle;
         struct loss_stats stats;
-        /* Coverage: the records that were there, filtered or not, read before the cursor or not. */
-        uint64_t records;
-        bool have_first;
-        uint64_t first_seq, first_usec, last_seq, last_usec;
+        struct coverage all;
+        uint64_t boot;          /* the boot being read: 1 from the first record on */
+        struct coverage *boots; /* per boot, up to BOOTS_LISTED */
+        size_t n_boots;
+        struct coverage rest;   /* the boots past BOOTS_LISTED, together */
 };
 
-enum { COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
+enum { COL_BOOT, COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
 
 static const struct {
         const char *name;
         int flags;
 } columns[] = {
+        [COL_BOOT] = { "BOOT", SCOLS_FL_RIGHT },
         [COL_FIRST] = { "FIRST_SEQ", SCOLS_FL_RIGHT },
         [COL_LAST] = { "LAST_SEQ", SCOLS_FL_RIGHT },
         [COL_COUNT] = { "COUNT", SCOLS_FL_RIGHT },
@@ -102,46 +122,79 @@ static int lost_record(struct sink *s, const struct kmsg_record *r, const struct
         return 0;
 }
 
+static void cover(struct coverage *c, const struct kmsg_record *r) {
+        c->records++;
+        if (!c->have_first) {
+                c->have_first = true;
+                c->first_seq = kmsg_record_get_seqnum(r);
+                c->first_usec = kmsg_record_get_timestamp(r);
+        }
+        c->last_seq = kmsg_record_get_seqnum(r);
+        c->last_usec = kmsg_record_get_timestamp(r);
+}
+
+/* The coverage of the boot being read. */
+static struct coverage *boot_coverage(struct lost_sink *t) {
+        if (t->boot <= t->n_boots)
+                return &t->boots[t->boot - 1];
+        if (t->n_boots < BOOTS_LISTED) {
+                struct coverage *v = realloc(t->boots, (t->n_boots + 1) * sizeof(*v));
+
+                if (v) {
+                        t->boots = v;
+                        v[t->n_boots] = (struct coverage){};
+                        return &v[t->n_boots++];
+                }
+        }
+        return &t->rest;
+}
+
 static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         struct lost_sink *t = (struct lost_sink *)s;
 
         if (!kmsg_record_has_seqnum(r))
                 return;
-        t->records++;
-        if (!t->have_first) {
-                t->have_first = true;
-                t->first_seq = kmsg_record_get_seqnum(r);
-                t->first_usec = kmsg_record_get_timestamp(r);
-        }
-        t->last_seq = kmsg_record_get_seqnum(r);
-        t->last_usec = kmsg_record_get_timestamp(r);
+        if (t->boot == 0)
+                t->boot = 1;
+        cover(&t->all, r);
+        cover(boot_coverage(t), r);
+}
+
+static int lost_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        ((struct lost_sink *)s)->boot = n;
+        return 0;
 }
 
 /* The oldest loss of the tail ring, pushed out by a newer one, joins the middle. */
-static void middle_add(struct lost_middle *m, struct kmsg_loss *l) {
+static void middle_add(struct lost_middle *m, struct row row) {
         m->gaps++;
-        m->count += kmsg_loss_get_count(l);
-        if (kmsg_loss_get_count(l) == 0)
+        m->count += kmsg_loss_get_count(row.loss);
+        if (kmsg_loss_get_count(row.loss) == 0)
                 m->unknown = true;
-        if (!m->first)
-                m->first = l;
+        if (!m->first.loss)
+                m->first = row;
         else {
-                kmsg_loss_unref(m->last);
-                m->last = l;
+                kmsg_loss_unref(m->last.loss);
+                m->last = row;
         }
 }
 
 static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         struct lost_sink *t = (struct lost_sink *)s;
-        struct kmsg_loss *copy;
+        /* A loss before the first record is the first boot's. */
+        struct row copy = { .boot = t->boot ? t->boot : 1 };
         int e;
 
         loss_stats_add(&t->stats, l);
         if (t->json) {
                 /* Written as it comes: JSON needs no memory per loss. */
-                return write_json(json_loss_new(l));
+                struct json_object *o = json_loss_new(l);
+
+                if (o)
+                        add(o, "boot", json_object_new_uint64(copy.boot));
+                return write_json(o);
         }
-        e = loss_copy(l, &copy);
+        e = loss_copy(l, &copy.loss);
         if (e < 0)
                 return e;
         if (t->n_head < LOST_ROWS_HEAD)
@@ -156,7 +209,10 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
-static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
+static int fill_row(struct libscols_line *ln, const struct row *row, bool boots) {
+        const struct kmsg_loss *l = row->loss;
+        /* Without the BOOT column, every column is one to the left. */
+        const int skip = boots ? 0 : -1;
         char buf[48];
         int e;
         const char *cause_name = kmsg_loss_cause_to_name(kmsg_loss_get_cause(l));
@@ -166,26 +222,29 @@ static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
         uint64_t after = kmsg_loss_get_usec_after(l);
         bool has_before = kmsg_loss_has_before(l);
 
+        snprintf(buf, sizeof(buf), "%" PRIu64, row->boot);
+        if (boots && (e = scols_line_set_data(ln, COL_BOOT, buf)) < 0)
+                return e;
         snprintf(buf, sizeof(buf), "%" PRIu64, first);
-        if ((e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_FIRST, buf)) < 0)
                 return e;
         if (count)
                 snprintf(buf, sizeof(buf), "%" PRIu64, first + count - 1);
-        if ((e = scols_line_set_data(ln, COL_LAST, count ? buf : "?")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_LAST, count ? buf : "?")) < 0)
                 return e;
         if (count)
                 snprintf(buf, sizeof(buf), "%" PRIu64, count);
-        if ((e = scols_line_set_data(ln, COL_COUNT, count ? buf : "?")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_COUNT, count ? buf : "?")) < 0)
                 return e;
         if (has_before)
                 fmt_usec(buf, sizeof(buf), before);
-        if ((e = scols_line_set_data(ln, COL_BEFORE, has_before ? buf : "-")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_BEFORE, has_before ? buf : "-")) < 0)
                 return e;
         if (has_after(l))
                 fmt_usec(buf, sizeof(buf), after);
-        if ((e = scols_line_set_data(ln, COL_AFTER, has_after(l) ? buf : "-")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_AFTER, has_after(l) ? buf : "-")) < 0)
                 return e;
-        return scols_line_set_data(ln, COL_CAUSE, cause_name);
+        return scols_line_set_data(ln, skip + COL_CAUSE, cause_name);
 }
 
 /*
@@ -194,36 +253,46 @@ static int fill_row(struct libscols_line *ln, const struct kmsg_loss *l) {
  * messages (at least, if one had no known size), the time before the
  * first and after the last, and in CAUSE how many gaps they were.
  */
-static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m) {
-        const struct kmsg_loss *first = m->first, *last = m->last ? m->last : m->first;
+static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m, bool boots) {
+        const struct row *last_row = m->last.loss ? &m->last : &m->first;
+        const struct kmsg_loss *first = m->first.loss, *last = last_row->loss;
+        const int skip = boots ? 0 : -1;
         char buf[160];
         int e;
 
+        /* The boots they span: "2", or "2-5". */
+        if (m->first.boot == last_row->boot)
+                snprintf(buf, sizeof(buf), "%" PRIu64, m->first.boot);
+        else
+                snprintf(buf, sizeof(buf), "%" PRIu64 "-%" PRIu64, m->first.boot, last_row->boot);
+        if (boots && (e = scols_line_set_data(ln, COL_BOOT, buf)) < 0)
+                return e;
         snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(first));
-        if ((e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_FIRST, buf)) < 0)
                 return e;
         if (kmsg_loss_get_count(last))
                 snprintf(buf, sizeof(buf), "%" PRIu64, kmsg_loss_get_first_seq(last) + kmsg_loss_get_count(last) - 1);
-        if ((e = scols_line_set_data(ln, COL_LAST, kmsg_loss_get_count(last) ? buf : "?")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_LAST, kmsg_loss_get_count(last) ? buf : "?")) < 0)
                 return e;
         snprintf(buf, sizeof(buf), m->unknown ? "%" PRIu64 "+" : "%" PRIu64, m->count);
-        if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_COUNT, buf)) < 0)
                 return e;
         if (kmsg_loss_has_before(first))
                 fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_before(first));
-        if ((e = scols_line_set_data(ln, COL_BEFORE, kmsg_loss_has_before(first) ? buf : "-")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_BEFORE, kmsg_loss_has_before(first) ? buf : "-")) < 0)
                 return e;
         if (has_after(last))
                 fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_after(last));
-        if ((e = scols_line_set_data(ln, COL_AFTER, has_after(last) ? buf : "-")) < 0)
+        if ((e = scols_line_set_data(ln, skip + COL_AFTER, has_after(last) ? buf : "-")) < 0)
                 return e;
         snprintf(buf, sizeof(buf),
                  m->gaps == 1 ? _("(%" PRIu64 " gap in between)") : _("(%" PRIu64 " gaps in between)"), m->gaps);
-        return scols_line_set_data(ln, COL_CAUSE, buf);
+        return scols_line_set_data(ln, skip + COL_CAUSE, buf);
 }
 
 static int print_table(struct lost_sink *t) {
         struct libscols_table *tb;
+        bool boots = t->boot > 1;
         char *str = NULL;
         size_t i;
         int e = 0;
@@ -233,23 +302,24 @@ static int print_table(struct lost_sink *t) {
         tb = scols_new_table();
         if (!tb)
                 return -ENOMEM;
-        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
+        /* BOOT only when there is more than one. */
+        for (i = boots ? 0 : 1; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
                 if (!scols_table_new_column(tb, columns[i].name, 0, columns[i].flags))
                         e = -ENOMEM;
         for (i = 0; i < t->n_head && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, t->head[i]) : -ENOMEM;
+                e = ln ? fill_row(ln, &t->head[i], boots) : -ENOMEM;
         }
         if (t->middle.gaps > 0 && e >= 0) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_middle_row(ln, &t->middle) : -ENOMEM;
+                e = ln ? fill_middle_row(ln, &t->middle, boots) : -ENOMEM;
         }
         for (i = 0; i < t->n_tail && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, t->tail[(t->tail_start + i) % LOST_ROWS_TAIL]) : -ENOMEM;
+                e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots) : -ENOMEM;
         }
         if (e >= 0)
                 e = scols_print_table_to_string(tb, &str);
@@ -260,6 +330,35 @@ static int print_table(struct lost_sink *t) {
         free(str);
         scols_unref_table(tb);
         return e < 0 ? e : 0;
+}
+
+/* Several boots: what the records of each cover, one line per boot. */
+static void print_boots(struct lost_sink *t) {
+        char a[48], b[48], buf[320];
+        size_t i;
+
+        snprintf(buf, sizeof(buf), _("Read: %" PRIu64 " records in %" PRIu64 " boots\n"), t->all.records, t->boot);
+        out_puts(buf);
+        for (i = 0; i < t->n_boots; i++) {
+                const struct coverage *c = &t->boots[i];
+
+                if (!c->have_first) {
+                        snprintf(buf, sizeof(buf), _("Boot %zu: no records\n"), i + 1);
+                        out_puts(buf);
+                        continue;
+                }
+                fmt_usec(a, sizeof(a), c->first_usec);
+                fmt_usec(b, sizeof(b), c->last_usec);
+                snprintf(buf, sizeof(buf),
+                         _("Boot %zu: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"), i + 1,
+                         c->records, c->first_seq, c->last_seq, a, b);
+                out_puts(buf);
+        }
+        if (t->rest.records > 0) {
+                snprintf(buf, sizeof(buf), _("Boots %zu-%" PRIu64 ": %" PRIu64 " records\n"), t->n_boots + 1, t->boot,
+                         t->rest.records);
+                out_puts(buf);
+        }
 }
 
 static void print_totals(struct lost_sink *t) {
@@ -298,10 +397,14 @@ static void print_totals(struct lost_sink *t) {
                         out_putc(')');
         }
         out_putc('\n');
-        if (!t->have_first)
+        if (!t->all.have_first)
                 return;
-        fmt_usec(a, sizeof(a), t->first_usec);
-        fmt_usec(b, sizeof(b), t->last_usec);
+        if (t->boot > 1 && !t->live) {
+                print_boots(t);
+                return;
+        }
+        fmt_usec(a, sizeof(a), t->all.first_usec);
+        fmt_usec(b, sizeof(b), t->all.last_usec);
         {
                 char buf[320];
 
@@ -309,11 +412,11 @@ static void print_totals(struct lost_sink *t) {
                         snprintf(buf, sizeof(buf),
                                  _("Ring: %" PRIu64 " of the %" PRIu64 " records written since boot (seq %" PRIu64
                                    "-%" PRIu64 "), covering %s to %s\n"),
-                                 t->records, t->last_seq + 1, t->first_seq, t->last_seq, a, b);
+                                 t->all.records, t->all.last_seq + 1, t->all.first_seq, t->all.last_seq, a, b);
                 else
                         snprintf(buf, sizeof(buf),
                                  _("Read: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"),
-                                 t->records, t->first_seq, t->last_seq, a, b);
+                                 t->all.records, t->all.first_seq, t->all.last_seq, a, b);
                 out_puts(buf);
         }
 }
@@ -335,14 +438,37 @@ static int print_summary_json(struct lost_sink *t) {
                         add(by, kmsg_loss_cause_to_name((enum kmsg_loss_cause)c),
                             json_object_new_uint64(t->stats.by_cause[c]));
         add(o, "lost_by_cause", by);
-        add(o, "records", json_object_new_uint64(t->records));
-        if (t->have_first) {
-                add(o, "first_seq", json_object_new_uint64(t->first_seq));
-                add(o, "last_seq", json_object_new_uint64(t->last_seq));
+        add(o, "records", json_object_new_uint64(t->all.records));
+        add(o, "boots", json_object_new_uint64(t->boot));
+        if (t->all.have_first) {
+                add(o, "first_seq", json_object_new_uint64(t->all.first_seq));
+                add(o, "last_seq", json_object_new_uint64(t->all.last_seq));
                 if (t->live)
-                        add(o, "next_seq", json_object_new_uint64(t->last_seq + 1));
-                add(o, "time_first", json_usec_new(t->first_usec));
-                add(o, "time_last", json_usec_new(t->last_usec));
+                        add(o, "next_seq", json_object_new_uint64(t->all.last_seq + 1));
+                add(o, "time_first", json_usec_new(t->all.first_usec));
+                add(o, "time_last", json_usec_new(t->all.last_usec));
+        }
+        if (t->boot > 1) {
+                struct json_object *v = json_object_new_array();
+                size_t i;
+
+                for (i = 0; v && i < t->n_boots; i++) {
+                        const struct coverage *bc = &t->boots[i];
+                        struct json_object *b = json_object_new_object();
+
+                        if (!b)
+                                break;
+                        add(b, "boot", json_object_new_uint64(i + 1));
+                        add(b, "records", json_object_new_uint64(bc->records));
+                        if (bc->have_first) {
+                                add(b, "first_seq", json_object_new_uint64(bc->first_seq));
+                                add(b, "last_seq", json_object_new_uint64(bc->last_seq));
+                                add(b, "time_first", json_usec_new(bc->first_usec));
+                                add(b, "time_last", json_usec_new(bc->last_usec));
+                        }
+                        json_object_array_add(v, b);
+                }
+                add(o, "by_boot", v);
         }
         return write_json(o);
 }
@@ -365,11 +491,12 @@ static void lost_free(struct sink *s) {
         size_t i;
 
         for (i = 0; i < t->n_head; i++)
-                kmsg_loss_unref(t->head[i]);
+                kmsg_loss_unref(t->head[i].loss);
         for (i = 0; i < t->n_tail; i++)
-                kmsg_loss_unref(t->tail[i]);
-        kmsg_loss_unref(t->middle.first);
-        kmsg_loss_unref(t->middle.last);
+                kmsg_loss_unref(t->tail[i].loss);
+        kmsg_loss_unref(t->middle.first.loss);
+        kmsg_loss_unref(t->middle.last.loss);
+        free(t->boots);
         free(t);
 }
 
@@ -386,6 +513,7 @@ const struct sink_ops sink_lost_ops = {
         .init = lost_init,
         .record = lost_record,
         .loss = lost_loss,
+        .boot = lost_boot,
         .seen = lost_seen,
         .finish = lost_finish,
         .free = lost_free,

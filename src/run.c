@@ -14,6 +14,7 @@
 #include "device.h"
 #include "i18n.h"
 #include "output.h"
+#include "problems.h"
 #include "run.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
@@ -113,14 +114,18 @@ static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
 }
 
 /*
- * Whether the filters and the device selection let the record through to
- * the sink; *m gets what the device filter found (all zero without it).
+ * Whether the filters, the device selection and --problem let the record
+ * through to the sink; *m gets what the device filter found (all zero
+ * without it).  Problems are found among the records the others let
+ * through.
  */
 static bool wanted(struct run *run, const struct kmsg_record *r, struct match *m) {
         struct filter *flt = run->filter;
+        struct problem_hit hit;
 
         return (!flt->active || filter_match(flt, r)) &&
-               (!run->devfilter || devfilter_match(run->devfilter, r, m));
+               (!run->devfilter || devfilter_match(run->devfilter, r, m)) &&
+               (!run->problems || problem_options_select(run->problems, r, &hit));
 }
 
 /* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */
@@ -129,18 +134,40 @@ static void flush_whole_records(const struct run *run) {
                 out_flush();
 }
 
-/* Show a record the sequence tracker let through, with the loss before it. */
+/*
+ * Count the boots; mark a new one where it starts, as a loss is marked:
+ * only inside --since/--until, except for --lost, which reports per boot.
+ */
+static int mark_boot(struct run *run, const struct kmsg_record *r, int fl, bool in_window) {
+        struct sink *s = run->sink;
+
+        if (run->boots == 0 && kmsg_record_has_seqnum(r))
+                run->boots = 1;
+        if (!(fl & KMSG_SEQ_NEW_BOOT))
+                return 0;
+        run->boots++;
+        if (!s->ops->boot || (!in_window && s != run->lost))
+                return 0;
+        return s->ops->boot(s, run->boots, r);
+}
+
+/* Show a record the sequence tracker let through, with the boot it starts and the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
         struct match m = {};
         bool in_window;
         int e;
 
-        count_for_lost(run, rd, r, fl);
-        if (fl & KMSG_SEQ_DUPLICATE)
+        if (fl & KMSG_SEQ_DUPLICATE) {
+                count_for_lost(run, rd, r, fl);
                 return 0;
-        warn_no_seq(run, rd, r);
+        }
         in_window = in_time_window(run, r);
+        e = mark_boot(run, r, fl, in_window);
+        if (e < 0)
+                return e;
+        count_for_lost(run, rd, r, fl);
+        warn_no_seq(run, rd, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
 
@@ -227,7 +254,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
         for (;;) {
                 struct kmsg_record *r;
 
-                if (run_quit || run->fatal) {
+                /* A signal stops the reader itself: it still hands out the records it holds. */
+                if (run->fatal) {
                         e = -EINTR;
                         break;
                 }
@@ -246,6 +274,13 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 }
                 if (e == 0 || e == -EAGAIN)
                         break;
+                if (e == -EINTR) {
+                        /* SIGINT or SIGTERM: what the reader could not finish is named. */
+                        if (*kmsg_reader_get_error(rd))
+                                warnx_("%s:%llu: %s", kmsg_reader_get_name(rd),
+                                       (unsigned long long)kmsg_reader_get_position(rd), kmsg_reader_get_error(rd));
+                        break;
+                }
                 switch (e) {
                 case -EPIPE:
                         if (!run->started)
@@ -284,9 +319,14 @@ static void on_quit(int sig) {
         errno = saved;
 }
 
-/* SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor saved. */
+/*
+ * SIGINT and SIGTERM end the run cleanly: the output flushed, the cursor
+ * saved.  Without SA_RESTART, so that a blocking read() or poll() returns;
+ * a second one of the same signal kills at once (SA_RESETHAND), should
+ * writing the output block.
+ */
 int run_setup_signals(struct run *run) {
-        struct sigaction sa = { .sa_handler = on_quit };
+        struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
 
         if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
                 return -errno;
@@ -295,6 +335,17 @@ int run_setup_signals(struct run *run) {
         if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
                 return -errno;
         return 0;
+}
+
+void run_watch(struct run *run, struct kmsg_reader *rd) {
+        kmsg_reader_set_interrupt(rd, &run_quit, run->quit_fd);
+}
+
+int run_exit_status(const struct run *run, bool follow) {
+        /* Following ends at a signal: that is its normal end. */
+        if (!run_quit || follow || run->status == EXIT_BAD_INPUT)
+                return run->status;
+        return 128 + run_quit;
 }
 
 static void cursor_hook(struct run *run, bool before) {

@@ -33,10 +33,13 @@ struct run {
         struct sink *sink;
         struct sink *lost;           /* --lost: the report, which also counts every record read */
         struct devfilter *devfilter; /* NULL: no device selection */
+        struct problem_options *problems; /* NULL: records are not classified */
         struct kmsg_seqtrack *track;
         struct filter *filter;
         struct loss_stats loss;
+        uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
         struct cursor *cursor; /* --cursor-file, or NULL */
+        const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
@@ -75,6 +78,13 @@ int run_drain(struct run *run, struct kmsg_reader *rd);
 
 /* run.c: SIGINT and SIGTERM end the run cleanly (run_quit, run->quit_fd); 0 or -errno. */
 int run_setup_signals(struct run *run);
+/* run.c: the reader stops at SIGINT and SIGTERM (run_quit), handing out what it holds first. */
+void run_watch(struct run *run, struct kmsg_reader *rd);
+/*
+ * run.c: the exit status: run->status, or 128 + the signal when SIGINT or
+ * SIGTERM ended reading without --follow (1 for an error still wins).
+ */
+int run_exit_status(const struct run *run, bool follow);
 /* run.c: --cursor-file: mark the records in flight around each write(2) of the output. */
 void run_set_cursor_hooks(struct run *run);
 

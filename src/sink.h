@@ -11,6 +11,7 @@
 
 struct columns;
 struct devctx;
+struct problem_options;
 
 /* Settings every output format may read. */
 struct output_settings {
@@ -40,6 +41,8 @@ struct output_settings {
         const char *machine_id;
         bool json; /* --lost: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
+        /* --problems, --problem: the classification of each record (problems.h), or NULL. */
+        struct problem_options *problems;
 };
 
 struct sink;
@@ -49,8 +52,9 @@ struct match;
  * What one output format does.  record() gets each record that passed the
  * filters with what the device filter found for it (m, never NULL; all
  * zero without device options), loss() each loss event where it happened
- * in the stream, seen() (optional) every record the input held
- * before filters, finish() the end of input.  Each returns 0 or -errno.
+ * in the stream, boot() (optional) where a new boot starts, seen()
+ * (optional) every record the input held before filters, finish() the end
+ * of input.  Each returns 0 or -errno.
  * A sink is size bytes, zeroed, that start with a struct sink; init()
  * (optional) sets up the rest and returns 0 or -errno; free() releases
  * the state and the sink, also after init() failed.
@@ -60,6 +64,13 @@ struct sink_ops {
         int (*init)(struct sink *s);
         int (*record)(struct sink *s, const struct kmsg_record *r, const struct match *m);
         int (*loss)(struct sink *s, const struct kmsg_loss *l);
+        /*
+         * A new boot starts with record r: n is its number in the input (2
+         * for the second; the first is not marked).  Called before r's
+         * loss (what that boot lost before the input began) and before r;
+         * for --lost also before seen(r), whatever the filters.
+         */
+        int (*boot)(struct sink *s, uint64_t n, const struct kmsg_record *r);
         void (*seen)(struct sink *s, const struct kmsg_record *r);
         int (*finish)(struct sink *s);
         void (*free)(struct sink *s);
@@ -101,8 +112,15 @@ struct sink *sink_free(struct sink *s);
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
+/*
+ * report-timeline.c: a boot where it happened in the stream (the hook for a
+ * boot event of the sink interface, which does not exist yet).
+ */
+void timeline_add_boot(struct sink *s, uint64_t usec);
+
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
-        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops;
+        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops,
+        sink_problems_ops, sink_timeline_ops;
 
 #endif

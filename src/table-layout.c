@@ -188,6 +188,30 @@ int table_layout_cell(struct table_layout *lo, struct libscols_line *ln, size_t 
         return 0;
 }
 
+size_t table_layout_termwidth(const struct table_layout *lo) {
+        return lo->termwidth;
+}
+
+size_t table_layout_width(const struct table_layout *lo, size_t i) {
+        return lo->widths[i];
+}
+
+size_t table_layout_shown(const struct table_layout *lo, size_t i) {
+        return lo->shown[i];
+}
+
+void table_layout_hold(struct table_layout *lo, size_t i, size_t w) {
+        if (w > lo->widths[i]) {
+                lo->widths[i] = w;
+                scols_column_set_whint(lo->cols[i], (double)w);
+        }
+}
+
+void table_layout_show(struct table_layout *lo, size_t i, size_t w, bool heading) {
+        if (heading || w > lo->shown[i])
+                lo->shown[i] = w;
+}
+
 struct libscols_column *table_layout_column(const struct table_layout *lo, size_t i) {
         return lo->cols[i];
 }

@@ -44,4 +44,16 @@ void table_layout_printed(struct table_layout *lo);
 /* The heading alone was printed: the lines that follow must fit it. */
 void table_layout_heading_printed(struct table_layout *lo);
 
+/*
+ * For a table laid out without libsmartcols (table-plain.c): the width
+ * fitted to (0: none), the width column i holds, the width it has in the
+ * lines printed; hold w for column i; lines (or, with heading, a heading
+ * alone) were printed with column i w wide.
+ */
+size_t table_layout_termwidth(const struct table_layout *lo);
+size_t table_layout_width(const struct table_layout *lo, size_t i);
+size_t table_layout_shown(const struct table_layout *lo, size_t i);
+void table_layout_hold(struct table_layout *lo, size_t i, size_t w);
+void table_layout_show(struct table_layout *lo, size_t i, size_t w, bool heading);
+
 #endif

@@ -175,12 +175,19 @@ static int parse_duration(const char *s, int64_t *ret_usec) {
                 { "h", 3600 * USEC_PER_SEC },
                 { "hour", 3600 * USEC_PER_SEC },
                 { "hours", 3600 * USEC_PER_SEC },
+                { "hr", 3600 * USEC_PER_SEC },
                 { "d", 86400 * USEC_PER_SEC },
                 { "day", 86400 * USEC_PER_SEC },
                 { "days", 86400 * USEC_PER_SEC },
                 { "w", 7 * 86400 * USEC_PER_SEC },
                 { "week", 7 * 86400 * USEC_PER_SEC },
                 { "weeks", 7 * 86400 * USEC_PER_SEC },
+                /* A month and a year as util-linux counts them: 30.44 and 365.25 days. */
+                { "month", 2629800 * USEC_PER_SEC },
+                { "months", 2629800 * USEC_PER_SEC },
+                { "y", 31557600 * USEC_PER_SEC },
+                { "year", 31557600 * USEC_PER_SEC },
+                { "years", 31557600 * USEC_PER_SEC },
         };
         int64_t total = 0;
         bool any = false;
@@ -251,41 +258,150 @@ static int64_t midnight(int days) {
         return (int64_t)mktime(&tm) * USEC_PER_SEC;
 }
 
-static int parse_date(const char *s, int64_t *ret_usec) {
-        static const char *const formats[] = {
-                "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M",
-                "%Y-%m-%d",          "%H:%M:%S",          "%H:%M",
-        };
-        size_t i;
+/* Up to max decimal digits at *p; returns how many were read (0: none). */
+static int read_digits(const char **p, int max, int *ret) {
+        int n = 0, v = 0;
 
-        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-                struct tm tm = {};
-                const char *end;
-                time_t t;
-
-                if (formats[i][1] == 'H') {
-                        time_t now = time(NULL);
-
-                        localtime_r(&now, &tm);
-                }
-                end = strptime(s, formats[i], &tm);
-                if (!end || *end)
-                        continue;
-                tm.tm_isdst = -1;
-                t = mktime(&tm);
-                if (t == (time_t)-1)
-                        return -EINVAL;
-                *ret_usec = (int64_t)t * USEC_PER_SEC;
-                return 0;
+        while (n < max && **p >= '0' && **p <= '9') {
+                v = v * 10 + (**p - '0');
+                (*p)++;
+                n++;
         }
-        return -EINVAL;
+        if (n > 0)
+                *ret = v;
+        return n;
+}
+
+/* A weekday name, short or long, any case, then blanks; its number (0 Sunday) or -1. */
+static int read_weekday(const char **p) {
+        static const char *const days[] = { "sunday", "monday", "tuesday", "wednesday",
+                                            "thursday", "friday", "saturday" };
+        const char *s = *p;
+        size_t n = 0;
+        int i;
+
+        while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z'))
+                n++;
+        if (n < 3 || s[n] != ' ')
+                return -1;
+        for (i = 0; i < 7; i++)
+                if ((n == 3 || n == strlen(days[i])) && strncasecmp(s, days[i], n) == 0)
+                        break;
+        if (i == 7)
+                return -1;
+        s += n;
+        while (*s == ' ')
+                s++;
+        *p = s;
+        return i;
+}
+
+/*
+ * The dates of util-linux's grammar, in the local time zone: an optional
+ * weekday ("Fri", "friday"; it must be the date's), then "YYYY-MM-DD" (or
+ * "YY-MM-DD", fields unpadded too), "HH:MM[:SS[.FRACTION]]" (',' also
+ * starts the fraction, of at most 6 digits) after a blank or 'T', or the
+ * time alone for today.
+ */
+static int parse_date(const char *s, int64_t *ret_usec) {
+        const char *p = s;
+        struct tm tm = {};
+        time_t now = time(NULL), t;
+        int wday, year, mon, day, hour = 0, min = 0, sec = 0, n, usec = 0;
+        bool date;
+
+        wday = read_weekday(&p);
+        localtime_r(&now, &tm);
+        n = read_digits(&p, 4, &year);
+        date = *p == '-';
+        if (date) {
+                if (n != 2 && n != 4)
+                        return -EINVAL;
+                if (n == 2)
+                        year += year < 69 ? 2000 : 1900;
+                p++;
+                if (!read_digits(&p, 2, &mon) || *p++ != '-' || !read_digits(&p, 2, &day))
+                        return -EINVAL;
+                if (mon < 1 || mon > 12 || day < 1 || day > 31)
+                        return -EINVAL;
+                tm.tm_year = year - 1900;
+                tm.tm_mon = mon - 1;
+                tm.tm_mday = day;
+                if (*p == ' ' || *p == 'T') {
+                        p++;
+                        n = read_digits(&p, 2, &hour);
+                } else
+                        n = -1;
+        } else if (n > 2)
+                return -EINVAL;
+        else
+                hour = year;
+        if (n == 0)
+                return -EINVAL;
+        if (n > 0) {
+                /* The time of day. */
+                if (*p++ != ':' || !read_digits(&p, 2, &min))
+                        return -EINVAL;
+                if (*p == ':') {
+                        p++;
+                        if (!read_digits(&p, 2, &sec))
+                                return -EINVAL;
+                        if (*p == '.' || *p == ',') {
+                                int digits = 0;
+
+                                for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+                                        if (digits < 6)
+                                                usec = usec * 10 + (*p - '0');
+                                if (digits > 6)
+                                        return -EINVAL;
+                                for (; digits < 6; digits++)
+                                        usec *= 10;
+                        }
+                }
+                if (hour > 23 || min > 59 || sec > 60)
+                        return -EINVAL;
+        }
+        if (*p)
+                return -EINVAL;
+        tm.tm_hour = hour;
+        tm.tm_min = min;
+        tm.tm_sec = sec;
+        tm.tm_isdst = -1;
+        t = mktime(&tm);
+        if (t == (time_t)-1 || (wday >= 0 && tm.tm_wday != wday))
+                return -EINVAL;
+        *ret_usec = (int64_t)t * USEC_PER_SEC + usec;
+        return 0;
+}
+
+/* "DURATION ago": the duration before now; -EINVAL when s does not end in " ago". */
+static int parse_ago(const char *s, int64_t *ret_usec) {
+        size_t n = strlen(s);
+        char buf[128];
+        int64_t v;
+        int e;
+
+        if (n < 5 || n - 4 >= sizeof(buf) || strcmp(s + n - 4, " ago") != 0)
+                return -EINVAL;
+        memcpy(buf, s, n - 4);
+        buf[n - 4] = '\0';
+        e = parse_duration(buf, &v);
+        if (e < 0)
+                return e;
+        *ret_usec = now_usec() - v;
+        return 0;
 }
 
 int time_parse_absolute(const char *s, int64_t *ret_usec) {
         int64_t v;
         int e;
 
-        if (!s || !*s)
+        if (!s)
+                return -EINVAL;
+        /* util-linux skips blanks before the time, not after. */
+        while (*s == ' ')
+                s++;
+        if (!*s)
                 return -EINVAL;
         if (strcmp(s, "now") == 0) {
                 *ret_usec = now_usec();
@@ -295,12 +411,22 @@ int time_parse_absolute(const char *s, int64_t *ret_usec) {
                 *ret_usec = midnight(s[0] == 'y' ? -1 : s[1] == 'o' && s[2] == 'm' ? 1 : 0);
                 return 0;
         }
+        if (parse_ago(s, &v) == 0) {
+                *ret_usec = v;
+                return 0;
+        }
         if (*s == '+' || *s == '-') {
                 e = parse_duration(s + 1, &v);
                 if (e < 0)
                         return e;
                 *ret_usec = now_usec() + (*s == '-' ? -v : v);
                 return 0;
+        }
+        if (*s == '@' && s[1] == '-') {
+                e = parse_seconds(s + 2, &v);
+                if (e == 0)
+                        *ret_usec = -v;
+                return e;
         }
         if (*s == '@')
                 return parse_seconds(s + 1, ret_usec);
@@ -417,18 +543,19 @@ static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) {
                 *pos = *pos + (size_t)r < size ? *pos + (size_t)r : size - 1;
 }
 
-/* The ctime text of the record, or its padded seconds when the boot time is not known. */
-static void ctime_text(struct timefmt *t, uint64_t usec, char *a, size_t size) {
+/* The ctime text of the record (in a, or kept from its second), or its padded seconds when the boot time is not known. */
+static const char *ctime_text(struct timefmt *t, uint64_t usec, char *a, size_t size) {
         /* Records come many to a second: format each second once. */
         int64_t second = t->have_boot ? (t->boot_usec + (int64_t)usec) / USEC_PER_SEC : -1;
 
         if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
-                snprintf(a, size, "%s", t->ctime_text);
-        else if (timefmt_ctime(t, usec, a, size) > 0) {
+                return t->ctime_text;
+        if (timefmt_ctime(t, usec, a, size) > 0) {
                 snprintf(t->ctime_text, sizeof(t->ctime_text), "%s", a);
                 t->ctime_second = second;
         } else
                 format_padded(a, size, usec);
+        return a;
 }
 
 /* "[Nov14 22:13] " at a new minute, else "[  +0.000123] " from the previous record. */
@@ -459,6 +586,44 @@ static void reltime_stamp(struct timefmt *t, uint64_t usec, char *buf, size_t si
                 append(buf, size, pos, "[%11s] ", tmp);
         }
         t->last_minute = minute;
+}
+
+/*
+ * "[A D] " (or "[A] " when D is empty) into buf, cut to size as snprintf()
+ * would; returns the length it has uncut.  Without printf: -T runs it for
+ * every record.
+ */
+static int bracket(char *buf, size_t size, const char *a, const char *d) {
+        char tmp[128];
+        size_t na = strnlen(a, 64), nd = strnlen(d, 40), n = 0;
+
+        tmp[n++] = '[';
+        memcpy(tmp + n, a, na);
+        n += na;
+        if (nd) {
+                tmp[n++] = ' ';
+                memcpy(tmp + n, d, nd);
+                n += nd;
+        }
+        tmp[n++] = ']';
+        tmp[n++] = ' ';
+        if (size > 0) {
+                size_t k = n < size ? n : size - 1;
+
+                memcpy(buf, tmp, k);
+                buf[k] = '\0';
+        }
+        return (int)n;
+}
+
+/* bracket() appended at *pos. */
+static void put_bracket(char *buf, size_t size, size_t *pos, const char *a, const char *d) {
+        int r;
+
+        if (*pos + 1 >= size)
+                return;
+        r = bracket(buf + *pos, size - *pos, a, d);
+        *pos = *pos + (size_t)r < size ? *pos + (size_t)r : size - 1;
 }
 
 size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
@@ -513,11 +678,11 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 switch (list[i]) {
                 case TIME_RAW:
                         format_padded(a, sizeof(a), usec);
-                        append(buf, size, &pos, has_delta ? "[%s %s] " : "[%s] ", a, d);
+                        put_bracket(buf, size, &pos, a, has_delta ? d : "");
                         break;
                 case TIME_CTIME:
-                        ctime_text(t, usec, a, sizeof(a));
-                        append(buf, size, &pos, has_show || (has_delta && !has_raw) ? "[%s %s] " : "[%s] ", a, d);
+                        put_bracket(buf, size, &pos, ctime_text(t, usec, a, sizeof(a)),
+                                    has_show || (has_delta && !has_raw) ? d : "");
                         break;
                 case TIME_ISO:
                         if (timefmt_iso(t, usec, a, sizeof(a)) == 0)
@@ -535,7 +700,7 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 case TIME_SHOW_DELTA:
                         if (!has_ctime) {
                                 format_padded(a, sizeof(a), usec);
-                                append(buf, size, &pos, "[%s %s] ", a, d);
+                                put_bracket(buf, size, &pos, a, d);
                         }
                         break;
                 case TIME_NONE:

@@ -39,7 +39,9 @@ results.append(("the man page has EXAMPLES", len(examples) >= 10, "%d examples" 
 live_ok = os.access("/dev/kmsg", os.R_OK)
 bindir = tempfile.mkdtemp()
 os.symlink(os.path.abspath(kdmesg), os.path.join(bindir, "kdmesg"))
-env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], PAGER="", NO_COLOR="1")
+env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"], PAGER="", NO_COLOR="1",
+           KDMESG_PROBLEMS_RULES=os.path.join(os.path.abspath(srcdir), "data", "problems.rules"),
+           KDMESG_PROBLEMS_DIR="")
 for cmd in examples:
     reads_live = "-K " not in cmd and "-F " not in cmd
     if reads_live and not live_ok:

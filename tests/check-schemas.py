@@ -46,7 +46,8 @@ for name, s in schemas.items():
         check("%s is a valid Draft 7 schema" % name, True)
     except jsonschema.SchemaError as e:
         check("%s is a valid Draft 7 schema" % name, False, e.message)
-for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg"):
+for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems",
+             "kdmesg-timeline"):
     check("data/%s.schema.json exists" % name, name + ".schema.json" in schemas)
 if not all(ok for _, ok, _ in results):
     schemas = {}
@@ -73,17 +74,23 @@ def problems(name, text, lines=True):
 
 dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty.kmsg",
          "formats.kmsg", "formats-real.kmsg", "malformed.kmsg", "two-boots-same-kernel.kmsg",
-         "wide.kmsg", "basic.export", "classic.export"]
+         "wide.kmsg", "basic.export", "classic.export", "problems.kmsg", "two-boots-reset.kmsg",
+         "two-boots-forward.kmsg", "two-boots.export"]
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
+        ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
+        ("--timeline --json", ["--timeline", "--json"], "kdmesg-timeline.schema.json", True),
+        ("--timeline --problems --json", ["--timeline", "--problems", "--json"], "kdmesg-timeline.schema.json", True),
         ("--json=dmesg", ["--json=dmesg"], "kdmesg-dmesg.schema.json", False),
         ("--json=dmesg -x", ["--json=dmesg", "-x"], "kdmesg-dmesg.schema.json", False)]
 for label, args, schema, lines in runs:
     bad, count = [], 0
     for dump in dumps:
         p = subprocess.run([kdmesg, "-K", os.path.join(srcdir, "tests", "data", dump)] + args,
-                           capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1", PAGER=""))
+                           capture_output=True, text=True,
+                           env=dict(os.environ, NO_COLOR="1", PAGER="", KDMESG_PROBLEMS_DIR="",
+                                    KDMESG_PROBLEMS_RULES=os.path.join(srcdir, "data", "problems.rules")))
         # malformed.kmsg exits 1 for its skipped records; what is written must still be valid.
         if p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
             bad.append("%s: exit %d: %s" % (dump, p.returncode, p.stderr))
@@ -99,12 +106,21 @@ for label, args, schema, lines in runs:
 
 # Golden outputs that hold JSON, and the schema each must satisfy.
 golden = {
+    "boots/export.json": ("kdmesg-record.schema.json", True),
+    "boots/forward.json": ("kdmesg-record.schema.json", True),
+    "boots/forward.lost.json": ("kdmesg-lost.schema.json", True),
+    "boots/forward.json-dmesg": ("kdmesg-dmesg.schema.json", False),
+    "boots/reset.json": ("kdmesg-record.schema.json", True),
+    "boots/reset.lost.json": ("kdmesg-lost.schema.json", True),
+    "boots/reset.json-dmesg": ("kdmesg-dmesg.schema.json", False),
     "devices/bounded.json": ("kdmesg-devices.schema.json", True),
     "devices/report.json": ("kdmesg-devices.schema.json", True),
     "devices/report-text.json": ("kdmesg-devices.schema.json", True),
     "devices/text-sda1.json": ("kdmesg-record.schema.json", True),
     "json/formats-json.out": ("kdmesg-record.schema.json", True),
     "json/formats-json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
+    "problems/report.json": ("kdmesg-problems.schema.json", True),
+    "timeline/levels.json": ("kdmesg-timeline.schema.json", True),
     "parity/json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
     "parity/json-dmesg-x.out": ("kdmesg-dmesg.schema.json", False),
 }
@@ -135,10 +151,14 @@ for rel, (schema, lines) in sorted(golden.items()):
     check("golden %s is valid against %s" % (rel, schema), not bad, "\n".join(bad[:20]))
 
 rejects = [
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{"lost":1},"records":0}'),
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":0,"gaps":0,"lost_by_cause":{},"records":0}'),
-    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":1,"first_seq":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{"lost":1},"records":0,"boots":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":0,"gaps":0,"lost_by_cause":{},"records":0,"boots":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":1,"boots":1,"first_seq":0}'),
     ("kdmesg-lost.schema.json", '{"first_seq":1,"last_seq":1,"count":1,"cause":"x"}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":0}'),
+    ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":0,"boots":2,"by_boot":[{"boot":0,"records":0}]}'),
+    ("kdmesg-record.schema.json", '{"boot":1,"first_seq":0}'),
+    ("kdmesg-record.schema.json", '{"boot":2}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":0,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"msg":"x","seq":1}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"level":"warning","msg":"x"}'),
@@ -147,6 +167,11 @@ rejects = [
     ("kdmesg-devices.schema.json", '{"others":false,"count":1,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"others":true,"subsystem":"usb","count":1,"msg":"x"}'),
     ("kdmesg-dmesg.schema.json", '{"dmesg":[{"pri":6,"msg":"x"}]}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oom","count":1,"subject":"","message":"x"}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oops","count":0,"subject":"","message":"x"}'),
+    ("kdmesg-problems.schema.json", '{"problem":"oops","count":1,"message":"x"}'),
+    ("kdmesg-timeline.schema.json", '{"time_start":0,"time_end":1,"counts":{"errors":1}}'),
+    ("kdmesg-timeline.schema.json", '{"time_start":0,"counts":{"warn":1}}'),
 ]
 for schema, text in rejects:
     check("%s rejects %s" % (schema, text), schema in schemas and bool(problems(schema, text)))

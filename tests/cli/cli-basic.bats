@@ -182,9 +182,10 @@ os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
         run_split "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        [ "${#lines[@]}" -eq 16 ]
-        [ "${lines[8]}" = "[    0.000000] msg 0" ]
-        [ "${lines[13]}" = "[    0.005002] boot2 5" ]
+        [ "${#lines[@]}" -eq 17 ]
+        [ "${lines[8]}" = "-- boot 2 --" ]
+        [ "${lines[9]}" = "[    0.000000] msg 0" ]
+        [ "${lines[14]}" = "[    0.005002] boot2 5" ]
 }
 
 @test "a dump that starts with records stamped 0, read twice: duplicates once the overlap is proven" {

@@ -273,6 +273,40 @@ bash_complete() {
         [ "$output" = "$(printf 'auto\nalways')" ]
 }
 
+@test "the bash completion: --device and --subsystem offer names, never ls headers" {
+        local r="$BATS_TEST_TMPDIR/root"
+        mkdir -p "$r/sys/class/block/sda" "$r/sys/class/block/sda1" "$r/sys/class/net/eth0" "$r/sys/class/net/lo" \
+                "$r/sys/class/tty" "$r/sys/bus/usb" "$r/sys/bus/pci"
+        run bash_complete --sysroot "$r" --device ""
+        [ "$output" = "$(printf 'sda\nsda1\neth0\nlo')" ]
+        run bash_complete --sysroot "$r" --device s
+        [ "$output" = "$(printf 'sda\nsda1')" ]
+        run bash_complete --sysroot "$r" --subsystem ""
+        [ "$output" = "$(printf 'block\nnet\ntty\npci\nusb')" ]
+        # On this machine's /sys too: names only.
+        run bash_complete --device ""
+        [[ "$output" != *:* ]]
+        [[ "$output" != */* ]]
+        run bash_complete --subsystem ""
+        [[ "$output" != *:* ]]
+}
+
+@test "the bash completion: -o in any case, without the columns already chosen" {
+        run bash_complete -o se
+        [ "$output" = "SEQ" ]
+        run bash_complete -o SEQ,t
+        [ "$output" = "SEQ,TIME" ]
+        run bash_complete -o seq,time,
+        [[ "$output" != *SEQ,time,SEQ* ]]
+        [[ "$output" != *SEQ,time,TIME* ]]
+        [[ "$output" == *"seq,time,MESSAGE"* ]]
+        [[ "$output" == *"seq,time,DEV."* ]]
+        run bash_complete -o +mes
+        [ "$output" = "+MESSAGE" ]
+        run bash_complete --output DEV.a,d
+        [ "$output" = "$(printf 'DEV.a,DEVICE\nDEV.a,DEVNAME\nDEV.a,DICT\nDEV.a,DEV.')" ]
+}
+
 # Tab pressed at the end of a command line in an interactive zsh (tests/cli/zsh-complete).
 zsh_complete() {
         command -v zsh >/dev/null || skip "zsh is not installed"

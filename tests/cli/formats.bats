@@ -145,7 +145,7 @@ bad_usage() {
 
 @test "the bash and zsh completions offer exactly the columns of --list-columns" {
         want=$("$KDMESG" --list-columns | awk '{ print $1 }' | sed 's/^DEV\.KEY$/DEV./' | sort)
-        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_list "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
+        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_columns "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
         [ "$bash_cols" = "$want" ]
         # zsh completes names only (a "DEV." there would get a space after it).
         zsh_cols=$(sed -n "s/.*--output=}'\[table columns\]:columns:_sequence compadd - \([^']*\)'.*/\1/p" "$SRC/completions/_kdmesg" | tr ' ' '\n' | sort)
@@ -323,6 +323,32 @@ bad_usage() {
         # --noheadings: no heading at all.
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/up.kmsg" --format=table --noheadings
         [ "${#lines[@]}" -eq 600 ]
+}
+
+@test "table: the columns kdmesg pads itself are the lines libsmartcols prints" {
+        # Not a terminal, no COLUMNS: kdmesg lays the table out; KDMESG_TABLE_SCOLS=1 has libsmartcols do it.
+        {
+                for ((i = 0; i < 1200; i++)); do
+                        printf '6,%d,%d,-,caller=T%d;m\\xe4\\xb8\\xad%d \\x09 \\xff\n' $((i + 3)) \
+                                $((i < 700 ? i * 1000 : 1000000000000 + i)) $((i * 37)) $i
+                        if ((i % 3 == 0)); then printf ' SUBSYSTEM=block\n DEVICE=+block:%*s\n' $((i / 100)) x; fi
+                done
+        } > "$BATS_TEST_TMPDIR/wide.kmsg"
+        for d in "$F" "$REAL" "$BATS_TEST_TMPDIR/wide.kmsg"; do
+                for o in "" "-o SEQ,TIME,PRI,FACILITY,LEVEL,FLAGS,CALLER,SUBSYSTEM,DEVICE,DEVNAME,DICT,MESSAGE" \
+                        "-o MESSAGE,SEQ,LEVEL" "-o MESSAGE" "-o SEQ,DEVICE" "-o DEV.DRIVER,MESSAGE,DEV.SUBSYSTEM" \
+                        "-o CALLER,FLAGS" "-o SEQ,DICT"; do
+                        for x in "" --noheadings -d --time-format=iso; do
+                                echo "$d $o $x"
+                                cmp <(KDMESG_TABLE_SCOLS=1 "$KDMESG" -K "$d" $o $x --format=table 2>&1) \
+                                        <("$KDMESG" -K "$d" $o $x --format=table 2>&1)
+                        done
+                done
+        done
+        # A loss before the first record comes after the heading; an empty dump is the heading alone.
+        "$KDMESG" -K "$F" --format=table 2>/dev/null | sed -n 2p | grep -q '^-- 1 message lost'
+        : > "$BATS_TEST_TMPDIR/empty.kmsg"
+        [ "$("$KDMESG" -K "$BATS_TEST_TMPDIR/empty.kmsg" -o SEQ,MESSAGE)" = "    SEQ MESSAGE" ]
 }
 
 @test "table: a column keeps its width from batch to batch" {

@@ -22,8 +22,8 @@ load emu
         emu write 25
         run --separate-stderr kdmesg_emu --lost --json
         [ "$status" -eq 0 ]
-        [ "${lines[0]}" = '{"first_seq":0,"last_seq":14,"count":15,"cause":"rotated","time_after":0.016000}' ]
-        [ "${lines[1]}" = '{"lost_total":15,"lost_unknown":false,"gaps":1,"lost_by_cause":{"rotated":15},"records":10,"first_seq":15,"last_seq":24,"next_seq":25,"time_first":0.016000,"time_last":0.025000}' ]
+        [ "${lines[0]}" = '{"first_seq":0,"last_seq":14,"count":15,"cause":"rotated","time_after":0.016000,"boot":1}' ]
+        [ "${lines[1]}" = '{"lost_total":15,"lost_unknown":false,"gaps":1,"lost_by_cause":{"rotated":15},"records":10,"boots":1,"first_seq":15,"last_seq":24,"next_seq":25,"time_first":0.016000,"time_last":0.025000}' ]
         [ "${#lines[@]}" -eq 2 ]
         # Every line is JSON.
         jq -e . <<<"$output" >/dev/null
@@ -54,7 +54,7 @@ Ring: 5 of the 5 records written since boot (seq 0-4), covering 0.001000 to 0.00
         emu write 5
         KMSG_EMU_TOOBIG_SEQ=2 run --separate-stderr kdmesg_emu --lost --json
         [ "$status" -eq 0 ]
-        [ "${lines[0]}" = '{"first_seq":2,"last_seq":2,"count":1,"cause":"toobig","time_before":0.002000,"time_after":0.004000}' ]
+        [ "${lines[0]}" = '{"first_seq":2,"last_seq":2,"count":1,"cause":"toobig","time_before":0.002000,"time_after":0.004000,"boot":1}' ]
         [ "$(jq -s -c '.[-1] | [.lost_total, .records, .lost_by_cause]' <<<"$output")" = '[1,4,{"toobig":1}]' ]
         KMSG_EMU_TOOBIG_SEQ=2 run --separate-stderr kdmesg_emu
         [ "$status" -eq 0 ]

@@ -100,10 +100,64 @@ TEST(relative_times_and_words) {
         CHECK(v > now && v <= now + 86400 * SEC);
 }
 
+TEST(util_linux_time_grammar) {
+        int64_t v, now;
+
+        utc();
+        now = now_usec();
+        /* "DURATION ago", with blanks between number and unit, and long unit names. */
+        CHECK_INT(time_parse_absolute("1 hour ago", &v), 0);
+        CHECK(v >= now - 3600 * SEC && v < now - 3598 * SEC);
+        CHECK_INT(time_parse_absolute("5 min ago", &v), 0);
+        CHECK(v >= now - 300 * SEC && v < now - 298 * SEC);
+        CHECK_INT(time_parse_absolute("1h 30min ago", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("1 hour 30 min ago", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("1.5h ago", &v), 0);
+        CHECK(v >= now - 5400 * SEC && v < now - 5398 * SEC);
+        CHECK_INT(time_parse_absolute("2 weeks ago", &v), 0);
+        CHECK(v >= now - 14 * 86400 * SEC && v < now - 14 * 86400 * SEC + 2 * SEC);
+        CHECK_INT(time_parse_absolute("2 hr ago", &v), 0);
+        CHECK(v >= now - 7200 * SEC && v < now - 7198 * SEC);
+        CHECK_INT(time_parse_absolute("1 month ago", &v), 0);
+        CHECK(v >= now - 2629800 * SEC && v < now - 2629798 * SEC);
+        CHECK_INT(time_parse_absolute("1y ago", &v), 0);
+        CHECK(v >= now - 31557600 * SEC && v < now - 31557598 * SEC);
+        CHECK_INT(time_parse_absolute(" 5min ago", &v), 0);
+        CHECK_INT(time_parse_absolute("+ 5min", &v), 0);
+        CHECK(v >= now + 300 * SEC && v < now + 302 * SEC);
+        CHECK_INT(time_parse_absolute("+5min 3s", &v), 0);
+        CHECK(v >= now + 303 * SEC && v < now + 305 * SEC);
+        /* Dates with fractions, short years, unpadded fields, weekdays. */
+        CHECK_INT(time_parse_absolute("2026-12-04 03:23:10.5", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC + 500000);
+        CHECK_INT(time_parse_absolute("2026-12-04 03:23:10,5", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC + 500000);
+        CHECK_INT(time_parse_absolute("2026-12-04T03:23:10.123456", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC + 123456);
+        CHECK_INT(time_parse_absolute("2026-12-04 03:23:10.", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC);
+        CHECK_INT(time_parse_absolute("26-12-04 03:23:10", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC);
+        CHECK_INT(time_parse_absolute("2026-12-4 3:23:10", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC);
+        CHECK_INT(time_parse_absolute("Fri 2026-12-04 03:23:10", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC);
+        CHECK_INT(time_parse_absolute("friday 2026-12-04 03:23:10", &v), 0);
+        CHECK_INT(v, 1796354590 * SEC);
+        CHECK_INT(time_parse_absolute("Thu 2026-12-04", &v), -EINVAL);
+        CHECK_INT(time_parse_absolute("@-5", &v), 0);
+        CHECK_INT(v, -5 * SEC);
+}
+
 TEST(bad_times_are_rejected) {
         static const char *const bad[] = { "", "12.", ".5", "-", "+", "-10 fortnights", "tomorrow2",
                                            "2023-13-01", "2023-11-14 25:00", "@", "@x", "half past",
-                                           "1 2", "-min", "@1.2.3" };
+                                           "1 2", "-min", "@1.2.3", "5min ago ", "-5min ago", "+5min ago", "ago",
+                                           "2026-12-04 03:23:10.1234567", "2026-12-04 24:00", "yesterday 03:00",
+                                           "2026-12-04T03:23:10Z", "2026-12-04 03:23:10 UTC", "last monday",
+                                           "Fri", "12/04/2026", "2026-12-04 03:23:" };
         struct time_point p = { .monotonic = true, .usec = 42 };
         size_t i;
 

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* --problems, --problem KIND, --fail-on-problem and --timeline: parsing, set-up, selection. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "problems.h"
+#include "util.h"
+
+const char *problem_options_help(void) {
+        return _("\nProblems:\n"
+                 "     --problems              report: known problems (oops, oom-kill, io-error,\n"
+                 "                               ...) grouped by kind and subject, worst first\n"
+                 "     --problem <kind>        only the records of problems of this kind\n"
+                 "                               (repeatable)\n"
+                 "     --fail-on-problem       exit with status 4 when a problem was found\n"
+                 "     --timeline[=<chars>]    report: message counts over time, one row per\n"
+                 "                               level group (per problem kind with --problems);\n"
+                 "                               chars: auto, utf8 or ascii\n");
+}
+
+int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size) {
+        int k;
+
+        switch (opt) {
+        case PROBOPT_PROBLEMS:
+                po->report = true;
+                return 0;
+        case PROBOPT_FAIL:
+                po->fail = true;
+                return 0;
+        case PROBOPT_TIMELINE:
+                po->timeline = true;
+                if (!arg || strcmp(arg, "auto") == 0)
+                        po->chars = TIMELINE_AUTO;
+                else if (strcmp(arg, "utf8") == 0)
+                        po->chars = TIMELINE_UTF8;
+                else if (strcmp(arg, "ascii") == 0)
+                        po->chars = TIMELINE_ASCII;
+                else {
+                        snprintf(err, size, _("unknown --timeline characters '%s' (expected auto, utf8 or ascii)"),
+                                 arg);
+                        return -EINVAL;
+                }
+                return 0;
+        case PROBOPT_PROBLEM:
+                k = problem_kind_from_name(arg);
+                if (k < 0) {
+                        char list[300] = "";
+                        int i;
+
+                        for (i = 0; i < _PROBLEM_MAX; i++) {
+                                if (i > 0)
+                                        strcat(list, " ");
+                                strcat(list, problem_kind_name(i));
+                        }
+                        snprintf(err, size, _("unknown problem kind '%s' (expected one of: %s)"), arg, list);
+                        return -EINVAL;
+                }
+                po->select |= 1u << k;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
+bool problem_options_active(const struct problem_options *po) {
+        return po->report || po->select || po->fail;
+}
+
+int problem_options_setup(struct problem_options *po) {
+        int e;
+
+        if (!problem_options_active(po))
+                return 0;
+        po->rules = problems_new();
+        if (!po->rules) {
+                warnx_("%s", strerror(ENOMEM));
+                return -ENOMEM;
+        }
+        e = problems_load_default(po->rules);
+        if (e < 0)
+                warnx_("%s", problems_error(po->rules));
+        return e;
+}
+
+bool problem_options_select(struct problem_options *po, const struct kmsg_record *r, struct problem_hit *ret) {
+        if (problems_classify(po->rules, r, ret) < 0)
+                ret->kind = PROBLEM_NONE;
+        po->last = *ret;
+        if (po->select && (ret->kind == PROBLEM_NONE || !(po->select & (1u << ret->kind))))
+                return false;
+        if (ret->kind != PROBLEM_NONE && ret->opens)
+                po->found++;
+        return true;
+}
+
+void problem_options_done(struct problem_options *po) {
+        po->rules = problems_free(po->rules);
+}

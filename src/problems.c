@@ -1,0 +1,655 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The problem rules: reading them from files, and sorting records into
+ * problems with them.  One rule a line:
+ *
+ *     KIND [report] [level=LIST] [subsystem=GLOB] [device=GLOB]
+ *          [subject=TEMPLATE] [devname=TEMPLATE] /REGEX/[i]
+ *     KIND part [end] /REGEX/       a line of an open report of KIND
+ *     any part [end] /REGEX/        a line of any open report
+ *     ignore [conditions] /REGEX/   not a problem (checked in order too)
+ *
+ * The regex is a POSIX extended regular expression on the message (each
+ * line of a multi-line message is a line for ^ and $); it runs from the
+ * first word that starts with '/' to the last '/' of the line.  Templates
+ * copy their text with \1 to \9 replaced by the regex's groups; a value
+ * may be quoted ("...", with \" for a quote) to hold spaces.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "i18n.h"
+#include "problems.h"
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/share/kdmesg"
+#endif
+#ifndef PKGSYSCONFDIR
+#define PKGSYSCONFDIR "/etc/kdmesg"
+#endif
+
+/* A rules file larger than this is refused (the shipped one is a few KiB). */
+#define MAX_RULES_FILE (1024 * 1024)
+#define MAX_TEXT 8192
+#define MAX_SUBJECT 256
+
+static const char *const kind_names[_PROBLEM_MAX] = {
+        [PROBLEM_PANIC] = "panic",
+        [PROBLEM_OOPS] = "oops",
+        [PROBLEM_HARD_LOCKUP] = "hard-lockup",
+        [PROBLEM_SOFT_LOCKUP] = "soft-lockup",
+        [PROBLEM_RCU_STALL] = "rcu-stall",
+        [PROBLEM_HUNG_TASK] = "hung-task",
+        [PROBLEM_MCE] = "mce",
+        [PROBLEM_OOM_KILL] = "oom-kill",
+        [PROBLEM_FS_ERROR] = "fs-error",
+        [PROBLEM_IO_ERROR] = "io-error",
+        [PROBLEM_THERMAL] = "thermal",
+        [PROBLEM_SEGFAULT] = "segfault",
+        [PROBLEM_WARNING] = "warning",
+        [PROBLEM_LINK_DOWN] = "link-down",
+};
+
+const char *problem_kind_name(int kind) {
+        return kind >= 0 && kind < _PROBLEM_MAX ? kind_names[kind] : NULL;
+}
+
+int problem_kind_from_name(const char *name) {
+        int i;
+
+        for (i = 0; i < _PROBLEM_MAX; i++)
+                if (strcmp(name, kind_names[i]) == 0)
+                        return i;
+        return -EINVAL;
+}
+
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_IGNORE };
+#define KIND_ANY (-2)
+
+struct rule {
+        enum rule_type type;
+        int kind; /* KIND_ANY: a part of any report */
+        bool report, end;
+        bool have_levels;
+        uint8_t levels;
+        char *subsystem, *device;
+        char *subject, *devname;
+        regex_t re;
+        /* A piece of text every match contains (found in the regex), for a quick memmem(). */
+        char *literal;
+        size_t literal_len;
+};
+
+struct problems {
+        struct rule *rules;
+        size_t n, cap;
+        int open; /* the kind of the report still open, or PROBLEM_NONE */
+        char text[MAX_TEXT + 1];
+        char subject[MAX_SUBJECT], devname[MAX_SUBJECT];
+        char error[512];
+};
+
+struct problems *problems_new(void) {
+        struct problems *p = calloc(1, sizeof(*p));
+
+        if (p)
+                p->open = PROBLEM_NONE;
+        return p;
+}
+
+static void rule_free_strings(struct rule *r) {
+        free(r->subsystem);
+        free(r->device);
+        free(r->subject);
+        free(r->devname);
+        free(r->literal);
+}
+
+static void rule_done(struct rule *r) {
+        rule_free_strings(r);
+        regfree(&r->re);
+}
+
+struct problems *problems_free(struct problems *p) {
+        size_t i;
+
+        if (!p)
+                return NULL;
+        for (i = 0; i < p->n; i++)
+                rule_done(&p->rules[i]);
+        free(p->rules);
+        free(p);
+        return NULL;
+}
+
+const char *problems_error(const struct problems *p) {
+        return p->error;
+}
+
+size_t problems_count(const struct problems *p) {
+        return p->n;
+}
+
+static int __attribute__((format(printf, 4, 5)))
+bad(struct problems *p, const char *name, unsigned line, const char *fmt, ...) {
+        char what[400];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(what, sizeof(what), fmt, ap);
+        va_end(ap);
+        snprintf(p->error, sizeof(p->error), "%s:%u: %s", name, line, what);
+        return -EINVAL;
+}
+
+/*
+ * The longest run of literal characters at the top level of an ERE that
+ * has no top-level '|': text that every match contains.  Returns its
+ * length (0: none), the text in buf.
+ */
+/* Whether an ERE has a '|' outside of groups and brackets. */
+static bool top_level_alternation(const char *re) {
+        bool in_bracket = false;
+        int depth = 0;
+        size_t j;
+
+        for (j = 0; re[j]; j++) {
+                if (in_bracket) {
+                        if (re[j] == ']')
+                                in_bracket = false;
+                        continue;
+                }
+                if (re[j] == '\\' && re[j + 1])
+                        j++;
+                else if (re[j] == '[') {
+                        in_bracket = true;
+                        if (re[j + 1] == '^')
+                                j++;
+                        if (re[j + 1] == ']')
+                                j++;
+                } else if (re[j] == '(')
+                        depth++;
+                else if (re[j] == ')')
+                        depth--;
+                else if (re[j] == '|' && depth == 0)
+                        return true;
+        }
+        return false;
+}
+
+static size_t find_literal(const char *re, char *buf, size_t size) {
+        size_t best = 0, run = 0, i;
+        char cur[256];
+        int depth = 0;
+
+        if (top_level_alternation(re))
+                return 0;
+        for (i = 0; re[i];) {
+                char c = re[i];
+                size_t next = i + 1;
+                bool literal = false;
+                char lit = 0;
+
+                if (c == '\\' && re[i + 1]) {
+                        char e = re[i + 1];
+
+                        next = i + 2;
+                        if (strchr(".[]()*+?{}|^$\\/", e)) {
+                                literal = depth == 0;
+                                lit = e;
+                        }
+                } else if (c == '[') {
+                        /* Skip the bracket expression. */
+                        next = i + 1;
+                        if (re[next] == '^')
+                                next++;
+                        if (re[next] == ']')
+                                next++;
+                        while (re[next] && re[next] != ']') {
+                                if (re[next] == '[' && (re[next + 1] == ':' || re[next + 1] == '.' || re[next + 1] == '=')) {
+                                        const char *end = strstr(re + next + 2, (char[]){ re[next + 1], ']', 0 });
+
+                                        next = end ? (size_t)(end - re) + 2 : strlen(re);
+                                        continue;
+                                }
+                                next++;
+                        }
+                        if (re[next])
+                                next++;
+                } else if (c == '{') {
+                        /* An interval {m,n}: its digits are no text. */
+                        const char *close = strchr(re + i, '}');
+
+                        next = close ? (size_t)(close - re) + 1 : strlen(re);
+                } else if (c == '(')
+                        depth++;
+                else if (c == ')')
+                        depth--;
+                else if (!strchr(".*+?{}|^$", c)) {
+                        literal = depth == 0;
+                        lit = c;
+                }
+                /* A character made optional by what follows is not required. */
+                if (literal && (re[next] == '*' || re[next] == '?' || re[next] == '{'))
+                        literal = false;
+                if (literal && run < sizeof(cur)) {
+                        cur[run++] = lit;
+                        if (re[next] == '+') {
+                                /* Required once, but the run ends here. */
+                                literal = false;
+                                next++;
+                        }
+                }
+                if (!literal || run == sizeof(cur)) {
+                        if (run > best && run < size) {
+                                best = run;
+                                memcpy(buf, cur, run);
+                        }
+                        run = 0;
+                }
+                /* A quantifier after a group or bracket: skip it. */
+                i = next;
+        }
+        if (run > best && run < size) {
+                best = run;
+                memcpy(buf, cur, run);
+        }
+        return best;
+}
+
+/* The next word of *s: a bare word, or KEY="quoted value"; NULL at the end of the line. */
+static char *next_word(char **s, bool *ret_unterminated) {
+        char *p = *s, *w, *d;
+
+        *ret_unterminated = false;
+        while (*p == ' ' || *p == '\t')
+                p++;
+        if (!*p)
+                return NULL;
+        w = d = p;
+        while (*p && *p != ' ' && *p != '\t') {
+                if (*p == '"') {
+                        p++;
+                        while (*p && *p != '"') {
+                                if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+                                        p++;
+                                *d++ = *p++;
+                        }
+                        if (*p != '"') {
+                                *ret_unterminated = true;
+                                return NULL;
+                        }
+                        p++;
+                        continue;
+                }
+                *d++ = *p++;
+        }
+        if (*p)
+                p++;
+        *d = '\0';
+        *s = p;
+        return w;
+}
+
+/* The \N references of a template name groups the regex has; 0 or -EINVAL. */
+static int check_template(struct problems *p, const char *name, unsigned line, const char *key, const char *t,
+                          size_t n_groups) {
+        for (; *t; t++)
+                if (*t == '\\' && t[1] >= '1' && t[1] <= '9' && (size_t)(t[1] - '0') > n_groups)
+                        return bad(p, name, line, _("%s=: \\%c, but the regex has %zu groups"), key, t[1],
+                                   n_groups);
+        return 0;
+}
+
+static int parse_rule(struct problems *p, const char *name, unsigned line, char *s) {
+        struct rule r = { .kind = PROBLEM_NONE };
+        char *w, *re, *end;
+        bool unterminated, icase = false, have_re = false;
+        char lit[256];
+        int e;
+
+        w = next_word(&s, &unterminated);
+        if (!w)
+                return bad(p, name, line, _("a quoted value has no closing '\"'"));
+        if (strcmp(w, "ignore") == 0)
+                r.type = RULE_IGNORE;
+        else if (strcmp(w, "any") == 0)
+                r.kind = KIND_ANY;
+        else if ((r.kind = problem_kind_from_name(w)) < 0) {
+                char list[300] = "";
+                int i;
+
+                for (i = 0; i < _PROBLEM_MAX; i++) {
+                        strcat(list, kind_names[i]);
+                        strcat(list, ", ");
+                }
+                return bad(p, name, line, _("unknown kind '%s' (expected %sany or ignore)"), w, list);
+        }
+        for (;;) {
+                while (*s == ' ' || *s == '\t')
+                        s++;
+                if (*s == '/') {
+                        re = s + 1;
+                        end = strrchr(re, '/');
+                        if (!end) {
+                                rule_free_strings(&r);
+                                return bad(p, name, line, _("the regex has no closing '/'"));
+                        }
+                        if (strcmp(end + 1, "i") == 0)
+                                icase = true;
+                        else if (end[1]) {
+                                rule_free_strings(&r);
+                                return bad(p, name, line, _("'%s' after the regex"), end + 1);
+                        }
+                        *end = '\0';
+                        have_re = true;
+                        break;
+                }
+                w = next_word(&s, &unterminated);
+                if (unterminated) {
+                        rule_free_strings(&r);
+                        return bad(p, name, line, _("a quoted value has no closing '\"'"));
+                }
+                if (!w)
+                        break;
+                if (strcmp(w, "report") == 0 && r.type == RULE_PROBLEM)
+                        r.report = true;
+                else if (strcmp(w, "part") == 0 && r.type == RULE_PROBLEM)
+                        r.type = RULE_PART;
+                else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
+                        r.end = true;
+                else if (strncmp(w, "level=", 6) == 0) {
+                        struct filter f = {};
+
+                        if (filter_parse_levels(&f, w + 6) < 0) {
+                                filter_done(&f);
+                                rule_free_strings(&r);
+                                return bad(p, name, line, "%s", f.error);
+                        }
+                        r.have_levels = true;
+                        r.levels = f.levels;
+                        filter_done(&f);
+                } else if (strncmp(w, "subsystem=", 10) == 0 && !r.subsystem)
+                        r.subsystem = strdup(w + 10);
+                else if (strncmp(w, "device=", 7) == 0 && !r.device)
+                        r.device = strdup(w + 7);
+                else if (strncmp(w, "subject=", 8) == 0 && !r.subject)
+                        r.subject = strdup(w + 8);
+                else if (strncmp(w, "devname=", 8) == 0 && !r.devname)
+                        r.devname = strdup(w + 8);
+                else {
+                        rule_free_strings(&r);
+                        return bad(p, name, line, _("unknown word '%s'"), w);
+                }
+        }
+        e = 0;
+        if (!have_re)
+                e = bad(p, name, line, _("no /regex/"));
+        else if (!*re)
+                e = bad(p, name, line, _("an empty regex"));
+        else if (r.kind == KIND_ANY && r.type != RULE_PART)
+                e = bad(p, name, line, _("'any' is only for 'part' rules"));
+        else if (r.type == RULE_PART && (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
+                e = bad(p, name, line, _("a 'part' rule takes no conditions and no subject"));
+        if (e < 0) {
+                /* Nothing compiled yet: free the strings only. */
+                rule_free_strings(&r);
+                return e;
+        }
+        e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
+        if (e != 0) {
+                char msg[200];
+
+                regerror(e, &r.re, msg, sizeof(msg));
+                rule_free_strings(&r);
+                return bad(p, name, line, _("bad regex: %s"), msg);
+        }
+        if ((r.subject && check_template(p, name, line, "subject", r.subject, r.re.re_nsub) < 0) ||
+            (r.devname && check_template(p, name, line, "devname", r.devname, r.re.re_nsub) < 0)) {
+                rule_done(&r);
+                return -EINVAL;
+        }
+        if (!icase) {
+                r.literal_len = find_literal(re, lit, sizeof(lit));
+                if (r.literal_len > 0 && !(r.literal = strndup(lit, r.literal_len)))
+                        r.literal_len = 0;
+        }
+        if (p->n == p->cap) {
+                size_t cap = p->cap ? p->cap * 2 : 64;
+                struct rule *n = realloc(p->rules, cap * sizeof(*n));
+
+                if (!n) {
+                        rule_done(&r);
+                        snprintf(p->error, sizeof(p->error), "%s", strerror(ENOMEM));
+                        return -ENOMEM;
+                }
+                p->rules = n;
+                p->cap = cap;
+        }
+        p->rules[p->n++] = r;
+        return 0;
+}
+
+int problems_load_buffer(struct problems *p, const char *name, const char *text, size_t len) {
+        const char *end = text + len;
+        unsigned line = 0;
+        char buf[4096];
+
+        while (text < end) {
+                const char *nl = memchr(text, '\n', (size_t)(end - text));
+                size_t n = (nl ? nl : end) - text;
+                char *s = buf;
+                int e;
+
+                line++;
+                if (n >= sizeof(buf))
+                        return bad(p, name, line, _("a line longer than %zu bytes"), sizeof(buf) - 1);
+                memcpy(buf, text, n);
+                buf[n] = '\0';
+                text += n + (nl ? 1 : 0);
+                if (memchr(buf, '\0', n))
+                        return bad(p, name, line, _("a NUL byte"));
+                while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+                        buf[--n] = '\0';
+                while (*s == ' ' || *s == '\t')
+                        s++;
+                if (!*s || *s == '#')
+                        continue;
+                e = parse_rule(p, name, line, s);
+                if (e < 0)
+                        return e;
+        }
+        return 0;
+}
+
+int problems_load_file(struct problems *p, const char *path) {
+        struct stat st;
+        char *buf;
+        ssize_t n;
+        int fd, e;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) {
+                e = -errno;
+                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
+                return e;
+        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_RULES_FILE) {
+                e = S_ISDIR(st.st_mode) ? -EISDIR : -EFBIG;
+                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
+                close(fd);
+                return e;
+        }
+        buf = malloc((size_t)st.st_size + 1);
+        if (!buf) {
+                close(fd);
+                snprintf(p->error, sizeof(p->error), "%s", strerror(ENOMEM));
+                return -ENOMEM;
+        }
+        n = read(fd, buf, (size_t)st.st_size);
+        e = n < 0 ? -errno : 0;
+        close(fd);
+        if (e < 0)
+                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
+        else
+                e = problems_load_buffer(p, path, buf, (size_t)n);
+        free(buf);
+        return e;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b) {
+        return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int rules_file(const struct dirent *d) {
+        size_t n = strlen(d->d_name);
+
+        return d->d_name[0] != '.' && n > 6 && strcmp(d->d_name + n - 6, ".rules") == 0;
+}
+
+int problems_load_default(struct problems *p) {
+        const char *dir = secure_getenv("KDMESG_PROBLEMS_DIR");
+        const char *shipped = secure_getenv("KDMESG_PROBLEMS_RULES");
+        struct dirent **names = NULL;
+        int n, i, e = 0;
+
+        if (!dir)
+                dir = PKGSYSCONFDIR "/problems.d";
+        if (!shipped)
+                shipped = PKGDATADIR "/problems.rules";
+        /* The user's rules first: the first rule that matches decides. */
+        n = *dir ? scandir(dir, &names, rules_file, by_name) : 0;
+        if (n < 0 && errno != ENOENT && errno != ENOTDIR) {
+                e = -errno;
+                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), dir, strerror(-e));
+                return e;
+        }
+        for (i = 0; i < n; i++) {
+                char path[4096];
+
+                if (e == 0) {
+                        snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
+                        e = problems_load_file(p, path);
+                }
+                free(names[i]);
+        }
+        free(names);
+        if (e < 0)
+                return e;
+        return problems_load_file(p, shipped);
+}
+
+/* Expand template t with the groups m of text into buf. */
+static void expand(char *buf, size_t size, const char *t, const char *text, const regmatch_t *m) {
+        size_t n = 0;
+
+        for (; *t && n + 1 < size; t++) {
+                if (*t == '\\' && t[1] >= '1' && t[1] <= '9') {
+                        const regmatch_t *g = &m[t[1] - '0'];
+                        size_t len;
+
+                        t++;
+                        if (g->rm_so < 0)
+                                continue;
+                        len = (size_t)(g->rm_eo - g->rm_so);
+                        if (len > size - 1 - n)
+                                len = size - 1 - n;
+                        memcpy(buf + n, text + g->rm_so, len);
+                        n += len;
+                        continue;
+                }
+                if (*t == '\\' && t[1] == '\\')
+                        t++;
+                buf[n++] = *t;
+        }
+        buf[n] = '\0';
+}
+
+static bool matches(const struct rule *r, const struct kmsg_record *rec, const char *text, size_t len,
+                    regmatch_t *m) {
+        if (r->literal_len && !memmem(text, len, r->literal, r->literal_len))
+                return false;
+        if (r->have_levels && kmsg_record_has_priority(rec) && !(r->levels & (1u << kmsg_record_get_level(rec))))
+                return false;
+        if (r->subsystem) {
+                const char *v = kmsg_record_get_subsystem(rec);
+
+                if (!v || fnmatch(r->subsystem, v, 0) != 0)
+                        return false;
+        }
+        if (r->device) {
+                const char *v = kmsg_record_get_device(rec);
+
+                if (!v || fnmatch(r->device, v, 0) != 0)
+                        return false;
+        }
+        return regexec(&r->re, text, 10, m, 0) == 0;
+}
+
+void problems_break(struct problems *p) {
+        p->open = PROBLEM_NONE;
+}
+
+int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
+        size_t len, i;
+        const char *msg = kmsg_record_get_message(rec, &len);
+        const char *nul;
+        regmatch_t m[10];
+
+        *ret = (struct problem_hit){ .kind = PROBLEM_NONE };
+        if (len > MAX_TEXT)
+                len = MAX_TEXT;
+        /* The regex sees the message up to a NUL in it. */
+        nul = memchr(msg, '\0', len);
+        if (nul)
+                len = (size_t)(nul - msg);
+        memcpy(p->text, msg, len);
+        p->text[len] = '\0';
+
+        if (p->open != PROBLEM_NONE)
+                for (i = 0; i < p->n; i++) {
+                        const struct rule *r = &p->rules[i];
+
+                        if (r->type != RULE_PART || (r->kind != KIND_ANY && r->kind != p->open))
+                                continue;
+                        if (matches(r, rec, p->text, len, m)) {
+                                ret->kind = p->open;
+                                if (r->end)
+                                        p->open = PROBLEM_NONE;
+                                return 0;
+                        }
+                }
+        p->open = PROBLEM_NONE;
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (r->type == RULE_PART || !matches(r, rec, p->text, len, m))
+                        continue;
+                if (r->type == RULE_IGNORE)
+                        return 0;
+                ret->kind = r->kind;
+                ret->opens = true;
+                p->subject[0] = '\0';
+                if (r->subject)
+                        expand(p->subject, sizeof(p->subject), r->subject, p->text, m);
+                ret->subject = p->subject;
+                if (r->devname) {
+                        expand(p->devname, sizeof(p->devname), r->devname, p->text, m);
+                        ret->devname = p->devname;
+                }
+                if (r->report)
+                        p->open = r->kind;
+                return 0;
+        }
+        return 0;
+}

@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --problems: what is wrong, since when.  One group per problem kind and
+ * subject (the process, device or file:line the rule pulls out of the
+ * message), counting problems: a multi-line report (an oops with its call
+ * trace) is one.  A table, worst kind first, then most problems; or JSON
+ * Lines, one object per group.  Following, a group's object is written
+ * when the group first appears and each time it changes.  Memory grows
+ * with the number of groups, not of records.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libsmartcols.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "i18n.h"
+#include "output-json.h"
+#include "output.h"
+#include "problems.h"
+#include "sink.h"
+#include "strmap.h"
+#include "timefmt.h"
+
+#define N_BUCKETS 256
+
+struct group {
+        struct strmap_node node; /* keyed by kind and subject */
+        int kind;
+        uint64_t count;
+        bool has_seq;
+        uint64_t first_seq, last_seq;
+        bool has_first;
+        uint64_t first, last;
+        char *device;  /* the first problem's device: its name, or its DEVICE value */
+        char *message; /* the first line of the first problem's first record */
+        size_t message_len;
+        const char *subject; /* in key, after the kind and a NUL */
+        char key[];
+};
+
+struct problems_sink {
+        struct sink sink;
+        struct problem_options *po;
+        struct devctx *dev;
+        struct strmap *groups;
+        bool json;
+        char *keybuf;
+};
+
+/* The key of kind and subject: the kind's name, '/', the subject (names have no '/'). */
+static struct group *group_get(struct problems_sink *p, int kind, const char *subject, bool *ret_new) {
+        const char *name = problem_kind_name(kind);
+        size_t nl = strlen(name), sl = strlen(subject);
+        struct group *g;
+
+        *ret_new = false;
+        memcpy(p->keybuf, name, nl);
+        p->keybuf[nl] = '/';
+        memcpy(p->keybuf + nl + 1, subject, sl + 1);
+        g = (struct group *)strmap_find(p->groups, p->keybuf);
+        if (g)
+                return g;
+        g = calloc(1, sizeof(*g) + nl + 1 + sl + 1);
+        if (!g)
+                return NULL;
+        memcpy(g->key, p->keybuf, nl + 1 + sl + 1);
+        g->subject = g->key + nl + 1;
+        g->kind = kind;
+        g->node.key = g->key;
+        strmap_add(p->groups, &g->node);
+        *ret_new = true;
+        return g;
+}
+
+static int json_group(struct problems_sink *p, const struct group *g);
+
+static int problems_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        struct problems_sink *p = (struct problems_sink *)s;
+        const struct problem_hit *hit = &p->po->last;
+        struct group *g;
+        bool fresh;
+
+        if (hit->kind == PROBLEM_NONE || !hit->opens)
+                return 0;
+        g = group_get(p, hit->kind, hit->subject ? hit->subject : "", &fresh);
+        if (!g)
+                return -ENOMEM;
+        g->count++;
+        if (kmsg_record_has_seqnum(r)) {
+                if (!g->has_seq)
+                        g->first_seq = kmsg_record_get_seqnum(r);
+                g->has_seq = true;
+                g->last_seq = kmsg_record_get_seqnum(r);
+        }
+        if (kmsg_record_has_timestamp(r)) {
+                if (!g->has_first)
+                        g->first = kmsg_record_get_timestamp(r);
+                g->has_first = true;
+                g->last = kmsg_record_get_timestamp(r);
+        }
+        if (fresh) {
+                const char *dev = devctx_devname(p->dev, r), *msg;
+                size_t len;
+                const char *nl;
+
+                if (!dev)
+                        dev = kmsg_record_get_device(r);
+                if (!dev)
+                        dev = hit->devname;
+                if (dev && !(g->device = strdup(dev)))
+                        return -ENOMEM;
+                msg = kmsg_record_get_message(r, &len);
+                nl = memchr(msg, '\n', len);
+                if (nl)
+                        len = (size_t)(nl - msg);
+                if (!(g->message = malloc(len + 1)))
+                        return -ENOMEM;
+                memcpy(g->message, msg, len);
+                g->message[len] = '\0';
+                g->message_len = len;
+        }
+        if (p->json && s->settings->flush_each) {
+                int e = json_group(p, g);
+
+                sink_end_item(s);
+                return e;
+        }
+        return 0;
+}
+
+static int problems_loss(struct sink *s, const struct kmsg_loss *l) {
+        return 0;
+}
+
+static int group_cmp(const void *a, const void *b) {
+        const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
+
+        if (x->kind != y->kind)
+                return x->kind < y->kind ? -1 : 1;
+        if (x->count != y->count)
+                return x->count > y->count ? -1 : 1;
+        if (x->has_seq && y->has_seq && x->first_seq != y->first_seq)
+                return x->first_seq < y->first_seq ? -1 : 1;
+        return strcmp(x->subject, y->subject);
+}
+
+enum { COL_KIND, COL_COUNT, COL_FIRST, COL_LAST, COL_SUBJECT, COL_DEVICE, COL_MESSAGE };
+
+static const struct {
+        const char *name;
+        double width;
+        int flags;
+} columns[] = {
+        [COL_KIND] = { "KIND", 0.1, 0 },
+        [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT },
+        [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT },
+        [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT },
+        [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC },
+        [COL_DEVICE] = { "DEVICE", 0.05, 0 },
+        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES },
+};
+
+/* A time stamp in the chosen format: seconds since boot, or the wall clock for -T and iso. */
+static size_t format_time(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
+        switch (t->format) {
+        case TIME_CTIME:
+        case TIME_RELTIME:
+                return timefmt_ctime(t, usec, buf, size);
+        case TIME_ISO:
+                return timefmt_iso(t, usec, buf, size);
+        default:
+                return timefmt_mono(usec, buf, size);
+        }
+}
+
+static int set_text(struct libscols_line *ln, int col, const char *s, size_t len, bool raw) {
+        char *text = text_safe_dup(s, len, raw);
+        int e;
+
+        if (!text)
+                return -ENOMEM;
+        e = scols_line_refer_data(ln, col, text);
+        if (e < 0)
+                free(text);
+        return e;
+}
+
+static int fill_line(struct problems_sink *p, struct libscols_line *ln, const struct group *g) {
+        const struct timefmt *t = &p->sink.settings->time;
+        char buf[64];
+        int e;
+
+        if ((e = scols_line_set_data(ln, COL_KIND, problem_kind_name(g->kind))) < 0)
+                return e;
+        snprintf(buf, sizeof(buf), "%" PRIu64, g->count);
+        if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
+                return e;
+        if (g->has_first) {
+                if (format_time(t, g->first, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+                        return e;
+                if (format_time(t, g->last, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_LAST, buf)) < 0)
+                        return e;
+        }
+        if ((e = set_text(ln, COL_SUBJECT, g->subject, strlen(g->subject), false)) < 0)
+                return e;
+        if (g->device && (e = set_text(ln, COL_DEVICE, g->device, strlen(g->device), false)) < 0)
+                return e;
+        return set_text(ln, COL_MESSAGE, g->message, g->message_len, p->sink.settings->noescape);
+}
+
+static int print_table(struct problems_sink *p, struct group **groups, size_t n) {
+        struct libscols_table *tb = scols_new_table();
+        char *str = NULL;
+        size_t i;
+        int e = 0;
+
+        if (!tb)
+                return -ENOMEM;
+        /* The cells are made safe by text_safe_dup(): no second escaping. */
+        scols_table_enable_noencoding(tb, 1);
+        scols_table_enable_noheadings(tb, p->sink.settings->noheadings);
+        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
+                if (!scols_table_new_column(tb, columns[i].name, columns[i].width, columns[i].flags))
+                        e = -ENOMEM;
+        for (i = 0; i < n && e >= 0; i++) {
+                struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+                e = ln ? fill_line(p, ln, groups[i]) : -ENOMEM;
+        }
+        if (e >= 0)
+                e = scols_print_table_to_string(tb, &str);
+        if (e >= 0 && str) {
+                out_puts(str);
+                out_putc('\n');
+        }
+        free(str);
+        scols_unref_table(tb);
+        return e < 0 ? e : 0;
+}
+
+static int add(struct json_object *o, const char *key, struct json_object *v) {
+        if (!v)
+                return -ENOMEM;
+        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY) < 0
+                       ? -ENOMEM
+                       : 0;
+}
+
+/* One group as a line of JSON: problem, count, first_seq, ..., message. */
+static int json_group(struct problems_sink *p, const struct group *g) {
+        struct json_object *o = json_object_new_object();
+        const char *text;
+        size_t len;
+        int e;
+
+        if (!o)
+                return -ENOMEM;
+        e = add(o, "problem", json_object_new_string(problem_kind_name(g->kind)));
+        if (e >= 0)
+                e = add(o, "count", json_object_new_uint64(g->count));
+        if (e >= 0 && g->has_seq)
+                e = add(o, "first_seq", json_object_new_uint64(g->first_seq));
+        if (e >= 0 && g->has_seq)
+                e = add(o, "last_seq", json_object_new_uint64(g->last_seq));
+        if (e >= 0 && g->has_first)
+                e = add(o, "time_first", json_usec_new(g->first));
+        if (e >= 0 && g->has_first)
+                e = add(o, "time_last", json_usec_new(g->last));
+        if (e >= 0)
+                e = add(o, "subject", json_bytes_new(g->subject, strlen(g->subject)));
+        if (e >= 0 && g->device)
+                e = add(o, "device", json_bytes_new(g->device, strlen(g->device)));
+        if (e >= 0)
+                e = add(o, "message", json_bytes_new(g->message, g->message_len));
+        text = e >= 0 ? json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+                                                         &len)
+                      : NULL;
+        if (text) {
+                out_write(text, len);
+                out_putc('\n');
+        }
+        json_object_put(o);
+        return text ? 0 : -ENOMEM;
+}
+
+struct group_list {
+        struct group **groups;
+        size_t n;
+};
+
+static void list_group(struct strmap_node *node, void *userdata) {
+        struct group_list *l = userdata;
+
+        l->groups[l->n++] = (struct group *)node;
+}
+
+static int problems_finish(struct sink *s) {
+        struct problems_sink *p = (struct problems_sink *)s;
+        struct group_list l = { .n = 0 };
+        size_t i;
+        int e = 0;
+
+        /* Following, every group was written as it changed. */
+        if (p->json && s->settings->flush_each)
+                return 0;
+        if (p->groups->n == 0) {
+                if (!p->json)
+                        out_puts(_("No known problems found.\n"));
+                return 0;
+        }
+        l.groups = calloc(p->groups->n, sizeof(*l.groups));
+        if (!l.groups)
+                return -ENOMEM;
+        strmap_each(p->groups, list_group, &l);
+        qsort(l.groups, l.n, sizeof(*l.groups), group_cmp);
+        if (p->json)
+                for (i = 0; i < l.n && e >= 0; i++)
+                        e = json_group(p, l.groups[i]);
+        else
+                e = print_table(p, l.groups, l.n);
+        free(l.groups);
+        return e;
+}
+
+static void free_group(struct strmap_node *node, void *userdata) {
+        struct group *g = (struct group *)node;
+
+        free(g->device);
+        free(g->message);
+        free(g);
+}
+
+static void problems_sink_free(struct sink *s) {
+        struct problems_sink *p = (struct problems_sink *)s;
+
+        if (p->groups)
+                strmap_each(p->groups, free_group, NULL);
+        strmap_free(p->groups);
+        free(p->keybuf);
+        free(p);
+}
+
+static int problems_sink_init(struct sink *s) {
+        struct problems_sink *p = (struct problems_sink *)s;
+
+        p->po = s->settings->problems;
+        p->dev = s->settings->devices;
+        p->json = s->settings->json;
+        p->groups = strmap_new(N_BUCKETS);
+        /* A kind's name, '/', a subject of at most 255 bytes and its NUL. */
+        p->keybuf = malloc(32 + 256 + 1);
+        return p->groups && p->keybuf && p->po ? 0 : -ENOMEM;
+}
+
+const struct sink_ops sink_problems_ops = {
+        .size = sizeof(struct problems_sink),
+        .init = problems_sink_init,
+        .record = problems_record,
+        .loss = problems_loss,
+        .finish = problems_finish,
+        .free = problems_sink_free,
+};

@@ -1,0 +1,135 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Several boots in one input: where a new boot starts (numbers back to 0,
+# numbers going on while the time drops by more than 30 s, another
+# _BOOT_ID), how each output format marks it, and --lost per boot.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+RESET="$DATA/two-boots-reset.kmsg"     # boot 2 starts at seq 0 again
+FORWARD="$DATA/two-boots-forward.kmsg" # boot 2 starts at seq 300, 3601 s back in time
+EXPORT="$DATA/two-boots.export"        # boot 2 is only told by its _BOOT_ID
+
+FORMATS="short cat table json json-dmesg syslog kmsg export"
+
+# Every format's stdout against boots/NAME.FORMAT, and what each wrote on
+# stderr, in order, against boots/NAME.stderr.
+every_format() {
+        local name=$1 dump=$2 fmt err=""
+        for fmt in $FORMATS; do
+                run --separate-stderr env KDMESG_BOOT_TIME=1700000000 "$KDMESG" -K "$dump" --format="$fmt"
+                echo "$fmt: $status"
+                [ "$status" -eq 0 ]
+                golden "boots/$name.$fmt"
+                err+="== $fmt
+$stderr
+"
+        done
+        output=$err
+        golden "boots/$name.stderr"
+}
+
+@test "two boots, the second from seq 0: every format marks the boot where it starts" {
+        every_format reset "$RESET"
+        run --separate-stderr "$KDMESG" -K "$RESET"
+        [ "${lines[6]}" = "-- boot 2 --" ]
+        [ "${lines[7]}" = "[    0.000000] Linux version 6.1.0-18-amd64 (second boot)" ]
+        # Nothing lost before a boot that starts at 0.
+        [ "$(grep -c -- ' lost ' <<<"$output")" -eq 1 ]
+}
+
+@test "two boots, the second from seq 300 with the time reset: its lost records are rotated, its own" {
+        every_format forward "$FORWARD"
+        run --separate-stderr "$KDMESG" -K "$FORWARD"
+        [ "${lines[4]}" = "-- boot 2 --" ]
+        [ "${lines[5]}" = "-- 300 messages lost (seq 0-299, before 1.200000, rotated) --" ]
+        # Never "47 messages lost (gap)" between the boots, with time going backwards.
+        [[ "$output" != *"seq 253-299"* ]]
+        [ "$stderr" = "kdmesg: 551 messages lost (1 gap, 550 rotated) in 2 boots" ]
+}
+
+@test "--lost per boot: a BOOT column, a line per boot, and JSON with boot and boots" {
+        local d
+        for d in reset forward; do
+                local f=$RESET
+                [ $d = forward ] && f=$FORWARD
+                run --separate-stderr "$KDMESG" --lost -K "$f"
+                [ "$status" -eq 0 ]
+                [ -z "$stderr" ]
+                golden "boots/$d.lost"
+                run --separate-stderr "$KDMESG" --lost --json -K "$f"
+                [ "$status" -eq 0 ]
+                # (check-schemas validates it against kdmesg-lost.schema.json.)
+                golden "boots/$d.lost.json"
+        done
+        run --separate-stderr "$KDMESG" --lost --json -K "$FORWARD"
+        [ "$(jq -c 'select(.cause) | [.boot, .first_seq, .count, .cause]' <<<"$output" | tr '\n' ' ')" = \
+          '[1,0,250,"rotated"] [2,0,300,"rotated"] [2,302,1,"gap"] ' ]
+        [ "$(jq -c 'select(.lost_total) | [.boots, [.by_boot[] | [.boot, .records, .first_seq, .last_seq]]]' <<<"$output")" = \
+          '[2,[[1,3,250,252],[2,3,300,303]]]' ]
+        # One boot: no BOOT column, no line per boot; "boots":1.
+        run --separate-stderr "$KDMESG" --lost -K "$DATA/formats.kmsg"
+        [[ "${lines[0]}" == "FIRST_SEQ "* ]]
+        [[ "${lines[-1]}" == "Read: 8 records (seq 1-9)"* ]]
+        run --separate-stderr "$KDMESG" --lost --json -K "$DATA/formats.kmsg"
+        [ "$(jq -c 'select(.lost_total) | [.boots, has("by_boot")]' <<<"$output")" = '[1,false]' ]
+}
+
+@test "the bound between printk jitter and a new boot: 29 s back is the same boot, 31 s a new one" {
+        local f="$BATS_TEST_TMPDIR/t.kmsg"
+        # A gap where the time steps 29 s back: the same boot, and the gap is reported as one.
+        printf '6,0,40000000,-;a\n6,1,41000000,-;b\n6,3,12000000,-;c, 29 s back\n' >"$f"
+        run --separate-stderr "$KDMESG" --fail-on-loss -K "$f"
+        [ "$status" -eq 3 ]
+        [ "${lines[2]}" = "-- 1 message lost (seq 2, between 41.000000 and 12.000000, gap) --" ]
+        [[ "$output" != *"-- boot"* ]]
+        [ "$stderr" = "kdmesg: 1 message lost (gap)" ]
+        run --separate-stderr "$KDMESG" --lost --json -K "$f"
+        [ "$(jq -c 'select(.lost_total) | .boots' <<<"$output")" = 1 ]
+        # 31 s back: a new boot, and the record it lost before is its own.
+        printf '6,0,40000000,-;a\n6,1,41000000,-;b\n6,3,10000000,-;c, 31 s back\n' >"$f"
+        run --separate-stderr "$KDMESG" -K "$f"
+        [ "$status" -eq 0 ]
+        [ "${lines[2]}" = "-- boot 2 --" ]
+        [ "${lines[3]}" = "-- 3 messages lost (seq 0-2, before 10.000000, rotated) --" ]
+        [ "$stderr" = "kdmesg: 3 messages lost (rotated) in 2 boots" ]
+        run --separate-stderr "$KDMESG" --lost --json -K "$f"
+        [ "$(jq -c 'select(.lost_total) | [.boots, .lost_by_cause]' <<<"$output")" = '[2,{"rotated":3}]' ]
+}
+
+@test "export input: a new _BOOT_ID starts a boot; export output keeps each record's boot id" {
+        run --separate-stderr "$KDMESG" -K "$EXPORT"
+        [ "$status" -eq 0 ]
+        golden boots/export.short
+        run --separate-stderr "$KDMESG" -K "$EXPORT" -J
+        golden boots/export.json
+        [ "$(jq -c 'select(.boot)' <<<"$output")" = '{"boot":2,"first_seq":13,"boot_id":"c0ffee0123456789abcdef0123456789"}' ]
+        # Export out, export in: the same boots.
+        KDMESG_BOOT_TIME=0 "$KDMESG" -K "$EXPORT" --format=export >"$BATS_TEST_TMPDIR/x"
+        # Each boot's records, and the loss entry before its first record.
+        [ "$(grep -c '^_BOOT_ID=4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6$' "$BATS_TEST_TMPDIR/x")" -eq 4 ]
+        [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 3 ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x"
+        golden boots/export.short
+        # An empty _BOOT_ID is a malformed entry, named with its line; the rest is read.
+        printf '_BOOT_ID=\nSEQNUM=0\nMESSAGE=a\n\nSEQNUM=1\nMESSAGE=b\n\n' >"$BATS_TEST_TMPDIR/bad.export"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/bad.export" --input-format export
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $BATS_TEST_TMPDIR/bad.export:1: _BOOT_ID is empty or holds a NUL byte" ]
+        [ "${lines[-1]}" = "b" ]
+}
+
+@test "boot marks read back: JSON skips them, -r sends them to stderr, a merged kmsg stream shows the boots again" {
+        # kdmesg -J | kdmesg -K -: the same records, the same boot.
+        diff <("$KDMESG" -K "$FORWARD" 2>&1) <("$KDMESG" -K "$FORWARD" -J 2>/dev/null | "$KDMESG" -K - 2>&1)
+        # -r: no mark in stdout, so kdmesg -F reads it back whole.
+        run --separate-stderr "$KDMESG" -K "$RESET" -r
+        [[ "$output" != *"-- boot"* ]]
+        [[ "$stderr" == *"kdmesg: -- boot 2 --"* ]]
+        "$KDMESG" -K "$RESET" -r 2>/dev/null | "$KDMESG" -F - >/dev/null
+        # Two dumps, one per boot, merged: the boot shows where the second begins.
+        head -n 7 "$RESET" >"$BATS_TEST_TMPDIR/a.kmsg"
+        tail -n 4 "$RESET" >"$BATS_TEST_TMPDIR/b.kmsg"
+        diff <("$KDMESG" -K "$RESET" 2>&1) <("$KDMESG" -K "$BATS_TEST_TMPDIR/a.kmsg" -K "$BATS_TEST_TMPDIR/b.kmsg" 2>&1)
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Options util-linux dmesg 2.43 accepts: -s/--buffer-size, -L=WHEN, its
+# time grammar for --since/--until, and -x -r refused as it refuses them.
+# Where the 2.43 peer is there (../shared/peers), kdmesg is checked against it.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+PEER="$TESTS/../../shared/peers/util-linux-dmesg/test_dmesg"
+
+setup() {
+        export KDMESG_SHIM_LOG="$BATS_TEST_TMPDIR/calls"
+        export KDMESG_SHIM_BUFFER="$BATS_TEST_TMPDIR/ring"
+        export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+}
+
+# The NUL-separated copy of a dump that util-linux's -K reads.
+nul_copy() {
+        python3 -c 'import sys; d=open(sys.argv[1],"rb").read().decode("latin-1").split("\n"); r=[]
+for l in d:
+    if not l: continue
+    if l.startswith(" ") and r: r[-1]+="\n"+l
+    else: r.append(l)
+open(sys.argv[2],"wb").write("".join(x+"\n\0" for x in r).encode("latin-1"))' "$1" "$2"
+}
+
+@test "-s, --buffer-size: the size -S reads, without asking the kernel" {
+        : "${KLOGCTL_SHIM:?KLOGCTL_SHIM must point at the klogctl test double}"
+        printf '<6>[    0.500000] shim ring marker\n' > "$KDMESG_SHIM_BUFFER"
+        : > "$KDMESG_SHIM_LOG"
+        LD_PRELOAD="$KLOGCTL_SHIM" run --separate-stderr "$KDMESG" -S -s 100
+        [ "$status" -eq 0 ]
+        [ "$output" = "[    0.500000] shim ring marker" ]
+        [ "$(grep -v '^loaded$' "$KDMESG_SHIM_LOG")" = "3 100" ]
+        : > "$KDMESG_SHIM_LOG"
+        LD_PRELOAD="$KLOGCTL_SHIM" run --separate-stderr "$KDMESG" --syslog --buffer-size=65536
+        [ "$(grep -v '^loaded$' "$KDMESG_SHIM_LOG")" = "3 65536" ]
+        # 0: the kernel's size, as without the option.
+        : > "$KDMESG_SHIM_LOG"
+        LD_PRELOAD="$KLOGCTL_SHIM" run --separate-stderr "$KDMESG" -S -s 0
+        [ "$(grep -v '^loaded$' "$KDMESG_SHIM_LOG")" = "$(printf '10 0\n3 4096')" ]
+}
+
+@test "-s: no effect on /dev/kmsg or dumps; a bad size is one line, exit 1" {
+        run --separate-stderr "$KDMESG" -s 16 -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        diff <(printf '%s\n' "$output") <("$KDMESG" -K "$DATA/classic.kmsg" 2>/dev/null)
+        for bad in abc 1M -5 4294967296; do
+                run --separate-stderr "$KDMESG" -s "$bad" -K "$DATA/classic.kmsg"
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "$stderr" = "kdmesg: invalid buffer size '$bad' (expected a number of bytes)" ]
+        done
+}
+
+@test "-L=always and -L=never, as util-linux strips the '='" {
+        run bash -c '"$KDMESG" -L=always -t -K "$DATA/classic.kmsg" --seq 2 | cat -v'
+        [ "$output" = '^[[33mrandom: ^[[0mcrng init done' ]
+        run bash -c '"$KDMESG" -L=never -t -K "$DATA/classic.kmsg" --seq 2 | cat -v'
+        [ "$output" = 'random: crng init done' ]
+        run --separate-stderr "$KDMESG" -L=sometimes -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: unknown color mode 'sometimes' (expected auto, always or never)" ]
+}
+
+@test "-x -r is refused, as util-linux refuses it" {
+        local a
+        for a in "-x -r" "-r -x" "--decode --raw" "-x --format=syslog"; do
+                # shellcheck disable=SC2086
+                run --separate-stderr "$KDMESG" $a -K "$DATA/classic.kmsg"
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${stderr_lines[0]}" = "kdmesg: --raw and --decode cannot be combined" ]
+        done
+        if [ -x "$PEER" ]; then
+                nul_copy "$DATA/classic.kmsg" "$BATS_TEST_TMPDIR/classic.nul"
+                run "$PEER" -x -r -K "$BATS_TEST_TMPDIR/classic.nul"
+                [ "$status" -eq 1 ]
+        fi
+}
+
+# classic.kmsg's records are 0 to 61 s after a boot pinned at 2023-11-14
+# 22:13:20 UTC; none of these times is a record's own (util-linux leaves out
+# a record stamped exactly at --since or --until, kdmesg keeps it).
+SINCE_FORMS=("2023-11-14 22:13:22.05" "2023-11-14 22:13:21.6" "2023-11-14 22:13:22,05"
+        "2023-11-14T22:13:24.2" "23-11-14 22:14" "Tue 2023-11-14 22:13:23.5" "tuesday 2023-11-14 22:13:21.000001"
+        "2023-11-14" "2023-11-14 22:13" "@1700000002.5" " 2023-11-14 22:13:25.3" "2023-11-14 22:13:60")
+
+# The time stamps of the -r lines on standard input.
+stamps() {
+        sed -n 's/^<[-0-9]*>\[ *\([0-9.]*\)\].*/\1/p'
+}
+
+@test "--since/--until: util-linux's date forms select what 2.43 selects" {
+        local s want
+        # Fixed expectations, the peer's answers recorded.
+        TZ=GMT run "$KDMESG" --boot-time 1700000000 --since "2023-11-14 22:13:22.5" -K "$DATA/classic.kmsg" -q -t
+        [ "${lines[0]}" = "Memory: 16384K available (2048K kernel code)" ]
+        TZ=GMT run "$KDMESG" --boot-time 1700000000 --until "Tue 2023-11-14 22:13:21,6" -K "$DATA/classic.kmsg" -q -t
+        [ "${lines[-1]}" = "usb 1-1: new high-speed USB device number 2 using xhci_hcd" ]
+        [ -x "$PEER" ] || skip "no util-linux peer in ../shared/peers"
+        nul_copy "$DATA/classic.kmsg" "$BATS_TEST_TMPDIR/classic.nul"
+        for s in "${SINCE_FORMS[@]}"; do
+                for opt in --since --until; do
+                        echo "$opt '$s'"
+                        # The stamps of the records selected: -r keeps fragment records apart, as util-linux.
+                        want=$(TZ=GMT DMESG_TEST_BOOTIME=1700000000.0 "$PEER" -r "$opt" "$s" -K "$BATS_TEST_TMPDIR/classic.nul" | stamps)
+                        [ "$(TZ=GMT "$KDMESG" --boot-time 1700000000 -q -r "$opt" "$s" -K "$DATA/classic.kmsg" 2>/dev/null | stamps)" = "$want" ]
+                done
+        done
+}
+
+@test "--since and --until keep a record stamped exactly at their time (util-linux leaves it out)" {
+        run "$KDMESG" --boot-time 1700000000 --since "2023-11-14 22:13:21.5" --until "@1700000001.5" -K "$DATA/classic.kmsg" -q -t
+        [ "$output" = "usb 1-1: device descriptor read/64, error -71" ]
+}
+
+@test "--since: relative forms ('1 hour ago', '5 min ago', '+5min', 'yesterday') against a boot 2 hours ago" {
+        local boot=$(( $(date +%s) - 7200 )) s
+        # Every record is within 62 s of the boot: an hour ago is after them all.
+        for s in "1 hour ago" "5 min ago" "-1h" "+5min" "now" "1h 30min ago" "1.5h ago" "10s ago"; do
+                run --separate-stderr "$KDMESG" --boot-time "$boot" --since "$s" -K "$DATA/classic.kmsg" -q
+                [ "$status" -eq 0 ]
+                [ -z "$output" ]
+        done
+        for s in "3 hours ago" "3 hour ago" "2 weeks ago" "1 month ago" "1y ago" "-3h" "yesterday"; do
+                run --separate-stderr "$KDMESG" --boot-time "$boot" --since "$s" -K "$DATA/classic.kmsg" -q -t
+                [ "$status" -eq 0 ]
+                [ "${lines[0]}" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        done
+        run --separate-stderr "$KDMESG" --boot-time "$boot" --until "1 hour ago" -K "$DATA/classic.kmsg" -q -t
+        [ "${#lines[@]}" -gt 10 ]
+}
+
+@test "--since: forms util-linux refuses are refused, one line, exit 1" {
+        local s
+        for s in "5min ago " "-5min ago" "ago" "2023-11-14 22:13:22.1234567" "2023-11-14 24:00" \
+                "Wed 2023-11-14" "yesterday 03:00" "2023-11-14T22:13:20Z" "last monday" "12/04/2026"; do
+                run --separate-stderr "$KDMESG" --boot-time 1700000000 --since "$s" -K "$DATA/classic.kmsg"
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "$stderr" = "kdmesg: bad time '$s' for --since" ]
+                if [ -x "$PEER" ]; then
+                        run "$PEER" --since "$s" -K /dev/null
+                        [ "$status" -eq 1 ]
+                fi
+        done
+}
