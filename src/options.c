@@ -77,7 +77,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
         fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
-                "                               (repeatable: delta adds to the others)\n"),
+                "                               (repeatable: one stamp for each)\n"),
               o);
         fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
         fputs(_(" -x, --decode                facility and level names before messages\n"), o);
@@ -413,7 +413,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
-                        r = set_time_format(o, "delta");
+                        /* Not the same as --time-format delta (timefmt.h). */
+                        timefmt_add(&o->out.time, TIME_SHOW_DELTA);
                         break;
                 case 'e':
                         r = set_time_format(o, "reltime");
@@ -671,8 +672,6 @@ enum options_result options_setup_time(struct options *o) {
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
         int e;
 
-        if (t->format == TIME_ISO && t->delta)
-                o->warning = _("--show-delta is ignored with the iso time format");
         if (o->since && time_parse_point(o->since, &since) < 0)
                 return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
         if (o->until && time_parse_point(o->until, &until) < 0)
