@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@
 #include "sink.h"
 #include "source.h"
 #include "timefmt.h"
+#include "upload.h"
 #include "util.h"
 
 
@@ -173,6 +175,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
@@ -192,8 +195,8 @@ int main(int argc, char **argv) {
                 errx_("%s", strerror(ENOMEM));
 
         /* Following, output is flushed per record; never through a pager. */
-        o.out.flush_each = o.follow;
-        run.stream_out = o.follow || o.cursor_file;
+        o.out.flush_each = o.follow || o.upload;
+        run.stream_out = o.follow || o.cursor_file || o.upload;
         /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
         if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));
@@ -205,7 +208,29 @@ int main(int argc, char **argv) {
                         errx_(_("%s: %s"), o.cursor_file, err);
                 if (e < 0)
                         errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
-                run_set_cursor_hooks(&run);
+                /* With --upload the cursor moves when the collector has the records, not at a write. */
+                if (!o.upload)
+                        run_set_cursor_hooks(&run);
+        }
+        if (o.upload) {
+                struct upload_config uc = {
+                        .url = o.upload, .trust = o.trust, .key = o.key, .cert = o.cert,
+                        .retry_forever = o.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+                };
+                const char *mem = getenv("KDMESG_UPLOAD_MEMORY");
+                uint64_t v;
+
+                if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
+                        errx_(_("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"), mem);
+                if (mem) {
+                        uc.mem_max = (size_t)v;
+                        if (uc.batch_max > uc.mem_max / 4)
+                                uc.batch_max = uc.mem_max / 4;
+                }
+                e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
+                if (e < 0)
+                        errx_(_("cannot set up --upload: %s"), strerror(-e));
+                out_set_writer(upload_write, run.upload);
         }
 
         if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
@@ -236,6 +261,14 @@ int main(int argc, char **argv) {
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
         e = out_close();
+        if (run.upload) {
+                /* Everything to the collector (unless SIGINT/SIGTERM came); it reported what failed. */
+                if (upload_finish(run.upload, run_quit != 0) < 0 || e < 0) {
+                        run.status = EXIT_BAD_INPUT;
+                        run.fatal = true;
+                }
+                e = 0;
+        }
         if (e < 0) {
                 fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
                 run.status = EXIT_BAD_INPUT;
@@ -260,6 +293,7 @@ int main(int argc, char **argv) {
         run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
+        upload_free(run.upload);
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
