@@ -577,7 +577,8 @@ static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, stru
                 f = feed_one(t, r, &loss);
                 if (f < 0 || (f & KMSG_SEQ_HELD))
                         return f;
-                e = push_ready(t, r, f, &loss);
+                /* A duplicate never comes out; what was settled does. */
+                e = f & KMSG_SEQ_DUPLICATE ? 0 : push_ready(t, r, f, &loss);
         }
         return e < 0 ? e : KMSG_SEQ_HELD;
 }

@@ -37,6 +37,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
@@ -100,6 +101,14 @@ void __attribute__((noreturn)) usage(void) {
                 "                               (a table, or JSON with --json)\n"),
               o);
 
+        fputs(_("\nShipping to a collector:\n"), o);
+        fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
+                "                               (http:// or https://host:port); no stdout\n"),
+              o);
+        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
+        fputs(_("     --key <file>            client key in PEM (https)\n"), o);
+        fputs(_("     --cert <file>           client certificate in PEM (https)\n"), o);
+
         fputs(_("\nKernel control (needs root):\n"), o);
         fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
         fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
@@ -128,7 +137,7 @@ void __attribute__((noreturn)) usage(void) {
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
                 "    malformed or skipped records), or the output or the cursor file could\n"
-                "    not be written\n"
+                "    not be written, or --upload could not deliver everything\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
@@ -187,6 +196,10 @@ enum {
         OPT_BOOT_ID,
         OPT_HOSTNAME,
         OPT_MACHINE_ID,
+        OPT_UPLOAD,
+        OPT_TRUST,
+        OPT_KEY,
+        OPT_CERT,
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -300,6 +313,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "boot-id", required_argument, NULL, OPT_BOOT_ID },
                 { "hostname", required_argument, NULL, OPT_HOSTNAME },
                 { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
+                { "upload", required_argument, NULL, OPT_UPLOAD },
+                { "trust", required_argument, NULL, OPT_TRUST },
+                { "key", required_argument, NULL, OPT_KEY },
+                { "cert", required_argument, NULL, OPT_CERT },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
@@ -488,6 +505,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         if (!o->machine_option)
                                 o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
                         break;
+                case OPT_UPLOAD:
+                        if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("bad URL '%s' for --upload (expected http:// or https://)"), optarg);
+                        o->upload = optarg;
+                        break;
+                case OPT_TRUST:
+                case OPT_KEY:
+                case OPT_CERT:
+                        *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = optarg;
+                        if (!o->tls_option)
+                                o->tls_option = c == OPT_TRUST ? "--trust" : c == OPT_KEY ? "--key" : "--cert";
+                        break;
                 case OPT_HOSTNAME:
                         if (!*optarg || strlen(optarg) > 255 ||
                             strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
@@ -568,6 +598,17 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
         }
+        if (o->tls_option && !o->upload)
+                return fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
+        if (o->upload) {
+                if (o->format_set && o->format != FORMAT_EXPORT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                o->format = FORMAT_EXPORT;
+        }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
                 return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
                             o->machine_option,
@@ -600,6 +641,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
+        if (o->problems.list && !o->problems.pstore)
+                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
+        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+                                   o->action != ACTION_PRINT))
+                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
+                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
+                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->problems.timeline) {
                 /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
                 if (o->lost || o->dev.report || o->follow)
@@ -647,12 +695,13 @@ enum options_result options_setup_time(struct options *o) {
                 t->have_boot = true;
         } else {
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
-                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
                                     _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
                 t->have_boot = e == 0;
-                if (e < 0 && wall && o->n_sources > 0)
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),

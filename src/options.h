@@ -66,6 +66,10 @@ struct options {
         char machine_id[33];
         const char *hostname;
         const char *machine_option; /* the first of them given, for the error of a wrong format */
+        /* --upload URL, --trust, --key, --cert */
+        const char *upload;
+        const char *trust, *key, *cert;
+        const char *tls_option; /* the first of --trust, --key, --cert given */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */

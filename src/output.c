@@ -34,6 +34,14 @@ void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *use
         hook_userdata = userdata;
 }
 
+static int (*writer_fn)(void *userdata, const void *p, size_t len);
+static void *writer_userdata;
+
+void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), void *userdata) {
+        writer_fn = writer;
+        writer_userdata = userdata;
+}
+
 size_t out_pending(void) {
         return out_len;
 }
@@ -44,6 +52,13 @@ void out_drain(void) {
         if (out_len > 0 && !out_error && hook_before)
                 hook_before(hook_userdata);
 
+        if (writer_fn && out_len > 0 && !out_error) {
+                int e = writer_fn(writer_userdata, out_buf, out_len);
+
+                if (e < 0)
+                        out_error = -e;
+                done = out_len;
+        }
         while (done < out_len) {
                 ssize_t n;
 

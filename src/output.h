@@ -61,6 +61,12 @@ size_t out_pending(void);
  */
 void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata);
 
+/*
+ * Send the buffered output to writer instead of standard output (--upload):
+ * it returns 0, or -errno, which is kept as the write error.
+ */
+void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), void *userdata);
+
 /* Internal buffer, exposed for the inline out_putc(). */
 extern char out_buf[];
 extern size_t out_len;
