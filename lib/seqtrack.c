@@ -274,17 +274,15 @@ static const char *boot_id_of(const struct kmsg_record *r) {
 /*
  * Whether r starts a new boot where the numbers alone do not say so: the
  * input names another boot, or the numbers go on while the time stamp
- * drops by more than BOOT_TIME_DROP.
+ * drops by more than BOOT_TIME_DROP.  Only with t->have_last.  This runs
+ * for every record: the usual answer (no boot id, time going on) takes two
+ * comparisons.
  */
-static bool boot_changes(const struct kmsg_seqtrack *t, const struct kmsg_record *r) {
-        const char *id = boot_id_of(r);
-
-        if (!t->have_last)
-                return false;
-        if (id && t->boot_id && strcmp(id, t->boot_id) != 0)
+static inline bool boot_changes(const struct kmsg_seqtrack *t, const struct kmsg_record *r) {
+        if (r->boot_id_off != SIZE_MAX && t->boot_id && strcmp(r->data + r->boot_id_off, t->boot_id) != 0)
                 return true;
-        return r->seqnum > t->last_seq && r->has_timestamp && t->last_usec > r->usec &&
-               t->last_usec - r->usec > BOOT_TIME_DROP;
+        return r->usec < t->last_usec && t->last_usec - r->usec > BOOT_TIME_DROP && r->seqnum > t->last_seq &&
+               r->has_timestamp;
 }
 
 static void accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
@@ -398,11 +396,11 @@ static int by_seq(const void *a, const void *b) {
 }
 
 /*
- * Release the held records numbered below limit, in sequence order, each
- * after the loss of the hole that ends right before it; those holes are
- * settled.
+ * Release the held records numbered below limit (all of them with all:
+ * seq 2^64-1 is below no limit), in sequence order, each after the loss of
+ * the hole that ends right before it; those holes are settled.
  */
-static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
+static int release_below(struct kmsg_seqtrack *t, uint64_t limit, bool all) {
         struct held *v;
         uint64_t prev = t->win_usec;
         size_t i, n = 0, k = 0;
@@ -412,7 +410,7 @@ static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
                 return 0;
         v = t->win.v + t->win.head;
         qsort(v, t->win.len, sizeof(*v), by_seq);
-        while (n < t->win.len && v[n].r->seqnum < limit)
+        while (n < t->win.len && (all || v[n].r->seqnum < limit))
                 n++;
         for (i = 0; i < n; i++) {
                 const struct kmsg_record *r = v[i].r;
@@ -448,7 +446,7 @@ static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
 
 /* Settle every open hole: what is missing now is lost. */
 static int settle_all(struct kmsg_seqtrack *t) {
-        int e = release_below(t, UINT64_MAX);
+        int e = release_below(t, 0, true);
 
         /* Only after a failure to queue can a hole be left without its record. */
         t->n_holes = 0;
@@ -461,7 +459,7 @@ static int expire(struct kmsg_seqtrack *t) {
         int e = 0;
 
         while (e >= 0 && t->n_holes > 0 && t->fed - t->holes[0].made_at >= t->reorder)
-                e = t->n_holes > 1 ? release_below(t, t->holes[1].first) : settle_all(t);
+                e = t->n_holes > 1 ? release_below(t, t->holes[1].first, false) : settle_all(t);
         return e;
 }
 
@@ -527,24 +525,24 @@ static int hold(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
  * hole instead of a loss, and while one is open every record is held.
  */
 static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {
-        struct kmsg_loss loss = {};
         uint64_t seq = r->seqnum;
         ssize_t i;
         int f, e;
 
-        if (t->reorder == 0)
-                return feed_one(t, r, ret_loss);
-        t->fed++;
         if (t->n_holes == 0) {
-                if (!t->have_last || t->have_cause || seq <= t->last_seq + 1 || boot_changes(t, r))
+                /* Anything but a gap, the usual record (one after the last) first. */
+                if (seq <= t->last_seq || seq - t->last_seq == 1 || t->reorder == 0 || !t->have_last ||
+                    t->have_cause || boot_changes(t, r))
                         return feed_one(t, r, ret_loss);
-                /* A gap: wait and see whether its records come late. */
+                /* A gap: wait and see whether its records come late.  Only now are records counted. */
+                t->fed++;
                 t->win_usec = t->last_usec;
                 if (hole_insert(t, 0, t->last_seq + 1, seq - 1, t->fed) < 0)
                         return -ENOMEM;
                 accept(t, r, fingerprint(r));
                 return hold(t, r);
         }
+        t->fed++;
         if (!t->have_cause && !boot_changes(t, r)) {
                 if (seq > t->last_seq) {
                         if (seq > t->last_seq + 1 &&
@@ -573,10 +571,15 @@ static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, stru
         e = settle_all(t);
         if (e < 0)
                 return e;
-        f = feed_one(t, r, &loss);
-        if (f < 0 || (f & KMSG_SEQ_HELD))
-                return f;
-        e = push_ready(t, r, f, &loss);
+        {
+                struct kmsg_loss loss = {};
+
+                f = feed_one(t, r, &loss);
+                if (f < 0 || (f & KMSG_SEQ_HELD))
+                        return f;
+                /* A duplicate never comes out; what was settled does. */
+                e = f & KMSG_SEQ_DUPLICATE ? 0 : push_ready(t, r, f, &loss);
+        }
         return e < 0 ? e : KMSG_SEQ_HELD;
 }
 

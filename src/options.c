@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bootid.h"
 #include "console.h"
@@ -36,6 +37,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
@@ -76,7 +78,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
         fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
-                "                               (repeatable: delta adds to the others)\n"),
+                "                               (repeatable: one stamp for each)\n"),
               o);
         fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
         fputs(_(" -x, --decode                facility and level names before messages\n"), o);
@@ -98,6 +100,14 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --lost                  report the lost messages instead of the records\n"
                 "                               (a table, or JSON with --json)\n"),
               o);
+
+        fputs(_("\nShipping to a collector:\n"), o);
+        fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
+                "                               (http:// or https://host:port); no stdout\n"),
+              o);
+        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
+        fputs(_("     --key <file>            client key in PEM (https)\n"), o);
+        fputs(_("     --cert <file>           client certificate in PEM (https)\n"), o);
 
         fputs(_("\nKernel control (needs root):\n"), o);
         fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
@@ -127,7 +137,7 @@ void __attribute__((noreturn)) usage(void) {
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
                 "    malformed or skipped records), or the output or the cursor file could\n"
-                "    not be written\n"
+                "    not be written, or --upload could not deliver everything\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
@@ -186,6 +196,10 @@ enum {
         OPT_BOOT_ID,
         OPT_HOSTNAME,
         OPT_MACHINE_ID,
+        OPT_UPLOAD,
+        OPT_TRUST,
+        OPT_KEY,
+        OPT_CERT,
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -207,6 +221,24 @@ static enum options_result add_source(struct options *o, const char *path, bool 
         o->sources = s;
         s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
         return OPTIONS_RUN;
+}
+
+/*
+ * -K /dev/kmsg, or any node of the kmsg device: the device itself,
+ * read without blocking to its end (or followed).  Given alone, it is the
+ * live log, with all that goes with it (--cursor-file, -W, -c).
+ */
+static void mark_devices(struct options *o) {
+        struct stat st;
+        size_t i;
+
+        for (i = 0; i < o->n_sources; i++)
+                o->sources[i].device = strcmp(o->sources[i].path, "-") != 0 &&
+                                       stat(o->sources[i].path, &st) == 0 && is_kmsg_device(&st);
+        if (o->n_sources == 1 && o->sources[0].device && !o->sources[0].syslog_file) {
+                o->device_path = o->sources[0].path;
+                o->n_sources = 0;
+        }
 }
 
 static enum options_result set_action(struct options *o, enum action a, const char *name) {
@@ -281,6 +313,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "boot-id", required_argument, NULL, OPT_BOOT_ID },
                 { "hostname", required_argument, NULL, OPT_HOSTNAME },
                 { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
+                { "upload", required_argument, NULL, OPT_UPLOAD },
+                { "trust", required_argument, NULL, OPT_TRUST },
+                { "key", required_argument, NULL, OPT_KEY },
+                { "cert", required_argument, NULL, OPT_CERT },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
@@ -378,7 +414,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
-                        r = set_time_format(o, "delta");
+                        /* Not the same as --time-format delta (timefmt.h). */
+                        timefmt_add(&o->out.time, TIME_SHOW_DELTA);
                         break;
                 case 'e':
                         r = set_time_format(o, "reltime");
@@ -468,6 +505,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         if (!o->machine_option)
                                 o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
                         break;
+                case OPT_UPLOAD:
+                        if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("bad URL '%s' for --upload (expected http:// or https://)"), optarg);
+                        o->upload = optarg;
+                        break;
+                case OPT_TRUST:
+                case OPT_KEY:
+                case OPT_CERT:
+                        *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = optarg;
+                        if (!o->tls_option)
+                                o->tls_option = c == OPT_TRUST ? "--trust" : c == OPT_KEY ? "--key" : "--cert";
+                        break;
                 case OPT_HOSTNAME:
                         if (!*optarg || strlen(optarg) > 255 ||
                             strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
@@ -526,6 +576,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         if (optind < argc) {
                 return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
         }
+        mark_devices(o);
         if (o->follow_new && o->n_sources > 0) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
@@ -546,6 +597,17 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 return fail(o, OPTIONS_BAD_USAGE,
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+        }
+        if (o->tls_option && !o->upload)
+                return fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
+        if (o->upload) {
+                if (o->format_set && o->format != FORMAT_EXPORT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                o->format = FORMAT_EXPORT;
         }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
                 return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
@@ -579,7 +641,23 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
-        if (o->problems.report) {
+        if (o->problems.list && !o->problems.pstore)
+                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
+        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+                                   o->action != ACTION_PRINT))
+                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
+                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
+                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
+        if (o->problems.timeline) {
+                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
+                if (o->lost || o->dev.report || o->follow)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
+                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
+        } else if (o->problems.report) {
                 /* The report is a table, or JSON Lines with --json; following, only JSON. */
                 if (o->lost || o->dev.report)
                         return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
@@ -602,8 +680,6 @@ enum options_result options_setup_time(struct options *o) {
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
         int e;
 
-        if (t->format == TIME_ISO && t->delta)
-                o->warning = _("--show-delta is ignored with the iso time format");
         if (o->since && time_parse_point(o->since, &since) < 0)
                 return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
         if (o->until && time_parse_point(o->until, &until) < 0)
@@ -619,12 +695,13 @@ enum options_result options_setup_time(struct options *o) {
                 t->have_boot = true;
         } else {
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
-                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
                                     _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
                 t->have_boot = e == 0;
-                if (e < 0 && wall && o->n_sources > 0)
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),

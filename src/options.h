@@ -18,6 +18,7 @@ struct source {
         const char *path;
         enum kmsg_format format;
         bool syslog_file; /* -F: must be text in the syslog form */
+        bool device;      /* the path is the kmsg device (-K /dev/kmsg): read as the device */
 };
 
 /* What to do besides (or instead of) printing the log. */
@@ -58,11 +59,17 @@ struct options {
         bool fail_on_loss;
         bool lost;
         const char *cursor_file;
+        /* -K naming the kmsg device as the only source: the live log, from this path; NULL: /dev/kmsg. */
+        const char *device_path;
         /* --boot-id, --machine-id (normalised: 32 hex digits) and --hostname; "" / NULL: not given. */
         char boot_id[33];
         char machine_id[33];
         const char *hostname;
         const char *machine_option; /* the first of them given, for the error of a wrong format */
+        /* --upload URL, --trust, --key, --cert */
+        const char *upload;
+        const char *trust, *key, *cert;
+        const char *tls_option; /* the first of --trust, --key, --cert given */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --problems, --problem KIND and --fail-on-problem: parsing, set-up, selection. */
+/* --problems, --problem KIND, --fail-on-problem and --timeline: parsing, set-up, selection. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
@@ -14,7 +15,16 @@ const char *problem_options_help(void) {
                  "                               ...) grouped by kind and subject, worst first\n"
                  "     --problem <kind>        only the records of problems of this kind\n"
                  "                               (repeatable)\n"
-                 "     --fail-on-problem       exit with status 4 when a problem was found\n");
+                 "     --fail-on-problem       exit with status 4 when a problem was found\n"
+                 "     --timeline[=<chars>]    report: message counts over time, one row per\n"
+                 "                               level group (per problem kind with --problems);\n"
+                 "                               chars: auto, utf8 or ascii\n");
+}
+
+const char *problem_options_help_input(void) {
+        return _("     --pstore[=<n>]          read the log a crash left in pstore (the newest\n"
+                 "                               dump, or the n-th of --pstore --list)\n"
+                 "     --list                  with --pstore: list the dumps, newest first\n");
 }
 
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size) {
@@ -26,6 +36,39 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 return 0;
         case PROBOPT_FAIL:
                 po->fail = true;
+                return 0;
+        case PROBOPT_PSTORE:
+                po->pstore = true;
+                po->pstore_pick = 0;
+                if (arg) {
+                        char *end;
+                        unsigned long n = strtoul(arg, &end, 10);
+
+                        if (!*arg || *end || n == 0 || n > 100000) {
+                                snprintf(err, size, _("invalid argument for --pstore: '%s' (expected a dump's "
+                                                      "number, 1 the newest)"),
+                                         arg);
+                                return -EINVAL;
+                        }
+                        po->pstore_pick = (unsigned)n;
+                }
+                return 0;
+        case PROBOPT_LIST:
+                po->list = true;
+                return 0;
+        case PROBOPT_TIMELINE:
+                po->timeline = true;
+                if (!arg || strcmp(arg, "auto") == 0)
+                        po->chars = TIMELINE_AUTO;
+                else if (strcmp(arg, "utf8") == 0)
+                        po->chars = TIMELINE_UTF8;
+                else if (strcmp(arg, "ascii") == 0)
+                        po->chars = TIMELINE_ASCII;
+                else {
+                        snprintf(err, size, _("unknown --timeline characters '%s' (expected auto, utf8 or ascii)"),
+                                 arg);
+                        return -EINVAL;
+                }
                 return 0;
         case PROBOPT_PROBLEM:
                 k = problem_kind_from_name(arg);

@@ -39,6 +39,8 @@ struct run {
         struct loss_stats loss;
         uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
         struct cursor *cursor; /* --cursor-file, or NULL */
+        struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
+        const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */

@@ -112,9 +112,15 @@ struct sink *sink_free(struct sink *s);
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
 
+/*
+ * report-timeline.c: a boot where it happened in the stream (the hook for a
+ * boot event of the sink interface, which does not exist yet).
+ */
+void timeline_add_boot(struct sink *s, uint64_t usec);
+
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
         sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops,
-        sink_problems_ops;
+        sink_problems_ops, sink_timeline_ops;
 
 #endif

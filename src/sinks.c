@@ -2,7 +2,7 @@
 /*
  * The sinks by name: one row per output format (--format=NAME, in the
  * order of enum output_format, so the row is also the format's name) and
- * report (--lost, --devices, --problems), with what main() needs to know of it.  A new
+ * report (--lost, --devices, --problems, --timeline), with what main() needs to know of it.  A new
  * format is its file (output-NAME.c, defining sink_NAME_ops, declared in
  * sink.h), a FORMAT_ value in format.h and a row here.
  */
@@ -27,10 +27,11 @@ static const struct sink_info sinks[] = {
         [_FORMAT_MAX] = { "lost", &sink_lost_ops, 0 },
         [_FORMAT_MAX + 1] = { "devices", &sink_devices_ops, SINK_MARKS_INFERRED },
         [_FORMAT_MAX + 2] = { "problems", &sink_problems_ops, 0 },
+        [_FORMAT_MAX + 3] = { "timeline", &sink_timeline_ops, 0 },
 };
 
 #define N_SINKS (sizeof(sinks) / sizeof(sinks[0]))
-_Static_assert(N_SINKS == _FORMAT_MAX + 3, "sinks.c: one row per output format, then lost, devices and problems");
+_Static_assert(N_SINKS == _FORMAT_MAX + 4, "sinks.c: one row per output format, then the reports");
 
 const struct sink_info *sink_lookup(const char *name) {
         size_t i;

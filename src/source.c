@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "console.h"
@@ -13,9 +14,11 @@
 #include "run.h"
 #include "source.h"
 
-/* Say why /dev/kmsg could not be opened (e < 0 from kmsg_reader_new_device()). */
-static void report_device_error(int e) {
-        if (e == -EPERM || e == -EACCES)
+/* Say why the kmsg device could not be opened (e < 0 from kmsg_reader_new_device()); path NULL: /dev/kmsg. */
+static void report_device_error(const char *path, int e) {
+        if (path && e != -EPERM && e != -EACCES)
+                warnx_(_("cannot open %s: %s"), path, strerror(-e));
+        else if (e == -EPERM || e == -EACCES)
                 warnx_(_("cannot open /dev/kmsg: %s (reading the kernel log needs CAP_SYSLOG when "
                          "kernel.dmesg_restrict=1)"),
                        strerror(-e));
@@ -33,10 +36,49 @@ static bool looks_binary(int fd) {
         return n > 0 && memchr(buf, '\0', (size_t)n) != NULL;
 }
 
+/* Standard input, a file or a pipe that is the kmsg device. */
+static bool fd_is_device(int fd) {
+        struct stat st;
+
+        return fstat(fd, &st) == 0 && is_kmsg_device(&st);
+}
+
+/*
+ * A -K source that is the kmsg device (beside other sources): read
+ * without blocking from its oldest record to its end, or followed.
+ * Standard input is opened anew through /dev/stdin, non-blocking.
+ */
+static void read_device_source(struct run *run, const char *path, bool follow) {
+        struct kmsg_reader *rd = NULL;
+        int e;
+
+        e = kmsg_reader_new_device(strcmp(path, "-") == 0 ? "/dev/stdin" : path, KMSG_SEEK_START, &rd);
+        if (e < 0) {
+                report_device_error(path, e);
+                run->status = EXIT_BAD_INPUT;
+                return;
+        }
+        run_watch(run, rd);
+        if (follow)
+                follow_device(run, rd);
+        else
+                run_drain(run, rd);
+        kmsg_reader_unref(rd);
+}
+
 void read_source(struct run *run, const struct source *src, bool follow) {
         struct kmsg_reader *rd = NULL;
         int fd = -1, e;
 
+        if (src->device || (strcmp(src->path, "-") == 0 && fd_is_device(STDIN_FILENO))) {
+                if (src->syslog_file) {
+                        warnx_(_("%s: the kmsg device, not a syslog-form dump: read it with -K"), src->path);
+                        run->status = EXIT_BAD_INPUT;
+                        return;
+                }
+                read_device_source(run, src->path, follow);
+                return;
+        }
         if (strcmp(src->path, "-") == 0)
                 e = kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", src->format, &rd);
         else {
@@ -90,11 +132,11 @@ void read_live(struct run *run, const struct options *o) {
                  * by itself.  Not when following or keeping a cursor, which
                  * need the device.
                  */
-                e = kmsg_reader_new_device(NULL, where, &rd);
-                if (e == -ENOENT && !o->follow && !o->cursor_file)
+                e = kmsg_reader_new_device(o->device_path, where, &rd);
+                if (e == -ENOENT && !o->follow && !o->cursor_file && !o->device_path)
                         use_syslog = true;
                 else if (e < 0) {
-                        report_device_error(e);
+                        report_device_error(o->device_path, e);
                         run->status = EXIT_BAD_INPUT;
                         return;
                 }

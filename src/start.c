@@ -56,13 +56,13 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
 }
 
 /* The first record a reader opened at where reads, past overruns; false if none. */
-static bool probe_first(enum kmsg_seek where, uint64_t *ret_seq, uint64_t *ret_usec) {
+static bool probe_first(const struct run *run, enum kmsg_seek where, uint64_t *ret_seq, uint64_t *ret_usec) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_record *r;
         bool found = false;
         int e;
 
-        if (kmsg_reader_new_device(NULL, where, &rd) < 0)
+        if (kmsg_reader_new_device(run->device_path, where, &rd) < 0)
                 return false;
         do
                 e = kmsg_reader_next(rd, &r);
@@ -85,9 +85,9 @@ static bool probe_first(enum kmsg_seek where, uint64_t *ret_seq, uint64_t *ret_u
  */
 static void probe_oldest(struct run *run) {
         uint64_t clear_seq = 0, clear_usec;
-        bool have_clear = probe_first(KMSG_SEEK_CLEAR, &clear_seq, &clear_usec);
+        bool have_clear = probe_first(run, KMSG_SEEK_CLEAR, &clear_seq, &clear_usec);
 
-        run->have_oldest = probe_first(KMSG_SEEK_START, &run->oldest_seq, &run->oldest_usec);
+        run->have_oldest = probe_first(run, KMSG_SEEK_START, &run->oldest_seq, &run->oldest_usec);
         run->have_probed = have_clear || run->have_oldest;
         run->probed_seq = run->have_oldest && run->oldest_seq > clear_seq ? run->oldest_seq : clear_seq;
 }
@@ -98,7 +98,7 @@ static void probe_newest(struct run *run) {
         struct kmsg_record *r;
         int e;
 
-        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) < 0)
+        if (kmsg_reader_new_device(run->device_path, KMSG_SEEK_START, &rd) < 0)
                 return;
         while ((e = kmsg_reader_next(rd, &r)) != -EAGAIN && e != 0) {
                 if (e == 1 && kmsg_record_has_seqnum(r)) {

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "output.h"
 #include "util.h"
@@ -56,4 +58,9 @@ void errx_(const char *fmt, ...) {
         vwarnx(fmt, ap);
         va_end(ap);
         exit(EXIT_BAD_INPUT);
+}
+
+/* drivers/char/mem.c: /dev/kmsg is the memory device 1:11. */
+bool is_kmsg_device(const struct stat *st) {
+        return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 11;
 }

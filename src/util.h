@@ -19,6 +19,10 @@ const char *shown(const char *s);
 /* warnx_() and exit 1: for bad option arguments, which get one line. */
 void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct stat;
+/* Whether st is the kernel's kmsg character device (1:11), by whatever name it was found. */
+bool is_kmsg_device(const struct stat *st);
+
 /* Parse an unsigned decimal number that fills all of s; 0 or -EINVAL/-ERANGE. */
 int parse_u64(const char *s, uint64_t *ret);
 /* The same for the digits at the head of *p, which is moved past them. */

@@ -46,7 +46,8 @@ for name, s in schemas.items():
         check("%s is a valid Draft 7 schema" % name, True)
     except jsonschema.SchemaError as e:
         check("%s is a valid Draft 7 schema" % name, False, e.message)
-for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems"):
+for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems",
+             "kdmesg-timeline"):
     check("data/%s.schema.json exists" % name, name + ".schema.json" in schemas)
 if not all(ok for _, ok, _ in results):
     schemas = {}
@@ -79,6 +80,8 @@ runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
         ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
+        ("--timeline --json", ["--timeline", "--json"], "kdmesg-timeline.schema.json", True),
+        ("--timeline --problems --json", ["--timeline", "--problems", "--json"], "kdmesg-timeline.schema.json", True),
         ("--json=dmesg", ["--json=dmesg"], "kdmesg-dmesg.schema.json", False),
         ("--json=dmesg -x", ["--json=dmesg", "-x"], "kdmesg-dmesg.schema.json", False)]
 for label, args, schema, lines in runs:
@@ -117,6 +120,7 @@ golden = {
     "json/formats-json.out": ("kdmesg-record.schema.json", True),
     "json/formats-json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
     "problems/report.json": ("kdmesg-problems.schema.json", True),
+    "timeline/levels.json": ("kdmesg-timeline.schema.json", True),
     "parity/json-dmesg.out": ("kdmesg-dmesg.schema.json", False),
     "parity/json-dmesg-x.out": ("kdmesg-dmesg.schema.json", False),
 }
@@ -166,6 +170,8 @@ rejects = [
     ("kdmesg-problems.schema.json", '{"problem":"oom","count":1,"subject":"","message":"x"}'),
     ("kdmesg-problems.schema.json", '{"problem":"oops","count":0,"subject":"","message":"x"}'),
     ("kdmesg-problems.schema.json", '{"problem":"oops","count":1,"message":"x"}'),
+    ("kdmesg-timeline.schema.json", '{"time_start":0,"time_end":1,"counts":{"errors":1}}'),
+    ("kdmesg-timeline.schema.json", '{"time_start":0,"counts":{"warn":1}}'),
 ]
 for schema, text in rejects:
     check("%s rejects %s" % (schema, text), schema in schemas and bool(problems(schema, text)))

@@ -145,7 +145,7 @@ bad_usage() {
 
 @test "the bash and zsh completions offer exactly the columns of --list-columns" {
         want=$("$KDMESG" --list-columns | awk '{ print $1 }' | sed 's/^DEV\.KEY$/DEV./' | sort)
-        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_list "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
+        bash_cols=$(grep -A1 -- '-o | --output)' "$SRC/completions/kdmesg.bash" | sed -n 's/.*_kdmesg_columns "\(.*\)"/\1/p' | tr ' ' '\n' | sort)
         [ "$bash_cols" = "$want" ]
         # zsh completes names only (a "DEV." there would get a space after it).
         zsh_cols=$(sed -n "s/.*--output=}'\[table columns\]:columns:_sequence compadd - \([^']*\)'.*/\1/p" "$SRC/completions/_kdmesg" | tr ' ' '\n' | sort)

@@ -52,6 +52,12 @@ static int note_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
+static int note_boot(struct sink *s, uint64_t boot, const struct kmsg_record *r) {
+        note((struct note_sink *)s, "boot%llu@%llu", (unsigned long long)boot,
+             (unsigned long long)kmsg_record_get_seqnum(r));
+        return 0;
+}
+
 static int note_finish(struct sink *s) {
         return 0;
 }
@@ -63,6 +69,7 @@ static const struct sink_ops note_ops = {
         .size = sizeof(struct note_sink),
         .record = note_record,
         .loss = note_loss,
+        .boot = note_boot,
         .finish = note_finish,
         .free = note_free,
 };
@@ -117,6 +124,36 @@ TEST(gap_is_a_loss_between_the_right_records) {
         CHECK_STR(n.log, "0 1 loss:2+2 4 5");
         CHECK(loss_stats_any(&run.loss));
         CHECK_INT(run.status, 0);
+        run_done(&run);
+}
+
+TEST(a_new_boot_comes_before_its_rotated_loss_and_its_first_record) {
+        struct note_sink n;
+        struct run run = {};
+
+        note_sink_init(&n);
+        /* Back to 0; then on to 10 with the time 40 s back. */
+        CHECK_INT(drive(&run, &n, NULL,
+                        "6,0,100,-;a\n6,1,41000000,-;b\n6,0,100,-;c\n6,1,41000000,-;d\n6,10,1000000,-;e\n"),
+                  0);
+        CHECK_STR(n.log, "0 1 boot2@0 0 1 boot3@10 loss:0+10 10");
+        CHECK_INT(run.boots, 3);
+        run_done(&run);
+}
+
+TEST(the_reorder_window_puts_late_records_in_place_and_settles_at_the_end) {
+        struct note_sink n;
+        struct run run = {};
+
+        note_sink_init(&n);
+        CHECK_INT(kmsg_seqtrack_new(&run.track), 0);
+        CHECK_INT(kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW), 0);
+        /* 0 1 3 2 4: nothing lost; 6 and 8 left open when the input ends. */
+        CHECK_INT(drive(&run, &n, NULL,
+                        "6,0,1,-;a\n6,1,2,-;b\n6,3,4,-;d\n6,2,3,-;c\n6,4,5,-;e\n6,6,7,-;g\n6,8,9,-;i\n"),
+                  0);
+        CHECK_STR(n.log, "0 1 2 3 4 loss:5+1 6 loss:7+1 8");
+        CHECK_INT(run.loss.total, 2);
         run_done(&run);
 }
 

@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --timeline: the log as a picture.  Message counts over time in columns
+ * that fit the terminal, one row per level group (err+, warn, +notice), or
+ * per problem kind with --problems, drawn with block characters (ASCII
+ * without a UTF-8 terminal); losses and boots are marked on rows of their
+ * own where they happened; the axis is in the chosen time format.  With
+ * --json, one object per column.
+ *
+ * Memory is constant: counts go into a fixed number of fine buckets; when a
+ * time stamp falls outside them, each ten neighbouring buckets merge (ten
+ * times the span, to the right or to the left) until it fits.  The data
+ * then always spans more than a tenth of the buckets, so each column drawn
+ * is a group of 2 to SUBDIV of them, and 4 of 5 columns at least are used.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "output-json.h"
+#include "output.h"
+#include "problems.h"
+#include "sink.h"
+#include "timefmt.h"
+
+#define SUBDIV 20        /* fine buckets per column of the widest picture */
+#define WIDEN 10         /* buckets merged into one when a time stamp falls outside */
+#define MIN_COLUMNS 10
+#define MAX_WIDTH 1000
+
+enum { LEVEL_ROWS = 3 };
+static const char *const level_rows[LEVEL_ROWS] = { "err+", "warn", "+notice" };
+
+struct timeline_sink {
+        struct sink sink;
+        struct problem_options *po;
+        bool utf8;
+        unsigned width; /* of the whole line */
+        unsigned nrows; /* data rows: level groups, or problem kinds */
+        size_t nb;      /* fine buckets per row */
+        bool started;
+        int64_t origin; /* µs of bucket 0's start */
+        uint64_t size;  /* µs per bucket */
+        uint64_t *counts; /* (nrows + 2) * nb: the data rows, then losses, then boots */
+        uint64_t *tmp;
+        bool any_loss, any_boot;
+};
+
+#define ROW_LOST(t) ((t)->nrows)
+#define ROW_BOOT(t) ((t)->nrows + 1)
+
+static uint64_t *row(struct timeline_sink *t, unsigned r) {
+        return t->counts + (size_t)r * t->nb;
+}
+
+/*
+ * Ten times the span: each ten buckets become one, in the first tenth
+ * (to_left false) or the last tenth, so that column widths stay a whole
+ * number times a power of ten microseconds.
+ */
+static void widen(struct timeline_sink *t, bool to_left) {
+        size_t part = t->nb / WIDEN, at = to_left ? t->nb - part : 0, i, j;
+        unsigned r;
+
+        for (r = 0; r < t->nrows + 2; r++) {
+                uint64_t *c = row(t, r);
+
+                memset(t->tmp, 0, t->nb * sizeof(*t->tmp));
+                for (i = 0; i < part; i++)
+                        for (j = 0; j < WIDEN; j++)
+                                t->tmp[at + i] += c[WIDEN * i + j];
+                memcpy(c, t->tmp, t->nb * sizeof(*c));
+        }
+        t->size *= WIDEN;
+        if (to_left)
+                t->origin -= (int64_t)(at * t->size);
+}
+
+static void add(struct timeline_sink *t, uint64_t usec, unsigned r, uint64_t n) {
+        int64_t at = (int64_t)usec;
+
+        if (!t->started) {
+                t->started = true;
+                t->origin = at;
+                t->size = 1;
+        }
+        while (at < t->origin)
+                widen(t, true);
+        while ((uint64_t)(at - t->origin) / t->size >= t->nb)
+                widen(t, false);
+        row(t, r)[(uint64_t)(at - t->origin) / t->size] += n;
+}
+
+static int timeline_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+        unsigned level;
+
+        if (!kmsg_record_has_timestamp(r))
+                return 0;
+        if (t->po->report) {
+                const struct problem_hit *hit = &t->po->last;
+
+                if (hit->kind != PROBLEM_NONE && hit->opens)
+                        add(t, kmsg_record_get_timestamp(r), (unsigned)hit->kind, 1);
+                return 0;
+        }
+        /* A record without a priority counts as info, the kernel's default. */
+        level = kmsg_record_has_priority(r) ? kmsg_record_get_level(r) : 6;
+        add(t, kmsg_record_get_timestamp(r), level <= 3 ? 0 : level == 4 ? 1 : 2, 1);
+        return 0;
+}
+
+static int timeline_loss(struct sink *s, const struct kmsg_loss *l) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+        uint64_t at = kmsg_loss_get_usec_after(l);
+
+        if (!at && kmsg_loss_has_before(l))
+                at = kmsg_loss_get_usec_before(l);
+        add(t, at, ROW_LOST(t), 1);
+        t->any_loss = true;
+        return 0;
+}
+
+void timeline_add_boot(struct sink *s, uint64_t usec) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+
+        add(t, usec, ROW_BOOT(t), 1);
+        t->any_boot = true;
+}
+
+static const char *row_name(const struct timeline_sink *t, unsigned r) {
+        if (r == ROW_LOST(t))
+                return "lost";
+        if (r == ROW_BOOT(t))
+                return "boot";
+        return t->po->report ? problem_kind_name((int)r) : level_rows[r];
+}
+
+/* The columns drawn: groups of k fine buckets from first; 0 when there is nothing. */
+struct layout {
+        size_t first, k, ncols;
+};
+
+static void lay_out(struct timeline_sink *t, size_t cols, struct layout *lo) {
+        size_t lo_i = t->nb, hi_i = 0, i, span;
+        unsigned r;
+
+        lo->ncols = 0;
+        for (r = 0; r < t->nrows + 2; r++)
+                for (i = 0; i < t->nb; i++)
+                        if (row(t, r)[i]) {
+                                if (i < lo_i)
+                                        lo_i = i;
+                                if (i > hi_i)
+                                        hi_i = i;
+                        }
+        if (lo_i > hi_i)
+                return;
+        span = hi_i - lo_i + 1;
+        lo->first = lo_i;
+        lo->k = (span + cols - 1) / cols;
+        lo->ncols = (span + lo->k - 1) / lo->k;
+}
+
+static uint64_t column_sum(struct timeline_sink *t, unsigned r, const struct layout *lo, size_t c) {
+        size_t i, from = lo->first + c * lo->k;
+        uint64_t n = 0;
+
+        for (i = from; i < from + lo->k && i < t->nb; i++)
+                n += row(t, r)[i];
+        return n;
+}
+
+static uint64_t column_start(const struct timeline_sink *t, const struct layout *lo, size_t c) {
+        int64_t v = t->origin + (int64_t)((lo->first + c * lo->k) * t->size);
+
+        return v < 0 ? 0 : (uint64_t)v;
+}
+
+/* A time for the axis, in the chosen format: seconds since boot, or the wall clock. */
+static size_t axis_time(const struct timefmt *tf, uint64_t usec, char *buf, size_t size) {
+        switch (tf->format) {
+        case TIME_CTIME:
+        case TIME_RELTIME:
+                return timefmt_ctime(tf, usec, buf, size);
+        case TIME_ISO:
+                return timefmt_iso(tf, usec, buf, size);
+        default:
+                return timefmt_mono(usec, buf, size);
+        }
+}
+
+static bool row_shown(const struct timeline_sink *t, unsigned r, uint64_t total) {
+        if (r == ROW_LOST(t))
+                return t->any_loss;
+        if (r == ROW_BOOT(t))
+                return t->any_boot;
+        /* All level rows; the kinds that were found. */
+        return !t->po->report || total > 0;
+}
+
+static uint64_t row_total(struct timeline_sink *t, unsigned r) {
+        uint64_t n = 0;
+        size_t i;
+
+        for (i = 0; i < t->nb; i++)
+                n += row(t, r)[i];
+        return n;
+}
+
+static void pad(size_t n) {
+        while (n-- > 0)
+                out_putc(' ');
+}
+
+static int draw(struct timeline_sink *t) {
+        static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+                                               "\u2585", "\u2586", "\u2587", "\u2588" };
+        static const char ascii[8] = { '.', ':', '-', '=', '+', '*', '#', '@' };
+        size_t label = 0, digits = 1, cols, c;
+        uint64_t maxtotal = 0;
+        struct layout lo;
+        char buf[80], end[80];
+        unsigned r;
+
+        for (r = 0; r < t->nrows + 2; r++) {
+                uint64_t total = row_total(t, r);
+
+                if (!row_shown(t, r, total))
+                        continue;
+                if (strlen(row_name(t, r)) > label)
+                        label = strlen(row_name(t, r));
+                if (total > maxtotal)
+                        maxtotal = total;
+        }
+        while (maxtotal >= 10) {
+                digits++;
+                maxtotal /= 10;
+        }
+        cols = t->width > label + digits + 2 + MIN_COLUMNS ? t->width - label - digits - 2 : MIN_COLUMNS;
+        lay_out(t, cols, &lo);
+        if (lo.ncols == 0) {
+                out_puts(t->po->report ? _("No known problems found.\n") : _("No messages.\n"));
+                return 0;
+        }
+        for (r = 0; r < t->nrows + 2; r++) {
+                uint64_t total = row_total(t, r), max = 0;
+                const char *name = row_name(t, r);
+
+                if (!row_shown(t, r, total))
+                        continue;
+                for (c = 0; c < lo.ncols; c++) {
+                        uint64_t n = column_sum(t, r, &lo, c);
+
+                        if (n > max)
+                                max = n;
+                }
+                out_puts(name);
+                pad(label - strlen(name) + 1);
+                for (c = 0; c < lo.ncols; c++) {
+                        uint64_t n = column_sum(t, r, &lo, c);
+
+                        if (n == 0)
+                                out_putc(' ');
+                        else if (r == ROW_LOST(t))
+                                out_putc('!');
+                        else if (r == ROW_BOOT(t))
+                                out_puts(t->utf8 ? "\u2502" : "|");
+                        else {
+                                /* Each row to its own maximum; any count shows. */
+                                unsigned h = (unsigned)((n * 8 + max - 1) / max);
+
+                                h = h < 1 ? 1 : h > 8 ? 8 : h;
+                                if (t->utf8)
+                                        out_puts(blocks[h - 1]);
+                                else
+                                        out_putc(ascii[h - 1]);
+                        }
+                }
+                pad(cols - lo.ncols + 1);
+                out_u64_padded(total, (unsigned)digits);
+                out_putc('\n');
+        }
+        /* The axis: the start of the first column, the end of the last. */
+        axis_time(&t->sink.settings->time, column_start(t, &lo, 0), buf, sizeof(buf));
+        axis_time(&t->sink.settings->time, column_start(t, &lo, lo.ncols), end, sizeof(end));
+        pad(label + 1);
+        out_puts(buf);
+        if (strlen(buf) + 1 + strlen(end) <= lo.ncols) {
+                pad(lo.ncols - strlen(buf) - strlen(end));
+                out_puts(end);
+        }
+        out_putc('\n');
+        put_seconds(buf, lo.k * t->size, 0);
+        pad(label + 1);
+        snprintf(end, sizeof(end), _("one column: %s s\n"), buf);
+        out_puts(end);
+        return 0;
+}
+
+static int add_json(struct json_object *o, const char *key, struct json_object *v) {
+        if (!v)
+                return -ENOMEM;
+        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW) < 0 ? -ENOMEM : 0;
+}
+
+/* One object per column: time_start, time_end and counts, keyed by row name. */
+static int write_json(struct timeline_sink *t) {
+        struct layout lo;
+        size_t c;
+
+        lay_out(t, t->width, &lo);
+        for (c = 0; c < lo.ncols; c++) {
+                struct json_object *o = json_object_new_object(), *counts = json_object_new_object();
+                const char *text = NULL;
+                size_t len;
+                unsigned r;
+                int e;
+
+                if (!o || !counts) {
+                        json_object_put(o);
+                        json_object_put(counts);
+                        return -ENOMEM;
+                }
+                e = add_json(o, "time_start", json_usec_new(column_start(t, &lo, c)));
+                if (e >= 0)
+                        e = add_json(o, "time_end", json_usec_new(column_start(t, &lo, c + 1)));
+                for (r = 0; r < t->nrows + 2 && e >= 0; r++)
+                        if (row_shown(t, r, row_total(t, r)))
+                                e = add_json(counts, row_name(t, r), json_object_new_uint64(column_sum(t, r, &lo, c)));
+                if (e >= 0)
+                        e = add_json(o, "counts", counts);
+                else
+                        json_object_put(counts);
+                if (e >= 0)
+                        text = json_object_to_json_string_length(
+                                o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+                if (text) {
+                        out_write(text, len);
+                        out_putc('\n');
+                }
+                json_object_put(o);
+                if (!text)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+static int timeline_finish(struct sink *s) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+
+        return s->settings->json ? write_json(t) : draw(t);
+}
+
+/* The width to fill: the terminal's, else COLUMNS, else 80. */
+static unsigned line_width(void) {
+        const char *env = getenv("COLUMNS");
+        struct winsize ws;
+        char *end;
+        long n;
+
+        if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+                return ws.ws_col < MAX_WIDTH ? ws.ws_col : MAX_WIDTH;
+        if (env && *env) {
+                n = strtol(env, &end, 10);
+                if (!*end && n > 0)
+                        return n < MAX_WIDTH ? (unsigned)n : MAX_WIDTH;
+        }
+        return 80;
+}
+
+static int timeline_init(struct sink *s) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+
+        t->po = s->settings->problems;
+        if (!t->po)
+                return -EINVAL;
+        /* Decided here, before a pager takes standard output. */
+        t->width = line_width();
+        switch (t->po->chars) {
+        case TIMELINE_UTF8:
+                t->utf8 = true;
+                break;
+        case TIMELINE_ASCII:
+                t->utf8 = false;
+                break;
+        default:
+                t->utf8 = isatty(STDOUT_FILENO) && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+        }
+        t->nrows = t->po->report ? _PROBLEM_MAX : LEVEL_ROWS;
+        t->nb = (size_t)SUBDIV * (t->width > MIN_COLUMNS ? t->width : MIN_COLUMNS);
+        t->counts = calloc((t->nrows + 2) * t->nb, sizeof(*t->counts));
+        t->tmp = calloc(t->nb, sizeof(*t->tmp));
+        return t->counts && t->tmp ? 0 : -ENOMEM;
+}
+
+static void timeline_free(struct sink *s) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+
+        free(t->counts);
+        free(t->tmp);
+        free(t);
+}
+
+const struct sink_ops sink_timeline_ops = {
+        .size = sizeof(struct timeline_sink),
+        .init = timeline_init,
+        .record = timeline_record,
+        .loss = timeline_loss,
+        .finish = timeline_finish,
+        .free = timeline_free,
+};

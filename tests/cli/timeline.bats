@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --timeline: the picture at fixed widths in block characters and ASCII,
+# per level group and per problem kind, losses on their own row, the axis
+# in the time formats, the JSON columns, and the constant-memory buckets
+# (every record is counted once, whatever order its time stamps come in).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+        export KDMESG_PROBLEMS_RULES="$TESTS/../data/problems.rules"
+        export KDMESG_PROBLEMS_DIR=""
+        DUMP="$DATA/problems.kmsg"
+}
+
+@test "level groups at 60 columns in block characters, at 100 in ASCII" {
+        COLUMNS=60 run --separate-stderr "$KDMESG" -K "$DUMP" --timeline=utf8
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        golden timeline/levels-60-utf8.txt
+        COLUMNS=100 run "$KDMESG" -K "$DUMP" --timeline=ascii
+        [ "$status" -eq 0 ]
+        golden timeline/levels-100-ascii.txt
+        # Every line fits the width.
+        COLUMNS=60 run long_lines 60 < <(COLUMNS=60 "$KDMESG" -K "$DUMP" --timeline=utf8)
+        [ -z "$output" ]
+}
+
+@test "with --problems: one row per kind found, worst first" {
+        COLUMNS=80 run "$KDMESG" -K "$DUMP" --timeline=utf8 --problems
+        [ "$status" -eq 0 ]
+        golden timeline/problems-80-utf8.txt
+        # --problem keeps its kinds only.
+        COLUMNS=80 run "$KDMESG" -K "$DUMP" --timeline=ascii --problems --problem oops --problem panic
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 4 ]
+        [[ "${lines[0]}" == "panic "* ]]
+        [[ "${lines[1]}" == "oops  "* ]]
+}
+
+@test "a loss is marked on its own row, where it happened; the axis in -T" {
+        COLUMNS=60 run "$KDMESG" -K "$DATA/classic.kmsg" --timeline=ascii -q
+        [ "$status" -eq 0 ]
+        golden timeline/loss-60-ascii.txt
+        KDMESG_BOOT_TIME=@1700000000 COLUMNS=72 run "$KDMESG" -K "$DATA/classic.kmsg" --timeline=ascii -q -T
+        [ "$status" -eq 0 ]
+        golden timeline/loss-72-ctime.txt
+}
+
+@test "ASCII without a terminal and in the C locale, blocks on a UTF-8 terminal" {
+        command -v script >/dev/null || skip "script(1) is not installed"
+        local ascii utf8
+        ascii=$(COLUMNS=60 "$KDMESG" -K "$DUMP" --timeline=ascii)
+        utf8=$(COLUMNS=60 "$KDMESG" -K "$DUMP" --timeline=utf8)
+        [ "$(COLUMNS=60 "$KDMESG" -K "$DUMP" --timeline)" = "$ascii" ]
+        # On a terminal (script's pty, 60 columns wide), no pager.
+        run script -qec "stty cols 60; LC_ALL=C.UTF-8 '$KDMESG' -P -K '$DUMP' --timeline" /dev/null
+        [ "$status" -eq 0 ]
+        [ "$(tr -d '\r' <<<"$output")" = "$utf8" ]
+        run script -qec "stty cols 60; LC_ALL=C '$KDMESG' -P -K '$DUMP' --timeline" /dev/null
+        [ "$status" -eq 0 ]
+        [ "$(tr -d '\r' <<<"$output")" = "$ascii" ]
+}
+
+@test "--timeline --json: one object per column; every record counted once" {
+        COLUMNS=20 run --separate-stderr "$KDMESG" -K "$DUMP" --timeline --json
+        [ "$status" -eq 0 ]
+        golden timeline/levels.json
+        local n sum
+        n=$(grep -c '^[0-9]' "$DUMP")
+        sum=$(sed -E 's/.*"err\+":([0-9]+),"warn":([0-9]+),"\+notice":([0-9]+).*/\1+\2+\3/' <<<"$output" | paste -sd+ | bc)
+        [ "$sum" -eq "$n" ]
+}
+
+@test "time stamps before the first and far after it: the buckets widen, nothing is lost" {
+        # The syslog form (no sequence numbers): a time that goes back is no loss there.
+        local f="$BATS_TEST_TMPDIR/odd.syslog" i sum
+        {
+                printf '<3>[   50.000000] first, at 50 s\n'
+                printf '<4>[    0.001000] earlier, at 1 ms\n'
+                for ((i = 2; i < 200; i++)); do printf '<6>[   50.%06d] r%d\n' $((i * 1000)) "$i"; done
+                printf '<6>[900000.000000] at 900000 s\n'
+                printf '<3>[    0.000000] at 0\n'
+        } >"$f"
+        COLUMNS=30 run "$KDMESG" -K "$f" --timeline --json
+        [ "$status" -eq 0 ]
+        sum=$(sed -E 's/.*"err\+":([0-9]+),"warn":([0-9]+),"\+notice":([0-9]+).*/\1+\2+\3/' <<<"$output" | paste -sd+ | bc)
+        [ "$sum" -eq 202 ]
+        [[ "${lines[0]}" == '{"time_start":0.000000,'* ]]
+        [[ "${lines[0]}" == *'"err+":2,"warn":1,"+notice":198}}' ]]
+        [[ "${lines[-1]}" == *'"err+":0,"warn":0,"+notice":1}}' ]]
+        # At most as many columns as the width.
+        [ "${#lines[@]}" -le 30 ]
+        COLUMNS=30 run "$KDMESG" -K "$f" --timeline=ascii
+        [ "$status" -eq 0 ]
+        golden timeline/odd-30-ascii.txt
+}
+
+@test "no records: one line" {
+        run "$KDMESG" -K "$DATA/empty.kmsg" --timeline
+        [ "$status" -eq 0 ]
+        [ "$output" = "No messages." ]
+        run "$KDMESG" -K "$DATA/empty.kmsg" --timeline --json
+        [ -z "$output" ]
+        run "$KDMESG" -K "$DATA/basic.kmsg" --timeline --problems -q
+        [ "$output" = "No known problems found." ]
+}
+
+@test "bad --timeline arguments and combinations are refused" {
+        run --separate-stderr "$KDMESG" -K "$DUMP" --timeline=braille
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: unknown --timeline characters 'braille' (expected auto, utf8 or ascii)" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --timeline --follow
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --timeline and --follow cannot be used together" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --timeline --lost
+        [ "${stderr_lines[0]}" = "kdmesg: --timeline and --lost cannot be used together" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --timeline -r
+        [ "${stderr_lines[0]}" = "kdmesg: --timeline draws a picture, or JSON with --json; not --format=syslog" ]
+}
