@@ -37,6 +37,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
@@ -640,6 +641,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
+        if (o->problems.list && !o->problems.pstore)
+                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
+        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+                                   o->action != ACTION_PRINT))
+                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
+                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
+                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->problems.timeline) {
                 /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
                 if (o->lost || o->dev.report || o->follow)
@@ -687,12 +695,13 @@ enum options_result options_setup_time(struct options *o) {
                 t->have_boot = true;
         } else {
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
-                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
                                     _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
                 t->have_boot = e == 0;
-                if (e < 0 && wall && o->n_sources > 0)
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
