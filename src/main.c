@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
         int e;
 
         setlocale(LC_ALL, "");
+        out_init_locale();
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
