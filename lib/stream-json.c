@@ -543,9 +543,9 @@ static int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 continue;
                         }
                         rd->pos = rd->line;
-                        if (len > rd->max_record) {
+                        if (len > stream_raw_limit(rd)) {
                                 stream_consume(rd, next);
-                                reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+                                reader_set_error(rd, "line longer than %zu bytes skipped", stream_raw_limit(rd));
                                 return -E2BIG;
                         }
                         r = reader_record(rd);
@@ -559,7 +559,7 @@ static int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
                 if (rd->eof)
                         return 0;
-                if (avail > rd->max_record)
+                if (avail > stream_raw_limit(rd))
                         return stream_skip_long_line(rd);
                 e = stream_fill(rd);
                 if (e < 0)
