@@ -72,7 +72,7 @@ _kdmesg()
                 local7"
 
         case $prev in
-                -K | --kmsg-file | -F | --file | --cursor-file)
+                -K | --kmsg-file | -F | --file | --cursor-file | --key | --cert)
                         _filedir
                         return
                         ;;
@@ -100,7 +100,12 @@ _kdmesg()
                         COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
                         return
                         ;;
-                --boot-id | --machine-id)
+                --boot-id | --machine-id | --upload)
+                        return
+                        ;;
+                --trust)
+                        _filedir
+                        COMPREPLY+=($(compgen -W "all" -- "$cur"))
                         return
                         ;;
                 --hostname)
@@ -172,9 +177,11 @@ _kdmesg()
                         --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=
                         --list-columns --noheadings --boot-id --hostname --machine-id
+                        --upload --trust --key --cert
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
                         --problems --problem --fail-on-problem --timeline --timeline=
+                        --pstore --pstore= --list
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

@@ -35,6 +35,7 @@ struct export_scan {
         size_t off;        /* scan position, relative to the buffer */
         uint64_t remaining; /* bytes of binary data still to pass */
         bool line_has_eq;
+        bool line_not_name; /* before any '=', a byte that no field name holds */
         bool skipping;     /* the record is too big: discard as we go */
         bool broken;       /* the record is malformed: report at its end */
         const char *why;
@@ -51,7 +52,27 @@ struct export_scan {
         uint64_t len_line, len_value;
         size_t data_rel;    /* relative to the reader's start */
         bool past_end;      /* that length ran past the end: resynchronised after it */
+        /*
+         * A line that is neither KEY=VALUE nor a field name (before a
+         * binary value), as every line of a kmsg dump is: not the export
+         * form.  Passed to the next blank line like a bad length.
+         */
+        bool bad_name;
+        uint64_t bad_name_line;
 };
+
+/* Bytes of a field name: journal fields are upper case, digits and '_'; lower case is taken too. */
+static bool name_chars(const char *p, size_t n) {
+        size_t i;
+
+        for (i = 0; i < n; i++) {
+                char c = p[i];
+
+                if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+                        return false;
+        }
+        return true;
+}
 
 /* The line number of the field name that ends just before p (p is past its newline). */
 static uint64_t key_line(const struct kmsg_reader *rd, const char *p) {
@@ -94,19 +115,35 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                         }
                         xs->state = XS_LINE;
                         xs->line_has_eq = false;
+                        xs->line_not_name = false;
                         break;
-                case XS_LINE:
+                case XS_LINE: {
+                        const char *eq;
+
                         nl = memchr(p, '\n', avail);
-                        if (!xs->line_has_eq && memchr(p, '=', nl ? (size_t)(nl - p) : avail))
-                                xs->line_has_eq = true;
+                        if (!xs->line_has_eq) {
+                                size_t seg = nl ? (size_t)(nl - p) : avail;
+
+                                eq = memchr(p, '=', seg);
+                                if (!name_chars(p, eq ? (size_t)(eq - p) : seg))
+                                        xs->line_not_name = true;
+                                if (eq)
+                                        xs->line_has_eq = true;
+                        }
                         if (!nl) {
                                 xs->off = rd->end;
                                 return 0;
                         }
                         xs->off += (size_t)(nl - p) + 1;
+                        if (!xs->line_has_eq && xs->line_not_name && !xs->broken) {
+                                /* Read as a length, the next 8 bytes would only mislead. */
+                                xs->bad_name = xs->broken = xs->skipping = true;
+                                xs->bad_name_line = key_line(rd, rd->buf + xs->off);
+                        }
                         /* Resynchronising: no line starts a binary field. */
                         xs->state = xs->line_has_eq || xs->broken ? XS_FIELD : XS_LEN;
                         break;
+                }
                 case XS_LEN:
                         if (avail < 8)
                                 return 0;
@@ -447,6 +484,12 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         xs->state = XS_FIELD;
                         done = scan(rd, xs);
                 }
+                if (!done && rd->eof && xs->state == XS_LINE && !xs->line_has_eq && xs->line_not_name &&
+                    !xs->broken) {
+                        /* The last line, without a newline, is no field either. */
+                        xs->bad_name = xs->broken = true;
+                        xs->bad_name_line = key_line(rd, rd->buf + rd->end) + 1;
+                }
                 if (done || rd->eof) {
                         /* Cut at the end (even inside a length field): the rest is this record. */
                         size_t rec_end = done ? xs->off : rd->end;
@@ -465,6 +508,17 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                                  " is over the %zu-byte record limit: %" PRIu64
                                                  " bytes skipped to %s",
                                                  xs->bad_line, xs->bad_value, rd->max_record, n,
+                                                 done ? "the next blank line" : "the end of the input");
+                                return -EBADMSG;
+                        }
+                        if (xs->bad_name) {
+                                uint64_t n = xs->dropped + (rec_end - rd->start);
+
+                                stream_consume(rd, rec_end);
+                                reader_set_error(rd,
+                                                 "line %" PRIu64 " is neither a KEY=VALUE field nor the name of a"
+                                                 " binary one: not the export form; %" PRIu64 " bytes skipped to %s",
+                                                 xs->bad_name_line, n,
                                                  done ? "the next blank line" : "the end of the input");
                                 return -EBADMSG;
                         }

@@ -355,6 +355,10 @@ int cursor_idle(struct cursor *c) {
         return save(c, true, c->last_seq, c->last_usec, false, 0, 0);
 }
 
+int cursor_commit(struct cursor *c, uint64_t seq, uint64_t usec) {
+        return save(c, true, seq, usec, false, 0, 0);
+}
+
 int cursor_sync(struct cursor *c) {
         if (!c->disk_valid && !c->processed) {
                 bool same = c->loaded && strcmp(c->boot_id, c->cur_boot) == 0;

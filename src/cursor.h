@@ -90,6 +90,13 @@ int cursor_before_write(struct cursor *c);
 int cursor_after_write(struct cursor *c);
 /* Everything processed has been written (the buffer is empty): save it. */
 int cursor_idle(struct cursor *c);
+/*
+ * --upload: the collector accepted every record up to seq (time stamp
+ * usec): save it now.  The cursor never names records that are only
+ * processed or sent, so no pending range is saved: after a crash they are
+ * sent again.
+ */
+int cursor_commit(struct cursor *c, uint64_t seq, uint64_t usec);
 /* At exit, after the last write: save what is not saved yet. */
 int cursor_sync(struct cursor *c);
 

@@ -24,6 +24,7 @@
 #include "i18n.h"
 #include "output.h"
 #include "run.h"
+#include "upload.h"
 
 static void drain_fd(int fd) {
         char buf[4096];
@@ -48,7 +49,15 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 run->fatal = true;
                 return -EIO;
         }
-        if (run->cursor) {
+        if (run->upload) {
+                /* Idle: what is there goes now (a record waits for no later one). */
+                upload_idle(run->upload);
+                if (upload_failed(run->upload)) {
+                        run->status = EXIT_BAD_INPUT;
+                        run->fatal = true;
+                        return -EIO;
+                }
+        } else if (run->cursor) {
                 /* Idle: what was written is saved as written. */
                 int e = cursor_idle(run->cursor);
 

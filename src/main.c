@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,10 +27,13 @@
 #include "output.h"
 #include "pager.h"
 #include "problems.h"
+#include "pstore-read.h"
 #include "run.h"
 #include "sink.h"
 #include "source.h"
+#include "suspend.h"
 #include "timefmt.h"
+#include "upload.h"
 #include "util.h"
 
 
@@ -66,10 +70,12 @@ int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
         const struct sink_info *si;
+        bool live;
         size_t i;
         int e;
 
         setlocale(LC_ALL, "");
+        out_init_locale();
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
@@ -110,6 +116,8 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* The live log is this machine's ring; -K dumps and --pstore are not. */
+        live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);
         if (si->flags & SINK_BOOT_TIME) {
                 static char boot_id[33], machine_id[33], host[256];
@@ -122,11 +130,11 @@ int main(int argc, char **argv) {
                         goto out;
                 }
                 /* The live log is this machine's; a dump's only as the options say. */
-                if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
+                if (live && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
-                if (o.n_sources == 0 && machine_id_read(machine_id) == 0)
+                if (live && machine_id_read(machine_id) == 0)
                         o.out.machine_id = machine_id;
-                if (o.n_sources == 0 && gethostname(host, sizeof(host) - 1) == 0 && host[0])
+                if (live && gethostname(host, sizeof(host) - 1) == 0 && host[0])
                         o.out.hostname = host;
                 if (o.boot_id[0])
                         o.out.boot_id = o.boot_id;
@@ -135,8 +143,14 @@ int main(int argc, char **argv) {
                 if (o.hostname)
                         o.out.hostname = o.hostname;
         }
-        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+        if (devctx_setup(&o.dev, live, warnx_) < 0) {
                 run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        if (o.problems.list) {
+                run.status = pstore_list(o.dev.root.dir);
+                if (out_close() < 0)
+                        run.status = EXIT_BAD_INPUT;
                 goto out;
         }
         o.out.devices = &o.dev;
@@ -163,15 +177,16 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.suspends = o.suspends;
         run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
-        o.out.caller_width = o.n_sources == 0 && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+        o.out.caller_width = live && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
                                                                 : CALLER_WIDTH_DEFAULT;
         if (o.lost) {
                 o.out.json = o.format == FORMAT_JSON;
-                o.out.live = o.n_sources == 0;
+                o.out.live = live;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
         } else if (o.problems.timeline || o.problems.report) {
                 o.out.json = o.format == FORMAT_JSON;
@@ -183,8 +198,8 @@ int main(int argc, char **argv) {
                 errx_("%s", strerror(ENOMEM));
 
         /* Following, output is flushed per record; never through a pager. */
-        o.out.flush_each = o.follow;
-        run.stream_out = o.follow || o.cursor_file;
+        o.out.flush_each = o.follow || o.upload;
+        run.stream_out = o.follow || o.cursor_file || o.upload;
         /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
         if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));
@@ -196,13 +211,37 @@ int main(int argc, char **argv) {
                         errx_(_("%s: %s"), o.cursor_file, err);
                 if (e < 0)
                         errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
-                run_set_cursor_hooks(&run);
+                /* With --upload the cursor moves when the collector has the records, not at a write. */
+                if (!o.upload)
+                        run_set_cursor_hooks(&run);
+        }
+        if (o.upload) {
+                struct upload_config uc = {
+                        .url = o.upload, .trust = o.trust, .key = o.key, .cert = o.cert,
+                        .retry_forever = o.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+                };
+                const char *mem = getenv("KDMESG_UPLOAD_MEMORY");
+                uint64_t v;
+
+                if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
+                        errx_(_("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"), mem);
+                if (mem) {
+                        uc.mem_max = (size_t)v;
+                        if (uc.batch_max > uc.mem_max / 4)
+                                uc.batch_max = uc.mem_max / 4;
+                }
+                e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
+                if (e < 0)
+                        errx_(_("cannot set up --upload: %s"), strerror(-e));
+                out_set_writer(upload_write, run.upload);
         }
 
         if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
-        if (o.n_sources == 0)
+        if (o.problems.pstore)
+                read_pstore(&run, &o);
+        else if (o.n_sources == 0)
                 read_live(&run, &o);
         for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
                 read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
@@ -225,6 +264,14 @@ int main(int argc, char **argv) {
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
         e = out_close();
+        if (run.upload) {
+                /* Everything to the collector (unless SIGINT/SIGTERM came); it reported what failed. */
+                if (upload_finish(run.upload, run_quit != 0) < 0 || e < 0) {
+                        run.status = EXIT_BAD_INPUT;
+                        run.fatal = true;
+                }
+                e = 0;
+        }
         if (e < 0) {
                 fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
                 run.status = EXIT_BAD_INPUT;
@@ -249,9 +296,11 @@ int main(int argc, char **argv) {
         run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
+        upload_free(run.upload);
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
+        suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
         free(o.sources);

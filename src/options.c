@@ -14,6 +14,7 @@
 #include "console.h"
 #include "i18n.h"
 #include "options.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -37,6 +38,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
@@ -77,7 +79,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
         fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
-                "                               (repeatable: delta adds to the others)\n"),
+                "                               (repeatable: one stamp for each)\n"),
               o);
         fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
         fputs(_(" -x, --decode                facility and level names before messages\n"), o);
@@ -99,6 +101,14 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --lost                  report the lost messages instead of the records\n"
                 "                               (a table, or JSON with --json)\n"),
               o);
+
+        fputs(_("\nShipping to a collector:\n"), o);
+        fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
+                "                               (http:// or https://host:port); no stdout\n"),
+              o);
+        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
+        fputs(_("     --key <file>            client key in PEM (https)\n"), o);
+        fputs(_("     --cert <file>           client certificate in PEM (https)\n"), o);
 
         fputs(_("\nKernel control (needs root):\n"), o);
         fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
@@ -128,7 +138,7 @@ void __attribute__((noreturn)) usage(void) {
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
                 "    malformed or skipped records), or the output or the cursor file could\n"
-                "    not be written\n"
+                "    not be written, or --upload could not deliver everything\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
@@ -187,6 +197,10 @@ enum {
         OPT_BOOT_ID,
         OPT_HOSTNAME,
         OPT_MACHINE_ID,
+        OPT_UPLOAD,
+        OPT_TRUST,
+        OPT_KEY,
+        OPT_CERT,
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -300,6 +314,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 { "boot-id", required_argument, NULL, OPT_BOOT_ID },
                 { "hostname", required_argument, NULL, OPT_HOSTNAME },
                 { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
+                { "upload", required_argument, NULL, OPT_UPLOAD },
+                { "trust", required_argument, NULL, OPT_TRUST },
+                { "key", required_argument, NULL, OPT_KEY },
+                { "cert", required_argument, NULL, OPT_CERT },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 DEVCTX_LONGOPTS,
@@ -397,7 +415,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
-                        r = set_time_format(o, "delta");
+                        /* Not the same as --time-format delta (timefmt.h). */
+                        timefmt_add(&o->out.time, TIME_SHOW_DELTA);
                         break;
                 case 'e':
                         r = set_time_format(o, "reltime");
@@ -487,6 +506,19 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         if (!o->machine_option)
                                 o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
                         break;
+                case OPT_UPLOAD:
+                        if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                                return fail(o, OPTIONS_FAILED,
+                                            _("bad URL '%s' for --upload (expected http:// or https://)"), optarg);
+                        o->upload = optarg;
+                        break;
+                case OPT_TRUST:
+                case OPT_KEY:
+                case OPT_CERT:
+                        *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = optarg;
+                        if (!o->tls_option)
+                                o->tls_option = c == OPT_TRUST ? "--trust" : c == OPT_KEY ? "--key" : "--cert";
+                        break;
                 case OPT_HOSTNAME:
                         if (!*optarg || strlen(optarg) > 255 ||
                             strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
@@ -567,6 +599,17 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
         }
+        if (o->tls_option && !o->upload)
+                return fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
+        if (o->upload) {
+                if (o->format_set && o->format != FORMAT_EXPORT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
+                                    output_format_to_name(o->format));
+                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                        return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
+                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                o->format = FORMAT_EXPORT;
+        }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
                 return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
                             o->machine_option,
@@ -599,6 +642,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
+        if (o->problems.list && !o->problems.pstore)
+                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
+        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+                                   o->action != ACTION_PRINT))
+                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
+                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
+                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->problems.timeline) {
                 /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
                 if (o->lost || o->dev.report || o->follow)
@@ -629,10 +679,10 @@ enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        bool from_clocks = false;
+        int64_t boot, slept = -1;
         int e;
 
-        if (t->format == TIME_ISO && t->delta)
-                o->warning = _("--show-delta is ignored with the iso time format");
         if (o->since && time_parse_point(o->since, &since) < 0)
                 return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
         if (o->until && time_parse_point(o->until, &until) < 0)
@@ -647,13 +697,21 @@ enum options_result options_setup_time(struct options *o) {
                         return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
+                const char *pinned = getenv("KDMESG_BOOT_TIME");
+
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
-                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
+                if (e == -EINVAL && pinned && *pinned)
+                        return fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
-                                    _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                                    _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "
+                                      "in seconds)"),
+                                    getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
-                if (e < 0 && wall && o->n_sources > 0)
+                from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
@@ -663,13 +721,42 @@ enum options_result options_setup_time(struct options *o) {
                                     _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
 
-        if (o->since)
-                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
-        if (o->until)
-                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
-        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
-                return fail(o, OPTIONS_FAILED,
-                            _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        /*
+         * The time slept before each record: for the live log from the
+         * clocks and one read of the ring, else from what the log says.
+         */
+        if (from_clocks && clocks_read(&boot, &slept) < 0)
+                slept = -1;
+        o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+        if (!o->suspends)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        t->susp = o->suspends;
+        if (from_clocks && slept >= 0 && (wall || o->format == FORMAT_EXPORT) && !o->use_syslog) {
+                struct kmsg_reader *rd = NULL;
+
+                /* Without the device the offsets stay the total slept, as util-linux has them. */
+                if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) == 0)
+                        (void)suspends_prescan(o->suspends, rd);
+                kmsg_reader_unref(rd);
+        }
+
+        if (o->since && since.monotonic)
+                filter_set_since(&o->filter, since.usec);
+        else if (o->since)
+                filter_set_since_wall(&o->filter, since.usec, t);
+        if (o->until && until.monotonic)
+                filter_set_until(&o->filter, until.usec);
+        else if (o->until)
+                filter_set_until_wall(&o->filter, until.usec, t);
+        if (o->since && o->until) {
+                /* Compared on one clock: the wall clock of the first stretch for a mixed pair. */
+                int64_t a = since.monotonic && !until.monotonic ? timefmt_wall(t, (uint64_t)since.usec) : since.usec;
+                int64_t b = until.monotonic && !since.monotonic ? timefmt_wall(t, (uint64_t)until.usec) : until.usec;
+
+                if (a > b)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        }
         return OPTIONS_RUN;
 }
 

@@ -40,6 +40,7 @@ struct options {
         int console_level;
         bool use_syslog;               /* -S */
         unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
+        struct suspends *suspends;     /* the time slept before each record (suspend.h) */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;
@@ -66,6 +67,10 @@ struct options {
         char machine_id[33];
         const char *hostname;
         const char *machine_option; /* the first of them given, for the error of a wrong format */
+        /* --upload URL, --trust, --key, --cert */
+        const char *upload;
+        const char *trust, *key, *cert;
+        const char *tls_option; /* the first of --trust, --key, --cert given */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */

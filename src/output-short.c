@@ -19,8 +19,8 @@
 #include "output.h"
 #include "sink.h"
 
-#define PREFIX_TIME_MAX 112 /* the longest time stamp prefix, with room to spare */
-#define PREFIX_MAX (160 + CALLER_PREFIX_MAX)
+#define PREFIX_TIME_MAX 224 /* the longest time stamp prefix (every format at once), with room to spare */
+#define PREFIX_MAX (48 + PREFIX_TIME_MAX + CALLER_PREFIX_MAX)
 
 struct short_sink {
         struct sink s;

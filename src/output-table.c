@@ -477,6 +477,8 @@ static int table_init(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
         t->time = s->settings->time;
+        /* One stamp a cell: the first format given, with the delta joined to it. */
+        t->time.n = 0;
         t->tb = scols_new_table();
         if (!t->tb)
                 return -ENOMEM;

@@ -30,7 +30,9 @@ void out_usec(uint64_t usec, unsigned width);
  * Text from the kernel log, made safe for a terminal: control bytes, DEL,
  * C1 controls, bidirectional controls (utf8_is_bidi_control()) and bytes
  * that are not valid UTF-8 become \xNN; other valid UTF-8 is written as it
- * is.  With raw, the bytes are written unchanged.
+ * is, but in a locale whose character set is not UTF-8 (C, POSIX) every
+ * byte from 0x80 becomes \xNN, as util-linux writes it.  With raw, the
+ * bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
 /*
@@ -41,6 +43,9 @@ void out_text(const char *p, size_t len, bool raw);
 size_t text_safe_into(char *dst, const char *p, size_t len, bool raw);
 /* The same as a new string; NULL when out of memory. */
 char *text_safe_dup(const char *p, size_t len, bool raw);
+/* Whether the text above keeps ASCII only: from the locale's character set (after setlocale()), or set. */
+void out_init_locale(void);
+void out_set_ascii(bool ascii);
 /* Flush now (when following, after each record). */
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */
@@ -55,6 +60,12 @@ size_t out_pending(void);
  * output (--cursor-file marks the records in flight).  NULL: none.
  */
 void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata);
+
+/*
+ * Send the buffered output to writer instead of standard output (--upload):
+ * it returns 0, or -errno, which is kept as the write error.
+ */
+void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), void *userdata);
 
 /* Internal buffer, exposed for the inline out_putc(). */
 extern char out_buf[];

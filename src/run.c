@@ -16,6 +16,8 @@
 #include "output.h"
 #include "problems.h"
 #include "run.h"
+#include "suspend.h"
+#include "upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10
@@ -57,24 +59,43 @@ static void count_for_lost(struct run *run, struct kmsg_reader *rd, const struct
                 run->lost->ops->seen(run->lost, r);
 }
 
-/* Input without sequence numbers: say once what --seq, --lost and --format=kmsg make of it. */
+/*
+ * Input without sequence numbers: say once what --seq, --lost and
+ * --format=kmsg make of it.  The syslog form has none at all; a JSON or
+ * export record may lack one (no "seq", no SEQNUM field): that record is named.
+ */
 static void warn_no_seq(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
         struct filter *flt = run->filter;
+        const char *name = kmsg_reader_get_name(rd);
+        unsigned long long line = (unsigned long long)kmsg_reader_get_position(rd);
+        bool syslog = kmsg_reader_get_format(rd) == KMSG_FORMAT_SYSLOG;
 
         if (kmsg_record_has_seqnum(r))
                 return;
         if (flt->have_seq && !flt->seq_warned) {
-                warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
-                       kmsg_reader_get_name(rd));
+                if (syslog)
+                        warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),
+                               name);
+                else
+                        warnx_(_("%s:%llu: a record without a sequence number: --seq matches no such record"), name,
+                               line);
                 flt->seq_warned = true;
         }
         if ((run->counts_losses || run->writes_seq) && !run->noseq_warned) {
-                if (run->counts_losses)
+                if (run->counts_losses && syslog)
                         warnx_(_("%s: syslog-form input has no sequence numbers: %s cannot find lost messages in it"),
-                               kmsg_reader_get_name(rd), run->counts_losses);
-                else
+                               name, run->counts_losses);
+                else if (run->counts_losses)
+                        warnx_(_("%s:%llu: a record without a sequence number: %s cannot find lost messages "
+                                 "next to such records"),
+                               name, line, run->counts_losses);
+                else if (syslog)
                         warnx_(_("%s: syslog-form input has no sequence numbers: --format=kmsg writes 0 for them"),
-                               kmsg_reader_get_name(rd));
+                               name);
+                else
+                        warnx_(_("%s:%llu: a record without a sequence number: --format=kmsg writes 0 for such "
+                                 "records"),
+                               name, line);
                 run->noseq_warned = true;
         }
 }
@@ -106,6 +127,11 @@ static int fill_resume_before(const struct run *run, const struct kmsg_loss *l, 
  * write(2); leave room for all of it in the buffer first.
  */
 static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
+        if (run->upload && kmsg_record_has_seqnum(r)) {
+                /* Its entry starts here; the cursor moves once the collector has it. */
+                upload_mark(run->upload, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
+                return;
+        }
         if (!run->cursor || !kmsg_record_has_seqnum(r))
                 return;
         if (out_pending() >= RECORD_FLUSH_AT)
@@ -158,6 +184,10 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 count_for_lost(run, rd, r, fl);
                 return 0;
         }
+        /* The time slept before this record: its wall clock, for --since and the views. */
+        if (fl & KMSG_SEQ_NEW_BOOT)
+                suspends_new_boot(run->suspends);
+        suspends_feed(run->suspends, r);
         in_window = in_time_window(run, r);
         if (fl & KMSG_SEQ_NEW_BOOT) {
                 e = mark_boot(run, r, in_window);

@@ -2,6 +2,7 @@
 /* Time stamps: the classic view's prefixes, wall-clock forms, time parsing. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,35 +10,59 @@
 #include <time.h>
 
 #include "output.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
 #define USEC_PER_SEC 1000000LL
+
+static bool has_format(const struct timefmt *t, enum time_format f) {
+        for (unsigned i = 0; i < t->n; i++)
+                if (t->list[i] == f)
+                        return true;
+        return false;
+}
+
+void timefmt_add(struct timefmt *t, enum time_format f) {
+        unsigned i;
+
+        if (has_format(t, f) || t->n == TIMEFMT_MAX)
+                return;
+        t->list[t->n++] = f;
+        t->delta = has_format(t, TIME_DELTA) || has_format(t, TIME_SHOW_DELTA);
+        t->format = TIME_RAW;
+        for (i = 0; i < t->n; i++)
+                if (t->list[i] <= TIME_ISO) {
+                        t->format = t->list[i];
+                        break;
+                }
+        if (has_format(t, TIME_NONE))
+                t->format = TIME_NONE;
+}
 
 int timefmt_parse_word(struct timefmt *t, const char *word) {
         static const struct {
                 const char *name;
                 enum time_format format;
         } words[] = {
-                { "raw", TIME_RAW },         { "ctime", TIME_CTIME }, { "reltime", TIME_RELTIME },
-                { "iso", TIME_ISO },         { "notime", TIME_NONE },
+                { "raw", TIME_RAW }, { "ctime", TIME_CTIME }, { "reltime", TIME_RELTIME },
+                { "iso", TIME_ISO }, { "notime", TIME_NONE }, { "delta", TIME_DELTA },
         };
         size_t i;
 
-        if (strcmp(word, "delta") == 0) {
-                t->delta = true;
-                return 0;
-        }
         for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
                 if (strcmp(word, words[i].name) == 0) {
-                        t->format = words[i].format;
+                        timefmt_add(t, words[i].format);
                         return 0;
                 }
         return -EINVAL;
 }
 
 bool timefmt_needs_wall(const struct timefmt *t) {
-        return t->format == TIME_CTIME || t->format == TIME_RELTIME || t->format == TIME_ISO;
+        if (t->n == 0)
+                return t->format == TIME_CTIME || t->format == TIME_RELTIME || t->format == TIME_ISO;
+        return !has_format(t, TIME_NONE) &&
+               (has_format(t, TIME_CTIME) || has_format(t, TIME_RELTIME) || has_format(t, TIME_ISO));
 }
 
 const char *timefmt_name(const struct timefmt *t) {
@@ -52,6 +77,9 @@ const char *timefmt_name(const struct timefmt *t) {
                 return "iso";
         case TIME_NONE:
                 return "notime";
+        case TIME_DELTA:
+        case TIME_SHOW_DELTA:
+                return "delta";
         }
         return "raw";
 }
@@ -78,19 +106,66 @@ int boot_time_from_stat(const char *path, int64_t *ret_usec) {
         return e;
 }
 
+static int parse_seconds(const char *s, int64_t *ret_usec);
+
+int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
+        return t->boot_usec + suspends_offset(t->susp) + (int64_t)usec;
+}
+
+/* KDMESG_TEST_CLOCKS: three times in seconds; 0 or -EINVAL. */
+static int test_clocks(const char *s, int64_t ret[3]) {
+        char buf[128], *save = NULL, *w;
+        int i;
+
+        if (strlen(s) >= sizeof(buf))
+                return -EINVAL;
+        memcpy(buf, s, strlen(s) + 1);
+        for (i = 0, w = strtok_r(buf, " ", &save); i < 3; i++, w = strtok_r(NULL, " ", &save))
+                if (!w || parse_seconds(w, &ret[i]) < 0)
+                        return -EINVAL;
+        return w ? -EINVAL : 0;
+}
+
+int clocks_read(int64_t *ret_boot_usec, int64_t *ret_slept_usec) {
+        const char *pinned = getenv("KDMESG_TEST_CLOCKS");
+        struct timespec real, mono, boot;
+        int64_t c[3];
+
+        if (pinned && *pinned) {
+                if (test_clocks(pinned, c) < 0 || c[2] < c[1] || c[0] < c[2])
+                        return -EINVAL;
+        } else {
+                if (clock_gettime(CLOCK_REALTIME, &real) < 0 || clock_gettime(CLOCK_MONOTONIC, &mono) < 0 ||
+                    clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
+                        return -errno;
+                c[0] = timespec_usec(&real);
+                c[1] = timespec_usec(&mono);
+                c[2] = timespec_usec(&boot);
+        }
+        *ret_boot_usec = c[0] - c[2];
+        *ret_slept_usec = c[2] > c[1] ? c[2] - c[1] : 0;
+        return 0;
+}
+
+int64_t clocks_slept_now(void) {
+        int64_t boot, slept;
+
+        return clocks_read(&boot, &slept) == 0 ? slept : 0;
+}
+
 int boot_time_find(bool live, int64_t *ret_usec) {
         const char *pinned = getenv("KDMESG_BOOT_TIME");
-        struct timespec real, boot;
+        int64_t slept;
+        int e;
 
         if (pinned && *pinned)
                 return time_parse_absolute(pinned, ret_usec);
         if (!live)
                 return -ENODATA;
-        if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0) {
-                *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
-                return 0;
-        }
-        return boot_time_from_stat("/proc/stat", ret_usec);
+        e = clocks_read(ret_usec, &slept);
+        if (e != -EINVAL && e < 0)
+                return boot_time_from_stat("/proc/stat", ret_usec);
+        return e;
 }
 
 /* "SECONDS[.FRACTION]" filling all of s, as microseconds. */
@@ -450,7 +525,7 @@ static bool wall_tm(const struct timefmt *t, uint64_t usec, struct tm *tm, unsig
 
         if (!t->have_boot)
                 return false;
-        wall = t->boot_usec + (int64_t)usec;
+        wall = timefmt_wall(t, usec);
         secs = (time_t)(wall >= 0 ? wall / USEC_PER_SEC : (wall - USEC_PER_SEC + 1) / USEC_PER_SEC);
         if (ret_usec)
                 *ret_usec = (unsigned)(wall - (int64_t)secs * USEC_PER_SEC);
@@ -501,6 +576,66 @@ static int format_delta(char *buf, size_t size, const struct timefmt *t, uint64_
         return snprintf(buf, size, "<%12s>", neg ? tmp : tmp + 1);
 }
 
+/* Append to buf at *pos what fmt makes, cut to size. */
+static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        if (*pos + 1 >= size)
+                return;
+        va_start(ap, fmt);
+        r = vsnprintf(buf + *pos, size - *pos, fmt, ap);
+        va_end(ap);
+        if (r > 0)
+                *pos = *pos + (size_t)r < size ? *pos + (size_t)r : size - 1;
+}
+
+/* The ctime text of the record (in a, or kept from its second), or its padded seconds when the boot time is not known. */
+static const char *ctime_text(struct timefmt *t, uint64_t usec, char *a, size_t size) {
+        /* Records come many to a second: format each second once. */
+        int64_t second = t->have_boot ? timefmt_wall(t, usec) / USEC_PER_SEC : -1;
+
+        if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
+                return t->ctime_text;
+        if (timefmt_ctime(t, usec, a, size) > 0) {
+                snprintf(t->ctime_text, sizeof(t->ctime_text), "%s", a);
+                t->ctime_second = second;
+        } else
+                format_padded(a, size, usec);
+        return a;
+}
+
+/* "[Nov14 22:13] " at a new minute, else "[  +0.000123] " from the previous record. */
+static void reltime_stamp(struct timefmt *t, uint64_t usec, char *buf, size_t size, size_t *pos, bool *ret_break) {
+        char a[64];
+        struct tm tm;
+        int64_t minute;
+
+        if (!wall_tm(t, usec, &tm, NULL)) {
+                format_padded(a, sizeof(a), usec);
+                append(buf, size, pos, "[%s] ", a);
+                return;
+        }
+        minute = timefmt_wall(t, usec) / (60 * USEC_PER_SEC);
+        if (!t->have_last || minute != t->last_minute) {
+                /* "Nov14 22:13", "Dec 3 07:52": month and day as util-linux dmesg -e writes them. */
+                strftime(a, sizeof(a), "%b%e %H:%M", &tm);
+                append(buf, size, pos, "[%s] ", a);
+                if (ret_break)
+                        *ret_break = true;
+        } else {
+                int64_t diff = t->last_usec == 0 ? 0 : (int64_t)usec - (int64_t)t->last_usec;
+                uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
+                char tmp[32];
+
+                tmp[0] = diff < 0 ? '-' : '+';
+                put_seconds(tmp + 1, m, 0);
+                append(buf, size, pos, "[%11s] ", tmp);
+        }
+        t->last_minute = minute;
+}
+
 /*
  * "[A D] " (or "[A] " when D is empty) into buf, cut to size as snprintf()
  * would; returns the length it has uncut.  Without printf: -T runs it for
@@ -529,95 +664,97 @@ static int bracket(char *buf, size_t size, const char *a, const char *d) {
         return (int)n;
 }
 
+/* bracket() appended at *pos. */
+static void put_bracket(char *buf, size_t size, size_t *pos, const char *a, const char *d) {
+        int r;
+
+        if (*pos + 1 >= size)
+                return;
+        r = bracket(buf + *pos, size - *pos, a, d);
+        *pos = *pos + (size_t)r < size ? *pos + (size_t)r : size - 1;
+}
+
 size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
-        char a[64] = "", d[40] = "";
-        size_t n = 0;
-        int r = 0;
+        enum time_format legacy[2];
+        const enum time_format *list = t->list;
+        unsigned n = t->n, i;
+        bool has_raw = false, has_ctime = false, has_none = false, has_delta = false, has_show = false;
+        char a[64], d[40] = "";
+        size_t pos = 0;
 
         if (ret_break)
                 *ret_break = false;
-        if (t->format == TIME_RAW && !t->delta && size >= 32) {
+        if (size == 0)
+                return 0;
+        if (((n == 0 && t->format == TIME_RAW && !t->delta) || (n == 1 && list[0] == TIME_RAW)) && size >= 32) {
                 /* The default: "[    1.234567] ", without printf. */
                 buf[0] = '[';
-                n = 1 + put_seconds(buf + 1, usec, 5);
-                buf[n++] = ']';
-                buf[n++] = ' ';
-                buf[n] = '\0';
+                pos = 1 + put_seconds(buf + 1, usec, 5);
+                buf[pos++] = ']';
+                buf[pos++] = ' ';
+                buf[pos] = '\0';
                 t->have_last = true;
                 t->last_usec = usec;
-                return n;
+                return pos;
         }
-        if (t->delta && t->format != TIME_ISO)
+        if (n == 0) {
+                /* format, with the delta joined to it. */
+                list = legacy;
+                n = 0;
+                if (t->format != TIME_RAW || !t->delta)
+                        legacy[n++] = t->format;
+                if (t->delta)
+                        legacy[n++] = TIME_SHOW_DELTA;
+        }
+        for (i = 0; i < n; i++) {
+                has_raw |= list[i] == TIME_RAW;
+                has_ctime |= list[i] == TIME_CTIME;
+                has_none |= list[i] == TIME_NONE;
+                has_delta |= list[i] == TIME_DELTA;
+                has_show |= list[i] == TIME_SHOW_DELTA;
+        }
+        if (has_delta || has_show)
                 format_delta(d, sizeof(d), t, usec);
-
-        switch (t->format) {
-        case TIME_RAW:
-                format_padded(a, sizeof(a), usec);
-                r = bracket(buf, size, a, d);
-                break;
-        case TIME_CTIME: {
-                /* Records come many to a second: format each second once. */
-                int64_t second = t->have_boot ? (t->boot_usec + (int64_t)usec) / USEC_PER_SEC : -1;
-
-                if (second >= 0 && t->ctime_text[0] && second == t->ctime_second) {
-                        r = bracket(buf, size, t->ctime_text, d);
-                        break;
-                }
-                if (timefmt_ctime(t, usec, a, sizeof(a)) > 0) {
-                        snprintf(t->ctime_text, sizeof(t->ctime_text), "%s", a);
-                        t->ctime_second = second;
-                } else
-                        format_padded(a, sizeof(a), usec);
-                r = bracket(buf, size, a, d);
-                break;
-        }
-        case TIME_ISO:
-                if (timefmt_iso(t, usec, a, sizeof(a)) == 0)
-                        format_padded(a, sizeof(a), usec);
-                r = snprintf(buf, size, "%s ", a);
-                break;
-        case TIME_RELTIME: {
-                struct tm tm;
-                int64_t minute;
-
-                if (*d) {
-                        r = snprintf(buf, size, "[%s] ", d);
-                        break;
-                }
-                if (!wall_tm(t, usec, &tm, NULL)) {
-                        format_padded(a, sizeof(a), usec);
-                        r = snprintf(buf, size, "[%s] ", a);
-                        break;
-                }
-                minute = (t->boot_usec + (int64_t)usec) / (60 * USEC_PER_SEC);
-                if (!t->have_last || minute != t->last_minute) {
-                        /* "Nov14 22:13", "Dec 3 07:52": month and day as util-linux dmesg -e writes them. */
-                        strftime(a, sizeof(a), "%b%e %H:%M", &tm);
-                        r = snprintf(buf, size, "[%s] ", a);
-                        if (ret_break)
-                                *ret_break = true;
-                } else {
-                        int64_t diff = t->last_usec == 0 ? 0 : (int64_t)usec - (int64_t)t->last_usec;
-                        uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
-                        char tmp[32];
-
-                        tmp[0] = diff < 0 ? '-' : '+';
-                        put_seconds(tmp + 1, m, 0);
-                        r = snprintf(buf, size, "[%11s] ", tmp);
-                }
-                t->last_minute = minute;
-                break;
-        }
-        case TIME_NONE:
+        buf[0] = '\0';
+        if (has_none) {
+                /* notime: only the delta, if one was asked for. */
                 if (*d)
-                        r = snprintf(buf, size, "[%s] ", d);
-                else if (size > 0)
-                        buf[0] = '\0';
-                break;
+                        append(buf, size, &pos, "[%s] ", d);
+                n = 0;
         }
+        for (i = 0; i < n; i++)
+                switch (list[i]) {
+                case TIME_RAW:
+                        format_padded(a, sizeof(a), usec);
+                        put_bracket(buf, size, &pos, a, has_delta ? d : "");
+                        break;
+                case TIME_CTIME:
+                        put_bracket(buf, size, &pos, ctime_text(t, usec, a, sizeof(a)),
+                                    has_show || (has_delta && !has_raw) ? d : "");
+                        break;
+                case TIME_ISO:
+                        if (timefmt_iso(t, usec, a, sizeof(a)) == 0)
+                                format_padded(a, sizeof(a), usec);
+                        append(buf, size, &pos, "%s ", a);
+                        break;
+                case TIME_RELTIME:
+                        reltime_stamp(t, usec, buf, size, &pos, ret_break);
+                        break;
+                case TIME_DELTA:
+                        /* Joined to raw, or to ctime when -d has not taken that. */
+                        if (!has_raw && !(has_ctime && !has_show))
+                                append(buf, size, &pos, "[%s] ", d);
+                        break;
+                case TIME_SHOW_DELTA:
+                        if (!has_ctime) {
+                                format_padded(a, sizeof(a), usec);
+                                put_bracket(buf, size, &pos, a, d);
+                        }
+                        break;
+                case TIME_NONE:
+                        break;
+                }
         t->have_last = true;
         t->last_usec = usec;
-        if (r > 0)
-                n = (size_t)r < size ? (size_t)r : size - 1;
-        return n;
+        return pos;
 }

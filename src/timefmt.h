@@ -8,24 +8,46 @@
 
 /*
  * Time stamps.  Records carry monotonic microseconds since boot; the wall
- * clock is boot time + stamp.  The boot time is known for the live log
+ * clock is boot time + the time slept before the record (suspend.h) + stamp.  The boot time is known for the live log
  * (CLOCK_REALTIME - CLOCK_BOOTTIME, or btime from /proc/stat; the
  * environment variable KDMESG_BOOT_TIME pins it), and for a dump only when
  * the user gives it (--boot-time).
  */
 enum time_format {
-        TIME_RAW = 0, /* [    1.234567] */
-        TIME_CTIME,   /* [Thu Dec  3 08:00:00 2026] */
-        TIME_RELTIME, /* [Dec  3 08:00] at each new minute, else [  +0.000123] */
-        TIME_ISO,     /* 2026-12-03T08:00:00,123456+00:00 */
-        TIME_NONE,    /* nothing */
+        TIME_RAW = 0,    /* [    1.234567] */
+        TIME_CTIME,      /* [Thu Dec  3 08:00:00 2026] */
+        TIME_RELTIME,    /* [Dec  3 08:00] at each new minute, else [  +0.000123] */
+        TIME_ISO,        /* 2026-12-03T08:00:00,123456+00:00 */
+        TIME_NONE,       /* nothing */
+        TIME_DELTA,      /* --time-format delta: [<    0.000123>], or joined to raw or ctime */
+        TIME_SHOW_DELTA, /* -d: [    1.234567 <    0.000123>], or joined to ctime */
 };
 
+/*
+ * The classic view prints one stamp for each format given, in the order
+ * given (each once), as util-linux 2.43 does: "--time-format ctime
+ * --time-format raw" is "[Tue Nov 14 22:13:20 2023] [    0.001500] ".
+ * notime among them leaves only the delta, if one was asked for.  A delta
+ * joins the stamp it goes with: --time-format delta the raw stamp, or else
+ * the ctime one, or else stands alone as [<delta>]; -d the ctime stamp, or
+ * else stands as [raw <delta>] where -d was given.
+ */
+#define TIMEFMT_MAX 8
+
 struct timefmt {
+        /*
+         * The formats in the order given (timefmt_add()); none: raw.  A
+         * timefmt with none set but format and delta prints format, with
+         * the delta joined to it.
+         */
+        enum time_format list[TIMEFMT_MAX];
+        unsigned n;
+        /* For the views that show one stamp (table, reports): the first format given, and whether a delta is. */
         enum time_format format;
         bool delta;         /* add the time since the previous record shown */
         bool have_boot;     /* boot_usec is known */
         int64_t boot_usec;  /* wall-clock time of boot, µs since the epoch */
+        struct suspends *susp; /* the time slept before the current record (suspend.h), or NULL */
 
         /* State of the running view. */
         bool have_last;
@@ -36,7 +58,25 @@ struct timefmt {
         char ctime_text[64];
 };
 
-/* Parse a --time-format word; returns 0 or -EINVAL. */
+struct suspends;
+
+/* The wall-clock time of a stamp, µs since the epoch: boot + time slept before it + usec. */
+int64_t timefmt_wall(const struct timefmt *t, uint64_t usec);
+
+/*
+ * This machine's clocks: the boot time (CLOCK_REALTIME - CLOCK_BOOTTIME)
+ * and the time slept since boot (CLOCK_BOOTTIME - CLOCK_MONOTONIC), µs.
+ * KDMESG_TEST_CLOCKS="REALTIME MONOTONIC BOOTTIME" (seconds, with
+ * fractions) pins them for tests.  Returns 0 or -errno (-EINVAL for a bad
+ * KDMESG_TEST_CLOCKS).
+ */
+int clocks_read(int64_t *ret_boot_usec, int64_t *ret_slept_usec);
+/* The time slept since boot, now (0 when the clocks cannot be read). */
+int64_t clocks_slept_now(void);
+
+/* Add a format to those given (once each; TIME_DELTA and TIME_SHOW_DELTA set delta). */
+void timefmt_add(struct timefmt *t, enum time_format f);
+/* Parse a --time-format word and add it; returns 0 or -EINVAL. */
 int timefmt_parse_word(struct timefmt *t, const char *word);
 /* Whether the format shows wall-clock times (and so needs the boot time). */
 bool timefmt_needs_wall(const struct timefmt *t);
@@ -77,7 +117,8 @@ int time_parse_point(const char *s, struct time_point *ret);
 
 /*
  * The classic view's time prefix for a record stamped usec, e.g.
- * "[    1.234567] ", written to buf (NUL-terminated, at most size bytes).
+ * "[    1.234567] ", or several stamps (above), written to buf
+ * (NUL-terminated, at most size bytes).
  * Updates the delta and reltime state.  *ret_break (if not NULL) is set
  * when the reltime view starts a new minute.  Returns the length; 0 for
  * TIME_NONE without delta.

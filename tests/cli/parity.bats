@@ -146,3 +146,86 @@ same_as_peer() {
                 "$BATS_TEST_TMPDIR/pid_max" "$KDMESG" "$BATS_TEST_TMPDIR/d.kmsg"
         [ "$output" = '[    T0] dump' ]
 }
+
+# --- combined time formats -----------------------------------------------------
+
+# The parity dump without its multi-line records (numbered again): with
+# several time formats util-linux indents continuation lines by its last
+# stamp only, kdmesg under the message (see DIFFERENCES FROM UTIL-LINUX).
+one_line_dump() {
+        grep -v 'x0a' "$DATA/parity.kmsg" | awk -F, 'BEGIN { OFS = "," } /^ / { print; next } { $2 = n++; print }' \
+                > "$BATS_TEST_TMPDIR/one.kmsg"
+        D="$BATS_TEST_TMPDIR/one.kmsg"
+        rm -f "$BATS_TEST_TMPDIR/parity.nul"
+}
+
+@test "time formats combine as in util-linux 2.43: ctime + raw, -e -d, -T -e, iso + delta, -d -t, delta alone" {
+        one_line_dump
+        local v
+        for v in "time-ctime-raw:--time-format ctime --time-format raw" "time-reltime-delta:-e -d" \
+                "time-ctime-reltime:-T -e" "time-iso-delta:--time-format iso --time-format delta" \
+                "time-delta-notime:-d -t" "time-delta-word:--time-format delta" "time-decode-ctime-delta:-x -T -d"; do
+                # shellcheck disable=SC2086
+                run --separate-stderr ours ${v#*:}
+                [ "$status" -eq 0 ]
+                [ -z "$stderr" ]
+                golden "parity/${v%%:*}.out"
+        done
+}
+
+@test "time formats: every pair of -T, -e, -t, -d and the --time-format words, and the triples, the same as the peer" {
+        need_peer
+        one_line_dump
+        local words=(-T -e -t -d --time-format=raw --time-format=ctime --time-format=iso --time-format=delta
+                --time-format=notime --time-format=reltime) a b c n=0
+        for a in "${words[@]}"; do
+                for b in "${words[@]}"; do
+                        same_as_peer "$a" "$b"
+                        n=$((n + 1))
+                done
+        done
+        # Triples: each of the words between two others (all 1000 take minutes under ASan).
+        for a in -T -d --time-format=delta; do
+                for b in "${words[@]}"; do
+                        for c in -e -d --time-format=raw --time-format=ctime --time-format=iso; do
+                                same_as_peer "$a" "$b" "$c"
+                                same_as_peer "$c" "$b" "$a"
+                                n=$((n + 2))
+                        done
+                done
+        done
+        [ "$n" -eq 400 ]
+        # And with -x, the decode names first.
+        same_as_peer -x -e -d
+        same_as_peer -x --time-format iso -T
+}
+
+# --- text outside UTF-8 locales --------------------------------------------------
+
+@test "the C locale: bytes from 0x80 escaped as util-linux does; UTF-8 kept in a UTF-8 locale; JSON always UTF-8" {
+        LC_ALL=C run --separate-stderr ours -x
+        [ "$status" -eq 0 ]
+        golden parity/c-locale-decode.out
+        [[ "$output" == *'UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        LC_ALL=POSIX run --separate-stderr ours -r
+        [[ "$output" == *'<6>[    0.005000] [T99999] UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        # The table's cells too, and -F reads the escapes back into the same bytes.
+        LC_ALL=C run --separate-stderr ours -o MESSAGE
+        [[ "$output" == *'UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        [ "$(LC_ALL=C ours -r | LC_ALL=C.UTF-8 "$KDMESG" -F - -t | grep 'UTF-8:')" = '[T99999] UTF-8: °C €' ]
+        run --separate-stderr ours
+        [[ "$output" == *'UTF-8: °C €'* ]]
+        LC_ALL=C run --separate-stderr ours --json=dmesg
+        [[ "$output" == *'"msg": "UTF-8: °C €"'* ]]
+        LC_ALL=C run --separate-stderr ours -J
+        [[ "$output" == *'"msg":"UTF-8: °C €"'* ]]
+}
+
+@test "the C locale: the same as the peer" {
+        need_peer
+        local o
+        for o in "" -x -t -T "-x -d"; do
+                # shellcheck disable=SC2086
+                LC_ALL=C same_as_peer $o
+        done
+}

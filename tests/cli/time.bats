@@ -40,10 +40,12 @@ BOOT=1700000000
         golden time/delta.txt
         run --separate-stderr "$KDMESG" -d -K "$DATA/classic.kmsg"
         golden time/delta.txt
-        run --separate-stderr "$KDMESG" --time-format delta -K "$DATA/classic.kmsg"
-        golden time/delta.txt
         run --separate-stderr "$KDMESG" --time-format raw --time-format delta -K "$DATA/classic.kmsg"
         golden time/delta.txt
+        # --time-format delta alone is the delta alone, as util-linux 2.43 prints it.
+        run --separate-stderr "$KDMESG" --time-format delta -K "$DATA/classic.kmsg"
+        [ "$output" = "$("$KDMESG" -t -d -K "$DATA/classic.kmsg" 2>/dev/null)" ]
+        [ "${lines[1]}" = "[<    0.000000>] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
 }
 
 @test "-d counts from the previous record shown, after filters" {
@@ -92,17 +94,23 @@ BOOT=1700000000
         [ "$output" = "2023-11-15T03:43:20,001000+05:30 Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
 }
 
-@test "--time-format iso with delta warns that delta is ignored" {
-        run --separate-stderr "$KDMESG" --time-format iso -d --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0
+@test "--time-format iso with -d: the iso stamp, then the raw one with the delta, as util-linux 2.43" {
+        run --separate-stderr "$KDMESG" --time-format iso -d --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0-1
         [ "$status" -eq 0 ]
-        [ "$stderr" = "kdmesg: --show-delta is ignored with the iso time format" ]
-        [ "$output" = "2023-11-14T22:13:20,000000+00:00 Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "$stderr" = "" ]
+        [ "${lines[0]}" = "2023-11-14T22:13:20,000000+00:00 [    0.000000 <    0.000000>] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        [ "${lines[1]}" = "2023-11-14T22:13:20,001000+00:00 [    0.001000 <    0.000000>] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1" ]
 }
 
-@test "--time-format raw after -T goes back to seconds since boot" {
-        run --separate-stderr "$KDMESG" -T --time-format raw -K "$DATA/classic.kmsg"
+@test "-T then --time-format raw: both stamps, in that order, as util-linux 2.43" {
+        run --separate-stderr "$KDMESG" -T --time-format raw --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0-1
         [ "$status" -eq 0 ]
-        golden classic/view-classic.txt
+        [ "${lines[0]}" = "[Tue Nov 14 22:13:20 2023] [    0.000000] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        run --separate-stderr "$KDMESG" --time-format raw -T --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0-1
+        [ "${lines[0]}" = "[    0.000000] [Tue Nov 14 22:13:20 2023] Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        # notime anywhere: none of them.
+        run --separate-stderr "$KDMESG" -T --time-format raw -t --boot-time "$BOOT" -K "$DATA/classic.kmsg" --seq 0
+        [ "$output" = "Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
 }
 
 @test "--time-format: an unknown format is one line, exit 1" {

@@ -245,6 +245,30 @@ TEST(export_bad_length_resynchronises_at_the_blank_line) {
 }
 
 /*
+ * Issue 12: a kmsg dump read with --input-format export says what it is
+ * (no export form), not "record larger than 1048576 bytes" nor a length
+ * made of its text; the entries after a blank line are read.
+ */
+TEST(export_line_that_is_no_field_says_so) {
+        static char buf[1024];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "6,1,100,-;hello\n SUBSYSTEM=pci\n6,2,200,-;x=y\n\n"); /* 1-4 */
+        n += put(buf + n, "MESSAGE=ok\nSEQNUM=3\n\n");                          /* 5-7 */
+        n += put(buf + n, "PRIORITY=3\nMESSAGE=a\n<6>[    1.000000] syslog form"); /* 8-10, no newline */
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "E-74@1 line 1 is neither a KEY=VALUE field nor the name of a binary one: not the "
+                         "export form; 46 bytes skipped to the next blank line\n"
+                         "R@5 seq=3 flags= fields= msg=ok\n"
+                         "E-74@8 line 10 is neither a KEY=VALUE field nor the name of a binary one: not the "
+                         "export form; 50 bytes skipped to the end of the input\n"
+                         "EOF\n");
+        free(t);
+}
+
+/*
  * Issue 12: every entry is read whatever the position of a binary field,
  * the first entry of the file included.  Each field kind, binary and text,
  * at the first, a middle and the last position of the first, a middle and

@@ -178,17 +178,67 @@ TEST(format_words) {
         CHECK_INT(timefmt_parse_word(&t, "delta"), 0);
         CHECK(t.delta);
         CHECK_INT(t.format, TIME_CTIME);
+        /* Each word adds a format, once; the first one given is the main one. */
+        CHECK_INT(timefmt_parse_word(&t, "raw"), 0);
+        CHECK_INT(timefmt_parse_word(&t, "ctime"), 0);
+        CHECK_INT(t.n, 3);
+        CHECK_INT(t.format, TIME_CTIME);
         CHECK_INT(timefmt_parse_word(&t, "notime"), 0);
         CHECK(!timefmt_needs_wall(&t));
         CHECK_STR(timefmt_name(&t), "notime");
-        CHECK_INT(timefmt_parse_word(&t, "iso"), 0);
-        CHECK(timefmt_needs_wall(&t));
-        CHECK_INT(timefmt_parse_word(&t, "reltime"), 0);
-        CHECK(timefmt_needs_wall(&t));
-        CHECK_INT(timefmt_parse_word(&t, "raw"), 0);
-        CHECK(!timefmt_needs_wall(&t));
         CHECK_INT(timefmt_parse_word(&t, "ISO"), -EINVAL);
         CHECK_INT(timefmt_parse_word(&t, ""), -EINVAL);
+
+        t = (struct timefmt){};
+        CHECK_INT(timefmt_parse_word(&t, "iso"), 0);
+        CHECK(timefmt_needs_wall(&t));
+        t = (struct timefmt){};
+        CHECK_INT(timefmt_parse_word(&t, "reltime"), 0);
+        CHECK(timefmt_needs_wall(&t));
+        t = (struct timefmt){};
+        CHECK_INT(timefmt_parse_word(&t, "raw"), 0);
+        CHECK(!timefmt_needs_wall(&t));
+}
+
+/* The prefix of the second of two records, 1.5 s and 2 s after boot, with formats fs. */
+static const char *combined(const enum time_format *fs, size_t n) {
+        static char buf[256];
+        struct timefmt t = { .have_boot = true, .boot_usec = BOOT * SEC };
+
+        utc();
+        for (size_t i = 0; i < n; i++)
+                timefmt_add(&t, fs[i]);
+        timefmt_prefix(&t, 1500000, buf, sizeof(buf), NULL);
+        timefmt_prefix(&t, 2000000, buf, sizeof(buf), NULL);
+        return buf;
+}
+#define COMBINED(...) combined((const enum time_format[]){ __VA_ARGS__ }, \
+                               sizeof((const enum time_format[]){ __VA_ARGS__ }) / sizeof(enum time_format))
+
+TEST(prefix_combined_as_util_linux_2_43) {
+        CHECK_STR(COMBINED(TIME_CTIME, TIME_RAW), "[Tue Nov 14 22:13:22 2023] [    2.000000] ");
+        CHECK_STR(COMBINED(TIME_RAW, TIME_CTIME), "[    2.000000] [Tue Nov 14 22:13:22 2023] ");
+        CHECK_STR(COMBINED(TIME_SHOW_DELTA), "[    2.000000 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_DELTA), "[<    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_RELTIME, TIME_SHOW_DELTA), "[  +0.500000] [    2.000000 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_SHOW_DELTA, TIME_RELTIME), "[    2.000000 <    0.500000>] [  +0.500000] ");
+        CHECK_STR(COMBINED(TIME_CTIME, TIME_RELTIME), "[Tue Nov 14 22:13:22 2023] [  +0.500000] ");
+        CHECK_STR(COMBINED(TIME_ISO, TIME_SHOW_DELTA), "2023-11-14T22:13:22,000000+00:00 [    2.000000 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_ISO, TIME_DELTA), "2023-11-14T22:13:22,000000+00:00 [<    0.500000>] ");
+        /* -d joins ctime wherever ctime is; delta joins raw, else ctime unless -d took it. */
+        CHECK_STR(COMBINED(TIME_SHOW_DELTA, TIME_CTIME), "[Tue Nov 14 22:13:22 2023 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_RAW, TIME_CTIME, TIME_SHOW_DELTA),
+                  "[    2.000000] [Tue Nov 14 22:13:22 2023 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_RAW, TIME_CTIME, TIME_DELTA), "[    2.000000 <    0.500000>] [Tue Nov 14 22:13:22 2023] ");
+        CHECK_STR(COMBINED(TIME_DELTA, TIME_CTIME), "[Tue Nov 14 22:13:22 2023 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_CTIME, TIME_SHOW_DELTA, TIME_DELTA),
+                  "[Tue Nov 14 22:13:22 2023 <    0.500000>] [<    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_RAW, TIME_SHOW_DELTA), "[    2.000000] [    2.000000 <    0.500000>] ");
+        CHECK_STR(COMBINED(TIME_DELTA, TIME_SHOW_DELTA), "[<    0.500000>] [    2.000000 <    0.500000>] ");
+        /* Each once; notime leaves the delta only. */
+        CHECK_STR(COMBINED(TIME_CTIME, TIME_CTIME), "[Tue Nov 14 22:13:22 2023] ");
+        CHECK_STR(COMBINED(TIME_CTIME, TIME_NONE, TIME_RAW), "");
+        CHECK_STR(COMBINED(TIME_SHOW_DELTA, TIME_NONE, TIME_CTIME), "[<    0.500000>] ");
 }
 
 TEST(prefix_raw) {

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_UPLOAD_H
+#define KDMESG_UPLOAD_H
+
+/*
+ * --upload URL: the export stream POSTed to systemd-journal-remote, as
+ * systemd-journal-upload does (Content-Type: application/vnd.fdo.journal).
+ * A thread of its own sends the batches of upload-queue.h with libcurl,
+ * one request at a time, and moves the cursor after each 2xx; the reader
+ * goes on meanwhile until the memory bound is reached.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cursor;
+struct upload;
+
+struct upload_config {
+        const char *url;   /* "/upload" is added unless it ends so */
+        const char *trust; /* CA file for the server's certificate; "all": none checked */
+        const char *key, *cert; /* client key and certificate */
+        bool retry_forever;  /* --follow: keep retrying; otherwise give up after a few tries */
+        size_t batch_max, mem_max;
+};
+
+/*
+ * Start the sender; it saves cursor (may be NULL) after each accepted
+ * batch.  The reader's waits end when *quit is set (SIGINT, SIGTERM).
+ * 0, or -errno.
+ */
+int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
+               struct upload **ret);
+/* Record seq begins: the bytes that follow are its entry (run.c calls it before formatting). */
+void upload_mark(struct upload *u, uint64_t seq, uint64_t usec);
+/* The bytes of the export stream (output.c's writer). 0, or -EIO once the upload has failed for good. */
+int upload_write(void *userdata, const void *p, size_t len);
+/* The reader is idle: send what is there now. */
+void upload_idle(struct upload *u);
+/*
+ * The end: send everything (unless stop, SIGINT/SIGTERM) and stop the
+ * sender.  Returns 0 when everything was delivered, -EIO when not (reported).
+ */
+int upload_finish(struct upload *u, bool stop);
+/* Whether the upload failed for good (reported); the reader stops. */
+bool upload_failed(const struct upload *u);
+void upload_free(struct upload *u);
+
+/* Defaults: batches of up to 256 KiB, 16 MiB held at most (KDMESG_UPLOAD_MEMORY changes it). */
+#define UPLOAD_BATCH_MAX (256u * 1024)
+#define UPLOAD_MEM_MAX (16u * 1024 * 1024)
+
+#endif

@@ -1,0 +1,284 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --upload against a real systemd-journal-remote started by the tests, on
+# 127.0.0.1: dumps and the emulated ring, a collector that goes away and
+# comes back, kill -9 of the collector and of kdmesg, HTTPS with a
+# certificate made here, and the one-line errors.
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+REMOTE=/lib/systemd/systemd-journal-remote
+CHECK="$TESTS/cli/check-journal"
+
+setup() {
+        # tools/install-deps installs them (Debian's systemd-journal-remote, openssl): missing fails.
+        command -v journalctl openssl >/dev/null
+        [ -x "$REMOTE" ]
+        J="$BATS_TEST_TMPDIR/journal"
+        mkdir -p "$J"
+        PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        URL="http://127.0.0.1:$PORT"
+        C="$BATS_TEST_TMPDIR/cursor"
+}
+
+# start_remote [OPTIONS...]: the collector on $PORT, writing into $J; RPID.
+start_remote() {
+        local i
+        "$REMOTE" "${@:---listen-http=127.0.0.1:$PORT}" -o "$J/" 2>>"$BATS_TEST_TMPDIR/remote.log" 3>&- &
+        RPID=$!
+        for ((i = 0; i < 200; i++)); do
+                (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+                sleep 0.05
+        done
+        echo "the collector did not start" >&2
+        return 1
+}
+
+kill_remote() {
+        kill -"${1:-TERM}" "$RPID"
+        wait "$RPID" || true
+}
+
+# journal_json: every entry the collector stored.
+journal_json() {
+        journalctl --directory "$J" -o json --no-pager 2>/dev/null
+}
+
+# wait_seq N: until the collector has the record with SEQNUM=N (10 s at most).
+wait_seq() {
+        local i
+        for ((i = 0; i < 200; i++)); do
+                journalctl --directory "$J" SEQNUM="$1" -o cat --no-pager 2>/dev/null | grep -q . && return 0
+                sleep 0.05
+        done
+        echo "the collector never got seq $1" >&2
+        return 1
+}
+
+cursor_seq() {
+        sed -n 's/^seq=//p' "$C"
+}
+
+# entries FILE: one line per entry of an export file, its fields sorted.
+entries() {
+        python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(); i = 0; e = []
+while i < len(d):
+    nl = d.index(b"\n", i); line = d[i:nl]
+    if not line:
+        print(repr(sorted(e))); e = []; i = nl + 1; continue
+    if b"=" in line:
+        e.append(line); i = nl + 1
+    else:
+        n = struct.unpack("<Q", d[nl + 1:nl + 9])[0]
+        e.append(line + b"=" + d[nl + 9:nl + 9 + n]); i = nl + 10 + n
+' "$1"
+}
+
+@test "--upload a dump: the collector gives back every record with every field, and the loss entries" {
+        local opts=(-K "$DATA/journal.kmsg" --boot-time @1700000000 --boot-id aba7d49a3f9a484a8905db37a872b9f5
+                    --machine-id 3d1219c7c4c5404aaa1f6d2a48adfda4 --hostname host1)
+        start_remote
+        run --separate-stderr "$KDMESG" "${opts[@]}" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+        kill_remote
+        "$KDMESG" "${opts[@]}" --format=export -q > "$BATS_TEST_TMPDIR/want"
+        journalctl --directory "$J" -o export --no-pager > "$BATS_TEST_TMPDIR/got"
+        # Each entry we sent is in the journal with all its fields (the journal adds its own: __CURSOR, ...).
+        python3 - <(entries "$BATS_TEST_TMPDIR/want") <(entries "$BATS_TEST_TMPDIR/got") <<'PY'
+import ast, sys
+want = [ast.literal_eval(l) for l in open(sys.argv[1])]
+got = [ast.literal_eval(l) for l in open(sys.argv[2])]
+assert len(want) == len(got) == 15, (len(want), len(got))
+for w, g in zip(want, got):
+    missing = [f for f in w if f not in g]
+    assert not missing, missing
+PY
+        # Read back, the journal's export is the dump.
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/got" --format=kmsg -q | cmp - "$DATA/journal.kmsg"
+        [ "$(journalctl --directory "$J" MESSAGE_ID=9ac1b3703093449dace9a589386bdafe -o cat --no-pager | wc -l)" -eq 2 ]
+        # The path is added as systemd-journal-upload adds it; given, it is kept.
+        start_remote
+        "$KDMESG" "${opts[@]}" --upload "$URL/upload" -q
+        "$KDMESG" "${opts[@]}" --upload "$URL/" -q
+        kill_remote
+        [ "$(journalctl --directory "$J" SEQNUM=10 -o cat --no-pager | wc -l)" -eq 3 ]
+}
+
+@test "--upload: unreachable, refusing and non-journal servers are one line each, exit 1" {
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [[ "$stderr" =~ ^"kdmesg: cannot upload to $URL: ".*"Couldn't connect to server (tried 4 times)"$ ]]
+        # A wrong path: journal-remote answers 404.
+        start_remote
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL/journal/" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $URL/journal/ refused the upload: HTTP 404: Not found. (is it systemd-journal-remote?)" ]
+        kill_remote
+        # A web server that is no collector.
+        python3 -m http.server --bind 127.0.0.1 "$PORT" >/dev/null 2>&1 3>&- &
+        RPID=$!
+        for ((i = 0; i < 100; i++)); do (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.05; done
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        kill_remote
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ "$stderr" == "kdmesg: $URL refused the upload: HTTP 501: "*" (is it systemd-journal-remote?)" ]]
+        # Usage.
+        run --separate-stderr "$KDMESG" --upload ftp://x
+        [ "$stderr" = "kdmesg: bad URL 'ftp://x' for --upload (expected http:// or https://)" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --json
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --upload sends the export form, not --format=json" ]
+        run --separate-stderr "$KDMESG" --trust all
+        [ "${stderr_lines[0]}" = "kdmesg: --trust is for --upload" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --lost
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --lost" ]
+}
+
+@test "--upload --follow: the cursor moves only after the collector's answer; a collector away is retried" {
+        emu_init 1024
+        emu write 5
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_seq 4
+        for ((i = 0; i < 100; i++)); do [ "$(cursor_seq)" = 4 ] && break; sleep 0.05; done
+        [ "$(cursor_seq)" = 4 ]
+        # The collector dies: the new records are read, sent, refused, and the cursor stays.
+        kill_remote KILL
+        emu write 5
+        sleep 1.5
+        [ "$(cursor_seq)" = 4 ]
+        grep -q "^kdmesg: cannot upload to $URL: .*; retrying$" "$ERR"
+        # It comes back: they arrive, and only then the cursor moves.
+        start_remote
+        wait_seq 9
+        for ((i = 0; i < 100; i++)); do [ "$(cursor_seq)" = 9 ] && break; sleep 0.05; done
+        [ "$(cursor_seq)" = 9 ]
+        grep -qx "kdmesg: uploading to $URL again" "$ERR"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ -z "$(cat "$OUT")" ]
+        [ "$(wc -l < "$ERR")" -eq 2 ]
+        # A later run goes on after the cursor: nothing twice.
+        emu write 2
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        run "$CHECK" 0 11 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=12 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {
+        emu_init 32
+        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.
+        KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        # Slowly enough that kdmesg reads the first ones before the ring turns over.
+        emu write 300 300
+        start_remote
+        wait_seq 299
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        kill_remote
+        run "$CHECK" 0 299 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" =~ lost=([0-9]+) ]]
+        [ "${BASH_REMATCH[1]}" -ge 200 ]
+        journalctl --directory "$J" KDMESG_LOST_CAUSE=overrun -o cat --no-pager > "$BATS_TEST_TMPDIR/lost"
+        cat "$BATS_TEST_TMPDIR/lost"
+        grep -q '^-- [0-9]* messages lost (seq [0-9]*-[0-9]*, between .*, overrun) --$' "$BATS_TEST_TMPDIR/lost"
+        # What it read before it stopped reading is there: the memory held it.
+        journalctl --directory "$J" SEQNUM=0 -o cat --no-pager | grep -qx 'record 0'
+}
+
+@test "kill -9 of the collector and of kdmesg, several times, mid-stream: 0 missing, duplicates within one batch per crash" {
+        local i crashes=0
+        emu_init 16384
+        start_remote
+        "$KMSG_EMU" write "$RING" 4000 1000 3>&- &
+        WPID=$!
+        for i in 1 2 3 4 5 6; do
+                kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+                sleep "0.$((RANDOM % 4 + 2))"
+                if ((i % 2)); then
+                        kill_remote KILL
+                        crashes=$((crashes + 1))
+                        sleep 0.2
+                        start_remote
+                        sleep "0.$((RANDOM % 3 + 1))"
+                fi
+                kill -KILL "$PID"
+                wait "$PID" || true
+                crashes=$((crashes + 1))
+        done
+        wait "$WPID"
+        # The last run catches up and ends.
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        LAST=$(($(emu get next_seq) - 1))
+        [ "$LAST" -eq 3999 ]
+        # A batch is at most 256 KiB: about 800 of these records.
+        run "$CHECK" 0 "$LAST" 800 "$crashes" < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=4000 "*" lost=0 "* ]]
+}
+
+@test "--upload over HTTPS with a self-signed certificate made here: --trust, --key, --cert" {
+        local d="$BATS_TEST_TMPDIR"
+        openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+                -keyout "$d/key.pem" -out "$d/cert.pem" -days 2 2>/dev/null
+        start_remote --listen-https="127.0.0.1:$PORT" --key="$d/key.pem" --cert="$d/cert.pem"
+        URL="https://127.0.0.1:$PORT"
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" --trust "$d/cert.pem" \
+                --key "$d/key.pem" --cert "$d/cert.pem" -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$(journalctl --directory "$J" -o cat --no-pager | wc -l)" -eq 16 ]
+        # Without --trust the system's CAs do not know it: one line, exit 1, nothing sent.
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "kdmesg: cannot upload to $URL: SSL certificate problem: self-signed certificate"* ]]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        # --trust all checks nothing.
+        "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" --trust all -q
+        kill_remote
+        [ "$(journalctl --directory "$J" -o cat --no-pager | wc -l)" -eq 32 ]
+}
+
+@test "kdmesg-upload.service: a valid unit, not enabled, whose command line ships the ring with its cursor under /var/lib/kdmesg" {
+        local unit="$BUILDDIR/data/kdmesg-upload.service" cmd
+        [ -f "$unit" ]
+        grep -qx 'StateDirectory=kdmesg' "$unit"
+        grep -qx 'WantedBy=multi-user.target' "$unit"
+        cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+        [[ "$cmd" == */bin/kdmesg\ --follow\ --quiet\ --cursor-file\ /var/lib/kdmesg/upload.cursor\ --upload\ * ]]
+        # systemd's own check, with the binary of this build in it.
+        sed "s|^ExecStart=[^ ]*|ExecStart=$KDMESG|" "$unit" > "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        run systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        # The command line as systemd runs it (its variables set), the cursor moved into the test's directory.
+        emu_init 64
+        emu write 3
+        start_remote
+        cmd=${cmd#* }
+        cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//'${KDMESG_UPLOAD_URL}'/$URL}
+        cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
+        # shellcheck disable=SC2086 # the words of ExecStart
+        kdmesg_bg $cmd
+        wait_seq 2
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+        grep -qx 'seq=2' "$BATS_TEST_TMPDIR/upload.cursor"
+}
