@@ -181,6 +181,7 @@ _kdmesg()
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
                         --problems --problem --fail-on-problem --timeline --timeline=
+                        --pstore --pstore= --list
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
                 [[ ${COMPREPLY-} == *= ]] && compopt -o nospace

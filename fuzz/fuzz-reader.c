@@ -7,7 +7,9 @@
  * picked by the input's last byte, is read again in small reads (the
  * reads capped by a read callback, also steered by the last byte), so
  * that records straddle chunk boundaries.  Both reads must yield the same
- * records, errors and line numbers.
+ * records, errors and line numbers.  A second tracker with a small reorder
+ * window gets the same records: each comes out of it once, or is a
+ * duplicate.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -32,13 +34,33 @@ static const struct kmsg_device_ops capped_ops = {
         .read = capped_read,
 };
 
+/* Pop what the tracker released; returns how many, adds their seqs to *h. */
+static uint64_t pop_all(struct kmsg_seqtrack *t, uint64_t *h) {
+        struct kmsg_record *released;
+        const struct kmsg_loss *rl;
+        uint64_t n = 0;
+        int rf;
+
+        while ((rf = kmsg_seqtrack_pop(t, &released, &rl)) >= 0) {
+                FUZZ_ASSERT(!(rf & (KMSG_SEQ_DUPLICATE | KMSG_SEQ_HELD)));
+                FUZZ_ASSERT(!(rf & KMSG_SEQ_LOSS) == !rl);
+                FUZZ_ASSERT(!rl || kmsg_loss_get_count(rl) > 0);
+                *h = digest_u64(*h, kmsg_record_get_seqnum(released));
+                kmsg_record_unref(released);
+                n++;
+        }
+        FUZZ_ASSERT(rf == -ENODATA);
+        return n;
+}
+
 /*
  * Read everything from fd; returns a digest of records, errors and positions.
  * lines: 1 + the newline bytes in the input, the largest position there is.
  */
 static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t lines, uint64_t *ret_records) {
         struct kmsg_reader *rd = NULL;
-        struct kmsg_seqtrack *track = NULL;
+        struct kmsg_seqtrack *track = NULL, *win = NULL;
+        uint64_t win_out = 0;
         struct kmsg_record *kept = NULL, *r;
         uint64_t h = 14695981039346656037u, records = 0, kept_digest = 0, last, pos = 0;
         struct capped_fd capped = { .fd = fd, .chunk = chunk };
@@ -48,6 +70,8 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         if (chunk > 0)
                 reader_set_source(rd, &capped_ops, &capped);
         FUZZ_ASSERT(kmsg_seqtrack_new(&track) == 0);
+        FUZZ_ASSERT(kmsg_seqtrack_new(&win) == 0);
+        FUZZ_ASSERT(kmsg_seqtrack_set_reorder_window(win, 4) == 0);
         FUZZ_ASSERT(!kmsg_reader_is_device(rd));
         FUZZ_ASSERT(kmsg_reader_get_fd(rd) == fd);
         /* Bounded: every call consumes input or ends it. */
@@ -107,6 +131,17 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
                         }
                         FUZZ_ASSERT(rf == -ENODATA);
                 }
+                {
+                        const struct kmsg_loss *wl;
+                        int wf = kmsg_seqtrack_feed(win, r, &wl);
+
+                        FUZZ_ASSERT(wf >= 0);
+                        FUZZ_ASSERT(!(wf & KMSG_SEQ_LOSS) == !wl);
+                        h = digest_u64(h, (uint64_t)wf);
+                        if (!(wf & (KMSG_SEQ_HELD | KMSG_SEQ_DUPLICATE)))
+                                win_out++;
+                        win_out += pop_all(win, &h);
+                }
                 if (records++ & 1) {
                         kept = kmsg_record_ref(r);
                         kept_digest = exercise_record(kept, 0);
@@ -124,6 +159,12 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         FUZZ_ASSERT(kmsg_reader_get_format(rd) != KMSG_FORMAT_AUTO);
         FUZZ_ASSERT(strcmp(kmsg_reader_get_name(rd), "fuzz") == 0);
         kmsg_seqtrack_unref(track);
+        /* Every record came out of the windowed tracker once, or was a duplicate. */
+        FUZZ_ASSERT(kmsg_seqtrack_finish(win) == 0);
+        win_out += pop_all(win, &h);
+        FUZZ_ASSERT(win_out + kmsg_seqtrack_get_duplicates(win) == records);
+        h = digest_u64(h, kmsg_seqtrack_get_lost(win));
+        kmsg_seqtrack_unref(win);
         FUZZ_ASSERT(kmsg_reader_unref(rd) == NULL);
         *ret_records = records;
         return h;

@@ -19,6 +19,18 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
         bool has_before = kmsg_loss_has_before(l);
         uint64_t last = first + count - 1;
 
+        if (count == 0 && cause == KMSG_LOSS_GAP) {
+                /* Missing from a dump without sequence numbers (a pstore part): how many is not known. */
+                put_seconds(before_text, before, 0);
+                put_seconds(after_text, after, 0);
+                if (has_before && after)
+                        snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
+                else if (has_before)
+                        snprintf(when, sizeof(when), _("after %s"), before_text);
+                else
+                        snprintf(when, sizeof(when), _("before %s"), after_text);
+                return snprintf(buf, size, _("-- unknown number of messages lost (%s, %s) --"), when, cause_name);
+        }
         if (count == 0)
                 /* The unread tail of a previous boot: how much is not known. */
                 return snprintf(buf, size,

@@ -7,6 +7,9 @@ void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {
         s->events++;
         if (kmsg_loss_get_count(l) == 0) {
                 s->unknown = true;
+                /* Only a dump without sequence numbers (pstore) makes a gap of unknown size. */
+                if (kmsg_loss_get_cause(l) == KMSG_LOSS_GAP)
+                        s->unknown_parts = true;
                 return;
         }
         s->total += kmsg_loss_get_count(l);
@@ -39,6 +42,8 @@ void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program
         else if (s->total > 0)
                 fprintf(f, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
                         (unsigned long long)s->total);
+        else if (s->unknown_parts)
+                fputs(_("an unknown number of messages lost (parts of the pstore dump are missing)"), f);
         else
                 fputs(_("an unknown number of messages lost before a reboot"), f);
         for (c = 0; c < LOSS_CAUSES; c++) {

@@ -16,6 +16,7 @@ struct loss_stats {
         uint64_t total;                 /* records known to be lost */
         uint64_t by_cause[LOSS_CAUSES]; /* records, per cause */
         bool unknown;                   /* a loss of unknown size (reboot tail) */
+        bool unknown_parts;             /* one of them: missing parts of a pstore dump */
 };
 
 void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l);

@@ -27,9 +27,11 @@
 #include "output.h"
 #include "pager.h"
 #include "problems.h"
+#include "pstore-read.h"
 #include "run.h"
 #include "sink.h"
 #include "source.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "upload.h"
 #include "util.h"
@@ -68,10 +70,12 @@ int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
         const struct sink_info *si;
+        bool live;
         size_t i;
         int e;
 
         setlocale(LC_ALL, "");
+        out_init_locale();
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
@@ -112,6 +116,8 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* The live log is this machine's ring; -K dumps and --pstore are not. */
+        live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);
         if (si->flags & SINK_BOOT_TIME) {
                 static char boot_id[33], machine_id[33], host[256];
@@ -124,11 +130,11 @@ int main(int argc, char **argv) {
                         goto out;
                 }
                 /* The live log is this machine's; a dump's only as the options say. */
-                if (o.n_sources == 0 && boot_id_read(boot_id) == 0)
+                if (live && boot_id_read(boot_id) == 0)
                         o.out.boot_id = boot_id;
-                if (o.n_sources == 0 && machine_id_read(machine_id) == 0)
+                if (live && machine_id_read(machine_id) == 0)
                         o.out.machine_id = machine_id;
-                if (o.n_sources == 0 && gethostname(host, sizeof(host) - 1) == 0 && host[0])
+                if (live && gethostname(host, sizeof(host) - 1) == 0 && host[0])
                         o.out.hostname = host;
                 if (o.boot_id[0])
                         o.out.boot_id = o.boot_id;
@@ -137,8 +143,14 @@ int main(int argc, char **argv) {
                 if (o.hostname)
                         o.out.hostname = o.hostname;
         }
-        if (devctx_setup(&o.dev, o.n_sources == 0, warnx_) < 0) {
+        if (devctx_setup(&o.dev, live, warnx_) < 0) {
                 run.status = EXIT_BAD_INPUT;
+                goto out;
+        }
+        if (o.problems.list) {
+                run.status = pstore_list(o.dev.root.dir);
+                if (out_close() < 0)
+                        run.status = EXIT_BAD_INPUT;
                 goto out;
         }
         o.out.devices = &o.dev;
@@ -165,15 +177,16 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.suspends = o.suspends;
         run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
-        o.out.caller_width = o.n_sources == 0 && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+        o.out.caller_width = live && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
                                                                 : CALLER_WIDTH_DEFAULT;
         if (o.lost) {
                 o.out.json = o.format == FORMAT_JSON;
-                o.out.live = o.n_sources == 0;
+                o.out.live = live;
                 run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
         } else if (o.problems.timeline || o.problems.report) {
                 o.out.json = o.format == FORMAT_JSON;
@@ -226,7 +239,9 @@ int main(int argc, char **argv) {
         if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
                 pager_open();
 
-        if (o.n_sources == 0)
+        if (o.problems.pstore)
+                read_pstore(&run, &o);
+        else if (o.n_sources == 0)
                 read_live(&run, &o);
         for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
                 read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
@@ -285,6 +300,7 @@ int main(int argc, char **argv) {
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
+        suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
         free(o.sources);

@@ -14,6 +14,7 @@
 #include "console.h"
 #include "i18n.h"
 #include "options.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -37,6 +38,7 @@ void __attribute__((noreturn)) usage(void) {
                 "                               export, json (default: detect)\n"),
               o);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);
@@ -640,6 +642,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
                 }
         }
+        if (o->problems.list && !o->problems.pstore)
+                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
+        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+                                   o->action != ACTION_PRINT))
+                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
+                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
+                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->problems.timeline) {
                 /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
                 if (o->lost || o->dev.report || o->follow)
@@ -670,6 +679,8 @@ enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        bool from_clocks = false;
+        int64_t boot, slept = -1;
         int e;
 
         if (o->since && time_parse_point(o->since, &since) < 0)
@@ -686,13 +697,21 @@ enum options_result options_setup_time(struct options *o) {
                         return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
+                const char *pinned = getenv("KDMESG_BOOT_TIME");
+
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
-                e = boot_time_find(o->n_sources == 0, &t->boot_usec);
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
+                if (e == -EINVAL && pinned && *pinned)
+                        return fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
-                                    _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                                    _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "
+                                      "in seconds)"),
+                                    getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
-                if (e < 0 && wall && o->n_sources > 0)
+                from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
@@ -702,13 +721,42 @@ enum options_result options_setup_time(struct options *o) {
                                     _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
 
-        if (o->since)
-                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
-        if (o->until)
-                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
-        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
-                return fail(o, OPTIONS_FAILED,
-                            _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        /*
+         * The time slept before each record: for the live log from the
+         * clocks and one read of the ring, else from what the log says.
+         */
+        if (from_clocks && clocks_read(&boot, &slept) < 0)
+                slept = -1;
+        o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+        if (!o->suspends)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        t->susp = o->suspends;
+        if (from_clocks && slept >= 0 && (wall || o->format == FORMAT_EXPORT) && !o->use_syslog) {
+                struct kmsg_reader *rd = NULL;
+
+                /* Without the device the offsets stay the total slept, as util-linux has them. */
+                if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) == 0)
+                        (void)suspends_prescan(o->suspends, rd);
+                kmsg_reader_unref(rd);
+        }
+
+        if (o->since && since.monotonic)
+                filter_set_since(&o->filter, since.usec);
+        else if (o->since)
+                filter_set_since_wall(&o->filter, since.usec, t);
+        if (o->until && until.monotonic)
+                filter_set_until(&o->filter, until.usec);
+        else if (o->until)
+                filter_set_until_wall(&o->filter, until.usec, t);
+        if (o->since && o->until) {
+                /* Compared on one clock: the wall clock of the first stretch for a mixed pair. */
+                int64_t a = since.monotonic && !until.monotonic ? timefmt_wall(t, (uint64_t)since.usec) : since.usec;
+                int64_t b = until.monotonic && !since.monotonic ? timefmt_wall(t, (uint64_t)until.usec) : until.usec;
+
+                if (a > b)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        }
         return OPTIONS_RUN;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Buffered, error-checked standard output with terminal-safe text. */
 #include <errno.h>
+#include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +13,16 @@
 char out_buf[OUT_BUF_SIZE];
 size_t out_len;
 static int out_error;
+/* The locale's character set is not UTF-8: text keeps ASCII only. */
+static bool out_ascii;
+
+void out_set_ascii(bool ascii) {
+        out_ascii = ascii;
+}
+
+void out_init_locale(void) {
+        out_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+}
 
 static void (*hook_before)(void *userdata);
 static void (*hook_after)(void *userdata);
@@ -194,7 +205,7 @@ void out_text(const char *p, size_t len, bool raw) {
                         s++;
                         continue;
                 }
-                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                if (c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
                         s += n;
                         continue;
                 }
@@ -237,7 +248,7 @@ size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
                         *q++ = (char)*s++;
                         continue;
                 }
-                if (c >= 0x80 && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                if (c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
                         memcpy(q, s, n);
                         q += n;
                         s += n;

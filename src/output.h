@@ -30,7 +30,9 @@ void out_usec(uint64_t usec, unsigned width);
  * Text from the kernel log, made safe for a terminal: control bytes, DEL,
  * C1 controls, bidirectional controls (utf8_is_bidi_control()) and bytes
  * that are not valid UTF-8 become \xNN; other valid UTF-8 is written as it
- * is.  With raw, the bytes are written unchanged.
+ * is, but in a locale whose character set is not UTF-8 (C, POSIX) every
+ * byte from 0x80 becomes \xNN, as util-linux writes it.  With raw, the
+ * bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
 /*
@@ -41,6 +43,9 @@ void out_text(const char *p, size_t len, bool raw);
 size_t text_safe_into(char *dst, const char *p, size_t len, bool raw);
 /* The same as a new string; NULL when out of memory. */
 char *text_safe_dup(const char *p, size_t len, bool raw);
+/* Whether the text above keeps ASCII only: from the locale's character set (after setlocale()), or set. */
+void out_init_locale(void);
+void out_set_ascii(bool ascii);
 /* Flush now (when following, after each record). */
 int out_flush(void);
 /* Flush and return 0, or -errno of the first write error. */

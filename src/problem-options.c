@@ -2,6 +2,7 @@
 /* --problems, --problem KIND, --fail-on-problem and --timeline: parsing, set-up, selection. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "i18n.h"
@@ -20,6 +21,12 @@ const char *problem_options_help(void) {
                  "                               chars: auto, utf8 or ascii\n");
 }
 
+const char *problem_options_help_input(void) {
+        return _("     --pstore[=<n>]          read the log a crash left in pstore (the newest\n"
+                 "                               dump, or the n-th of --pstore --list)\n"
+                 "     --list                  with --pstore: list the dumps, newest first\n");
+}
+
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size) {
         int k;
 
@@ -29,6 +36,25 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 return 0;
         case PROBOPT_FAIL:
                 po->fail = true;
+                return 0;
+        case PROBOPT_PSTORE:
+                po->pstore = true;
+                po->pstore_pick = 0;
+                if (arg) {
+                        char *end;
+                        unsigned long n = strtoul(arg, &end, 10);
+
+                        if (!*arg || *end || n == 0 || n > 100000) {
+                                snprintf(err, size, _("invalid argument for --pstore: '%s' (expected a dump's "
+                                                      "number, 1 the newest)"),
+                                         arg);
+                                return -EINVAL;
+                        }
+                        po->pstore_pick = (unsigned)n;
+                }
+                return 0;
+        case PROBOPT_LIST:
+                po->list = true;
                 return 0;
         case PROBOPT_TIMELINE:
                 po->timeline = true;

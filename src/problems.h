@@ -94,6 +94,9 @@ struct problem_options {
         bool report;          /* --problems */
         bool timeline;        /* --timeline: the picture (report-timeline.c) */
         enum timeline_chars chars;
+        bool pstore;          /* --pstore[=N]: read a crash dump (pstore-read.c) */
+        unsigned pstore_pick; /* N, 1 the newest; 0: the newest */
+        bool list;            /* --list: with --pstore, the dumps */
         uint32_t select;      /* --problem KIND...: bit per kind; 0: all records */
         bool fail;            /* --fail-on-problem */
         struct problems *rules; /* loaded by problem_options_setup() when any of these is set */
@@ -106,22 +109,27 @@ enum {
         PROBOPT_PROBLEM,
         PROBOPT_FAIL,
         PROBOPT_TIMELINE,
+        PROBOPT_PSTORE,
+        PROBOPT_LIST,
 };
 
 #define PROBLEM_LONGOPTS                                                   \
         { "problems", no_argument, NULL, PROBOPT_PROBLEMS },                \
         { "problem", required_argument, NULL, PROBOPT_PROBLEM },            \
         { "fail-on-problem", no_argument, NULL, PROBOPT_FAIL },             \
-        { "timeline", optional_argument, NULL, PROBOPT_TIMELINE }
+        { "timeline", optional_argument, NULL, PROBOPT_TIMELINE },          \
+        { "pstore", optional_argument, NULL, PROBOPT_PSTORE },              \
+        { "list", no_argument, NULL, PROBOPT_LIST }
 
 #define PROBOPT_FIRST PROBOPT_PROBLEMS
-#define PROBOPT_LAST PROBOPT_TIMELINE
+#define PROBOPT_LAST PROBOPT_LIST
 
 #define EXIT_PROBLEM 4
 
 /* Take one option; returns 0, or -EINVAL for an unknown kind (error in buf). */
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size);
-/* The --help section "Problems:" (with --timeline). */
+/* The --help section "Problems:" (with --timeline); the --pstore lines for the Input section. */
+const char *problem_options_help_input(void);
 const char *problem_options_help(void);
 /* Whether records are classified at all. */
 bool problem_options_active(const struct problem_options *po);

@@ -199,3 +199,33 @@ one_line_dump() {
         same_as_peer -x -e -d
         same_as_peer -x --time-format iso -T
 }
+
+# --- text outside UTF-8 locales --------------------------------------------------
+
+@test "the C locale: bytes from 0x80 escaped as util-linux does; UTF-8 kept in a UTF-8 locale; JSON always UTF-8" {
+        LC_ALL=C run --separate-stderr ours -x
+        [ "$status" -eq 0 ]
+        golden parity/c-locale-decode.out
+        [[ "$output" == *'UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        LC_ALL=POSIX run --separate-stderr ours -r
+        [[ "$output" == *'<6>[    0.005000] [T99999] UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        # The table's cells too, and -F reads the escapes back into the same bytes.
+        LC_ALL=C run --separate-stderr ours -o MESSAGE
+        [[ "$output" == *'UTF-8: \xc2\xb0C \xe2\x82\xac'* ]]
+        [ "$(LC_ALL=C ours -r | LC_ALL=C.UTF-8 "$KDMESG" -F - -t | grep 'UTF-8:')" = '[T99999] UTF-8: °C €' ]
+        run --separate-stderr ours
+        [[ "$output" == *'UTF-8: °C €'* ]]
+        LC_ALL=C run --separate-stderr ours --json=dmesg
+        [[ "$output" == *'"msg": "UTF-8: °C €"'* ]]
+        LC_ALL=C run --separate-stderr ours -J
+        [[ "$output" == *'"msg":"UTF-8: °C €"'* ]]
+}
+
+@test "the C locale: the same as the peer" {
+        need_peer
+        local o
+        for o in "" -x -t -T "-x -d"; do
+                # shellcheck disable=SC2086
+                LC_ALL=C same_as_peer $o
+        done
+}

@@ -911,3 +911,37 @@ TEST(a_new_boot_id_is_a_new_boot) {
         CHECK_INT(feed_id(t, 1, a, &l), KMSG_SEQ_DUPLICATE);
         kmsg_seqtrack_unref(t);
 }
+
+TEST(reorder_window_a_duplicate_that_settles_it_never_comes_out) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, 1, &l), 0);
+        CHECK_INT(feed(t, 3, &l), KMSG_SEQ_HELD);
+        /* A noted cause settles the window; the record that comes then is a duplicate. */
+        kmsg_seqtrack_note_cause(t, KMSG_LOSS_OVERRUN);
+        CHECK_INT(feed(t, 1, &l), KMSG_SEQ_HELD);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK_INT(seq, 3);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 1);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(reorder_window_releases_seq_2_64_minus_1) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, UINT64_MAX, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK(seq == UINT64_MAX);
+        CHECK(kmsg_loss_get_first_seq(l) == 1);
+        CHECK(kmsg_loss_get_count(l) == UINT64_MAX - 1);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        kmsg_seqtrack_unref(t);
+}

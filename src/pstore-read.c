@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --pstore: the dump a crash left, as one record stream through the usual
+ * pipeline (every view, filter and --problems), oldest part first; missing
+ * parts are losses where they were.  --pstore --list: the dumps.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "i18n.h"
+#include "output.h"
+#include "pstore.h"
+#include "pstore-read.h"
+#include "util.h"
+
+static void when(time_t t, char *buf, size_t size) {
+        struct tm tm;
+
+        if (!localtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+                snprintf(buf, size, "@%lld", (long long)t);
+}
+
+/* "3-1", "3,1": the part numbers, oldest first. */
+static void part_list(const struct pstore_dump *d, char *buf, size_t size) {
+        size_t i, n = 0;
+
+        buf[0] = '\0';
+        for (i = 0; i < d->n_parts && n < size; i++) {
+                bool run_on = i > 0 && i + 1 < d->n_parts && d->parts[i - 1].part == d->parts[i].part + 1 &&
+                              d->parts[i].part == d->parts[i + 1].part + 1;
+
+                if (run_on) {
+                        if (buf[n - 1] != '-')
+                                n += (size_t)snprintf(buf + n, size - n, "-");
+                        continue;
+                }
+                if (i > 0 && buf[n - 1] != '-')
+                        n += (size_t)snprintf(buf + n, size - n, ",");
+                n += (size_t)snprintf(buf + n, size - n, "%u", d->parts[i].part);
+        }
+}
+
+static void reason_of(const struct pstore_dump *d, char *buf, size_t size) {
+        if (d->reason[0])
+                snprintf(buf, size, "%s#%u", d->reason, d->count);
+        else
+                snprintf(buf, size, "?");
+}
+
+static const char *root_of(const char *root) {
+        return root && *root ? root : "";
+}
+
+/* A path as it is on the machine of the dump: without the --sysroot directory. */
+static const char *on_machine(const char *root, const char *path) {
+        size_t n = root ? strlen(root) : 0;
+
+        return n > 0 && strncmp(path, root, n) == 0 && path[n] == '/' ? path + n : path;
+}
+
+static void say_none(const char *root) {
+        warnx_(_("no pstore dumps in %s/sys/fs/pstore or %s/var/lib/systemd/pstore"), root_of(root),
+               root_of(root));
+}
+
+int pstore_list(const char *root) {
+        struct pstore_set set;
+        size_t i;
+        int status;
+
+        if (pstore_scan(root, &set, warnx_) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                return EXIT_BAD_INPUT;
+        }
+        status = set.errors ? EXIT_BAD_INPUT : 0;
+        if (set.n == 0) {
+                if (!set.errors)
+                        say_none(root);
+                pstore_set_done(&set);
+                return EXIT_BAD_INPUT;
+        }
+        out_puts(_(" N WRITTEN             REASON     PARTS   MISSING BACKEND  SOURCE\n"));
+        for (i = 0; i < set.n; i++) {
+                const struct pstore_dump *d = &set.dumps[i];
+                char buf[320], written[64], reason[48], parts[64];
+
+                when(d->written, written, sizeof(written));
+                reason_of(d, reason, sizeof(reason));
+                part_list(d, parts, sizeof(parts));
+                snprintf(buf, sizeof(buf), "%2zu %-19s %-10s %-7s %7u %-8s ", i + 1, written, reason, parts,
+                         pstore_dump_missing(d), d->backend[0] ? d->backend : "?");
+                out_puts(buf);
+                out_text(on_machine(root, d->source), strlen(on_machine(root, d->source)), false);
+                out_putc('\n');
+        }
+        pstore_set_done(&set);
+        return status;
+}
+
+/* The time stamp of the first ("[ 1.5]") or last syslog-form line of text; false when none. */
+static bool line_time(const char *text, size_t len, bool last, uint64_t *ret) {
+        size_t i = 0;
+        bool found = false;
+
+        while (i < len) {
+                const char *nl = memchr(text + i, '\n', len - i);
+                size_t end = nl ? (size_t)(nl - text) : len;
+                const char *p = text + i, *b = memchr(p, '[', end - i);
+                unsigned long long s;
+                unsigned us;
+                int n = 0;
+
+                if (b && b - p <= 8 && sscanf(b, "[%llu.%6u]%n", &s, &us, &n) == 2 && n > 0) {
+                        *ret = s * 1000000ull + us;
+                        found = true;
+                        if (!last)
+                                return true;
+                }
+                i = end + 1;
+        }
+        return found;
+}
+
+/* A loss for the missing parts between (or after) the parts read. */
+static int missing_loss(struct run *run, bool has_before, uint64_t before, bool has_after, uint64_t after) {
+        struct kmsg_loss *l;
+        int e = kmsg_loss_new(0, 0, KMSG_LOSS_GAP, &l);
+
+        if (e < 0)
+                return e;
+        if (has_before)
+                kmsg_loss_set_before(l, before);
+        if (has_after)
+                kmsg_loss_set_after(l, after);
+        e = run_loss(run, l);
+        kmsg_loss_unref(l);
+        return e;
+}
+
+void read_pstore(struct run *run, const struct options *o) {
+        struct pstore_set set;
+        const struct pstore_dump *d;
+        char written[64], reason[48], parts[64];
+        uint64_t last = 0;
+        bool have_last = false;
+        size_t i;
+
+        if (pstore_scan(o->dev.root.dir, &set, warnx_) < 0) {
+                warnx_("%s", strerror(ENOMEM));
+                run->status = EXIT_BAD_INPUT;
+                return;
+        }
+        if (set.errors)
+                run->status = EXIT_BAD_INPUT;
+        if (set.n == 0) {
+                if (!set.errors)
+                        say_none(o->dev.root.dir);
+                run->status = EXIT_BAD_INPUT;
+                pstore_set_done(&set);
+                return;
+        }
+        if (o->problems.pstore_pick > set.n) {
+                warnx_(_("--pstore=%u: there are %zu dumps (see --pstore --list)"), o->problems.pstore_pick, set.n);
+                run->status = EXIT_BAD_INPUT;
+                pstore_set_done(&set);
+                return;
+        }
+        d = &set.dumps[o->problems.pstore_pick ? o->problems.pstore_pick - 1 : 0];
+        when(d->written, written, sizeof(written));
+        reason_of(d, reason, sizeof(reason));
+        part_list(d, parts, sizeof(parts));
+        /* What the dump is, on standard error: the output stays the records'. */
+        warnx_(_("pstore: %s, written %s, parts %s (%s)"), reason, written, parts,
+               on_machine(o->dev.root.dir, d->source));
+        if (pstore_dump_missing(d) > 0)
+                warnx_(_("pstore: %s: %u parts missing: the lost messages are marked where they were"), reason,
+                       pstore_dump_missing(d));
+        for (i = 0; i < d->n_parts && !run_quit && !run->fatal; i++) {
+                const struct pstore_part *p = &d->parts[i];
+                struct kmsg_reader *rd;
+                uint64_t first;
+                int e;
+
+                if (i > 0 && d->parts[i - 1].part != p->part + 1) {
+                        bool has_first = line_time(p->text, p->len, false, &first);
+
+                        if (missing_loss(run, have_last, last, has_first, first) < 0)
+                                break;
+                }
+                e = kmsg_reader_new_buffer(p->text, p->len, p->path, KMSG_FORMAT_SYSLOG, &rd);
+                if (e < 0) {
+                        warnx_(_("cannot read %s: %s"), p->path, strerror(-e));
+                        run->status = EXIT_BAD_INPUT;
+                        continue;
+                }
+                run_drain(run, rd);
+                kmsg_reader_unref(rd);
+                if (line_time(p->text, p->len, true, &last))
+                        have_last = true;
+        }
+        /* The newest end is Part1: anything newer than the newest part read is gone. */
+        if (d->n_parts > 0 && d->parts[d->n_parts - 1].part > 1)
+                missing_loss(run, have_last, last, false, 0);
+        pstore_set_done(&set);
+}
