@@ -396,11 +396,11 @@ static int by_seq(const void *a, const void *b) {
 }
 
 /*
- * Release the held records numbered below limit, in sequence order, each
- * after the loss of the hole that ends right before it; those holes are
- * settled.
+ * Release the held records numbered below limit (all of them with all:
+ * seq 2^64-1 is below no limit), in sequence order, each after the loss of
+ * the hole that ends right before it; those holes are settled.
  */
-static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
+static int release_below(struct kmsg_seqtrack *t, uint64_t limit, bool all) {
         struct held *v;
         uint64_t prev = t->win_usec;
         size_t i, n = 0, k = 0;
@@ -410,7 +410,7 @@ static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
                 return 0;
         v = t->win.v + t->win.head;
         qsort(v, t->win.len, sizeof(*v), by_seq);
-        while (n < t->win.len && v[n].r->seqnum < limit)
+        while (n < t->win.len && (all || v[n].r->seqnum < limit))
                 n++;
         for (i = 0; i < n; i++) {
                 const struct kmsg_record *r = v[i].r;
@@ -446,7 +446,7 @@ static int release_below(struct kmsg_seqtrack *t, uint64_t limit) {
 
 /* Settle every open hole: what is missing now is lost. */
 static int settle_all(struct kmsg_seqtrack *t) {
-        int e = release_below(t, UINT64_MAX);
+        int e = release_below(t, 0, true);
 
         /* Only after a failure to queue can a hole be left without its record. */
         t->n_holes = 0;
@@ -459,7 +459,7 @@ static int expire(struct kmsg_seqtrack *t) {
         int e = 0;
 
         while (e >= 0 && t->n_holes > 0 && t->fed - t->holes[0].made_at >= t->reorder)
-                e = t->n_holes > 1 ? release_below(t, t->holes[1].first) : settle_all(t);
+                e = t->n_holes > 1 ? release_below(t, t->holes[1].first, false) : settle_all(t);
         return e;
 }
 

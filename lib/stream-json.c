@@ -275,16 +275,17 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                         e = record_set_fields(r, t, len);
                         l->has_fields = true;
                 } else if (e == 0 && !l->has_fields && r->caller_off == SIZE_MAX) {
-                        /* "caller" alone: the header's fields were "caller=<it>". */
+                        /*
+                         * "caller" alone: the header's fields were "caller=<it>", read as
+                         * the header's are (an empty caller= names no caller).
+                         */
                         char *c = malloc(len + 8);
 
                         if (!c)
                                 return -ENOMEM;
                         memcpy(c, "caller=", 7);
                         memcpy(c + 7, t, len);
-                        e = record_set_caller(r, t, len);
-                        if (e == 0)
-                                e = record_append(r, c, len + 7, &r->fields_off);
+                        e = record_set_fields(r, c, len + 7);
                         free(c);
                 }
         } else if (strcmp(key, "cause") == 0 || strcmp(key, "boot") == 0)

@@ -210,3 +210,27 @@ for i in range(10012):
         [ "${#lines[@]}" -eq 10012 ]
         [ "$(jq -c 'select(.cause == "gap")' <<<"$output" | wc -l)" -eq 10011 ]
 }
+
+@test "--follow: a gap still open when the input goes idle is reported then; a record later than that is printed late" {
+        local f="$BATS_TEST_TMPDIR/grow.kmsg" out="$BATS_TEST_TMPDIR/out" i
+        printf '6,0,1000,-;zero\n6,1,2000,-;one\n6,3,4000,-;three\n' >"$f"
+        "$KDMESG" -K "$f" -w >"$out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+        local pid=$!
+        for ((i = 0; i < 1000; i++)); do
+                [ "$(wc -l <"$out")" -ge 4 ] && break
+                sleep 0.01
+        done
+        printf '6,2,3000,-;two\n' >>"$f"
+        for ((i = 0; i < 1000; i++)); do
+                [ "$(wc -l <"$out")" -ge 5 ] && break
+                sleep 0.01
+        done
+        kill -TERM "$pid"
+        wait "$pid"
+        run cat "$out"
+        [ "$output" = "[    0.001000] zero
+[    0.002000] one
+-- 1 message lost (seq 2, between 0.002000 and 0.004000, gap) --
+[    0.004000] three
+[    0.003000] two" ]
+}

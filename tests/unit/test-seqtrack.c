@@ -929,3 +929,19 @@ TEST(reorder_window_a_duplicate_that_settles_it_never_comes_out) {
         CHECK_INT(kmsg_seqtrack_get_duplicates(t), 1);
         kmsg_seqtrack_unref(t);
 }
+
+TEST(reorder_window_releases_seq_2_64_minus_1) {
+        struct kmsg_seqtrack *t = new_window(32);
+        const struct kmsg_loss *l;
+        uint64_t seq = 0;
+
+        CHECK_INT(feed(t, 0, &l), 0);
+        CHECK_INT(feed(t, UINT64_MAX, &l), KMSG_SEQ_HELD);
+        CHECK_INT(kmsg_seqtrack_settle(t), 0);
+        CHECK_INT(pop_seq(t, &seq, &l), KMSG_SEQ_LOSS);
+        CHECK(seq == UINT64_MAX);
+        CHECK(kmsg_loss_get_first_seq(l) == 1);
+        CHECK(kmsg_loss_get_count(l) == UINT64_MAX - 1);
+        CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        kmsg_seqtrack_unref(t);
+}
