@@ -93,12 +93,16 @@ int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const 
  * record.
  */
 static inline size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
-        const char *s = p;
+        const char *s = p, *fast = end - p > 19 ? p + 19 : end;
         uint64_t v = 0;
+        unsigned d;
 
-        while (p < end && *p >= '0' && *p <= '9') {
-                unsigned d = (unsigned)(*p - '0');
-
+        /* Nineteen digits cannot pass UINT64_MAX (20 digits): no check for them. */
+        while (p < fast && (d = (unsigned)(unsigned char)*p - '0') <= 9) {
+                v = v * 10 + d;
+                p++;
+        }
+        while (p < end && (d = (unsigned)(unsigned char)*p - '0') <= 9) {
                 /* UINT64_MAX is 18446744073709551615: no division per digit. */
                 if (v >= UINT64_MAX / 10 && (v > UINT64_MAX / 10 || d > UINT64_MAX % 10))
                         return 0;

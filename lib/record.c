@@ -270,14 +270,12 @@ static const char *line_end(const char *p, const char *end) {
         return nl ? nl : end;
 }
 
-int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
+/* The caller id v[0..len), whose text is kept at data offset off. */
+static inline void caller_parse(struct kmsg_record *r, const char *v, size_t len, size_t off) {
         uint64_t id = 0;
         size_t n;
-        int e;
 
-        e = record_append(r, v, len, &r->caller_off);
-        if (e < 0)
-                return e;
+        r->caller_off = off;
         /* Lenient: "T123", "C4"; anything else is kept as text only. */
         if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
                 n = parse_u64(v + 1, v + len, &id);
@@ -287,6 +285,16 @@ int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
                         r->caller_id = (uint32_t)id;
                 }
         }
+}
+
+int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
+        size_t off;
+        int e;
+
+        e = record_append(r, v, len, &off);
+        if (e < 0)
+                return e;
+        caller_parse(r, v, len, off);
         return 0;
 }
 
@@ -303,8 +311,13 @@ static inline int set_fields(struct kmsg_record *r, const char *p, size_t len) {
                 fend = memchr(f, ',', (size_t)(end - f));
                 if (!fend)
                         fend = end;
-                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX)
-                        e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
+                if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
+                        if (fend == end)
+                                /* The last field: its text ends where the copy of the fields does. */
+                                caller_parse(r, f + 7, (size_t)(fend - f - 7), r->fields_off + (size_t)(f + 7 - p));
+                        else
+                                e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
+                }
         }
         return e;
 }

@@ -118,7 +118,12 @@ static inline uint64_t json_word_special(uint64_t w) {
         return ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w;
 }
 
-void out_json_text(const char *p, size_t len) {
+/*
+ * p[0..len) as a JSON string.  A byte that is not part of valid UTF-8 is
+ * written as the text \\xNN; with strict, json_text() stops there instead
+ * and returns false, having written part of the string.
+ */
+static bool json_text(const char *p, size_t len, bool strict) {
         const unsigned char *c = (const unsigned char *)p, *end = c + len, *run;
 
         out_putc('"');
@@ -158,6 +163,8 @@ void out_json_text(const char *p, size_t len) {
                         c += k;
                         continue;
                 }
+                if (b >= 0x80 && strict)
+                        return false;
                 out_write(run, (size_t)(c - run));
                 switch (b) {
                 case '"':
@@ -203,6 +210,11 @@ void out_json_text(const char *p, size_t len) {
         }
         out_write(run, (size_t)(c - run));
         out_putc('"');
+        return true;
+}
+
+void out_json_text(const char *p, size_t len) {
+        json_text(p, len, false);
 }
 
 static void put(struct json_object *o, enum column_id id, struct json_object *v) {
@@ -235,6 +247,9 @@ static bool fields_are_caller_only(const struct kmsg_record *r) {
 
         if (!*f)
                 return true;
+        /* The parser keeps the caller of "caller=T1" inside the fields' text: then they are the same at once. */
+        if (c == f + 7)
+                return memcmp(f, "caller=", 7) == 0;
         return c && strncmp(f, "caller=", 7) == 0 && strcmp(f + 7, c) == 0;
 }
 
@@ -353,7 +368,22 @@ static void out_bytes_array(const char *p, size_t len) {
 
 /* A string value, or the byte array when it is not UTF-8. */
 static void out_bytes(const char *p, size_t len) {
-        if (utf8_is_valid(p, len))
+        if (len <= (OUT_BUF_SIZE - 2) / 6) {
+                /*
+                 * Room for the longest string it can make (\u00NN for every
+                 * byte, the quotes): the buffer is not written out meanwhile, so
+                 * a byte that is not UTF-8 takes back what was written.  One pass.
+                 */
+                size_t before;
+
+                if (OUT_BUF_SIZE - out_len < 6 * len + 2)
+                        out_drain();
+                before = out_len;
+                if (json_text(p, len, true))
+                        return;
+                out_len = before;
+                out_bytes_array(p, len);
+        } else if (utf8_is_valid(p, len))
                 out_json_text(p, len);
         else
                 out_bytes_array(p, len);
@@ -386,27 +416,11 @@ static void text_member(bool *first, enum column_id id, const struct text *t) {
         }
 }
 
-static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        const char *msg, *v;
-        struct text flags, caller, fields, subsystem, device, devname, boot_id;
-        size_t len, i, n = kmsg_record_get_dict_count(r);
+/* The members before "flags", each when the record has it; whether none was written. */
+static bool json_head_slow(const struct kmsg_record *r) {
         bool first = true;
+        const char *v;
 
-        if (force_slow || !text_ok(&flags, kmsg_record_get_flags(r)) ||
-            !text_ok(&caller, kmsg_record_get_caller_text(r)) ||
-            !text_ok(&fields, fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r)) ||
-            !text_ok(&subsystem, kmsg_record_get_subsystem(r)) || !text_ok(&device, kmsg_record_get_device(r)) ||
-            !text_ok(&devname, s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL) ||
-            !text_ok(&boot_id, kmsg_record_get_boot_id(r)))
-                return json_record_slow(s, r, m);
-        for (i = 0; i < n; i++) {
-                struct text k;
-
-                if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(&k, v))
-                        return json_record_slow(s, r, m);
-        }
-
-        out_putc('{');
         if (kmsg_record_has_seqnum(r)) {
                 key(&first, COL_SEQ);
                 out_u64(kmsg_record_get_seqnum(r));
@@ -432,14 +446,110 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
                 key(&first, COL_LEVEL);
                 out_name(kmsg_level_to_name(kmsg_record_get_level(r)));
         }
+        return first;
+}
+
+/* Room that json_head() may write into: five keys of fixed-size copies, three numbers, two names. */
+#define HEAD_MAX 320
+
+/* Key id (not the first) at o, copied at a fixed size. */
+static inline char *put_key(char *o, enum column_id id) {
+        memcpy(o, keys[id].s, sizeof(keys[id].s));
+        return o + keys[id].n;
+}
+
+static inline char *put_u64(char *o, uint64_t v) {
+        char tmp[20];
+        size_t i = sizeof(tmp);
+
+        do {
+                tmp[--i] = (char)('0' + v % 10);
+                v /= 10;
+        } while (v);
+        memcpy(o, tmp + i, sizeof(tmp) - i);
+        return o + sizeof(tmp) - i;
+}
+
+static inline char *put_name(char *o, const char *v) {
+        size_t n = strlen(v);
+
+        *o++ = '"';
+        memcpy(o, v, n);
+        o += n;
+        *o++ = '"';
+        return o;
+}
+
+/*
+ * The same members for a record that has them all (every record of a
+ * /dev/kmsg dump), written straight into the output buffer: the one place
+ * a record's head is put together, without a call per member.
+ */
+static void json_head(const struct kmsg_record *r) {
+        unsigned fac = kmsg_record_get_facility(r);
+        const char *v = kmsg_facility_to_name(fac);
+        char *o;
+
+        if (OUT_BUF_SIZE - out_len < HEAD_MAX)
+                out_drain();
+        o = out_buf + out_len;
+        /* The first key, "seq", without its comma. */
+        memcpy(o, keys[COL_SEQ].s + 1, sizeof(keys[COL_SEQ].s) - 1);
+        o = put_u64(o + keys[COL_SEQ].n - 1, kmsg_record_get_seqnum(r));
+        o = put_key(o, COL_TIME);
+        o += put_seconds(o, kmsg_record_get_timestamp(r), 0);
+        o = put_key(o, COL_PRI);
+        o = put_u64(o, kmsg_record_get_priority(r));
+        o = put_key(o, COL_FACILITY);
+        if (v)
+                o = put_name(o, v);
+        else {
+                *o++ = '"';
+                o = put_u64(o, fac);
+                *o++ = '"';
+        }
+        o = put_key(o, COL_LEVEL);
+        o = put_name(o, kmsg_level_to_name(kmsg_record_get_level(r)));
+        out_len = (size_t)(o - out_buf);
+}
+
+/* Whether json_head() can write every record's head: the keys made, the names short. */
+static bool head_fast;
+
+static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        const char *msg, *v;
+        struct text flags, caller, fields, subsystem, device, devname, boot_id;
+        size_t len, i, n = kmsg_record_get_dict_count(r);
+        bool first;
+
+        if (force_slow || !text_ok(&flags, kmsg_record_get_flags(r)) ||
+            !text_ok(&caller, kmsg_record_get_caller_text(r)) ||
+            !text_ok(&fields, fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r)) ||
+            !text_ok(&subsystem, kmsg_record_get_subsystem(r)) || !text_ok(&device, kmsg_record_get_device(r)) ||
+            !text_ok(&devname, s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL) ||
+            !text_ok(&boot_id, kmsg_record_get_boot_id(r)))
+                return json_record_slow(s, r, m);
+        for (i = 0; i < n; i++) {
+                struct text k;
+
+                if (kmsg_record_get_dict_entry(r, i, &v, &msg, &len) == 0 && !text_ok(&k, v))
+                        return json_record_slow(s, r, m);
+        }
+
+        out_putc('{');
+        if (head_fast && kmsg_record_has_seqnum(r) && kmsg_record_has_timestamp(r) && kmsg_record_has_priority(r)) {
+                json_head(r);
+                first = false;
+        } else
+                first = json_head_slow(r);
         key(&first, COL_FLAGS);
-        out_json_text(flags.p, flags.n);
+        if (flags.n == 1 && flags.p[0] == '-')
+                out_write("\"-\"", 3);
+        else
+                out_json_text(flags.p, flags.n);
         text_member(&first, COL_CALLER, &caller);
         if (fields.p) {
-                if (!first)
-                        out_putc(',');
-                first = false;
-                out_write("\"fields\":", 9);
+                out_write(",\"fields\":", 10);
                 out_json_text(fields.p, fields.n);
         }
         key(&first, COL_MESSAGE);
@@ -536,6 +646,16 @@ static int json_init(struct sink *s) {
 
         force_slow = slow && *slow == '1';
         make_keys();
+        head_fast = true;
+        for (unsigned i = 0; i < _COL_MAX; i++)
+                if (keys[i].n == 0)
+                        head_fast = false;
+        for (unsigned f = 0; f < 256; f++)
+                if (kmsg_facility_to_name(f) && strlen(kmsg_facility_to_name(f)) > 16)
+                        head_fast = false;
+        for (unsigned l = 0; l < 8; l++)
+                if (strlen(kmsg_level_to_name(l)) > 16)
+                        head_fast = false;
         return 0;
 }
 

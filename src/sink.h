@@ -113,10 +113,11 @@ struct sink *sink_free(struct sink *s);
 void sink_end_item(const struct sink *s);
 
 /*
- * report-timeline.c: a boot where it happened in the stream (the hook for a
- * boot event of the sink interface, which does not exist yet).
+ * report-timeline.c: for a "timeline" sink that was given the input's
+ * records, losses and boots, draw the one-line strip of its losses with its
+ * axis (--lost on a terminal ends with it); nothing when there was none.
  */
-void timeline_add_boot(struct sink *s, uint64_t usec);
+int timeline_strip(struct sink *s);
 
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,

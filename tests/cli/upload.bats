@@ -253,3 +253,32 @@ PY
         kill_remote
         [ "$(journalctl --directory "$J" -o cat --no-pager | wc -l)" -eq 32 ]
 }
+
+@test "kdmesg-upload.service: a valid unit, not enabled, whose command line ships the ring with its cursor under /var/lib/kdmesg" {
+        local unit="$BUILDDIR/data/kdmesg-upload.service" cmd
+        [ -f "$unit" ]
+        grep -qx 'StateDirectory=kdmesg' "$unit"
+        grep -qx 'WantedBy=multi-user.target' "$unit"
+        cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+        [[ "$cmd" == */bin/kdmesg\ --follow\ --quiet\ --cursor-file\ /var/lib/kdmesg/upload.cursor\ --upload\ * ]]
+        # systemd's own check, with the binary of this build in it.
+        sed "s|^ExecStart=[^ ]*|ExecStart=$KDMESG|" "$unit" > "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        run systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        # The command line as systemd runs it (its variables set), the cursor moved into the test's directory.
+        emu_init 64
+        emu write 3
+        start_remote
+        cmd=${cmd#* }
+        cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//'${KDMESG_UPLOAD_URL}'/$URL}
+        cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
+        # shellcheck disable=SC2086 # the words of ExecStart
+        kdmesg_bg $cmd
+        wait_seq 2
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+        grep -qx 'seq=2' "$BATS_TEST_TMPDIR/upload.cursor"
+}
