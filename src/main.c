@@ -31,6 +31,7 @@
 #include "run.h"
 #include "sink.h"
 #include "source.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "upload.h"
 #include "util.h"
@@ -176,6 +177,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.suspends = o.suspends;
         run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
@@ -298,6 +300,7 @@ int main(int argc, char **argv) {
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
+        suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
         free(o.sources);

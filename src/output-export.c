@@ -252,8 +252,7 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
 
         flush_loss(s, r);
         if (kmsg_record_has_timestamp(r) && set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP",
-                          (uint64_t)(set->time.boot_usec + (int64_t)kmsg_record_get_timestamp(r)));
+                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, kmsg_record_get_timestamp(r)));
         else if ((val = kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)))
                 field("__REALTIME_TIMESTAMP", val, len);
         if ((val = kmsg_record_get_journal_value(r, "__MONOTONIC_TIMESTAMP", &len)))
@@ -321,7 +320,7 @@ static void write_loss(const struct sink *s, const struct kmsg_loss *l, const st
         int n;
 
         if (set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP", (uint64_t)(set->time.boot_usec + (int64_t)at));
+                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, at));
         field_u64("__MONOTONIC_TIMESTAMP", at);
         machine_fields(set, next);
         field_str("_TRANSPORT", "kernel");

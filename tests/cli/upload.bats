@@ -175,6 +175,22 @@ PY
         [[ "$output" == "records=12 duplicates=0 lost=0 "* ]]
 }
 
+@test "--upload --follow: a server that refuses ends kdmesg at once with one line, also while it waits for records" {
+        emu_init 64
+        emu write 2
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL/journal/" -q
+        # It sent the two, was refused, and now sleeps in poll() no more.
+        for ((i = 0; i < 200; i++)); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+        STATUS=0
+        wait "$PID" || STATUS=$?
+        kill_remote
+        [ "$STATUS" -eq 1 ]
+        [ "$(cat "$ERR")" = "kdmesg: $URL/journal/ refused the upload: HTTP 404: Not found. (is it systemd-journal-remote?)" ]
+        # Nothing was delivered: the cursor names nothing yet.
+        ! grep -q '^seq=' "$C" 2>/dev/null
+}
+
 @test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {
         emu_init 32
         # 4 KiB of entries at most (about ten records): then kdmesg stops reading.

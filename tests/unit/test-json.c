@@ -122,6 +122,22 @@ TEST(json_fields_name_the_caller_in_any_order) {
         kmsg_reader_unref(rd);
 }
 
+/* Found by fuzz-json: "caller":"" was an empty caller, where the header field "caller=" is none. */
+TEST(json_empty_caller_is_none) {
+        struct kmsg_reader *rd = READER("{\"caller\":\"\",\"msg\":\"a\"}\n{\"fields\":\"caller=\",\"msg\":\"b\"}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        int i;
+
+        for (i = 0; i < 2; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), 1);
+                CHECK_STR(kmsg_record_get_fields(r), "caller=");
+                CHECK(kmsg_record_get_caller_text(r) == NULL);
+                CHECK_INT(kmsg_record_get_caller(r, NULL, NULL), -ENODATA);
+        }
+        kmsg_reader_unref(rd);
+}
+
 TEST(json_facility_and_level_without_pri) {
         struct kmsg_reader *rd = READER("{\"facility\":\"user\",\"level\":\"err\",\"msg\":\"m\"}\n", KMSG_FORMAT_JSON);
         struct kmsg_record *r;
