@@ -211,6 +211,7 @@ static enum options_result set_format(struct options *o, const char *name) {
         }
         o->format = (enum output_format)f;
         o->format_set = true;
+        o->json_option = false;
         return OPTIONS_RUN;
 }
 
@@ -327,6 +328,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         enum options_result r = OPTIONS_RUN;
         int c, e;
 
+        if (argc > 0 && argv[0]) {
+                const char *base = strrchr(argv[0], '/');
+
+                o->as_dmesg = strcmp(base ? base + 1 : argv[0], "dmesg") == 0;
+        }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
@@ -473,7 +479,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                 return fail(o, OPTIONS_BAD_USAGE,
                                             _("unknown --json variant '%s' (only 'dmesg')"), optarg);
                         }
-                        r = set_format(o, optarg ? "json-dmesg" : "json");
+                        /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
+                        r = set_format(o, optarg || o->as_dmesg ? "json-dmesg" : "json");
+                        o->json_option = !optarg;
                         break;
                 case 'r':
                         r = set_format(o, "syslog");
@@ -605,9 +613,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
                                     output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
+                    o->action != ACTION_PRINT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                                    o->lost ? "--lost" : o->dev.report ? "--devices"
+                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
+                                    : o->action_option);
                 o->format = FORMAT_EXPORT;
         }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
@@ -625,6 +636,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
         if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
                 return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
+        if (o->as_dmesg && o->json_option && o->format == FORMAT_JSON_DMESG && (o->dev.report || o->lost))
+                o->format = FORMAT_JSON;
         if (o->dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o->format == FORMAT_JSON)
