@@ -66,6 +66,22 @@ struct kmsg_reader {
         char err[256];
 };
 
+/*
+ * A record's size limit (max_record) counts its decoded bytes.  JSON and
+ * export input take up to this many times as many bytes for it, so that
+ * what kdmesg writes of any record it read in these forms reads back:
+ * JSON writes a byte as at most 6 (\u00NN), the export form adds at most
+ * about 5 per byte of a dictionary entry (KMSG_DICT=, lengths).
+ */
+#define KMSG_ENCODED_FACTOR 8u
+
+/* The most bytes of input one record may take in the reader's format. */
+static inline size_t stream_raw_limit(const struct kmsg_reader *rd) {
+        bool encoded = rd->format == KMSG_FORMAT_JSON || rd->format == KMSG_FORMAT_EXPORT;
+
+        return encoded ? rd->max_record * KMSG_ENCODED_FACTOR : rd->max_record;
+}
+
 /* stream.c */
 /* The first NUL byte in buf[p - buf..end), or NULL. */
 static inline const char *stream_next_nul(struct kmsg_reader *rd, const char *p) {
@@ -103,7 +119,7 @@ int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char
 int stream_fill(struct kmsg_reader *rd);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);
-/* Line readers: skip a line longer than max_record; returns -E2BIG. */
+/* Line readers: skip a line longer than stream_raw_limit(); returns -E2BIG. */
 int stream_skip_long_line(struct kmsg_reader *rd);
 /* Set rd->format from the first bytes (reading them).  Returns 0 or -errno. */
 int stream_detect(struct kmsg_reader *rd);

@@ -133,6 +133,14 @@ bool devnames_from_sysfs(const struct devnames *n);
  * (none known, or names do not come from sysfs).
  */
 int devnames_get_node(struct devnames *n, const char *device, char *buf, size_t size);
+/*
+ * The device links udev made for a block or char DEVICE value, as
+ * "/dev/" + each "S:" line of its udev database entry (/run/udev/data/b8:0
+ * below the root), in order: fn is called with each.  Nothing when names
+ * do not come from sysfs or udev has no entry.
+ */
+void devnames_each_link(struct devnames *n, const char *device, void (*fn)(const char *link, void *userdata),
+                        void *userdata);
 
 /* sysfs helpers (device.c). */
 /* Read a small sysfs attribute into buf, without the trailing newline. */

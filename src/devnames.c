@@ -245,3 +245,30 @@ int devnames_get_node(struct devnames *n, const char *device, char *buf, size_t 
                 }
         return -ENOENT;
 }
+
+void devnames_each_link(struct devnames *n, const char *device, void (*fn)(const char *link, void *userdata),
+                        void *userdata) {
+        char path[PATH_MAX], line[4096 + 8];
+        struct devid id;
+        FILE *f;
+
+        if (!n || !n->sysfs || !device || devid_parse(device, &id) < 0 || (id.kind != 'b' && id.kind != 'c'))
+                return;
+        if (pathf(path, "%s/run/udev/data/%c%u:%u", n->root, id.kind, id.major, id.minor) < 0)
+                return;
+        f = fopen(path, "re");
+        if (!f)
+                return;
+        while (fgets(line, sizeof(line), f)) {
+                size_t len = strcspn(line, "\n");
+
+                line[len] = '\0';
+                if (strncmp(line, "S:", 2) == 0 && line[2]) {
+                        char link[sizeof(line) + 8];
+
+                        snprintf(link, sizeof(link), "/dev/%s", line + 2);
+                        fn(link, userdata);
+                }
+        }
+        fclose(f);
+}

@@ -8,6 +8,7 @@
 
 #include "filter.h"
 #include "i18n.h"
+#include "timefmt.h"
 #include "util.h"
 
 /* What was wrong, for filter_get_error(); the caller prints it. */
@@ -176,14 +177,29 @@ void filter_set_until(struct filter *f, int64_t usec) {
         f->have_until = f->active = true;
 }
 
+void filter_set_since_wall(struct filter *f, int64_t usec, const struct timefmt *t) {
+        filter_set_since(f, usec);
+        f->since_wall = t;
+}
+
+void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt *t) {
+        filter_set_until(f, usec);
+        f->until_wall = t;
+}
+
 bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
         if (f->have_since || f->have_until) {
+                uint64_t usec;
                 int64_t t;
 
                 if (!kmsg_record_has_timestamp(r))
                         return false;
-                t = (int64_t)kmsg_record_get_timestamp(r);
-                if ((f->have_since && t < f->since_usec) || (f->have_until && t > f->until_usec))
+                usec = kmsg_record_get_timestamp(r);
+                t = f->since_wall ? timefmt_wall(f->since_wall, usec) : (int64_t)usec;
+                if (f->have_since && t < f->since_usec)
+                        return false;
+                t = f->until_wall ? timefmt_wall(f->until_wall, usec) : (int64_t)usec;
+                if (f->have_until && t > f->until_usec)
                         return false;
         }
         if (f->have_seq) {

@@ -24,7 +24,9 @@ struct filter {
         uint32_t facilities[256 / 32]; /* bit per facility 0..255 */
 
         bool have_since, have_until;
-        int64_t since_usec, until_usec; /* monotonic µs since boot */
+        int64_t since_usec, until_usec; /* monotonic µs since boot, or wall clock (below) */
+        /* Set: since_usec/until_usec are wall-clock µs, compared with timefmt_wall() of the record. */
+        const struct timefmt *since_wall, *until_wall;
 
         bool have_grep;
         regex_t grep;
@@ -54,6 +56,12 @@ int filter_parse_seq(struct filter *f, const char *range);
 /* Monotonic bounds in µs since boot (inclusive). */
 void filter_set_since(struct filter *f, int64_t usec);
 void filter_set_until(struct filter *f, int64_t usec);
+/*
+ * Wall-clock bounds, µs since the epoch (inclusive): each record's own
+ * wall-clock time is compared, with the time slept before it (timefmt_wall()).
+ */
+void filter_set_since_wall(struct filter *f, int64_t usec, const struct timefmt *t);
+void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt *t);
 
 /*
  * Whether the record lies in the time and sequence window (--since,

@@ -23,6 +23,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
+#include "loss-text.h"
 #include "options.h"
 #include "output.h"
 #include "pager.h"
@@ -31,6 +32,7 @@
 #include "run.h"
 #include "sink.h"
 #include "source.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "upload.h"
 #include "util.h"
@@ -115,6 +117,8 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* Loss lines give their times as the view does (-T, --time-format). */
+        loss_text_set_time(&o.out.time);
         /* The live log is this machine's ring; -K dumps and --pstore are not. */
         live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);
@@ -176,6 +180,7 @@ int main(int argc, char **argv) {
         }
 
         run.filter = &o.filter;
+        run.suspends = o.suspends;
         run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
@@ -298,6 +303,7 @@ int main(int argc, char **argv) {
         cursor_free(run.cursor);
 out:
         filter_done(&o.filter);
+        suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
         free(o.sources);

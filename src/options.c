@@ -14,6 +14,7 @@
 #include "console.h"
 #include "i18n.h"
 #include "options.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -210,6 +211,7 @@ static enum options_result set_format(struct options *o, const char *name) {
         }
         o->format = (enum output_format)f;
         o->format_set = true;
+        o->json_option = false;
         return OPTIONS_RUN;
 }
 
@@ -326,6 +328,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         enum options_result r = OPTIONS_RUN;
         int c, e;
 
+        if (argc > 0 && argv[0]) {
+                const char *base = strrchr(argv[0], '/');
+
+                o->as_dmesg = strcmp(base ? base + 1 : argv[0], "dmesg") == 0;
+        }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
@@ -472,7 +479,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                 return fail(o, OPTIONS_BAD_USAGE,
                                             _("unknown --json variant '%s' (only 'dmesg')"), optarg);
                         }
-                        r = set_format(o, optarg ? "json-dmesg" : "json");
+                        /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
+                        r = set_format(o, optarg || o->as_dmesg ? "json-dmesg" : "json");
+                        o->json_option = !optarg;
                         break;
                 case 'r':
                         r = set_format(o, "syslog");
@@ -604,9 +613,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
                                     output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
+                    o->action != ACTION_PRINT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                                    o->lost ? "--lost" : o->dev.report ? "--devices"
+                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
+                                    : o->action_option);
                 o->format = FORMAT_EXPORT;
         }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
@@ -624,6 +636,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
         if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
                 return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
+        if (o->as_dmesg && o->json_option && o->format == FORMAT_JSON_DMESG && (o->dev.report || o->lost))
+                o->format = FORMAT_JSON;
         if (o->dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o->format == FORMAT_JSON)
@@ -678,6 +693,8 @@ enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        bool from_clocks = false;
+        int64_t boot, slept = -1;
         int e;
 
         if (o->since && time_parse_point(o->since, &since) < 0)
@@ -694,13 +711,20 @@ enum options_result options_setup_time(struct options *o) {
                         return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
+                const char *pinned = getenv("KDMESG_BOOT_TIME");
+
                 /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
                 /* A pstore dump is of an earlier boot, as a -K dump may be. */
                 e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
+                if (e == -EINVAL && pinned && *pinned)
+                        return fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
                 if (e == -EINVAL)
                         return fail(o, OPTIONS_FAILED,
-                                    _("bad time '%s' in KDMESG_BOOT_TIME"), getenv("KDMESG_BOOT_TIME"));
+                                    _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "
+                                      "in seconds)"),
+                                    getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
+                from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
                 if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
@@ -711,13 +735,42 @@ enum options_result options_setup_time(struct options *o) {
                                     _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
 
-        if (o->since)
-                filter_set_since(&o->filter, since.monotonic ? since.usec : since.usec - t->boot_usec);
-        if (o->until)
-                filter_set_until(&o->filter, until.monotonic ? until.usec : until.usec - t->boot_usec);
-        if (o->since && o->until && o->filter.since_usec > o->filter.until_usec)
-                return fail(o, OPTIONS_FAILED,
-                            _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        /*
+         * The time slept before each record: for the live log from the
+         * clocks and one read of the ring, else from what the log says.
+         */
+        if (from_clocks && clocks_read(&boot, &slept) < 0)
+                slept = -1;
+        o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+        if (!o->suspends)
+                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        t->susp = o->suspends;
+        if (from_clocks && slept >= 0 && (wall || o->format == FORMAT_EXPORT) && !o->use_syslog) {
+                struct kmsg_reader *rd = NULL;
+
+                /* Without the device the offsets stay the total slept, as util-linux has them. */
+                if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) == 0)
+                        (void)suspends_prescan(o->suspends, rd);
+                kmsg_reader_unref(rd);
+        }
+
+        if (o->since && since.monotonic)
+                filter_set_since(&o->filter, since.usec);
+        else if (o->since)
+                filter_set_since_wall(&o->filter, since.usec, t);
+        if (o->until && until.monotonic)
+                filter_set_until(&o->filter, until.usec);
+        else if (o->until)
+                filter_set_until_wall(&o->filter, until.usec, t);
+        if (o->since && o->until) {
+                /* Compared on one clock: the wall clock of the first stretch for a mixed pair. */
+                int64_t a = since.monotonic && !until.monotonic ? timefmt_wall(t, (uint64_t)since.usec) : since.usec;
+                int64_t b = until.monotonic && !since.monotonic ? timefmt_wall(t, (uint64_t)until.usec) : until.usec;
+
+                if (a > b)
+                        return fail(o, OPTIONS_FAILED,
+                                    _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        }
         return OPTIONS_RUN;
 }
 

@@ -40,6 +40,9 @@ struct options {
         int console_level;
         bool use_syslog;               /* -S */
         unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
+        bool as_dmesg;                 /* run as "dmesg": -J is util-linux's --json document */
+        bool json_option;              /* the last format option was -J/--json without a variant */
+        struct suspends *suspends;     /* the time slept before each record (suspend.h) */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
         enum color_mode color;

@@ -12,7 +12,8 @@
  * ("kernel" for the kernel's records; for userspace facilities the
  * "ident[pid]: " prefix is taken off the message into SYSLOG_IDENTIFIER
  * and SYSLOG_PID), MESSAGE, every dictionary line as _KERNEL_KEY,
- * _UDEV_SYSNAME and _UDEV_DEVNODE from sysfs, _HOSTNAME and _MACHINE_ID.
+ * _UDEV_SYSNAME and _UDEV_DEVNODE from sysfs, _UDEV_DEVLINK from udev's
+ * database, _HOSTNAME and _MACHINE_ID.
  * kdmesg's own fields keep the rest of the record: SEQNUM, KMSG_FLAGS,
  * KMSG_FIELDS, and KMSG_DICT=KEY=VALUE for a dictionary key that cannot
  * follow _KERNEL_ in a journal field name ([A-Z0-9_], at most 64 bytes in
@@ -200,9 +201,14 @@ static int dict_fields(const struct kmsg_record *r) {
         return 0;
 }
 
+static void devlink_field(const char *link, void *userdata) {
+        field_str("_UDEV_DEVLINK", link);
+}
+
 /*
- * _UDEV_SYSNAME and _UDEV_DEVNODE, as journald adds them, when sysfs names
- * the device; a record of export input keeps its own.
+ * _UDEV_SYSNAME, _UDEV_DEVNODE and _UDEV_DEVLINK, as journald adds them,
+ * when sysfs names the device; a record of export input keeps its own
+ * (journalctl writes them so too).
  */
 static void udev_fields(const struct output_settings *set, const struct kmsg_record *r) {
         struct devnames *names = set->devices ? set->devices->names : NULL;
@@ -211,9 +217,16 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
         size_t len;
 
         if ((val = kmsg_record_get_journal_value(r, "_UDEV_SYSNAME", &len))) {
+                const char *key;
+                size_t i, n = kmsg_record_get_journal_count(r);
+
                 field("_UDEV_SYSNAME", val, len);
                 if ((val = kmsg_record_get_journal_value(r, "_UDEV_DEVNODE", &len)))
                         field("_UDEV_DEVNODE", val, len);
+                for (i = 0; i < n; i++)
+                        if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 &&
+                            strcmp(key, "_UDEV_DEVLINK") == 0)
+                                field("_UDEV_DEVLINK", val, len);
                 return;
         }
         if (!dev || !devnames_from_sysfs(names))
@@ -224,6 +237,7 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
         field_str("_UDEV_SYSNAME", name);
         if (devnames_get_node(names, dev, node, sizeof(node)) == 0)
                 field_str("_UDEV_DEVNODE", node);
+        devnames_each_link(names, dev, devlink_field, NULL);
 }
 
 static void flush_loss(struct sink *s, const struct kmsg_record *next);
@@ -238,8 +252,7 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
 
         flush_loss(s, r);
         if (kmsg_record_has_timestamp(r) && set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP",
-                          (uint64_t)(set->time.boot_usec + (int64_t)kmsg_record_get_timestamp(r)));
+                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, kmsg_record_get_timestamp(r)));
         else if ((val = kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)))
                 field("__REALTIME_TIMESTAMP", val, len);
         if ((val = kmsg_record_get_journal_value(r, "__MONOTONIC_TIMESTAMP", &len)))
@@ -282,7 +295,8 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                 field_str("KMSG_FIELDS", kmsg_record_get_fields(r));
         n = kmsg_record_get_journal_count(r);
         for (i = 0; i < n; i++)
-                if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key))
+                if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key) &&
+                    !(strcmp(key, "_UDEV_DEVLINK") == 0 && jf(r, "_UDEV_SYSNAME")))
                         field(key, val, len);
         out_putc('\n');
         sink_end_item(s);
@@ -306,7 +320,7 @@ static void write_loss(const struct sink *s, const struct kmsg_loss *l, const st
         int n;
 
         if (set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP", (uint64_t)(set->time.boot_usec + (int64_t)at));
+                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, at));
         field_u64("__MONOTONIC_TIMESTAMP", at);
         machine_fields(set, next);
         field_str("_TRANSPORT", "kernel");

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "device.h"
 #include "i18n.h"
 #include "loss.h"
 #include "output-json.h"
@@ -68,6 +70,7 @@ struct lost_sink {
         struct coverage *boots; /* per boot, up to BOOTS_LISTED */
         size_t n_boots;
         struct coverage rest;   /* the boots past BOOTS_LISTED, together */
+        struct sink *strip;     /* on a terminal: the timeline of the losses, drawn last */
 };
 
 enum { COL_BOOT, COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
@@ -85,11 +88,11 @@ static const struct {
         [COL_CAUSE] = { "CAUSE", 0 },
 };
 
-static void fmt_usec(char *buf, size_t size, uint64_t usec) {
-        char tmp[28];
+/* A time in the report: in the time format of the run (-T, --time-format, --boot-time). */
+static const struct timefmt *lost_time;
 
-        put_seconds(tmp, usec, 0);
-        snprintf(buf, size, "%s", tmp);
+static void fmt_usec(char *buf, size_t size, uint64_t usec) {
+        timefmt_point(lost_time, usec, buf, size);
 }
 
 /* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */
@@ -158,11 +161,15 @@ static void lost_seen(struct sink *s, const struct kmsg_record *r) {
                 t->boot = 1;
         cover(&t->all, r);
         cover(boot_coverage(t), r);
+        if (t->strip)
+                t->strip->ops->record(t->strip, r, &(struct match){});
 }
 
 static int lost_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
-        ((struct lost_sink *)s)->boot = n;
-        return 0;
+        struct lost_sink *t = (struct lost_sink *)s;
+
+        t->boot = n;
+        return t->strip ? t->strip->ops->boot(t->strip, n, r) : 0;
 }
 
 /* The oldest loss of the tail ring, pushed out by a newer one, joins the middle. */
@@ -186,6 +193,8 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         int e;
 
         loss_stats_add(&t->stats, l);
+        if (t->strip && (e = t->strip->ops->loss(t->strip, l)) < 0)
+                return e;
         if (t->json) {
                 /* Written as it comes: JSON needs no memory per loss. */
                 struct json_object *o = json_loss_new(l);
@@ -483,7 +492,8 @@ static int lost_finish(struct sink *s) {
         if (e < 0)
                 return e;
         print_totals(t);
-        return 0;
+        /* Where the losses were, so that bursts show (--timeline's strip). */
+        return t->strip ? timeline_strip(t->strip) : 0;
 }
 
 static void lost_free(struct sink *s) {
@@ -497,6 +507,7 @@ static void lost_free(struct sink *s) {
         kmsg_loss_unref(t->middle.first.loss);
         kmsg_loss_unref(t->middle.last.loss);
         free(t->boots);
+        sink_free(t->strip);
         free(t);
 }
 
@@ -505,6 +516,15 @@ static int lost_init(struct sink *s) {
 
         t->json = s->settings->json;
         t->live = s->settings->live;
+        lost_time = &s->settings->time;
+        if (!t->json && s->settings->problems && isatty(STDOUT_FILENO)) {
+                /* Not through sink_lookup(): sinks.c names this sink. */
+                static const struct sink_info strip = { "timeline", &sink_timeline_ops, 0 };
+
+                t->strip = sink_new(&strip, s->settings);
+                if (!t->strip)
+                        return -ENOMEM;
+        }
         return 0;
 }
 

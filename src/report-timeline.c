@@ -4,8 +4,9 @@
  * that fit the terminal, one row per level group (err+, warn, +notice), or
  * per problem kind with --problems, drawn with block characters (ASCII
  * without a UTF-8 terminal); losses and boots are marked on rows of their
- * own where they happened; the axis is in the chosen time format.  With
- * --json, one object per column.
+ * own where they happened (a later boot is drawn after the earlier ones);
+ * the axis is in the chosen time format.  With --json, one object per
+ * column.
  *
  * Memory is constant: counts go into a fixed number of fine buckets; when a
  * time stamp falls outside them, each ten neighbouring buckets merge (ten
@@ -50,6 +51,13 @@ struct timeline_sink {
         uint64_t *counts; /* (nrows + 2) * nb: the data rows, then losses, then boots */
         uint64_t *tmp;
         bool any_loss, any_boot;
+        /*
+         * Each boot's time stamps start again at 0: a later boot is drawn
+         * after the earlier ones, its stamps counted on from the latest
+         * time drawn before it.
+         */
+        uint64_t offset, latest;
+        bool only_lost; /* timeline_strip(): the lost row alone */
 };
 
 #define ROW_LOST(t) ((t)->nrows)
@@ -83,8 +91,12 @@ static void widen(struct timeline_sink *t, bool to_left) {
 }
 
 static void add(struct timeline_sink *t, uint64_t usec, unsigned r, uint64_t n) {
-        int64_t at = (int64_t)usec;
+        int64_t at;
 
+        usec += t->offset;
+        if (usec > t->latest)
+                t->latest = usec;
+        at = (int64_t)usec;
         if (!t->started) {
                 t->started = true;
                 t->origin = at;
@@ -127,11 +139,14 @@ static int timeline_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
-void timeline_add_boot(struct sink *s, uint64_t usec) {
+/* A new boot: marked where the earlier boots' time ends, and its stamps counted on from there. */
+static int timeline_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         struct timeline_sink *t = (struct timeline_sink *)s;
 
-        add(t, usec, ROW_BOOT(t), 1);
+        t->offset = t->latest;
+        add(t, 0, ROW_BOOT(t), 1);
         t->any_boot = true;
+        return 0;
 }
 
 static const char *row_name(const struct timeline_sink *t, unsigned r) {
@@ -197,6 +212,8 @@ static size_t axis_time(const struct timefmt *tf, uint64_t usec, char *buf, size
 }
 
 static bool row_shown(const struct timeline_sink *t, unsigned r, uint64_t total) {
+        if (t->only_lost)
+                return r == ROW_LOST(t) && t->any_loss;
         if (r == ROW_LOST(t))
                 return t->any_loss;
         if (r == ROW_BOOT(t))
@@ -352,6 +369,16 @@ static int write_json(struct timeline_sink *t) {
         return 0;
 }
 
+int timeline_strip(struct sink *s) {
+        struct timeline_sink *t = (struct timeline_sink *)s;
+
+        if (!t->any_loss)
+                return 0;
+        t->only_lost = true;
+        out_putc('\n');
+        return draw(t);
+}
+
 static int timeline_finish(struct sink *s) {
         struct timeline_sink *t = (struct timeline_sink *)s;
 
@@ -413,6 +440,7 @@ const struct sink_ops sink_timeline_ops = {
         .init = timeline_init,
         .record = timeline_record,
         .loss = timeline_loss,
+        .boot = timeline_boot,
         .finish = timeline_finish,
         .free = timeline_free,
 };

@@ -16,6 +16,7 @@
 #include "output.h"
 #include "problems.h"
 #include "run.h"
+#include "suspend.h"
 #include "upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
@@ -183,6 +184,10 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 count_for_lost(run, rd, r, fl);
                 return 0;
         }
+        /* The time slept before this record: its wall clock, for --since and the views. */
+        if (fl & KMSG_SEQ_NEW_BOOT)
+                suspends_new_boot(run->suspends);
+        suspends_feed(run->suspends, r);
         in_window = in_time_window(run, r);
         if (fl & KMSG_SEQ_NEW_BOOT) {
                 e = mark_boot(run, r, in_window);
@@ -315,8 +320,12 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 case -EMSGSIZE:
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
                         continue;
-                case -EBADMSG:
                 case -E2BIG:
+                        /* The gap it leaves is that record: too big, not lost elsewhere. */
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
+                        report_bad(run, rd, &shown, e);
+                        continue;
+                case -EBADMSG:
                         report_bad(run, rd, &shown, e);
                         continue;
                 default:

@@ -36,6 +36,7 @@ struct run {
         struct problem_options *problems; /* NULL: records are not classified */
         struct kmsg_seqtrack *track;
         struct filter *filter;
+        struct suspends *suspends;   /* the time slept before each record, or NULL */
         struct loss_stats loss;
         uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
         struct cursor *cursor; /* --cursor-file, or NULL */

@@ -111,12 +111,20 @@ struct sink *sink_free(struct sink *s);
 
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
+/*
+ * The kmsg and syslog forms read back records of at most
+ * KMSG_DEFAULT_MAX_RECORD bytes as written; one that took more (escaping
+ * a record read from JSON or export input can) is said once on stderr.
+ * start: out_position() before the record; *warned: once per sink.
+ */
+void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warned);
 
 /*
- * report-timeline.c: a boot where it happened in the stream (the hook for a
- * boot event of the sink interface, which does not exist yet).
+ * report-timeline.c: for a "timeline" sink that was given the input's
+ * records, losses and boots, draw the one-line strip of its losses with its
+ * axis (--lost on a terminal ends with it); nothing when there was none.
  */
-void timeline_add_boot(struct sink *s, uint64_t usec);
+int timeline_strip(struct sink *s);
 
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "suspend.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -105,19 +106,66 @@ int boot_time_from_stat(const char *path, int64_t *ret_usec) {
         return e;
 }
 
+static int parse_seconds(const char *s, int64_t *ret_usec);
+
+int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
+        return t->boot_usec + suspends_offset(t->susp) + (int64_t)usec;
+}
+
+/* KDMESG_TEST_CLOCKS: three times in seconds; 0 or -EINVAL. */
+static int test_clocks(const char *s, int64_t ret[3]) {
+        char buf[128], *save = NULL, *w;
+        int i;
+
+        if (strlen(s) >= sizeof(buf))
+                return -EINVAL;
+        memcpy(buf, s, strlen(s) + 1);
+        for (i = 0, w = strtok_r(buf, " ", &save); i < 3; i++, w = strtok_r(NULL, " ", &save))
+                if (!w || parse_seconds(w, &ret[i]) < 0)
+                        return -EINVAL;
+        return w ? -EINVAL : 0;
+}
+
+int clocks_read(int64_t *ret_boot_usec, int64_t *ret_slept_usec) {
+        const char *pinned = getenv("KDMESG_TEST_CLOCKS");
+        struct timespec real, mono, boot;
+        int64_t c[3];
+
+        if (pinned && *pinned) {
+                if (test_clocks(pinned, c) < 0 || c[2] < c[1] || c[0] < c[2])
+                        return -EINVAL;
+        } else {
+                if (clock_gettime(CLOCK_REALTIME, &real) < 0 || clock_gettime(CLOCK_MONOTONIC, &mono) < 0 ||
+                    clock_gettime(CLOCK_BOOTTIME, &boot) < 0)
+                        return -errno;
+                c[0] = timespec_usec(&real);
+                c[1] = timespec_usec(&mono);
+                c[2] = timespec_usec(&boot);
+        }
+        *ret_boot_usec = c[0] - c[2];
+        *ret_slept_usec = c[2] > c[1] ? c[2] - c[1] : 0;
+        return 0;
+}
+
+int64_t clocks_slept_now(void) {
+        int64_t boot, slept;
+
+        return clocks_read(&boot, &slept) == 0 ? slept : 0;
+}
+
 int boot_time_find(bool live, int64_t *ret_usec) {
         const char *pinned = getenv("KDMESG_BOOT_TIME");
-        struct timespec real, boot;
+        int64_t slept;
+        int e;
 
         if (pinned && *pinned)
                 return time_parse_absolute(pinned, ret_usec);
         if (!live)
                 return -ENODATA;
-        if (clock_gettime(CLOCK_REALTIME, &real) == 0 && clock_gettime(CLOCK_BOOTTIME, &boot) == 0) {
-                *ret_usec = timespec_usec(&real) - timespec_usec(&boot);
-                return 0;
-        }
-        return boot_time_from_stat("/proc/stat", ret_usec);
+        e = clocks_read(ret_usec, &slept);
+        if (e != -EINVAL && e < 0)
+                return boot_time_from_stat("/proc/stat", ret_usec);
+        return e;
 }
 
 /* "SECONDS[.FRACTION]" filling all of s, as microseconds. */
@@ -464,6 +512,16 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         return n < 0 ? 0 : (size_t)n;
 }
 
+size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
+        size_t n = 0;
+
+        if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME))
+                n = timefmt_ctime(t, usec, buf, size);
+        else if (t && t->format == TIME_ISO)
+                n = timefmt_iso(t, usec, buf, size);
+        return n > 0 ? n : timefmt_mono(usec, buf, size);
+}
+
 static int format_padded(char *buf, size_t size, uint64_t usec) {
         char tmp[32];
         size_t n = put_seconds(tmp, usec, 5);
@@ -477,7 +535,7 @@ static bool wall_tm(const struct timefmt *t, uint64_t usec, struct tm *tm, unsig
 
         if (!t->have_boot)
                 return false;
-        wall = t->boot_usec + (int64_t)usec;
+        wall = timefmt_wall(t, usec);
         secs = (time_t)(wall >= 0 ? wall / USEC_PER_SEC : (wall - USEC_PER_SEC + 1) / USEC_PER_SEC);
         if (ret_usec)
                 *ret_usec = (unsigned)(wall - (int64_t)secs * USEC_PER_SEC);
@@ -546,7 +604,7 @@ static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) {
 /* The ctime text of the record (in a, or kept from its second), or its padded seconds when the boot time is not known. */
 static const char *ctime_text(struct timefmt *t, uint64_t usec, char *a, size_t size) {
         /* Records come many to a second: format each second once. */
-        int64_t second = t->have_boot ? (t->boot_usec + (int64_t)usec) / USEC_PER_SEC : -1;
+        int64_t second = t->have_boot ? timefmt_wall(t, usec) / USEC_PER_SEC : -1;
 
         if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
                 return t->ctime_text;
@@ -569,7 +627,7 @@ static void reltime_stamp(struct timefmt *t, uint64_t usec, char *buf, size_t si
                 append(buf, size, pos, "[%s] ", a);
                 return;
         }
-        minute = (t->boot_usec + (int64_t)usec) / (60 * USEC_PER_SEC);
+        minute = timefmt_wall(t, usec) / (60 * USEC_PER_SEC);
         if (!t->have_last || minute != t->last_minute) {
                 /* "Nov14 22:13", "Dec 3 07:52": month and day as util-linux dmesg -e writes them. */
                 strftime(a, sizeof(a), "%b%e %H:%M", &tm);

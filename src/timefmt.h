@@ -8,7 +8,7 @@
 
 /*
  * Time stamps.  Records carry monotonic microseconds since boot; the wall
- * clock is boot time + stamp.  The boot time is known for the live log
+ * clock is boot time + the time slept before the record (suspend.h) + stamp.  The boot time is known for the live log
  * (CLOCK_REALTIME - CLOCK_BOOTTIME, or btime from /proc/stat; the
  * environment variable KDMESG_BOOT_TIME pins it), and for a dump only when
  * the user gives it (--boot-time).
@@ -47,6 +47,7 @@ struct timefmt {
         bool delta;         /* add the time since the previous record shown */
         bool have_boot;     /* boot_usec is known */
         int64_t boot_usec;  /* wall-clock time of boot, µs since the epoch */
+        struct suspends *susp; /* the time slept before the current record (suspend.h), or NULL */
 
         /* State of the running view. */
         bool have_last;
@@ -56,6 +57,22 @@ struct timefmt {
         int64_t ctime_second;
         char ctime_text[64];
 };
+
+struct suspends;
+
+/* The wall-clock time of a stamp, µs since the epoch: boot + time slept before it + usec. */
+int64_t timefmt_wall(const struct timefmt *t, uint64_t usec);
+
+/*
+ * This machine's clocks: the boot time (CLOCK_REALTIME - CLOCK_BOOTTIME)
+ * and the time slept since boot (CLOCK_BOOTTIME - CLOCK_MONOTONIC), µs.
+ * KDMESG_TEST_CLOCKS="REALTIME MONOTONIC BOOTTIME" (seconds, with
+ * fractions) pins them for tests.  Returns 0 or -errno (-EINVAL for a bad
+ * KDMESG_TEST_CLOCKS).
+ */
+int clocks_read(int64_t *ret_boot_usec, int64_t *ret_slept_usec);
+/* The time slept since boot, now (0 when the clocks cannot be read). */
+int64_t clocks_slept_now(void);
 
 /* Add a format to those given (once each; TIME_DELTA and TIME_SHOW_DELTA set delta). */
 void timefmt_add(struct timefmt *t, enum time_format f);
@@ -114,6 +131,13 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
  * Return the length, or 0 when the boot time is not known (iso, ctime).
  */
 size_t timefmt_mono(uint64_t usec, char *buf, size_t size);
+/*
+ * One point in time for the loss lines and the reports (--lost,
+ * --devices), in the main format: the wall clock as ctime for -T and -e,
+ * as ISO 8601 for iso (when the boot time is known), else "1.234567".
+ * t may be NULL (seconds).  Returns the length.
+ */
+size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 

@@ -59,6 +59,15 @@ void upload_queue_close(struct upload_queue *q) {
 
         if (!b || (b->len == 0 && !b->has_seq))
                 return;
+        /* Held for long maybe: no room beyond its bytes (the bound counts bytes, not capacity). */
+        if (b->cap > b->len && b->len > 0) {
+                char *d = realloc(b->data, b->len);
+
+                if (d) {
+                        b->data = d;
+                        b->cap = b->len;
+                }
+        }
         q->open = NULL;
         if (q->tail)
                 q->tail->next = b;

@@ -20,6 +20,9 @@ need() {
 setup_file() {
         export ROOT="$BATS_FILE_TMPDIR/root"
         make_sysfs "$ROOT"
+        # udev's database: the device links journald writes as _UDEV_DEVLINK.
+        mkdir -p "$ROOT/run/udev/data"
+        printf '%s\n' S:disk/by-id/ata-DISK-part1 S:disk/by-uuid/0f2c I:1234 E:ID_FS_TYPE=ext4 > "$ROOT/run/udev/data/b8:1"
         export J="$DATA/journal.kmsg"
         export BOOT=aba7d49a3f9a484a8905db37a872b9f5 MACHINE=3d1219c7c4c5404aaa1f6d2a48adfda4
         export LOSS_ID=9ac1b3703093449dace9a589386bdafe
@@ -67,9 +70,9 @@ PY
         # Every dictionary line as _KERNEL_KEY; keys that cannot follow _KERNEL_ as KMSG_DICT.
         [ "$(q 'select(.SEQNUM == ["13"]) | [._KERNEL_SUBSYSTEM, ._KERNEL_DEVICE, ._KERNEL_DRIVER, ._KERNEL_MESSAGE, .KMSG_DICT, .MESSAGE]')" = \
           '[["pci"],["+pci:0000:00:1f.2"],["ahci"],["not the message"],["lower=x","a.b=c","ABCDEFGHIJKLMNOPQRSTUVWXYZ_ABCDEFGHIJKLMNOPQRSTUVWXYZ_1234=too long for _KERNEL_"],["ahci 0000:00:1f.2: port does not respond"]]' ]
-        # _UDEV_SYSNAME from sysfs, _UDEV_DEVNODE for block and char devices.
-        [ "$(q 'select(._KERNEL_DEVICE) | [._KERNEL_DEVICE[0], ._UDEV_SYSNAME, ._UDEV_DEVNODE]' | tr -d '\n')" = \
-          '["b8:1",["sda1"],["/dev/sda1"]]["c189:130",["2-1.4"],["/dev/bus/usb/002/003"]]["n2",["eth0"],null]["+pci:0000:00:1f.2",["0000:00:1f.2"],null]' ]
+        # _UDEV_SYSNAME from sysfs, _UDEV_DEVNODE for block and char devices, _UDEV_DEVLINK from udev.
+        [ "$(q 'select(._KERNEL_DEVICE) | [._KERNEL_DEVICE[0], ._UDEV_SYSNAME, ._UDEV_DEVNODE, ._UDEV_DEVLINK]' | tr -d '\n')" = \
+          '["b8:1",["sda1"],["/dev/sda1"],["/dev/disk/by-id/ata-DISK-part1","/dev/disk/by-uuid/0f2c"]]["c189:130",["2-1.4"],["/dev/bus/usb/002/003"],null]["n2",["eth0"],null,null]["+pci:0000:00:1f.2",["0000:00:1f.2"],null,null]' ]
         # Userspace facilities: SYSLOG_FACILITY, and the identifier and PID out of the message.
         [ "$(q 'select(.SYSLOG_FACILITY) | [.SEQNUM[0], .SYSLOG_FACILITY[0], .PRIORITY[0], .SYSLOG_IDENTIFIER, .SYSLOG_PID, .MESSAGE[0], .KMSG_MESSAGE]' | tr -d '\n')" = \
           '["14","3","6",["systemd"],["1"],"Started Journal Service.",null]["15","1","6",["sshd"],["42"],"Accepted publickey for root",null]["16","1","5",["foo"],null,"bar",null]["17","1","5",null,null,"no prefix here",null]["18","1","5",null,null,"[5]: no identifier before the bracket",null]["19","1","5",["lead"],null,"white space before and  after",["  lead: white space before and  after"]]["20","1","5",["x[a]b"],null,"not a pid",null]' ]

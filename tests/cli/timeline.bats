@@ -48,6 +48,15 @@ setup() {
         golden timeline/loss-72-ctime.txt
 }
 
+@test "boots are marked on their own row; a later boot is drawn after the earlier" {
+        COLUMNS=60 run "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg" --timeline=utf8 -q
+        [ "$status" -eq 0 ]
+        golden timeline/boots-60-utf8.txt
+        [[ "${lines[3]}" == "boot "* ]]
+        COLUMNS=30 run "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg" --timeline --json -q
+        [ "$(grep -c '"boot":1' <<<"$output")" -eq 1 ]
+}
+
 @test "ASCII without a terminal and in the C locale, blocks on a UTF-8 terminal" {
         command -v script >/dev/null || skip "script(1) is not installed"
         local ascii utf8
@@ -61,6 +70,17 @@ setup() {
         run script -qec "stty cols 60; LC_ALL=C '$KDMESG' -P -K '$DUMP' --timeline" /dev/null
         [ "$status" -eq 0 ]
         [ "$(tr -d '\r' <<<"$output")" = "$ascii" ]
+}
+
+@test "--lost on a terminal ends with the strip of the losses, and not elsewhere" {
+        command -v script >/dev/null || skip "script(1) is not installed"
+        run script -qec "stty cols 70; LC_ALL=C.UTF-8 '$KDMESG' -P -K '$DATA/classic.kmsg' --lost" /dev/null
+        [ "$status" -eq 0 ]
+        output=$(tr -d '\r' <<<"$output")
+        golden timeline/lost-strip-70.txt
+        run "$KDMESG" -K "$DATA/classic.kmsg" --lost
+        [[ "$output" != *"one column"* ]]
+        [[ "${lines[-1]}" == "Read: "* ]]
 }
 
 @test "--timeline --json: one object per column; every record counted once" {

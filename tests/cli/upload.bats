@@ -139,6 +139,10 @@ PY
         [ "${stderr_lines[0]}" = "kdmesg: --trust is for --upload" ]
         run --separate-stderr "$KDMESG" --upload "$URL" --lost
         [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --lost" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --problems
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --problems" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --timeline
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --timeline" ]
 }
 
 @test "--upload --follow: the cursor moves only after the collector's answer; a collector away is retried" {
@@ -173,6 +177,22 @@ PY
         echo "$output"
         [ "$status" -eq 0 ]
         [[ "$output" == "records=12 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload --follow: a server that refuses ends kdmesg at once with one line, also while it waits for records" {
+        emu_init 64
+        emu write 2
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL/journal/" -q
+        # It sent the two, was refused, and now sleeps in poll() no more.
+        for ((i = 0; i < 200; i++)); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+        STATUS=0
+        wait "$PID" || STATUS=$?
+        kill_remote
+        [ "$STATUS" -eq 1 ]
+        [ "$(cat "$ERR")" = "kdmesg: $URL/journal/ refused the upload: HTTP 404: Not found. (is it systemd-journal-remote?)" ]
+        # Nothing was delivered: the cursor names nothing yet.
+        ! grep -q '^seq=' "$C" 2>/dev/null
 }
 
 @test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {
@@ -252,4 +272,33 @@ PY
         "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" --trust all -q
         kill_remote
         [ "$(journalctl --directory "$J" -o cat --no-pager | wc -l)" -eq 32 ]
+}
+
+@test "kdmesg-upload.service: a valid unit, not enabled, whose command line ships the ring with its cursor under /var/lib/kdmesg" {
+        local unit="$BUILDDIR/data/kdmesg-upload.service" cmd
+        [ -f "$unit" ]
+        grep -qx 'StateDirectory=kdmesg' "$unit"
+        grep -qx 'WantedBy=multi-user.target' "$unit"
+        cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+        [[ "$cmd" == */bin/kdmesg\ --follow\ --quiet\ --cursor-file\ /var/lib/kdmesg/upload.cursor\ --upload\ * ]]
+        # systemd's own check, with the binary of this build in it.
+        sed "s|^ExecStart=[^ ]*|ExecStart=$KDMESG|" "$unit" > "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        run systemd-analyze verify --man=no "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        # The command line as systemd runs it (its variables set), the cursor moved into the test's directory.
+        emu_init 64
+        emu write 3
+        start_remote
+        cmd=${cmd#* }
+        cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//'${KDMESG_UPLOAD_URL}'/$URL}
+        cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
+        # shellcheck disable=SC2086 # the words of ExecStart
+        kdmesg_bg $cmd
+        wait_seq 2
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+        grep -qx 'seq=2' "$BATS_TEST_TMPDIR/upload.cursor"
 }

@@ -122,6 +122,22 @@ TEST(json_fields_name_the_caller_in_any_order) {
         kmsg_reader_unref(rd);
 }
 
+/* Found by fuzz-json: "caller":"" was an empty caller, where the header field "caller=" is none. */
+TEST(json_empty_caller_is_none) {
+        struct kmsg_reader *rd = READER("{\"caller\":\"\",\"msg\":\"a\"}\n{\"fields\":\"caller=\",\"msg\":\"b\"}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        int i;
+
+        for (i = 0; i < 2; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), 1);
+                CHECK_STR(kmsg_record_get_fields(r), "caller=");
+                CHECK(kmsg_record_get_caller_text(r) == NULL);
+                CHECK_INT(kmsg_record_get_caller(r, NULL, NULL), -ENODATA);
+        }
+        kmsg_reader_unref(rd);
+}
+
 TEST(json_facility_and_level_without_pri) {
         struct kmsg_reader *rd = READER("{\"facility\":\"user\",\"level\":\"err\",\"msg\":\"m\"}\n", KMSG_FORMAT_JSON);
         struct kmsg_record *r;
@@ -273,6 +289,27 @@ TEST(json_impossible_values_are_refused) {
         CHECK_STR(k, "K\\u0000");
         CHECK_INT(kmsg_reader_next(rd, &r), 1);
         CHECK(kmsg_record_get_seqnum(r) == UINT64_MAX);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+TEST(json_boot_id_and_boot_marks) {
+        struct kmsg_reader *rd = READER(
+                "{\"seq\":1,\"flags\":\"-\",\"msg\":\"a\",\"dict\":{},\"boot_id\":\"0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\"}\n"
+                "{\"boot\":2,\"first_seq\":0,\"boot_id\":\"9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4\"}\n"
+                "{\"seq\":0,\"flags\":\"-\",\"msg\":\"b\",\"dict\":{}}\n"
+                "{\"seq\":1,\"flags\":\"-\",\"msg\":\"c\",\"dict\":{},\"boot_id\":\"\"}\n",
+                KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_boot_id(r), "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+        /* The boot mark is no record. */
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "b");
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_INT(kmsg_reader_get_position(rd), 4);
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         kmsg_reader_unref(rd);
 }
