@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "kmsg-private.h"
 
