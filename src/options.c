@@ -613,9 +613,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
                                     output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
+                    o->action != ACTION_PRINT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                                    o->lost ? "--lost" : o->dev.report ? "--devices"
+                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
+                                    : o->action_option);
                 o->format = FORMAT_EXPORT;
         }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {

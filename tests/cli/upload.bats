@@ -139,6 +139,10 @@ PY
         [ "${stderr_lines[0]}" = "kdmesg: --trust is for --upload" ]
         run --separate-stderr "$KDMESG" --upload "$URL" --lost
         [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --lost" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --problems
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --problems" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --timeline
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --timeline" ]
 }
 
 @test "--upload --follow: the cursor moves only after the collector's answer; a collector away is retried" {
