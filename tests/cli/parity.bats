@@ -229,3 +229,29 @@ one_line_dump() {
                 LC_ALL=C same_as_peer $o
         done
 }
+
+# --- times in loss lines and reports ---------------------------------------------
+
+@test "loss lines, --lost and --devices give their times as -T, --time-format and --boot-time say" {
+        printf '%s\n' '6,0,1000000,-;a' '6,5,2000000,-;b' ' SUBSYSTEM=block' ' DEVICE=b8:0' \
+                '3,6,62000000,-;c' ' SUBSYSTEM=block' ' DEVICE=b8:0' > "$BATS_TEST_TMPDIR/gap.kmsg"
+        local v out=""
+        for v in "" -T "--time-format iso" -e "-T --time-format raw"; do
+                # shellcheck disable=SC2086
+                out+="== $v"$'\n'"$(TZ=GMT "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --boot-time @1700000000 $v 2>&1)"$'\n'
+                # shellcheck disable=SC2086
+                out+="$(TZ=GMT "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --boot-time @1700000000 $v --lost 2>&1)"$'\n'
+                # shellcheck disable=SC2086
+                out+="$(TZ=GMT "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --boot-time @1700000000 $v --devices 2>&1)"$'\n'
+        done
+        output=${out%$'\n'}
+        golden parity/loss-times.out
+        [[ "$output" == *"-- 4 messages lost (seq 1-4, between Tue Nov 14 22:13:21 2023 and Tue Nov 14 22:13:22 2023, gap) --"* ]]
+        # A dump's wall clock needs its boot time, here as for the records.
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" -T --lost
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"--boot-time"* ]]
+        # The machine formats keep numbers.
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --boot-time @1700000000 -T --lost --json
+        [[ "$output" == *'"time_before":1.000000'* ]]
+}
