@@ -712,7 +712,7 @@ enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
-        bool from_clocks = false;
+        bool from_clocks = false, need_wall;
         int64_t boot, slept = -1;
         int e;
 
@@ -758,13 +758,17 @@ enum options_result options_setup_time(struct options *o) {
          * The time slept before each record: for the live log from the
          * clocks and one read of the ring, else from what the log says.
          */
-        if (from_clocks && clocks_read(&boot, &slept) < 0)
+        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT;
+        if (need_wall && from_clocks && clocks_read(&boot, &slept) < 0)
                 slept = -1;
-        o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
-        if (!o->suspends)
-                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* Only where wall-clock times are shown or compared: no cost per record elsewhere. */
+        if (need_wall) {
+                o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+                if (!o->suspends)
+                        return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        }
         t->susp = o->suspends;
-        if (from_clocks && slept >= 0 && (wall || o->format == FORMAT_EXPORT) && !o->use_syslog) {
+        if (need_wall && from_clocks && slept >= 0 && !o->use_syslog) {
                 struct kmsg_reader *rd = NULL;
 
                 /* Without the device the offsets stay the total slept, as util-linux has them. */
