@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "filter.h"
 #include "i18n.h"
 #include "problems.h"
 
@@ -326,6 +325,51 @@ static size_t find_literals(const char *re, struct lit *lits, size_t max) {
         return n;
 }
 
+/*
+ * A level list as --level takes it: "err,warn", "3", "err+" (err and more
+ * severe), "+warn" (warn and less severe).  Sets *mask (bit per level);
+ * returns NULL, or the item that is no level (in a static buffer).
+ */
+static const char *parse_levels(const char *list, uint8_t *mask) {
+        static char item[64];
+        const char *p = list;
+
+        *mask = 0;
+        if (!*list)
+                return "";
+        while (*p) {
+                size_t n = strcspn(p, ",");
+                bool up = false, down = false;
+                char *s = item;
+                int lvl, i;
+
+                if (n >= sizeof(item))
+                        n = sizeof(item) - 1;
+                memcpy(item, p, n);
+                item[n] = '\0';
+                p += strcspn(p, ",");
+                if (*p)
+                        p++;
+                if (n > 1 && item[n - 1] == '+') {
+                        item[n - 1] = '\0';
+                        up = true;
+                } else if (n > 1 && item[0] == '+') {
+                        s++;
+                        down = true;
+                }
+                if (s[0] >= '0' && s[0] <= '7' && !s[1])
+                        lvl = s[0] - '0';
+                else
+                        lvl = kmsg_level_from_name(s);
+                if (lvl < 0)
+                        return s;
+                for (i = 0; i < 8; i++)
+                        if (i == lvl || (up && i < lvl) || (down && i > lvl))
+                                *mask |= (uint8_t)(1u << i);
+        }
+        return NULL;
+}
+
 /* The next word of *s: a bare word, or KEY="quoted value"; NULL at the end of the line. */
 static char *next_word(char **s, bool *ret_unterminated) {
         char *p = *s, *w, *d;
@@ -427,16 +471,13 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
                 else if (strncmp(w, "level=", 6) == 0) {
-                        struct filter f = {};
+                        const char *badlvl = parse_levels(w + 6, &r.levels);
 
-                        if (filter_parse_levels(&f, w + 6) < 0) {
-                                filter_done(&f);
+                        if (badlvl) {
                                 rule_free_strings(&r);
-                                return bad(p, name, line, "%s", f.error);
+                                return bad(p, name, line, _("unknown level '%s'"), badlvl);
                         }
                         r.have_levels = true;
-                        r.levels = f.levels;
-                        filter_done(&f);
                 } else if (strncmp(w, "subsystem=", 10) == 0 && !r.subsystem)
                         r.subsystem = strdup(w + 10);
                 else if (strncmp(w, "device=", 7) == 0 && !r.device)

@@ -77,3 +77,28 @@ after" ]
         [ "${lines[2]}" = "after" ]
         [ "$stderr" = "kdmesg: $j:2: line longer than 8388608 bytes skipped" ]
 }
+
+@test "limits: a record whose kmsg or syslog form is over what those forms read back is said so when written" {
+        local j="$BATS_TEST_TMPDIR/ctl.json"
+        # 400,000 control bytes: 2.4 MB of JSON, read; 1.6 MB as kmsg or -r, which read back 1 MiB.
+        python3 -c '
+import sys
+sys.stdout.write("{\"seq\":0,\"msg\":\"" + "\\u0001" * 400000 + "\"}\n{\"seq\":1,\"msg\":\"small\"}\n")' > "$j"
+        run --separate-stderr "$KDMESG" -K "$j" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [ "${lines[1]}" = "6,1,0;small" ]
+        [ "$stderr" = "kdmesg: seq 0: written in 1600007 bytes, more than the 1048576 bytes of a record that kdmesg reads back in this form; --json and --format=export keep it" ]
+        run --separate-stderr "$KDMESG" -K "$j" -r
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: seq 0: written in 1600001 bytes, more than the 1048576 bytes of a record that kdmesg reads back in this form; --json and --format=export keep it" ]
+        # The JSON and export forms of it read back.
+        "$KDMESG" -K "$j" --format=export > "$BATS_TEST_TMPDIR/ctl.export"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/ctl.export" --json
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 2 ]
+        # A record within the limit in every form: nothing said.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --format=kmsg
+        [ -z "$stderr" ]
+}
