@@ -125,6 +125,14 @@ int stream_fill(struct kmsg_reader *rd) {
         if (rd->start > 0) {
                 memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
                 rd->end -= rd->start;
+                /* What is known of NUL bytes moves with the bytes. */
+                if (rd->nul_to >= rd->start) {
+                        rd->nul_from = rd->nul_from > rd->start ? rd->nul_from - rd->start : 0;
+                        rd->nul_to -= rd->start;
+                } else {
+                        rd->nul_from = rd->nul_to = 0;
+                        rd->nul_found = false;
+                }
                 rd->start = 0;
         }
         /* Room for one read() of a chunk. */
