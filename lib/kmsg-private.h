@@ -86,6 +86,8 @@ int record_add_journal(struct kmsg_record *r, const char *key, size_t key_len, c
  * points to a static description.
  */
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err);
+/* record_parse_into() where the caller found the end of the header line: buf[eol] (eol <= len). */
+int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_t eol, const char **ret_err);
 
 /*
  * Parse the unsigned decimal at the head of p[0..end); returns bytes used,

@@ -190,7 +190,12 @@ int kmsg_reader_new_device(const char *path, enum kmsg_seek where, struct kmsg_r
 struct kmsg_reader *kmsg_reader_ref(struct kmsg_reader *reader);
 struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *reader);
 
-/* Largest record accepted (default KMSG_DEFAULT_MAX_RECORD, min 4096). */
+/*
+ * Largest record accepted (default KMSG_DEFAULT_MAX_RECORD, min 4096): the
+ * bytes of a kmsg or syslog-form record as written; for JSON and export
+ * input, what the record decodes to, written in up to 8 times as many bytes
+ * (so that the JSON and export form of any record within the limit read back).
+ */
 int kmsg_reader_set_max_record_size(struct kmsg_reader *reader, size_t max);
 
 /*

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 
 #include "kmsg-private.h"
 
@@ -44,6 +45,13 @@ struct kmsg_reader {
         size_t start;
         size_t end;
         uint64_t line; /* line number at buf[start] */
+        /*
+         * buf[nul_from..nul_to) holds no NUL byte, and buf[nul_to] is one if
+         * nul_found: the stream is searched for NUL bytes once, not once a
+         * line (stream_next_nul()).
+         */
+        size_t nul_from, nul_to;
+        bool nul_found;
         uint64_t pos;  /* where the last record or error started */
 
         /* The format of a stream, and its private state. */
@@ -59,7 +67,40 @@ struct kmsg_reader {
         char err[256];
 };
 
+/*
+ * A record's size limit (max_record) counts its decoded bytes.  JSON and
+ * export input take up to this many times as many bytes for it, so that
+ * what kdmesg writes of any record it read in these forms reads back:
+ * JSON writes a byte as at most 6 (\u00NN), the export form adds at most
+ * about 5 per byte of a dictionary entry (KMSG_DICT=, lengths).
+ */
+#define KMSG_ENCODED_FACTOR 8u
+
+/* The most bytes of input one record may take in the reader's format. */
+static inline size_t stream_raw_limit(const struct kmsg_reader *rd) {
+        bool encoded = rd->format == KMSG_FORMAT_JSON || rd->format == KMSG_FORMAT_EXPORT;
+
+        return encoded ? rd->max_record * KMSG_ENCODED_FACTOR : rd->max_record;
+}
+
 /* stream.c */
+/* The first NUL byte in buf[p - buf..end), or NULL. */
+static inline const char *stream_next_nul(struct kmsg_reader *rd, const char *p) {
+        size_t off = (size_t)(p - rd->buf);
+
+        if (off < rd->nul_from || off > rd->nul_to) {
+                rd->nul_from = rd->nul_to = off;
+                rd->nul_found = false;
+        }
+        if (!rd->nul_found && rd->nul_to < rd->end) {
+                const char *z = memchr(rd->buf + rd->nul_to, '\0', rd->end - rd->nul_to);
+
+                rd->nul_found = z != NULL;
+                rd->nul_to = z ? (size_t)(z - rd->buf) : rd->end;
+        }
+        return rd->nul_found ? rd->buf + rd->nul_to : NULL;
+}
+
 /* Whether the interrupt flag (kmsg_reader_set_interrupt()) is set. */
 bool reader_interrupted(const struct kmsg_reader *rd);
 void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,7 +120,7 @@ int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char
 int stream_fill(struct kmsg_reader *rd);
 /* Advance start to new_start, counting the newlines passed. */
 void stream_consume(struct kmsg_reader *rd, size_t new_start);
-/* Line readers: skip a line longer than max_record; returns -E2BIG. */
+/* Line readers: skip a line longer than stream_raw_limit(); returns -E2BIG. */
 int stream_skip_long_line(struct kmsg_reader *rd);
 /* Set rd->format from the first bytes (reading them).  Returns 0 or -errno. */
 int stream_detect(struct kmsg_reader *rd);

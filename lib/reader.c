@@ -225,7 +225,7 @@ _public_ struct kmsg_reader *kmsg_reader_unref(struct kmsg_reader *rd) {
 }
 
 _public_ int kmsg_reader_set_max_record_size(struct kmsg_reader *rd, size_t max) {
-        if (!rd || max < 4096 || max > SIZE_MAX / 4)
+        if (!rd || max < 4096 || max > SIZE_MAX / (4 * KMSG_ENCODED_FACTOR))
                 return -EINVAL;
         rd->max_record = max;
         return 0;

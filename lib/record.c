@@ -327,17 +327,20 @@ int record_set_fields(struct kmsg_record *r, const char *p, size_t len) {
 }
 
 int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const char **ret_err) {
-        const char *p = buf, *end = buf + len, *eol, *semi, *f;
+        return record_parse_lines(r, buf, len, (size_t)(line_end(buf, buf + len) - buf), ret_err);
+}
+
+int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_t eol_off, const char **ret_err) {
+        const char *p = buf, *end = buf + len, *eol = buf + eol_off, *semi, *f;
         uint64_t pri;
         size_t n, tlen;
         int e;
 
         record_reset(r);
 
-        /* A header may be preceded by white space. */
-        while (p < end && (*p == ' ' || *p == '\t'))
+        /* A header may be preceded by white space (not a newline: it would end the line before). */
+        while (p < eol && (*p == ' ' || *p == '\t'))
                 p++;
-        eol = line_end(p, end);
         semi = memchr(p, ';', (size_t)(eol - p));
         if (!semi) {
                 *ret_err = "bad header: no ';' before the end of the line";

@@ -523,9 +523,9 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 return -EBADMSG;
                         }
                         /* The same limit whether the record came in one read() or many. */
-                        if (xs->skipping || rec_end - rd->start > rd->max_record) {
+                        if (xs->skipping || rec_end - rd->start > stream_raw_limit(rd)) {
                                 stream_consume(rd, rec_end);
-                                reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
+                                reader_set_error(rd, "entry longer than %zu bytes skipped", stream_raw_limit(rd));
                                 return -E2BIG;
                         }
                         r = reader_record(rd);
@@ -553,7 +553,7 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         return stream_take(rd, r, e, "", err, ret);
                 }
 
-                if (xs->off - rd->start > rd->max_record)
+                if (xs->off - rd->start > stream_raw_limit(rd))
                         xs->skipping = true;
                 if (xs->skipping) {
                         /* Drop what was scanned; keep counting lines. */

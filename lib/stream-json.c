@@ -6,7 +6,7 @@
  *    "flags":"-","caller":"C1","msg":"...","dict":{"SUBSYSTEM":"pci",...}}
  *
  * "pri", "seq", "time", "flags", "caller" (or "fields", the header fields
- * as written), "msg" and "dict" make the record; "facility" and "level"
+ * as written), "msg", "dict" and "boot_id" (from export input) make the record; "facility" and "level"
  * stand in for a missing "pri"; other keys ("subsystem", "device",
  * "devname", ...) repeat what "dict" holds and are skipped.  A text is a
  * string or, for bytes that are not UTF-8, an array of byte values.  A
@@ -209,7 +209,14 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
         size_t len;
         int e = 0;
 
-        if (strcmp(key, "msg") == 0) {
+        if (strcmp(key, "boot_id") == 0) {
+                e = text_of(v, &l->buf, &l->cap, &t, &len);
+                l->err = "boot_id is empty, holds a NUL byte or is not a string";
+                if (e == 0 && (len == 0 || memchr(t, '\0', len)))
+                        e = -EBADMSG;
+                if (e == 0)
+                        e = record_append(r, t, len, &r->boot_id_off);
+        } else if (strcmp(key, "msg") == 0) {
                 e = text_of(v, &l->buf, &l->cap, &t, &len);
                 if (e == 0)
                         e = record_append(r, t, len, &r->msg_off);
@@ -544,9 +551,9 @@ static int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 continue;
                         }
                         rd->pos = rd->line;
-                        if (len > rd->max_record) {
+                        if (len > stream_raw_limit(rd)) {
                                 stream_consume(rd, next);
-                                reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+                                reader_set_error(rd, "line longer than %zu bytes skipped", stream_raw_limit(rd));
                                 return -E2BIG;
                         }
                         r = reader_record(rd);
@@ -560,7 +567,7 @@ static int json_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 }
                 if (rd->eof)
                         return 0;
-                if (avail > rd->max_record)
+                if (avail > stream_raw_limit(rd))
                         return stream_skip_long_line(rd);
                 e = stream_fill(rd);
                 if (e < 0)

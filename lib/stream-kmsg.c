@@ -104,13 +104,15 @@ static int skip_separators(struct kmsg_reader *rd) {
  * *ret_lines (newlines inside); 0 when more input is needed.
  */
 static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines,
-                       uint64_t *ret_split_seq) {
+                       uint64_t *ret_split_seq, size_t *ret_eol) {
         const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *lim, *h, *q;
         uint64_t lines = 0;
 
         nl = memchr(p, '\n', (size_t)(end - p));
         lim = nl ? nl : end;
-        nul = memchr(p, '\0', (size_t)(lim - p));
+        nul = stream_next_nul(rd, p);
+        if (nul && nul >= lim)
+                nul = NULL;
         if (nul)
                 lim = nul;
 
@@ -124,7 +126,7 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
         *ret_split_seq = 0;
         if ((size_t)(lim - h) > KMSG_TRUNCATED_RECORD &&
             split_here(h, h + KMSG_TRUNCATED_RECORD, lim, ret_split_seq)) {
-                *ret_end = *ret_next = (size_t)(h + KMSG_TRUNCATED_RECORD - buf);
+                *ret_end = *ret_next = *ret_eol = (size_t)(h + KMSG_TRUNCATED_RECORD - buf);
                 *ret_lines = 0;
                 return 1;
         }
@@ -132,10 +134,12 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
                 return 0;
         nl = lim;
         if (nl == end || *nl == '\0') {
-                *ret_end = *ret_next = (size_t)(nl - buf);
+                *ret_end = *ret_next = *ret_eol = (size_t)(nl - buf);
                 *ret_lines = 0;
                 return 1;
         }
+        /* The header line ends here: the parser need not look for it again. */
+        *ret_eol = (size_t)(nl - buf);
 
         /* Dictionary lines follow the header, one leading space each. */
         q = nl + 1;
@@ -152,7 +156,9 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
                         break;
                 nl = memchr(q, '\n', (size_t)(end - q));
                 /* A NUL ends the record here too. */
-                nul = memchr(q, '\0', (size_t)((nl ? nl : end) - q));
+                nul = stream_next_nul(rd, q);
+                if (nul && nul >= (nl ? nl : end))
+                        nul = NULL;
                 if (nul) {
                         q = nul;
                         break;
@@ -236,7 +242,7 @@ static int junk_skip(struct kmsg_reader *rd, struct kmsg_state *st) {
 
 static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
-        size_t rec_end, next;
+        size_t rec_end, next, eol;
         uint64_t lines, split_seq;
         bool rescanned = false;
         int e;
@@ -260,7 +266,7 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         if (skip_record(rd, st))
                                 return too_big(rd);
                 } else if (junk_skip(rd, st)) {
-                        if (scan_record(rd, &rec_end, &next, &lines, &split_seq)) {
+                        if (scan_record(rd, &rec_end, &next, &lines, &split_seq, &eol)) {
                                 struct kmsg_record *r;
                                 const char *err;
 
@@ -273,7 +279,8 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 r = reader_record(rd);
                                 if (!r)
                                         return -ENOMEM;
-                                e = record_parse_into(r, rd->buf + rd->start, rec_end - rd->start, &err);
+                                e = record_parse_lines(r, rd->buf + rd->start, rec_end - rd->start,
+                                                       eol - rd->start, &err);
                                 rd->line += lines;
                                 rd->start = next;
                                 if (split_seq) {

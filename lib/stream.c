@@ -48,6 +48,11 @@ int stream_take(struct kmsg_reader *rd, struct kmsg_record *r, int e, const char
         }
         if (e < 0)
                 return e;
+        /* JSON and export input may take more bytes than the limit: what they decode to may not. */
+        if (!rd->is_device && stream_raw_limit(rd) > rd->max_record && r->data_len > rd->max_record) {
+                reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
+                return -E2BIG;
+        }
         *ret = r;
         return 1;
 }
@@ -120,6 +125,14 @@ int stream_fill(struct kmsg_reader *rd) {
         if (rd->start > 0) {
                 memmove(rd->buf, rd->buf + rd->start, rd->end - rd->start);
                 rd->end -= rd->start;
+                /* What is known of NUL bytes moves with the bytes. */
+                if (rd->nul_to >= rd->start) {
+                        rd->nul_from = rd->nul_from > rd->start ? rd->nul_from - rd->start : 0;
+                        rd->nul_to -= rd->start;
+                } else {
+                        rd->nul_from = rd->nul_to = 0;
+                        rd->nul_found = false;
+                }
                 rd->start = 0;
         }
         /* Room for one read() of a chunk. */
@@ -238,7 +251,7 @@ int stream_skip_long_line(struct kmsg_reader *rd) {
         }
         stream_consume(rd, nl ? (size_t)(nl + 1 - rd->buf) : rd->end);
         rd->line = rd->pos + 1;
-        reader_set_error(rd, "line longer than %zu bytes skipped", rd->max_record);
+        reader_set_error(rd, "line longer than %zu bytes skipped", stream_raw_limit(rd));
         return -E2BIG;
 }
 

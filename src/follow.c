@@ -39,10 +39,12 @@ static void drain_fd(int fd) {
  * or -errno.
  */
 static int wait_for(struct run *run, int fd, int fd2) {
-        struct pollfd p[3] = {
+        /* poll() passes over the entries whose descriptor is -1. */
+        struct pollfd p[4] = {
                 { .fd = fd, .events = POLLIN },
                 { .fd = run->quit_fd, .events = POLLIN },
                 { .fd = fd2, .events = POLLIN },
+                { .fd = run->upload ? upload_get_fd(run->upload) : -1, .events = POLLIN },
         };
 
         if (out_flush() < 0 || run->fatal) {
@@ -70,8 +72,15 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 }
         }
         while (!run_quit) {
-                if (poll(p, fd2 >= 0 ? 3 : 2, -1) >= 0)
+                if (poll(p, 4, -1) >= 0) {
+                        /* The upload failed for good while we slept (reported): stop reading. */
+                        if (run->upload && upload_failed(run->upload)) {
+                                run->status = EXIT_BAD_INPUT;
+                                run->fatal = true;
+                                return -EIO;
+                        }
                         return 0;
+                }
                 if (errno != EINTR)
                         return -errno;
         }

@@ -7,9 +7,17 @@
 #include "i18n.h"
 #include "loss-text.h"
 #include "output.h"
+#include "timefmt.h"
+
+/* The time format of the loss lines' times: the view's (NULL: seconds since boot). */
+static const struct timefmt *loss_time;
+
+void loss_text_set_time(const struct timefmt *t) {
+        loss_time = t;
+}
 
 int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
-        char range[48], when[80], before_text[28], after_text[28];
+        char range[48], when[160], before_text[64], after_text[64];
         enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
         const char *cause_name = kmsg_loss_cause_to_name(cause);
         uint64_t first = kmsg_loss_get_first_seq(l);
@@ -21,8 +29,8 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
 
         if (count == 0 && cause == KMSG_LOSS_GAP) {
                 /* Missing from a dump without sequence numbers (a pstore part): how many is not known. */
-                put_seconds(before_text, before, 0);
-                put_seconds(after_text, after, 0);
+                timefmt_point(loss_time, before, before_text, sizeof(before_text));
+                timefmt_point(loss_time, after, after_text, sizeof(after_text));
                 if (has_before && after)
                         snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
                 else if (has_before)
@@ -47,8 +55,8 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
                                 count == 1 ? _("-- %" PRIu64 " message possibly lost (seq %s, %s) --")
                                               : _("-- %" PRIu64 " messages possibly lost (seq %s, %s) --"),
                                 count, range, cause_name);
-        put_seconds(before_text, before, 0);
-        put_seconds(after_text, after, 0);
+        timefmt_point(loss_time, before, before_text, sizeof(before_text));
+        timefmt_point(loss_time, after, after_text, sizeof(after_text));
         if (has_before)
                 snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
         else
@@ -60,7 +68,7 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
 }
 
 void out_loss_line(const struct kmsg_loss *l) {
-        char buf[256];
+        char buf[320];
         int n = loss_describe(l, buf, sizeof(buf));
 
         if (n < 0)
@@ -72,7 +80,7 @@ void out_loss_line(const struct kmsg_loss *l) {
 }
 
 void err_loss_line(const struct kmsg_loss *l) {
-        char buf[256];
+        char buf[320];
 
         if (loss_describe(l, buf, sizeof(buf)) < 0)
                 return;

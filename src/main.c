@@ -23,6 +23,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "libkmsg.h"
+#include "loss-text.h"
 #include "options.h"
 #include "output.h"
 #include "pager.h"
@@ -116,6 +117,8 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* Loss lines give their times as the view does (-T, --time-format). */
+        loss_text_set_time(&o.out.time);
         /* The live log is this machine's ring; -K dumps and --pstore are not. */
         live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);

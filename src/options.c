@@ -211,6 +211,7 @@ static enum options_result set_format(struct options *o, const char *name) {
         }
         o->format = (enum output_format)f;
         o->format_set = true;
+        o->json_option = false;
         return OPTIONS_RUN;
 }
 
@@ -250,6 +251,14 @@ static enum options_result set_action(struct options *o, enum action a, const ch
         o->action = a;
         o->action_option = name;
         return OPTIONS_RUN;
+}
+
+/* Note the first of -T, -e, -t, -d and -H, for the check against -r. */
+static void stamp_option(struct options *o, const char *name) {
+        if (!o->stamp_option) {
+                o->stamp_option = name;
+                o->stamp_first = !o->raw_option;
+        }
 }
 
 static enum options_result set_time_format(struct options *o, const char *word) {
@@ -327,6 +336,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         enum options_result r = OPTIONS_RUN;
         int c, e;
 
+        if (argc > 0 && argv[0]) {
+                const char *base = strrchr(argv[0], '/');
+
+                o->as_dmesg = strcmp(base ? base + 1 : argv[0], "dmesg") == 0;
+        }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
                 switch (c) {
@@ -415,23 +429,28 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
+                        stamp_option(o, "--show-delta");
                         /* Not the same as --time-format delta (timefmt.h). */
                         timefmt_add(&o->out.time, TIME_SHOW_DELTA);
                         break;
                 case 'e':
+                        stamp_option(o, "--reltime");
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--reltime";
                         break;
                 case 'H':
+                        stamp_option(o, "--human");
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--human";
                         o->pager = true;
                         break;
                 case 'T':
+                        stamp_option(o, "--ctime");
                         r = set_time_format(o, "ctime");
                         o->wall_option = "--ctime";
                         break;
                 case 't':
+                        stamp_option(o, "--notime");
                         r = set_time_format(o, "notime");
                         break;
                 case OPT_TIME_FORMAT:
@@ -473,10 +492,13 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                 return fail(o, OPTIONS_BAD_USAGE,
                                             _("unknown --json variant '%s' (only 'dmesg')"), optarg);
                         }
-                        r = set_format(o, optarg ? "json-dmesg" : "json");
+                        /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
+                        r = set_format(o, optarg || o->as_dmesg ? "json-dmesg" : "json");
+                        o->json_option = !optarg;
                         break;
                 case 'r':
                         r = set_format(o, "syslog");
+                        o->raw_option = true;
                         break;
                 case 'o': {
                         const char *bad = NULL;
@@ -570,6 +592,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (r != OPTIONS_RUN)
                         return r;
         }
+        if (o->raw_option && o->stamp_option && o->format == FORMAT_SYSLOG) {
+                /* As util-linux: -r has its own stamps; the options are named in the order given. */
+                return fail(o, OPTIONS_BAD_USAGE, _("%s and %s cannot be combined"),
+                            o->stamp_first ? o->stamp_option : "--raw", o->stamp_first ? "--raw" : o->stamp_option);
+        }
         if (o->out.decode && o->format == FORMAT_SYSLOG) {
                 /* util-linux refuses them too: the raw form has the priority as a number. */
                 return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
@@ -605,9 +632,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
                                     output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->action != ACTION_PRINT)
+                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
+                    o->action != ACTION_PRINT)
                         return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : o->action_option);
+                                    o->lost ? "--lost" : o->dev.report ? "--devices"
+                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
+                                    : o->action_option);
                 o->format = FORMAT_EXPORT;
         }
         if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
@@ -625,6 +655,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
         if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
                 return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
+        if (o->as_dmesg && o->json_option && o->format == FORMAT_JSON_DMESG && (o->dev.report || o->lost))
+                o->format = FORMAT_JSON;
         if (o->dev.report) {
                 /* The report is a table, or JSON Lines with --json. */
                 if (o->format == FORMAT_JSON)
@@ -679,7 +712,7 @@ enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
         const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
-        bool from_clocks = false;
+        bool from_clocks = false, need_wall;
         int64_t boot, slept = -1;
         int e;
 
@@ -725,13 +758,17 @@ enum options_result options_setup_time(struct options *o) {
          * The time slept before each record: for the live log from the
          * clocks and one read of the ring, else from what the log says.
          */
-        if (from_clocks && clocks_read(&boot, &slept) < 0)
+        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT;
+        if (need_wall && from_clocks && clocks_read(&boot, &slept) < 0)
                 slept = -1;
-        o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
-        if (!o->suspends)
-                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        /* Only where wall-clock times are shown or compared: no cost per record elsewhere. */
+        if (need_wall) {
+                o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+                if (!o->suspends)
+                        return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        }
         t->susp = o->suspends;
-        if (from_clocks && slept >= 0 && (wall || o->format == FORMAT_EXPORT) && !o->use_syslog) {
+        if (need_wall && from_clocks && slept >= 0 && !o->use_syslog) {
                 struct kmsg_reader *rd = NULL;
 
                 /* Without the device the offsets stay the total slept, as util-linux has them. */

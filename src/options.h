@@ -40,6 +40,8 @@ struct options {
         int console_level;
         bool use_syslog;               /* -S */
         unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
+        bool as_dmesg;                 /* run as "dmesg": -J is util-linux's --json document */
+        bool json_option;              /* the last format option was -J/--json without a variant */
         struct suspends *suspends;     /* the time slept before each record (suspend.h) */
         bool pager;                    /* -H: through the pager, as util-linux */
         bool nopager;
@@ -47,6 +49,9 @@ struct options {
         const char *boot_time;         /* --boot-time */
         const char *since, *until;
         const char *wall_option;       /* the option that asked for wall-clock times */
+        /* The first of -T, -e, -t, -d, -H (util-linux refuses them with -r), and whether it came before -r. */
+        const char *stamp_option;
+        bool raw_option, stamp_first;
         struct filter filter;
         struct output_settings out;
         struct devctx dev;

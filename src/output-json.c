@@ -302,6 +302,10 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
         if (m->how == DEVMATCH_TEXT)
                 put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
+        v = kmsg_record_get_boot_id(r);
+        if (v)
+                json_object_object_add_ex(o, "boot_id", json_bytes_new(v, strlen(v)),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
         return write_object(s, o);
 }
 
@@ -514,7 +518,7 @@ static bool head_fast;
 
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *msg, *v;
-        struct text flags, caller, fields, subsystem, device, devname;
+        struct text flags, caller, fields, subsystem, device, devname, boot_id;
         size_t len, i, n = kmsg_record_get_dict_count(r);
         bool first;
 
@@ -522,7 +526,8 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
             !text_ok(&caller, kmsg_record_get_caller_text(r)) ||
             !text_ok(&fields, fields_are_caller_only(r) ? NULL : kmsg_record_get_fields(r)) ||
             !text_ok(&subsystem, kmsg_record_get_subsystem(r)) || !text_ok(&device, kmsg_record_get_device(r)) ||
-            !text_ok(&devname, s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL))
+            !text_ok(&devname, s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL) ||
+            !text_ok(&boot_id, kmsg_record_get_boot_id(r)))
                 return json_record_slow(s, r, m);
         for (i = 0; i < n; i++) {
                 struct text k;
@@ -571,7 +576,13 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
                 out_putc(':');
                 out_bytes(v, len);
         }
-        out_write("}}\n", 3);
+        if (boot_id.p) {
+                /* Export input's _BOOT_ID: last, after the dictionary. */
+                out_write("},\"boot_id\":", 12);
+                out_json_text(boot_id.p, boot_id.n);
+                out_write("}\n", 2);
+        } else
+                out_write("}}\n", 3);
         sink_end_item(s);
         return 0;
 }

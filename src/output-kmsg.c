@@ -51,8 +51,12 @@ static void out_kmsg_header(const char *p, bool keep_commas) {
         out_escaped(p, strlen(p), ESC_KMSG_HEADER);
 }
 
+/* A record too large to read back was said (once). */
+static bool kmsg_too_large_said;
+
 static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
+        uint64_t start = out_position();
         size_t len, i, n;
 
         /* Input without these (the syslog form) gets the kernel's defaults: level 6, seq and time 0. */
@@ -90,6 +94,7 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
                 out_kmsg_escaped(val, len);
                 out_putc('\n');
         }
+        sink_check_readback(r, start, &kmsg_too_large_said);
         sink_end_item(s);
         return 0;
 }

@@ -35,8 +35,12 @@ static void out_syslog_text(const char *p, size_t len, bool raw) {
         out_text(p, (size_t)(end - p), raw);
 }
 
+/* A record too large to read back was said (once). */
+static bool syslog_too_large_said;
+
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         char caller[CALLER_PREFIX_MAX];
+        uint64_t start = out_position();
         const char *msg;
         size_t len;
 
@@ -54,6 +58,7 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
         msg = kmsg_record_get_message(r, &len);
         out_syslog_text(msg, len, s->settings->noescape);
         out_putc('\n');
+        sink_check_readback(r, start, &syslog_too_large_said);
         sink_end_item(s);
         return 0;
 }

@@ -12,6 +12,7 @@
 
 char out_buf[OUT_BUF_SIZE];
 size_t out_len;
+uint64_t out_drained;
 static int out_error;
 /* The locale's character set is not UTF-8: text keeps ASCII only. */
 static bool out_ascii;
@@ -76,8 +77,10 @@ void out_drain(void) {
         }
         if (out_len > 0 && !out_error && hook_after)
                 hook_after(hook_userdata);
+        out_drained += out_len;
         out_len = 0;
 }
+
 
 void out_write_slow(const void *p, size_t len) {
         const char *s = p;

@@ -55,6 +55,8 @@ int out_failed(void);
 
 /* Bytes buffered, not yet written. */
 size_t out_pending(void);
+/* Bytes of output so far, written or buffered: a record's size is the difference. */
+static inline uint64_t out_position(void);
 /*
  * Functions called right before and right after each write(2) of buffered
  * output (--cursor-file marks the records in flight).  NULL: none.
@@ -70,6 +72,11 @@ void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), vo
 /* Internal buffer, exposed for the inline out_putc(). */
 extern char out_buf[];
 extern size_t out_len;
+extern uint64_t out_drained; /* bytes that left the buffer (written, or lost to an error) */
+
+static inline uint64_t out_position(void) {
+        return out_drained + out_len;
+}
 #define OUT_BUF_SIZE 65536
 void out_drain(void);
 void out_write_slow(const void *p, size_t len);

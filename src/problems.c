@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "filter.h"
 #include "i18n.h"
 #include "problems.h"
 
@@ -42,6 +41,7 @@
 #define MAX_RULES_FILE (1024 * 1024)
 #define MAX_TEXT 8192
 #define MAX_SUBJECT 256
+#define MAX_LITERALS 8
 
 static const char *const kind_names[_PROBLEM_MAX] = {
         [PROBLEM_PANIC] = "panic",
@@ -85,9 +85,11 @@ struct rule {
         char *subsystem, *device;
         char *subject, *devname;
         regex_t re;
-        /* A piece of text every match contains (found in the regex), for a quick memmem(). */
-        char *literal;
-        size_t literal_len;
+        /* Pieces of text one of which every match contains (found in the regex), for memmem(). */
+        char *literals[MAX_LITERALS];
+        size_t literal_lens[MAX_LITERALS];
+        bool literal_anchored[MAX_LITERALS]; /* at the start of a line */
+        size_t n_literals;
 };
 
 struct problems {
@@ -112,7 +114,8 @@ static void rule_free_strings(struct rule *r) {
         free(r->device);
         free(r->subject);
         free(r->devname);
-        free(r->literal);
+        for (size_t i = 0; i < r->n_literals; i++)
+                free(r->literals[i]);
 }
 
 static void rule_done(struct rule *r) {
@@ -153,118 +156,218 @@ bad(struct problems *p, const char *name, unsigned line, const char *fmt, ...) {
 }
 
 /*
- * The longest run of literal characters at the top level of an ERE that
- * has no top-level '|': text that every match contains.  Returns its
- * length (0: none), the text in buf.
+ * The quick check before a regex: text that every match contains.  Each
+ * branch of the regex's top-level alternation gives its longest run of
+ * literal characters that no quantifier makes optional, also inside a
+ * group that has no alternation and is not optional itself; a record that
+ * holds none of them cannot match.  No check when a branch has none.
  */
-/* Whether an ERE has a '|' outside of groups and brackets. */
-static bool top_level_alternation(const char *re) {
-        bool in_bracket = false;
-        int depth = 0;
-        size_t j;
+struct lit {
+        char s[128];
+        size_t n;
+        bool anchored; /* at the start of a line: the branch begins with "^" and it */
+};
 
-        for (j = 0; re[j]; j++) {
-                if (in_bracket) {
-                        if (re[j] == ']')
-                                in_bracket = false;
-                        continue;
-                }
-                if (re[j] == '\\' && re[j + 1])
-                        j++;
-                else if (re[j] == '[') {
-                        in_bracket = true;
-                        if (re[j + 1] == '^')
-                                j++;
-                        if (re[j + 1] == ']')
-                                j++;
-                } else if (re[j] == '(')
-                        depth++;
-                else if (re[j] == ')')
-                        depth--;
-                else if (re[j] == '|' && depth == 0)
-                        return true;
-        }
-        return false;
+static void keep_longer(struct lit *best, const struct lit *cand) {
+        if (cand->n > best->n)
+                *best = *cand;
 }
 
-static size_t find_literal(const char *re, char *buf, size_t size) {
-        size_t best = 0, run = 0, i;
-        char cur[256];
-        int depth = 0;
+/* Skip a quantifier at re[*i] ("?", "*", "+", "{m,n}"); whether it makes what came before optional. */
+static bool skip_quantifier(const char *re, size_t *i, bool *ret_any) {
+        bool optional = false, any = false;
 
-        if (top_level_alternation(re))
-                return 0;
-        for (i = 0; re[i];) {
-                char c = re[i];
-                size_t next = i + 1;
-                bool literal = false;
-                char lit = 0;
+        for (;;) {
+                char c = re[*i];
 
-                if (c == '\\' && re[i + 1]) {
-                        char e = re[i + 1];
+                if (c == '?' || c == '*')
+                        optional = true;
+                else if (c == '{') {
+                        const char *close = strchr(re + *i, '}');
 
-                        next = i + 2;
-                        if (strchr(".[]()*+?{}|^$\\/", e)) {
-                                literal = depth == 0;
-                                lit = e;
+                        /* {0,...} makes it optional; {m} with m > 0 does not. */
+                        if (re[*i + 1] == '0')
+                                optional = true;
+                        *i = close ? (size_t)(close - re) : strlen(re) - 1;
+                } else if (c != '+')
+                        break;
+                any = true;
+                (*i)++;
+        }
+        *ret_any = any;
+        return optional;
+}
+
+static void branch_literal(const char *re, size_t *i, struct lit *best, bool *ret_alternation);
+
+/* A group at re[*i] (after its '('): the literal every match of it holds, none with alternation. */
+static void group_literal(const char *re, size_t *i, struct lit *best) {
+        bool alternation = false, more;
+
+        best->n = 0;
+        branch_literal(re, i, best, &more);
+        while (re[*i] == '|') {
+                struct lit other = { .n = 0 };
+
+                alternation = true;
+                (*i)++;
+                branch_literal(re, i, &other, &more);
+        }
+        if (re[*i] == ')')
+                (*i)++;
+        if (alternation)
+                best->n = 0;
+}
+
+static void branch_literal(const char *re, size_t *i, struct lit *best, bool *ret_alternation) {
+        struct lit run = { .n = 0 }, head = { .n = 0 };
+        /* 1: the branch began with '^', and its first run is being read; 2: done. */
+        int anchor = 0;
+
+        best->n = 0;
+        best->anchored = false;
+        *ret_alternation = false;
+        if (re[*i] == '^') {
+                anchor = 1;
+                (*i)++;
+        }
+        while (re[*i] && re[*i] != '|' && re[*i] != ')') {
+                char c = re[*i];
+                bool is_char = false, any;
+                char ch = 0;
+
+                if (c == '(') {
+                        struct lit g;
+
+                        (*i)++;
+                        if (anchor == 1) {
+                                head = run;
+                                anchor = 2;
                         }
-                } else if (c == '[') {
-                        /* Skip the bracket expression. */
-                        next = i + 1;
-                        if (re[next] == '^')
-                                next++;
-                        if (re[next] == ']')
-                                next++;
-                        while (re[next] && re[next] != ']') {
-                                if (re[next] == '[' && (re[next + 1] == ':' || re[next + 1] == '.' || re[next + 1] == '=')) {
-                                        const char *end = strstr(re + next + 2, (char[]){ re[next + 1], ']', 0 });
+                        keep_longer(best, &run);
+                        run.n = 0;
+                        group_literal(re, i, &g);
+                        if (!skip_quantifier(re, i, &any))
+                                keep_longer(best, &g);
+                        continue;
+                }
+                if (c == '[') {
+                        /* A bracket expression: one character of a set. */
+                        (*i)++;
+                        if (re[*i] == '^')
+                                (*i)++;
+                        if (re[*i] == ']')
+                                (*i)++;
+                        while (re[*i] && re[*i] != ']') {
+                                if (re[*i] == '[' && strchr(":.=", re[*i + 1])) {
+                                        char close[3] = { re[*i + 1], ']', 0 };
+                                        const char *e = strstr(re + *i + 2, close);
 
-                                        next = end ? (size_t)(end - re) + 2 : strlen(re);
+                                        *i = e ? (size_t)(e - re) + 2 : strlen(re);
                                         continue;
                                 }
-                                next++;
+                                (*i)++;
                         }
-                        if (re[next])
-                                next++;
-                } else if (c == '{') {
-                        /* An interval {m,n}: its digits are no text. */
-                        const char *close = strchr(re + i, '}');
+                        if (re[*i])
+                                (*i)++;
+                } else if (c == '\\' && re[*i + 1]) {
+                        ch = re[*i + 1];
+                        is_char = strchr(".[]()*+?{}|^$\\/", ch) != NULL;
+                        *i += 2;
+                } else {
+                        is_char = !strchr(".*+?{}^$", c);
+                        ch = c;
+                        (*i)++;
+                }
+                /* A quantifier after it: optional ends the run before it, '+' after it. */
+                if (skip_quantifier(re, i, &any))
+                        is_char = false;
+                if (is_char && run.n < sizeof(run.s))
+                        run.s[run.n++] = ch;
+                if (!is_char || any) {
+                        if (anchor == 1) {
+                                head = run;
+                                anchor = 2;
+                        }
+                        keep_longer(best, &run);
+                        run.n = 0;
+                }
+        }
+        if (anchor == 1)
+                head = run;
+        keep_longer(best, &run);
+        /* A run at the start of the line is checked in a few bytes: worth it from 3 on. */
+        if (head.n >= 3) {
+                *best = head;
+                best->anchored = true;
+        }
+        *ret_alternation = re[*i] == '|';
+}
 
-                        next = close ? (size_t)(close - re) + 1 : strlen(re);
-                } else if (c == '(')
-                        depth++;
-                else if (c == ')')
-                        depth--;
-                else if (!strchr(".*+?{}|^$", c)) {
-                        literal = depth == 0;
-                        lit = c;
-                }
-                /* A character made optional by what follows is not required. */
-                if (literal && (re[next] == '*' || re[next] == '?' || re[next] == '{'))
-                        literal = false;
-                if (literal && run < sizeof(cur)) {
-                        cur[run++] = lit;
-                        if (re[next] == '+') {
-                                /* Required once, but the run ends here. */
-                                literal = false;
-                                next++;
-                        }
-                }
-                if (!literal || run == sizeof(cur)) {
-                        if (run > best && run < size) {
-                                best = run;
-                                memcpy(buf, cur, run);
-                        }
-                        run = 0;
-                }
-                /* A quantifier after a group or bracket: skip it. */
-                i = next;
+/* The literals of the quick check, one per top-level branch; returns how many (0: no check). */
+static size_t find_literals(const char *re, struct lit *lits, size_t max) {
+        size_t i = 0, n = 0;
+        bool more = true;
+
+        while (more) {
+                struct lit b;
+
+                branch_literal(re, &i, &b, &more);
+                if (b.n == 0 || n == max)
+                        return 0;
+                lits[n++] = b;
+                if (re[i] == ')')
+                        /* An unbalanced ')': no check (regcomp() decides). */
+                        return 0;
+                if (more)
+                        i++;
         }
-        if (run > best && run < size) {
-                best = run;
-                memcpy(buf, cur, run);
+        return n;
+}
+
+/*
+ * A level list as --level takes it: "err,warn", "3", "err+" (err and more
+ * severe), "+warn" (warn and less severe).  Sets *mask (bit per level);
+ * returns NULL, or the item that is no level (in a static buffer).
+ */
+static const char *parse_levels(const char *list, uint8_t *mask) {
+        static char item[64];
+        const char *p = list;
+
+        *mask = 0;
+        if (!*list)
+                return "";
+        while (*p) {
+                size_t n = strcspn(p, ",");
+                bool up = false, down = false;
+                char *s = item;
+                int lvl, i;
+
+                if (n >= sizeof(item))
+                        n = sizeof(item) - 1;
+                memcpy(item, p, n);
+                item[n] = '\0';
+                p += strcspn(p, ",");
+                if (*p)
+                        p++;
+                if (n > 1 && item[n - 1] == '+') {
+                        item[n - 1] = '\0';
+                        up = true;
+                } else if (n > 1 && item[0] == '+') {
+                        s++;
+                        down = true;
+                }
+                if (s[0] >= '0' && s[0] <= '7' && !s[1])
+                        lvl = s[0] - '0';
+                else
+                        lvl = kmsg_level_from_name(s);
+                if (lvl < 0)
+                        return s;
+                for (i = 0; i < 8; i++)
+                        if (i == lvl || (up && i < lvl) || (down && i > lvl))
+                                *mask |= (uint8_t)(1u << i);
         }
-        return best;
+        return NULL;
 }
 
 /* The next word of *s: a bare word, or KEY="quoted value"; NULL at the end of the line. */
@@ -315,7 +418,6 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
         struct rule r = { .kind = PROBLEM_NONE };
         char *w, *re, *end;
         bool unterminated, icase = false, have_re = false;
-        char lit[256];
         int e;
 
         w = next_word(&s, &unterminated);
@@ -369,16 +471,13 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
                 else if (strncmp(w, "level=", 6) == 0) {
-                        struct filter f = {};
+                        const char *badlvl = parse_levels(w + 6, &r.levels);
 
-                        if (filter_parse_levels(&f, w + 6) < 0) {
-                                filter_done(&f);
+                        if (badlvl) {
                                 rule_free_strings(&r);
-                                return bad(p, name, line, "%s", f.error);
+                                return bad(p, name, line, _("unknown level '%s'"), badlvl);
                         }
                         r.have_levels = true;
-                        r.levels = f.levels;
-                        filter_done(&f);
                 } else if (strncmp(w, "subsystem=", 10) == 0 && !r.subsystem)
                         r.subsystem = strdup(w + 10);
                 else if (strncmp(w, "device=", 7) == 0 && !r.device)
@@ -420,9 +519,20 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 return -EINVAL;
         }
         if (!icase) {
-                r.literal_len = find_literal(re, lit, sizeof(lit));
-                if (r.literal_len > 0 && !(r.literal = strndup(lit, r.literal_len)))
-                        r.literal_len = 0;
+                struct lit lits[MAX_LITERALS];
+                size_t n = find_literals(re, lits, MAX_LITERALS), i;
+
+                for (i = 0; i < n; i++) {
+                        r.literals[i] = strndup(lits[i].s, lits[i].n);
+                        r.literal_lens[i] = lits[i].n;
+                        r.literal_anchored[i] = lits[i].anchored;
+                        if (!r.literals[i]) {
+                                rule_done(&r);
+                                snprintf(p->error, sizeof(p->error), "%s", strerror(ENOMEM));
+                                return -ENOMEM;
+                        }
+                        r.n_literals = i + 1;
+                }
         }
         if (p->n == p->cap) {
                 size_t cap = p->cap ? p->cap * 2 : 64;
@@ -575,10 +685,32 @@ static void expand(char *buf, size_t size, const char *t, const char *text, cons
         buf[n] = '\0';
 }
 
+/* Whether a line of text[0..len) starts with lit. */
+static bool line_starts_with(const char *text, size_t len, const char *lit, size_t n) {
+        const char *p = text, *end = text + len;
+
+        for (;;) {
+                if ((size_t)(end - p) >= n && memcmp(p, lit, n) == 0)
+                        return true;
+                p = memchr(p, '\n', (size_t)(end - p));
+                if (!p)
+                        return false;
+                p++;
+        }
+}
+
 static bool matches(const struct rule *r, const struct kmsg_record *rec, const char *text, size_t len,
                     regmatch_t *m) {
-        if (r->literal_len && !memmem(text, len, r->literal, r->literal_len))
-                return false;
+        if (r->n_literals > 0) {
+                size_t i;
+
+                for (i = 0; i < r->n_literals; i++)
+                        if (r->literal_anchored[i] ? line_starts_with(text, len, r->literals[i], r->literal_lens[i])
+                                                   : memmem(text, len, r->literals[i], r->literal_lens[i]) != NULL)
+                                break;
+                if (i == r->n_literals)
+                        return false;
+        }
         if (r->have_levels && kmsg_record_has_priority(rec) && !(r->levels & (1u << kmsg_record_get_level(rec))))
                 return false;
         if (r->subsystem) {

@@ -165,12 +165,13 @@ static const struct {
         [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING },
 };
 
-static int set_usec(struct libscols_line *ln, int col, bool has, uint64_t usec) {
-        char buf[48];
+/* FIRST and LAST in the time format of the run (-T, --time-format, --boot-time). */
+static int set_usec(const struct devices_sink *d, struct libscols_line *ln, int col, bool has, uint64_t usec) {
+        char buf[64];
 
         if (!has)
                 return 0;
-        put_seconds(buf, usec, 0);
+        timefmt_point(&d->sink.settings->time, usec, buf, sizeof(buf));
         return scols_line_set_data(ln, col, buf);
 }
 
@@ -210,8 +211,8 @@ static int fill_line(struct devices_sink *d, struct libscols_line *ln, const str
                 return e;
         if (w->worst < NO_LEVEL && (e = scols_line_set_data(ln, COL_LEVEL, kmsg_level_to_name(w->worst))) < 0)
                 return e;
-        if ((e = set_usec(ln, COL_FIRST, w->has_first, w->first)) < 0 ||
-            (e = set_usec(ln, COL_LAST, w->has_last, w->last)) < 0)
+        if ((e = set_usec(d, ln, COL_FIRST, w->has_first, w->first)) < 0 ||
+            (e = set_usec(d, ln, COL_LAST, w->has_last, w->last)) < 0)
                 return e;
         if ((text = text_safe_dup(w->message, w->message_len, d->sink.settings->noescape)) == NULL)
                 return -ENOMEM;

@@ -88,11 +88,11 @@ static const struct {
         [COL_CAUSE] = { "CAUSE", 0 },
 };
 
-static void fmt_usec(char *buf, size_t size, uint64_t usec) {
-        char tmp[28];
+/* A time in the report: in the time format of the run (-T, --time-format, --boot-time). */
+static const struct timefmt *lost_time;
 
-        put_seconds(tmp, usec, 0);
-        snprintf(buf, size, "%s", tmp);
+static void fmt_usec(char *buf, size_t size, uint64_t usec) {
+        timefmt_point(lost_time, usec, buf, size);
 }
 
 /* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */
@@ -516,6 +516,7 @@ static int lost_init(struct sink *s) {
 
         t->json = s->settings->json;
         t->live = s->settings->live;
+        lost_time = &s->settings->time;
         if (!t->json && s->settings->problems && isatty(STDOUT_FILENO)) {
                 /* Not through sink_lookup(): sinks.c names this sink. */
                 static const struct sink_info strip = { "timeline", &sink_timeline_ops, 0 };

@@ -6,7 +6,8 @@
  * trace) is one.  A table, worst kind first, then most problems; or JSON
  * Lines, one object per group.  Following, a group's object is written
  * when the group first appears and each time it changes.  Memory grows
- * with the number of groups, not of records.
+ * with the number of groups, not of records, and is bounded: beyond
+ * MAX_GROUPS, each kind's further subjects share one "(others)" group.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +26,8 @@
 #include "timefmt.h"
 
 #define N_BUCKETS 256
+/* Groups beyond this many go into one "(others)" group per kind: memory stays bounded. */
+#define MAX_GROUPS 10000
 
 struct group {
         struct strmap_node node; /* keyed by kind and subject */
@@ -34,6 +37,7 @@ struct group {
         uint64_t first_seq, last_seq;
         bool has_first;
         uint64_t first, last;
+        bool others;   /* the problems of this kind beyond MAX_GROUPS, whatever their subject */
         char *device;  /* the first problem's device: its name, or its DEVICE value */
         char *message; /* the first line of the first problem's first record */
         size_t message_len;
@@ -50,6 +54,8 @@ struct problems_sink {
         char *keybuf;
 };
 
+static const char others_key[] = "\n(others)";
+
 /* The key of kind and subject: the kind's name, '/', the subject (names have no '/'). */
 static struct group *group_get(struct problems_sink *p, int kind, const char *subject, bool *ret_new) {
         const char *name = problem_kind_name(kind);
@@ -63,6 +69,13 @@ static struct group *group_get(struct problems_sink *p, int kind, const char *su
         g = (struct group *)strmap_find(p->groups, p->keybuf);
         if (g)
                 return g;
+        if (p->groups->n >= MAX_GROUPS && subject != others_key) {
+                /* '\n' is in no subject (the rules see one line), so this key is no subject's. */
+                g = group_get(p, kind, others_key, ret_new);
+                if (g)
+                        g->others = true;
+                return g;
+        }
         g = calloc(1, sizeof(*g) + nl + 1 + sl + 1);
         if (!g)
                 return NULL;
@@ -204,7 +217,9 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
                 if (format_time(t, g->last, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_LAST, buf)) < 0)
                         return e;
         }
-        if ((e = set_text(ln, COL_SUBJECT, g->subject, strlen(g->subject), false)) < 0)
+        if (g->others && (e = scols_line_set_data(ln, COL_SUBJECT, _("(others)"))) < 0)
+                return e;
+        if (!g->others && (e = set_text(ln, COL_SUBJECT, g->subject, strlen(g->subject), false)) < 0)
                 return e;
         if (g->device && (e = set_text(ln, COL_DEVICE, g->device, strlen(g->device), false)) < 0)
                 return e;
@@ -270,7 +285,9 @@ static int json_group(struct problems_sink *p, const struct group *g) {
         if (e >= 0 && g->has_first)
                 e = add(o, "time_last", json_usec_new(g->last));
         if (e >= 0)
-                e = add(o, "subject", json_bytes_new(g->subject, strlen(g->subject)));
+                e = add(o, "subject", g->others ? json_object_new_string("") : json_bytes_new(g->subject, strlen(g->subject)));
+        if (e >= 0 && g->others)
+                e = add(o, "others", json_object_new_boolean(1));
         if (e >= 0 && g->device)
                 e = add(o, "device", json_bytes_new(g->device, strlen(g->device)));
         if (e >= 0)
@@ -351,7 +368,7 @@ static int problems_sink_init(struct sink *s) {
         p->json = s->settings->json;
         p->groups = strmap_new(N_BUCKETS);
         /* A kind's name, '/', a subject of at most 255 bytes and its NUL. */
-        p->keybuf = malloc(32 + 256 + 1);
+        p->keybuf = malloc(32 + 256 + sizeof(others_key));
         return p->groups && p->keybuf && p->po ? 0 : -ENOMEM;
 }
 

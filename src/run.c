@@ -320,8 +320,12 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 case -EMSGSIZE:
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
                         continue;
-                case -EBADMSG:
                 case -E2BIG:
+                        /* The gap it leaves is that record: too big, not lost elsewhere. */
+                        kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_TOOBIG);
+                        report_bad(run, rd, &shown, e);
+                        continue;
+                case -EBADMSG:
                         report_bad(run, rd, &shown, e);
                         continue;
                 default:

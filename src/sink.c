@@ -2,8 +2,10 @@
 /* Helpers every sink shares: making one from its ops, freeing it, flushing after an item. */
 #include <stdlib.h>
 
+#include "i18n.h"
 #include "output.h"
 #include "sink.h"
+#include "util.h"
 
 struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings) {
         struct sink *s;
@@ -30,4 +32,21 @@ struct sink *sink_free(struct sink *s) {
 void sink_end_item(const struct sink *s) {
         if (s->settings && s->settings->flush_each)
                 out_flush();
+}
+
+void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warned) {
+        uint64_t n = out_position() - start;
+
+        if (n <= KMSG_DEFAULT_MAX_RECORD || *warned)
+                return;
+        *warned = true;
+        if (kmsg_record_has_seqnum(r))
+                warnx_(_("seq %llu: written in %llu bytes, more than the %u bytes of a record that kdmesg reads "
+                         "back in this form; --json and --format=export keep it"),
+                       (unsigned long long)kmsg_record_get_seqnum(r), (unsigned long long)n,
+                       KMSG_DEFAULT_MAX_RECORD);
+        else
+                warnx_(_("a record written in %llu bytes, more than the %u bytes of a record that kdmesg reads "
+                         "back in this form; --json and --format=export keep it"),
+                       (unsigned long long)n, KMSG_DEFAULT_MAX_RECORD);
 }

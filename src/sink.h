@@ -111,6 +111,13 @@ struct sink *sink_free(struct sink *s);
 
 /* Call at the end of each record or loss event: flushes when settings->flush_each. */
 void sink_end_item(const struct sink *s);
+/*
+ * The kmsg and syslog forms read back records of at most
+ * KMSG_DEFAULT_MAX_RECORD bytes as written; one that took more (escaping
+ * a record read from JSON or export input can) is said once on stderr.
+ * start: out_position() before the record; *warned: once per sink.
+ */
+void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warned);
 
 /*
  * report-timeline.c: for a "timeline" sink that was given the input's

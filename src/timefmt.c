@@ -512,6 +512,16 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         return n < 0 ? 0 : (size_t)n;
 }
 
+size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
+        size_t n = 0;
+
+        if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME))
+                n = timefmt_ctime(t, usec, buf, size);
+        else if (t && t->format == TIME_ISO)
+                n = timefmt_iso(t, usec, buf, size);
+        return n > 0 ? n : timefmt_mono(usec, buf, size);
+}
+
 static int format_padded(char *buf, size_t size, uint64_t usec) {
         char tmp[32];
         size_t n = put_seconds(tmp, usec, 5);

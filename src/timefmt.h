@@ -131,6 +131,13 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
  * Return the length, or 0 when the boot time is not known (iso, ctime).
  */
 size_t timefmt_mono(uint64_t usec, char *buf, size_t size);
+/*
+ * One point in time for the loss lines and the reports (--lost,
+ * --devices), in the main format: the wall clock as ctime for -T and -e,
+ * as ISO 8601 for iso (when the boot time is known), else "1.234567".
+ * t may be NULL (seconds).  Returns the length.
+ */
+size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_iso(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 size_t timefmt_ctime(const struct timefmt *t, uint64_t usec, char *buf, size_t size);
 

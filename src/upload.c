@@ -22,8 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cursor.h"
 #include "i18n.h"
@@ -59,6 +61,7 @@ struct upload {
         bool stop;     /* stop now, delivered or not */
         bool failed;   /* for good, reported */
         bool failing;  /* the last request failed (said once) */
+        int failed_fd; /* an eventfd, readable once failed */
 
         /* The sender's own. */
         CURL *curl;
@@ -173,8 +176,13 @@ static void wait_ms(struct upload *u, unsigned ms) {
 }
 
 static void fail(struct upload *u) {
+        uint64_t one = 1;
+
         u->failed = true;
         pthread_cond_broadcast(&u->space);
+        if (write(u->failed_fd, &one, sizeof(one)) < 0) {
+                /* Only a counter at its limit fails: it is readable then. */
+        }
 }
 
 static void *sender(void *userdata) {
@@ -317,6 +325,12 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
                 return -ENOMEM;
         u->cfg = *cfg;
         u->cursor = cursor;
+        u->failed_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (u->failed_fd < 0) {
+                e = -errno;
+                free(u);
+                return e;
+        }
         u->quit = quit;
         pthread_mutex_init(&u->lock, NULL);
         pthread_cond_init(&u->work, NULL);
@@ -376,6 +390,10 @@ void upload_idle(struct upload *u) {
         pthread_mutex_unlock(&u->lock);
 }
 
+int upload_get_fd(const struct upload *u) {
+        return u->failed_fd;
+}
+
 bool upload_failed(const struct upload *u) {
         bool f;
 
@@ -416,6 +434,7 @@ void upload_free(struct upload *u) {
         pthread_cond_destroy(&u->work);
         pthread_cond_destroy(&u->space);
         pthread_mutex_destroy(&u->lock);
+        close(u->failed_fd);
         free(u);
         curl_global_cleanup();
 }

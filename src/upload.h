@@ -43,6 +43,8 @@ void upload_idle(struct upload *u);
  * sender.  Returns 0 when everything was delivered, -EIO when not (reported).
  */
 int upload_finish(struct upload *u, bool stop);
+/* Readable once the upload has failed for good: a following reader polls it too. */
+int upload_get_fd(const struct upload *u);
 /* Whether the upload failed for good (reported); the reader stops. */
 bool upload_failed(const struct upload *u);
 void upload_free(struct upload *u);

@@ -112,6 +112,12 @@ $stderr
         [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 3 ]
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x"
         golden boots/export.short
+        # JSON out, JSON in: each record keeps its boot id, so the same boots too.
+        [ "$(jq -r 'select(.msg) | .boot_id' <<<"$("$KDMESG" -K "$EXPORT" -J)" | uniq -c | tr -s ' ' | tr '\n' ' ')" = \
+          " 3 4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6  2 c0ffee0123456789abcdef0123456789 " ]
+        run --separate-stderr bash -c '"$KDMESG" -K "$1" -J | "$KDMESG" -K -' _ "$EXPORT"
+        golden boots/export.short
+        cmp <(KDMESG_JSON_SLOW=1 "$KDMESG" -K "$EXPORT" -J) <("$KDMESG" -K "$EXPORT" -J)
         # An empty _BOOT_ID is a malformed entry, named with its line; the rest is read.
         printf '_BOOT_ID=\nSEQNUM=0\nMESSAGE=a\n\nSEQNUM=1\nMESSAGE=b\n\n' >"$BATS_TEST_TMPDIR/bad.export"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/bad.export" --input-format export

@@ -222,10 +222,10 @@ sys.stdout.write("6,0,0,-;before\n6,1,1,-;" + "x" * (1 << 20) + "\n SUBSYSTEM=bi
         run_split "$KDMESG" -K big.kmsg
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: big.kmsg:2: record larger than 1048576 bytes skipped
-kdmesg: 1 message lost (gap)" ]
-        # The skipped record's sequence number is missing, and said so.
+kdmesg: 1 message lost (toobig)" ]
+        # The skipped record's sequence number is missing, and said so: it was too big.
         [ "${#lines[@]}" -eq 3 ]
         [ "${lines[0]}" = "[    0.000000] before" ]
-        [[ "${lines[1]}" == "-- 1 message lost (seq 1, "* ]]
+        [[ "${lines[1]}" == "-- 1 message lost (seq 1, "*", toobig) --" ]]
         [ "${lines[2]}" = "[    0.000002] after" ]
 }

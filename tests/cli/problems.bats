@@ -135,6 +135,18 @@ user_rules() {
         [ -z "$output" ]
 }
 
+@test "memory is bounded: past 10000 groups, one (others) group per kind" {
+        local f="$BATS_TEST_TMPDIR/many.kmsg"
+        awk 'BEGIN { for (i = 0; i < 10005; i++) printf "6,%d,%d,-;p%d[1]: segfault at 0 ip 1 sp 2 error 4 in x[1+1]\n", i, i, i }' >"$f"
+        run --separate-stderr "$KDMESG" -K "$f" --problems --json
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 10001 ]
+        [ "$(grep -c '"others":true' <<<"$output")" -eq 1 ]
+        grep -qF '{"problem":"segfault","count":5,"first_seq":10000,"last_seq":10004,"time_first":0.010000,"time_last":0.010004,"subject":"","others":true,"message":"p10000[1]: segfault' <<<"$output"
+        run "$KDMESG" -K "$f" --problems
+        [[ "$output" == *"segfault     5 "*"(others)"* ]]
+}
+
 @test "user rules in problems.d come first: a new pattern, and ignore" {
         user_rules 10-local.rules <<'RULES'
 # our NIC driver's own words

@@ -109,6 +109,33 @@ PY
         [ "$(journalctl --directory "$J" SEQNUM=10 -o cat --no-pager | wc -l)" -eq 3 ]
 }
 
+@test "--upload the emulated ring: every entry with every field, this machine's _HOSTNAME, _MACHINE_ID and _BOOT_ID" {
+        emu_init 16
+        emu write 40
+        export KDMESG_BOOT_TIME=@1700000000
+        start_remote
+        run --separate-stderr kdmesg_emu --upload "$URL"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: 24 messages lost (rotated)" ]
+        kill_remote
+        kdmesg_emu --format=export -q > "$BATS_TEST_TMPDIR/want"
+        journalctl --directory "$J" -o export --no-pager > "$BATS_TEST_TMPDIR/got"
+        python3 - <(entries "$BATS_TEST_TMPDIR/want") <(entries "$BATS_TEST_TMPDIR/got") <<'PY'
+import ast, sys
+want = [ast.literal_eval(l) for l in open(sys.argv[1])]
+got = [ast.literal_eval(l) for l in open(sys.argv[2])]
+assert len(want) == len(got) == 17, (len(want), len(got))
+for w, g in zip(want, got):
+    missing = [f for f in w if f not in g]
+    assert not missing, missing
+PY
+        journalctl --directory "$J" -b "$(emu get boot_id | tr -d -)" _HOSTNAME="$(hostname)" \
+                _MACHINE_ID="$(tr -d '\n' < /etc/machine-id)" -o cat --no-pager > "$BATS_TEST_TMPDIR/cat"
+        [ "$(head -1 "$BATS_TEST_TMPDIR/cat")" = "-- 24 messages lost (seq 0-23, before 0.025000, rotated) --" ]
+        [ "$(tail -1 "$BATS_TEST_TMPDIR/cat")" = "record 39" ]
+        [ "$(wc -l < "$BATS_TEST_TMPDIR/cat")" -eq 17 ]
+}
+
 @test "--upload: unreachable, refusing and non-journal servers are one line each, exit 1" {
         run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
         [ "$status" -eq 1 ]
@@ -139,6 +166,10 @@ PY
         [ "${stderr_lines[0]}" = "kdmesg: --trust is for --upload" ]
         run --separate-stderr "$KDMESG" --upload "$URL" --lost
         [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --lost" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --problems
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --problems" ]
+        run --separate-stderr "$KDMESG" --upload "$URL" --timeline
+        [ "${stderr_lines[0]}" = "kdmesg: --upload cannot be combined with --timeline" ]
 }
 
 @test "--upload --follow: the cursor moves only after the collector's answer; a collector away is retried" {
@@ -173,6 +204,22 @@ PY
         echo "$output"
         [ "$status" -eq 0 ]
         [[ "$output" == "records=12 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload --follow: a server that refuses ends kdmesg at once with one line, also while it waits for records" {
+        emu_init 64
+        emu write 2
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL/journal/" -q
+        # It sent the two, was refused, and now sleeps in poll() no more.
+        for ((i = 0; i < 200; i++)); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+        STATUS=0
+        wait "$PID" || STATUS=$?
+        kill_remote
+        [ "$STATUS" -eq 1 ]
+        [ "$(cat "$ERR")" = "kdmesg: $URL/journal/ refused the upload: HTTP 404: Not found. (is it systemd-journal-remote?)" ]
+        # Nothing was delivered: the cursor names nothing yet.
+        ! grep -q '^seq=' "$C" 2>/dev/null
 }
 
 @test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {

@@ -292,3 +292,24 @@ TEST(json_impossible_values_are_refused) {
         CHECK_INT(kmsg_reader_next(rd, &r), 0);
         kmsg_reader_unref(rd);
 }
+
+TEST(json_boot_id_and_boot_marks) {
+        struct kmsg_reader *rd = READER(
+                "{\"seq\":1,\"flags\":\"-\",\"msg\":\"a\",\"dict\":{},\"boot_id\":\"0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\"}\n"
+                "{\"boot\":2,\"first_seq\":0,\"boot_id\":\"9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4\"}\n"
+                "{\"seq\":0,\"flags\":\"-\",\"msg\":\"b\",\"dict\":{}}\n"
+                "{\"seq\":1,\"flags\":\"-\",\"msg\":\"c\",\"dict\":{},\"boot_id\":\"\"}\n",
+                KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_boot_id(r), "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+        /* The boot mark is no record. */
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "b");
+        CHECK(kmsg_record_get_boot_id(r) == NULL);
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_INT(kmsg_reader_get_position(rd), 4);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}

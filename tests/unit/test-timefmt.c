@@ -398,3 +398,26 @@ TEST(boot_time_from_proc_stat_btime) {
                 CHECK(v > live - 2 * SEC && v < live + 2 * SEC);
         }
 }
+
+TEST(point_in_the_main_format) {
+        struct timefmt t = { .have_boot = true, .boot_usec = BOOT * SEC };
+        char buf[64];
+
+        utc();
+        CHECK_INT(timefmt_point(NULL, 1500000, buf, sizeof(buf)), 8);
+        CHECK_STR(buf, "1.500000");
+        timefmt_point(&t, 1500000, buf, sizeof(buf));
+        CHECK_STR(buf, "1.500000");
+        timefmt_add(&t, TIME_CTIME);
+        timefmt_point(&t, 1500000, buf, sizeof(buf));
+        CHECK_STR(buf, "Tue Nov 14 22:13:21 2023");
+        t = (struct timefmt){ .have_boot = true, .boot_usec = BOOT * SEC };
+        timefmt_add(&t, TIME_ISO);
+        timefmt_add(&t, TIME_CTIME);
+        timefmt_point(&t, 1500000, buf, sizeof(buf));
+        CHECK_STR(buf, "2023-11-14T22:13:21,500000+00:00");
+        /* Without the boot time: seconds. */
+        t.have_boot = false;
+        timefmt_point(&t, 1500000, buf, sizeof(buf));
+        CHECK_STR(buf, "1.500000");
+}
