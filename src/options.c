@@ -253,6 +253,14 @@ static enum options_result set_action(struct options *o, enum action a, const ch
         return OPTIONS_RUN;
 }
 
+/* Note the first of -T, -e, -t, -d and -H, for the check against -r. */
+static void stamp_option(struct options *o, const char *name) {
+        if (!o->stamp_option) {
+                o->stamp_option = name;
+                o->stamp_first = !o->raw_option;
+        }
+}
+
 static enum options_result set_time_format(struct options *o, const char *word) {
         if (timefmt_parse_word(&o->out.time, word) < 0)
                 return fail(o, OPTIONS_FAILED,
@@ -421,23 +429,28 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         o->until = optarg;
                         break;
                 case 'd':
+                        stamp_option(o, "--show-delta");
                         /* Not the same as --time-format delta (timefmt.h). */
                         timefmt_add(&o->out.time, TIME_SHOW_DELTA);
                         break;
                 case 'e':
+                        stamp_option(o, "--reltime");
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--reltime";
                         break;
                 case 'H':
+                        stamp_option(o, "--human");
                         r = set_time_format(o, "reltime");
                         o->wall_option = "--human";
                         o->pager = true;
                         break;
                 case 'T':
+                        stamp_option(o, "--ctime");
                         r = set_time_format(o, "ctime");
                         o->wall_option = "--ctime";
                         break;
                 case 't':
+                        stamp_option(o, "--notime");
                         r = set_time_format(o, "notime");
                         break;
                 case OPT_TIME_FORMAT:
@@ -485,6 +498,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'r':
                         r = set_format(o, "syslog");
+                        o->raw_option = true;
                         break;
                 case 'o': {
                         const char *bad = NULL;
@@ -577,6 +591,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 }
                 if (r != OPTIONS_RUN)
                         return r;
+        }
+        if (o->raw_option && o->stamp_option && o->format == FORMAT_SYSLOG) {
+                /* As util-linux: -r has its own stamps; the options are named in the order given. */
+                return fail(o, OPTIONS_BAD_USAGE, _("%s and %s cannot be combined"),
+                            o->stamp_first ? o->stamp_option : "--raw", o->stamp_first ? "--raw" : o->stamp_option);
         }
         if (o->out.decode && o->format == FORMAT_SYSLOG) {
                 /* util-linux refuses them too: the raw form has the priority as a number. */
@@ -674,6 +693,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     output_format_to_name(o->format));
         } else if (o->problems.report) {
                 /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->format == FORMAT_TABLE && !o->format_set)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems has columns of its own; -o chooses those of --format=table"));
                 if (o->lost || o->dev.report)
                         return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
                                     o->lost ? "--lost" : "--devices");

@@ -49,6 +49,9 @@ struct options {
         const char *boot_time;         /* --boot-time */
         const char *since, *until;
         const char *wall_option;       /* the option that asked for wall-clock times */
+        /* The first of -T, -e, -t, -d, -H (util-linux refuses them with -r), and whether it came before -r. */
+        const char *stamp_option;
+        bool raw_option, stamp_first;
         struct filter filter;
         struct output_settings out;
         struct devctx dev;

@@ -255,3 +255,42 @@ one_line_dump() {
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --boot-time @1700000000 -T --lost --json
         [[ "$output" == *'"time_before":1.000000'* ]]
 }
+
+@test "the filters and the decode view with caller ids: the same as the peer" {
+        need_peer
+        local o
+        for o in "-l err+" "-l +warn" "-l warn,err" "-f kern" "-f user,daemon,local7" -k -u "-x -k -l info" \
+                "-x -u -T" "-t -f auth,authpriv" "-T -l debug" "--force-prefix -x" "-x --time-format iso"; do
+                # shellcheck disable=SC2086
+                same_as_peer $o
+        done
+}
+
+@test "-r with -T, -e, -t, -d or -H is refused as util-linux refuses it, the options named in the order given" {
+        local a
+        for a in "-r -T:--raw and --ctime" "-T -r:--ctime and --raw" "-r -d:--raw and --show-delta" \
+                "-t --raw:--notime and --raw" "-r -e -T:--raw and --reltime" "-H -r:--human and --raw"; do
+                # shellcheck disable=SC2086
+                run --separate-stderr "$KDMESG" ${a%%:*} -K "$D"
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "${stderr_lines[0]}" = "kdmesg: ${a#*:} cannot be combined" ]
+        done
+        # --time-format is ignored by -r, as util-linux ignores it; --format=syslog takes the time options.
+        run --separate-stderr ours -r --time-format iso
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "<5>[    0.000000] [    T0] Linux version 6.12.0 (parity dump for the kdmesg tests)" ]
+        run --separate-stderr ours --format=syslog -T
+        [ "$status" -eq 0 ]
+}
+
+@test "-r with a time option: the peer refuses the same" {
+        need_peer
+        local a
+        for a in "-r -T" "-T -r" "-r -d" "-t -r" "-r -e" "-H -r"; do
+                # shellcheck disable=SC2086
+                run theirs $a
+                [ "$status" -ne 0 ]
+                [[ "$output" == *"cannot be combined"* ]]
+        done
+}

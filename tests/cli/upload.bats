@@ -109,6 +109,33 @@ PY
         [ "$(journalctl --directory "$J" SEQNUM=10 -o cat --no-pager | wc -l)" -eq 3 ]
 }
 
+@test "--upload the emulated ring: every entry with every field, this machine's _HOSTNAME, _MACHINE_ID and _BOOT_ID" {
+        emu_init 16
+        emu write 40
+        export KDMESG_BOOT_TIME=@1700000000
+        start_remote
+        run --separate-stderr kdmesg_emu --upload "$URL"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: 24 messages lost (rotated)" ]
+        kill_remote
+        kdmesg_emu --format=export -q > "$BATS_TEST_TMPDIR/want"
+        journalctl --directory "$J" -o export --no-pager > "$BATS_TEST_TMPDIR/got"
+        python3 - <(entries "$BATS_TEST_TMPDIR/want") <(entries "$BATS_TEST_TMPDIR/got") <<'PY'
+import ast, sys
+want = [ast.literal_eval(l) for l in open(sys.argv[1])]
+got = [ast.literal_eval(l) for l in open(sys.argv[2])]
+assert len(want) == len(got) == 17, (len(want), len(got))
+for w, g in zip(want, got):
+    missing = [f for f in w if f not in g]
+    assert not missing, missing
+PY
+        journalctl --directory "$J" -b "$(emu get boot_id | tr -d -)" _HOSTNAME="$(hostname)" \
+                _MACHINE_ID="$(tr -d '\n' < /etc/machine-id)" -o cat --no-pager > "$BATS_TEST_TMPDIR/cat"
+        [ "$(head -1 "$BATS_TEST_TMPDIR/cat")" = "-- 24 messages lost (seq 0-23, before 0.025000, rotated) --" ]
+        [ "$(tail -1 "$BATS_TEST_TMPDIR/cat")" = "record 39" ]
+        [ "$(wc -l < "$BATS_TEST_TMPDIR/cat")" -eq 17 ]
+}
+
 @test "--upload: unreachable, refusing and non-journal servers are one line each, exit 1" {
         run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
         [ "$status" -eq 1 ]
