@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The caller id prefix of the text views ("[  T123] ") and its width. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,31 +22,38 @@ unsigned caller_width_from_pid_max(const char *path) {
         return n > 0 && n <= 10 ? n + 1 : CALLER_WIDTH_DEFAULT;
 }
 
+/* "[", the text right-aligned in width, "] ", NUL-terminated, into buf; returns the length. */
+static size_t bracket(char *buf, unsigned width, const char *text, size_t n) {
+        size_t pad = n < width ? width - n : 0;
+
+        buf[0] = '[';
+        memset(buf + 1, ' ', pad);
+        memcpy(buf + 1 + pad, text, n);
+        memcpy(buf + 1 + pad + n, "] ", 3);
+        return pad + n + 3;
+}
+
 size_t caller_prefix(const struct kmsg_record *r, unsigned width, char *buf) {
         const char *c = kmsg_record_get_caller_text(r);
         char text[CALLER_TEXT_MAX * 4 + 4];
-        size_t len, n;
-        int k = 0;
+        size_t len = 0, n;
+        bool plain = true;
 
         buf[0] = '\0';
         if (!c || !*c)
                 return 0;
         if (width == 0)
                 width = CALLER_WIDTH_DEFAULT;
-        len = strlen(c);
+        /* By hand, not snprintf(): this runs for every record of the classic view. */
+        for (; c[len] && len <= CALLER_TEXT_MAX; len++)
+                plain &= (byte_class[(unsigned char)c[len]] & ESC_CELL) != 0;
+        if (plain && len <= CALLER_TEXT_MAX)
+                return bracket(buf, width, c, len);
+        len += strlen(c + len);
         n = escape_into(text, c, len > CALLER_TEXT_MAX ? CALLER_TEXT_MAX : len, ESC_CELL);
         if (len > CALLER_TEXT_MAX) {
                 memcpy(text + n, "...", 4);
                 n += 3;
         }
-        /* By hand, not snprintf(): this runs for every record of the classic view. */
-        buf[k++] = '[';
-        for (; (size_t)k <= width - (n < width ? n : width); k++)
-                buf[k] = ' ';
-        memcpy(buf + k, text, n);
-        k += (int)n;
-        buf[k++] = ']';
-        buf[k++] = ' ';
-        buf[k] = '\0';
-        return (size_t)k;
+        return bracket(buf, width, text, n);
 }

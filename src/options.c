@@ -693,6 +693,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                     output_format_to_name(o->format));
         } else if (o->problems.report) {
                 /* The report is a table, or JSON Lines with --json; following, only JSON. */
+                if (o->format == FORMAT_TABLE && !o->format_set)
+                        return fail(o, OPTIONS_BAD_USAGE,
+                                    _("--problems has columns of its own; -o chooses those of --format=table"));
                 if (o->lost || o->dev.report)
                         return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
                                     o->lost ? "--lost" : "--devices");

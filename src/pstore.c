@@ -288,10 +288,18 @@ static int scan_dir(struct scan *sc, const char *dir, bool archive, int depth) {
         bool has_txt = false;
 
         n = scandir(dir, &names, NULL, by_name);
-        if (n < 0)
-                return errno == ENOENT || errno == ENOTDIR ? 0 : (sc->warn(_("cannot read %s: %s"), dir,
-                                                                            strerror(errno)),
-                                                                   sc->errors++, 0);
+        if (n < 0) {
+                int err = errno;
+
+                /* No pstore mounted, no archive: nothing to read there. */
+                if (err == ENOENT || err == ENOTDIR)
+                        return 0;
+                if (err == ENOMEM)
+                        return -ENOMEM;
+                sc->warn(_("cannot read %s: %s"), dir, strerror(err));
+                sc->errors++;
+                return 0;
+        }
         for (i = 0; i < n; i++)
                 if (depth > 0 && strcmp(names[i]->d_name, "dmesg.txt") == 0)
                         has_txt = true;

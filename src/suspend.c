@@ -71,10 +71,28 @@ static int64_t logged_duration(const char *msg, size_t len) {
         return sec * 1000000 + usec;
 }
 
+/* The first bytes of the marks: this runs for every record, and most are passed over at their first byte. */
+static bool mark_first[256];
+static bool mark_first_made;
+
+static void make_mark_first(void) {
+        size_t i;
+
+        for (i = 0; i < sizeof(suspend_marks) / sizeof(suspend_marks[0]); i++)
+                mark_first[(unsigned char)suspend_marks[i][0]] = true;
+        for (i = 0; i < sizeof(resume_marks) / sizeof(resume_marks[0]); i++)
+                mark_first[(unsigned char)resume_marks[i][0]] = true;
+        mark_first_made = true;
+}
+
 int suspends_classify(const char *msg, size_t len, int64_t *ret_duration_usec) {
         size_t i;
 
         *ret_duration_usec = -1;
+        if (!mark_first_made)
+                make_mark_first();
+        if (len == 0 || !mark_first[(unsigned char)msg[0]])
+                return MARK_NONE;
         for (i = 0; i < sizeof(suspend_marks) / sizeof(suspend_marks[0]); i++)
                 if (starts(msg, len, suspend_marks[i]))
                         return MARK_SUSPEND;

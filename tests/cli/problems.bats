@@ -204,9 +204,38 @@ RULES
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems -r
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems prints a table, or JSON with --json; not --format=syslog" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problems -o SEQ,MESSAGE
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --problems has columns of its own; -o chooses those of --format=table" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problems --format=table --problem panic
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "KIND "* ]]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --follow
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems --follow writes JSON Lines as problems come: add --json" ]
+}
+
+# Completions bash offers for the command line "$@" (the last word is completed).
+bash_complete() {
+        [ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
+        bash -c '
+                source /usr/share/bash-completion/bash_completion
+                source "$1"; shift
+                COMP_WORDS=(kdmesg "$@"); COMP_CWORD=$#
+                COMP_LINE="kdmesg $*"; COMP_POINT=${#COMP_LINE}
+                _kdmesg kdmesg "${@: -1}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf "%s\n" "${COMPREPLY[@]}"' _ "$TESTS/../completions/kdmesg.bash" "$@"
+}
+
+@test "bash completes the kinds of --problem and the options" {
+        run bash_complete --problem o
+        [ "$output" = "$(printf 'oops\noom-kill')" ]
+        run bash_complete --problem hu
+        [ "$output" = "hung-task" ]
+        run bash_complete --proble
+        [ "$output" = "$(printf -- '--problems\n--problem')" ]
+        run bash_complete --fail-on-p
+        [ "$output" = "--fail-on-problem" ]
 }
 
 @test "--problems --json --follow writes a group when it appears and when it changes" {
