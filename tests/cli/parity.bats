@@ -294,3 +294,14 @@ one_line_dump() {
                 [[ "$output" == *"cannot be combined"* ]]
         done
 }
+
+@test "caller ids: -S reads the kernel's syslog(2) form, \"[    0.000000][    T1] \", into the caller field" {
+        printf '%s\n' '<6>[    0.000000][    T1] Linux version' '<4>[    1.500000][    C3] two' \
+                '                          lines' > "$BATS_TEST_TMPDIR/buf"
+        export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+        KDMESG_SHIM_BUFFER="$BATS_TEST_TMPDIR/buf" LD_PRELOAD="$KLOGCTL_SHIM" run --separate-stderr "$KDMESG" -S -P
+        [ "$status" -eq 0 ]
+        [ "$output" = $'[    0.000000] [    T1] Linux version\n[    1.500000] [    C3] two\n                        lines' ]
+        KDMESG_SHIM_BUFFER="$BATS_TEST_TMPDIR/buf" LD_PRELOAD="$KLOGCTL_SHIM" run --separate-stderr "$KDMESG" -S -J
+        [ "$(jq -r .caller <<<"${lines[1]}")" = C3 ]
+}

@@ -745,7 +745,8 @@ static const char syslog_caller[] =
         "[    5.000000] [    X1] nor this\n"
         "[    6.000000] [    T] nor this\n"
         "[    7.000000] [    T1]no space\n"
-        "<6>[    T2] no time stamp: text\n";
+        "<6>[    T2] no time stamp: text\n"
+        "<6>[    8.000000][    T3] the kernel's syslog(2) form: no space before the id\n";
 static const char syslog_caller_want[] =
         "R@1 pri=6 usec=1000000 flags= fields=caller=T1 caller=T1 msg=first\\0asecond\n"
         "R@3 pri=4 usec=2000000 flags= fields=caller=C12 caller=C12 msg=decoded\n"
@@ -755,6 +756,7 @@ static const char syslog_caller_want[] =
         "R@7 usec=6000000 flags= fields= msg=[    T] nor this\n"
         "R@8 usec=7000000 flags= fields= msg=[    T1]no space\n"
         "R@9 pri=6 flags= fields=caller=T2 caller=T2 msg=no time stamp: text\n"
+        "R@10 pri=6 usec=8000000 flags= fields=caller=T3 caller=T3 msg=the kernel's syslog(2) form: no space before the id\n"
         "EOF\n";
 
 TEST(syslog_caller_every_boundary) {
