@@ -12,7 +12,8 @@
  * KMSG_DICT=KEY=VALUE, a pair whose key is not a journal field name ('='
  * and '\' in KEY escaped as \x3d and \x5c).  Every other field that is not
  * the record's own is kept as a journal field (kmsg_record_get_journal_field()).
- * An entry with KDMESG_LOST is a loss kdmesg wrote, and is passed over.
+ * An entry with KDMESG_LOST or KDMESG_BOOT is a loss or a new boot kdmesg
+ * wrote, and is passed over.
  *
  * The extent of a record is found by an incremental scanner, so that a
  * record over the size limit is passed without being held in memory and a
@@ -252,12 +253,12 @@ static int restore_prefix(struct kmsg_record *r, uint64_t facility, const char *
         return 0;
 }
 
-/* Map the fields of one complete record in p[0..len) onto r (1: a loss entry, not a record). */
+/* Map the fields of one complete record in p[0..len) onto r (1: a loss or new-boot entry, not a record). */
 static int build(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
         const char *end = p + len;
         uint64_t level = 6, facility = 0, mono = 0, src_mono = 0;
         bool has_level = false, has_fac = false, has_msg = false, has_mono = false, has_src = false;
-        bool is_loss = false, has_exact = false;
+        bool is_mark = false, has_exact = false;
         const char *ident = NULL, *pid = NULL;
         size_t ident_len = 0, pid_len = 0;
         int e;
@@ -340,9 +341,12 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         e = record_append(r, val, vlen, &r->boot_id_off);
                         if (e < 0)
                                 return e;
-                } else if (key_is(p, klen, "KDMESG_LOST")) {
-                        /* A loss entry (kdmesg --format=export): the gap is found again from the numbers. */
-                        is_loss = true;
+                } else if (key_is(p, klen, "KDMESG_LOST") || key_is(p, klen, "KDMESG_BOOT")) {
+                        /*
+                         * A loss or new-boot entry (kdmesg --format=export):
+                         * the gap and the boot are found again from the records.
+                         */
+                        is_mark = true;
                 } else if (klen > 8 && memcmp(p, "_KERNEL_", 8) == 0) {
                         /* journald's name for every dictionary line: _KERNEL_KEY. */
                         e = record_add_dict(r, p + 8, klen - 8, val, vlen, false);
@@ -412,7 +416,7 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                 }
                 p = nl + 1;
         }
-        if (is_loss)
+        if (is_mark)
                 return 1;
         if (!has_msg) {
                 *ret_err = "record has no MESSAGE field";

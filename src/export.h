@@ -7,6 +7,8 @@
 
 /* The MESSAGE_ID of every loss entry in the export stream (journalctl MESSAGE_ID=...). */
 #define EXPORT_LOSS_MESSAGE_ID "9ac1b3703093449dace9a589386bdafe"
+/* The MESSAGE_ID of every new-boot entry in the export stream. */
+#define EXPORT_BOOT_MESSAGE_ID "fab5b5ca374041ef9ca064a2b02def0a"
 
 /* "ident[pid]: " at the head of a message of a userspace facility. */
 struct syslog_ident {

@@ -88,7 +88,7 @@ void err_loss_line(const struct kmsg_loss *l) {
         fprintf(stderr, "kdmesg: %s\n", buf);
 }
 
-static int boot_describe(uint64_t n, char *buf, size_t size) {
+int boot_describe(uint64_t n, char *buf, size_t size) {
         return snprintf(buf, size, _("-- boot %" PRIu64 " --"), n);
 }
 

@@ -22,7 +22,9 @@ void out_loss_line(const struct kmsg_loss *l);
 /* Write it to standard error ("kdmesg: ..."), for formats whose stdout must stay parseable. */
 void err_loss_line(const struct kmsg_loss *l);
 
-/* The mark of a new boot, "-- boot 2 --", as loss lines are: on standard output or on stderr. */
+/* The mark of a new boot, "-- boot 2 --", into buf (snprintf's return). */
+int boot_describe(uint64_t n, char *buf, size_t size);
+/* That mark as loss lines are: on standard output or on stderr. */
 void out_boot_line(uint64_t n);
 void err_boot_line(uint64_t n);
 

@@ -24,6 +24,7 @@
  * A loss is an entry of its own: KDMESG_LOST (how many, 0 unknown),
  * KDMESG_LOST_FIRST_SEQ, KDMESG_LOST_CAUSE, MESSAGE worded as the loss
  * lines, MESSAGE_ID=EXPORT_LOSS_MESSAGE_ID, SYSLOG_IDENTIFIER=kdmesg.
+ * So is a new boot (export_boot()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -355,8 +356,39 @@ static int export_loss(struct sink *s, const struct kmsg_loss *l) {
         return e < 0 ? e : 0;
 }
 
+/*
+ * A new boot is an entry of its own too, before the rotated loss of that
+ * boot and its first record, with that record's time and machine fields:
+ * KDMESG_BOOT (its number in the input, 2 for the first new one),
+ * KDMESG_BOOT_FIRST_SEQ, MESSAGE worded as the boot lines and
+ * MESSAGE_ID=EXPORT_BOOT_MESSAGE_ID.
+ */
 static int export_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
-        err_boot_line(n);
+        const struct output_settings *set = s->settings;
+        char buf[64];
+        int len;
+
+        flush_loss(s, NULL);
+        if (r && kmsg_record_has_timestamp(r)) {
+                uint64_t at = kmsg_record_get_timestamp(r);
+
+                if (set->time.have_boot)
+                        field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, at));
+                field_u64("__MONOTONIC_TIMESTAMP", at);
+        }
+        machine_fields(set, r);
+        field_str("_TRANSPORT", "kernel");
+        field_u64("PRIORITY", 5);
+        field_str("SYSLOG_IDENTIFIER", "kdmesg");
+        field_str("MESSAGE_ID", EXPORT_BOOT_MESSAGE_ID);
+        len = boot_describe(n, buf, sizeof(buf));
+        if (len > 0)
+                field("MESSAGE", buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+        field_u64("KDMESG_BOOT", n);
+        if (r && kmsg_record_has_seqnum(r))
+                field_u64("KDMESG_BOOT_FIRST_SEQ", kmsg_record_get_seqnum(r));
+        out_putc('\n');
+        sink_end_item(s);
         return 0;
 }
 

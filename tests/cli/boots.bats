@@ -107,9 +107,15 @@ $stderr
         [ "$(jq -c 'select(.boot)' <<<"$output")" = '{"boot":2,"first_seq":13,"boot_id":"c0ffee0123456789abcdef0123456789"}' ]
         # Export out, export in: the same boots.
         KDMESG_BOOT_TIME=0 "$KDMESG" -K "$EXPORT" --format=export >"$BATS_TEST_TMPDIR/x"
-        # Each boot's records, and the loss entry before its first record.
+        # Each boot's records; boot 2's entry and the loss entry before its first record.
         [ "$(grep -c '^_BOOT_ID=4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6$' "$BATS_TEST_TMPDIR/x")" -eq 4 ]
-        [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 3 ]
+        [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 4 ]
+        # The new boot is an entry of the stream, with the first record's boot id and time.
+        [ "$(awk -v RS= '/\nKDMESG_BOOT=2\n/' "$BATS_TEST_TMPDIR/x" | grep -E '^(_BOOT_ID|MESSAGE_ID|MESSAGE|KDMESG_BOOT_FIRST_SEQ)=')" = \
+"_BOOT_ID=c0ffee0123456789abcdef0123456789
+MESSAGE_ID=fab5b5ca374041ef9ca064a2b02def0a
+MESSAGE=-- boot 2 --
+KDMESG_BOOT_FIRST_SEQ=13" ]
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x"
         golden boots/export.short
         # JSON out, JSON in: each record keeps its boot id, so the same boots too.
@@ -138,4 +144,18 @@ $stderr
         head -n 7 "$RESET" >"$BATS_TEST_TMPDIR/a.kmsg"
         tail -n 4 "$RESET" >"$BATS_TEST_TMPDIR/b.kmsg"
         diff <("$KDMESG" -K "$RESET" 2>&1) <("$KDMESG" -K "$BATS_TEST_TMPDIR/a.kmsg" -K "$BATS_TEST_TMPDIR/b.kmsg" 2>&1)
+}
+
+@test "export: on a collector, journalctl MESSAGE_ID=... lists each new boot, and -K skips the entry" {
+        local remote=/lib/systemd/systemd-journal-remote
+        [ -x "$remote" ] || skip "no systemd-journal-remote"
+        KDMESG_BOOT_TIME=1700000000 "$KDMESG" -K "$FORWARD" --format=export \
+                --boot-id 0123456789abcdef0123456789abcdef >"$BATS_TEST_TMPDIR/x" 2>/dev/null
+        "$remote" -o "$BATS_TEST_TMPDIR/x.journal" - <"$BATS_TEST_TMPDIR/x"
+        run journalctl --file "$BATS_TEST_TMPDIR/x.journal" MESSAGE_ID=fab5b5ca374041ef9ca064a2b02def0a -o cat
+        [ "$output" = "-- boot 2 --" ]
+        # Read back, the entry is no record: the boot is found again from the numbers.
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x"
+        [ "$(grep -c -- '^-- boot 2 --$' <<<"$output")" -eq 1 ]
+        [[ "$output" != *"kdmesg: -- boot"* ]]
 }
