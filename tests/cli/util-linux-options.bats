@@ -7,8 +7,6 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-PEER="$TESTS/../../shared/peers/util-linux-dmesg/test_dmesg"
-
 setup() {
         export KDMESG_SHIM_LOG="$BATS_TEST_TMPDIR/calls"
         export KDMESG_SHIM_BUFFER="$BATS_TEST_TMPDIR/ring"
@@ -73,9 +71,9 @@ open(sys.argv[2],"wb").write("".join(x+"\n\0" for x in r).encode("latin-1"))' "$
                 [ -z "$output" ]
                 [ "${stderr_lines[0]}" = "kdmesg: --raw and --decode cannot be combined" ]
         done
-        if [ -x "$PEER" ]; then
+        if [ -x "$PEER/test_dmesg" ]; then
                 nul_copy "$DATA/classic.kmsg" "$BATS_TEST_TMPDIR/classic.nul"
-                run "$PEER" -x -r -K "$BATS_TEST_TMPDIR/classic.nul"
+                run "$PEER/test_dmesg" -x -r -K "$BATS_TEST_TMPDIR/classic.nul"
                 [ "$status" -eq 1 ]
         fi
 }
@@ -99,13 +97,13 @@ stamps() {
         [ "${lines[0]}" = "Memory: 16384K available (2048K kernel code)" ]
         TZ=GMT run "$KDMESG" --boot-time 1700000000 --until "Tue 2023-11-14 22:13:21,6" -K "$DATA/classic.kmsg" -q -t
         [ "${lines[-1]}" = "usb 1-1: new high-speed USB device number 2 using xhci_hcd" ]
-        [ -x "$PEER" ] || skip "no util-linux peer in ../shared/peers"
+        need_peer
         nul_copy "$DATA/classic.kmsg" "$BATS_TEST_TMPDIR/classic.nul"
         for s in "${SINCE_FORMS[@]}"; do
                 for opt in --since --until; do
                         echo "$opt '$s'"
                         # The stamps of the records selected: -r keeps fragment records apart, as util-linux.
-                        want=$(TZ=GMT DMESG_TEST_BOOTIME=1700000000.0 "$PEER" -r "$opt" "$s" -K "$BATS_TEST_TMPDIR/classic.nul" | stamps)
+                        want=$(TZ=GMT DMESG_TEST_BOOTIME=1700000000.0 "$PEER/test_dmesg" -r "$opt" "$s" -K "$BATS_TEST_TMPDIR/classic.nul" | stamps)
                         [ "$(TZ=GMT "$KDMESG" --boot-time 1700000000 -q -r "$opt" "$s" -K "$DATA/classic.kmsg" 2>/dev/null | stamps)" = "$want" ]
                 done
         done
@@ -141,8 +139,8 @@ stamps() {
                 [ "$status" -eq 1 ]
                 [ -z "$output" ]
                 [ "$stderr" = "kdmesg: bad time '$s' for --since" ]
-                if [ -x "$PEER" ]; then
-                        run "$PEER" --since "$s" -K /dev/null
+                if [ -x "$PEER/test_dmesg" ]; then
+                        run "$PEER/test_dmesg" --since "$s" -K /dev/null
                         [ "$status" -eq 1 ]
                 fi
         done
@@ -171,10 +169,10 @@ stamps() {
         run --separate-stderr "$BATS_TEST_TMPDIR/bin/dmesg" --lost -J -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
         [[ "${lines[0]}" == '{"first_seq":14,'* ]]
-        if [ -x "$PEER" ]; then
+        if [ -x "$PEER/test_dmesg" ]; then
                 nul_copy "$DATA/colors.kmsg" "$BATS_TEST_TMPDIR/colors.nul"
                 # The document's structure as 2.43 writes it, first key to last (parity checks the rest).
-                [ "$("$PEER" -J -K "$BATS_TEST_TMPDIR/colors.nul" | head -2)" = "$("$BATS_TEST_TMPDIR/bin/dmesg" -J -K "$DATA/colors.kmsg" | head -2)" ]
+                [ "$("$PEER/test_dmesg" -J -K "$BATS_TEST_TMPDIR/colors.nul" | head -2)" = "$("$BATS_TEST_TMPDIR/bin/dmesg" -J -K "$DATA/colors.kmsg" | head -2)" ]
         fi
 }
 
