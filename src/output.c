@@ -129,22 +129,33 @@ void out_u64_padded(uint64_t v, unsigned width) {
         out_write(tmp + i, sizeof(tmp) - (size_t)i);
 }
 
+/* "00" to "99": two digits a step. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
+
 size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
         char tmp[28];
         uint64_t sec = usec / 1000000;
-        unsigned frac = (unsigned)(usec % 1000000);
+        unsigned frac = (unsigned)(usec % 1000000), k;
         size_t i = sizeof(tmp), n;
-        int k;
 
-        for (k = 0; k < 6; k++) {
-                tmp[--i] = (char)('0' + frac % 10);
-                frac /= 10;
+        for (k = 0; k < 3; k++) {
+                i -= 2;
+                memcpy(tmp + i, pairs + 2 * (frac % 100), 2);
+                frac /= 100;
         }
         tmp[--i] = '.';
-        do {
-                tmp[--i] = (char)('0' + sec % 10);
-                sec /= 10;
-        } while (sec);
+        while (sec >= 100) {
+                i -= 2;
+                memcpy(tmp + i, pairs + 2 * (sec % 100), 2);
+                sec /= 100;
+        }
+        if (sec >= 10) {
+                i -= 2;
+                memcpy(tmp + i, pairs + 2 * sec, 2);
+        } else
+                tmp[--i] = (char)('0' + sec);
         while (sizeof(tmp) - i < width + 7)
                 tmp[--i] = ' ';
         n = sizeof(tmp) - i;
