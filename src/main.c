@@ -234,6 +234,9 @@ int main(int argc, char **argv) {
                                 uc.batch_max = uc.mem_max / 4;
                 }
                 e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
+                if (e == -ELIBACC || e == -ELIBBAD)
+                        errx_(_("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),
+                              UPLOAD_LIBCURL);
                 if (e < 0)
                         errx_(_("cannot set up --upload: %s"), strerror(-e));
                 out_set_writer(upload_write, run.upload);

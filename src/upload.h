@@ -28,8 +28,12 @@ struct upload_config {
 /*
  * Start the sender; it saves cursor (may be NULL) after each accepted
  * batch.  The reader's waits end when *quit is set (SIGINT, SIGTERM).
- * 0, or -errno.
+ * libcurl (UPLOAD_LIBCURL) is loaded then: -ELIBACC when it cannot be,
+ * -ELIBBAD when it lacks a call.  0, or -errno.
  */
+/* The library --upload loads (dlopen()), by its soname. */
+#define UPLOAD_LIBCURL "libcurl.so.4"
+
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
                struct upload **ret);
 /* Record seq begins: the bytes that follow are its entry (run.c calls it before formatting). */

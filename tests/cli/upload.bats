@@ -329,3 +329,20 @@ PY
         [ "$STATUS" -eq 0 ]
         grep -qx 'seq=2' "$BATS_TEST_TMPDIR/upload.cursor"
 }
+
+@test "--upload loads libcurl only when it is used; without it, one line says what is missing" {
+        # Not linked: every other run of kdmesg starts without libcurl and its libraries.
+        run ldd "$KDMESG"
+        [ "$status" -eq 0 ]
+        [[ "$output" != *libcurl* ]]
+        # A machine without libcurl: the soname hidden in a private mount namespace.
+        command -v unshare >/dev/null || skip "no unshare"
+        unshare -m true 2>/dev/null || skip "no mount namespaces here"
+        lib=$(ldconfig -p | awk '$1 == "libcurl.so.4" { print $NF; exit }')
+        [ -n "$lib" ] || skip "libcurl.so.4 not in the linker cache"
+        run --separate-stderr unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@"' _ "$lib" \
+                "$KDMESG" -K "$DATA/basic.kmsg" --upload http://127.0.0.1:9/ --boot-time 0
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --upload needs libcurl (libcurl.so.4), which cannot be loaded: install libcurl4" ]
+        [ -z "$output" ]
+}
