@@ -82,6 +82,18 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops level=loud /x/\n"), "t.rules:1: unknown level 'loud'");
         CHECK_STR(load_error("oops //\n"), "t.rules:1: an empty regex");
         CHECK(strncmp(load_error("oops /[/\n"), "t.rules:1: bad regex: ", 22) == 0);
+        /* What regcomp() would take gigabytes for is refused before it is asked. */
+        CHECK_STR(load_error("oops /se++++++++++++++++++++++++lf/\n"),
+                  "t.rules:1: regex too costly: a repetition of a repetition (undefined in POSIX)");
+        CHECK_STR(load_error("oops /a*{2}/\n"), "t.rules:1: regex too costly: a repetition of a repetition (undefined in POSIX)");
+        CHECK_STR(load_error("oops /a{256}/\n"), "t.rules:1: regex too costly: a repetition bound over 255");
+        CHECK_STR(load_error("oops /a{1,999999999999999999999}/\n"), "t.rules:1: regex too costly: a repetition bound over 255");
+        CHECK_STR(load_error("oops /((a{200}){200})/\n"),
+                  "t.rules:1: regex too costly: over 20000 pieces once its repetitions are expanded");
+        CHECK_STR(load_error("oops /(((((((((((((((((((((((((((((((((a)))))))))))))))))))))))))))))))))/\n"),
+                  "t.rules:1: regex too costly: groups nested more than 32 deep");
+        /* Near them, and fine: a bracket holding '+' and '{', an escaped '+', bounds that multiply to 10000. */
+        CHECK_STR(load_error("oops /[+*{]+ \\++ (a{100}){100} x{1,}[[:space:]]+ ([]+])+/\n"), "");
         CHECK_STR(load_error("a\r\n\toops  level=err+   /x/i  \r\n"), "t.rules:1: unknown kind 'a' (expected panic, "
                   "oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, "
                   "segfault, warning, link-down, any or ignore)");
