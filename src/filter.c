@@ -8,6 +8,7 @@
 
 #include "filter.h"
 #include "i18n.h"
+#include "regex-cost.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -112,11 +113,17 @@ void filter_add_userspace(struct filter *f) {
 }
 
 int filter_set_grep(struct filter *f, const char *regex) {
+        const char *costly;
         int e;
 
         if (f->have_grep) {
                 regfree(&f->grep);
                 f->have_grep = false;
+        }
+        costly = regex_cost_check(regex);
+        if (costly) {
+                set_error(f, _("regular expression '%s' too costly: %s"), regex, costly);
+                return -EINVAL;
         }
         e = regcomp(&f->grep, regex, REG_EXTENDED | REG_NOSUB);
         if (e != 0) {

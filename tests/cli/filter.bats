@@ -181,6 +181,19 @@ BOOT=1700000000
         [ "${#stderr_lines[@]}" -eq 1 ]
 }
 
+@test "-g: a regex the C library would take gigabytes to compile is refused in one line" {
+        run --separate-stderr "$KDMESG" -g 'se+++++++++++++++++++++++++lf' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: regular expression 'se+++++++++++++++++++++++++lf' too costly: a repetition of a repetition (undefined in POSIX)" ]
+        run --separate-stderr "$KDMESG" -g '((a{200}){200})' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: regular expression '((a{200}){200})' too costly: over 20000 pieces once its repetitions are expanded" ]
+        run --separate-stderr "$KDMESG" -t -g 'usb [0-9]+-[0-9]{1,3}:' -K "$DATA/classic.kmsg"
+        [ "$status" -eq 0 ]
+        [ -n "$output" ]
+}
+
 @test "--seq FROM-TO, FROM-, -TO, N" {
         run --separate-stderr "$KDMESG" -t --seq 2-4 -K "$DATA/classic.kmsg"
         [ "$status" -eq 0 ]
