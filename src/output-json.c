@@ -668,3 +668,11 @@ const struct sink_ops sink_json_ops = {
         .finish = json_finish,
         .free = json_free,
 };
+
+int json_add(struct json_object *o, const char *key, struct json_object *v) {
+        if (!v)
+                return -ENOMEM;
+        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY) < 0
+                       ? -ENOMEM
+                       : 0;
+}

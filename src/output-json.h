@@ -23,5 +23,7 @@ void out_json_text(const char *p, size_t len);
 struct json_object *json_dict_new(const struct kmsg_record *r);
 /* A loss event as the JSON object of --json and --lost --json; NULL: no memory. */
 struct json_object *json_loss_new(const struct kmsg_loss *l);
+/* Add v under key, a constant not yet in o: 0, or -ENOMEM when v is NULL (its constructor failed) or the add fails. */
+int json_add(struct json_object *o, const char *key, struct json_object *v);
 
 #endif

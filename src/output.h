@@ -98,4 +98,11 @@ static inline void out_putc(char c) {
 /* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */
 void out_escaped(const char *p, size_t len, unsigned class);
 
+struct libscols_table;
+/*
+ * The end of a report's table: print tb and a newline when e >= 0, then
+ * free it (table-layout.c).  Returns 0, e when it was < 0, or the print's error.
+ */
+int table_print_free(struct libscols_table *tb, int e);
+
 #endif

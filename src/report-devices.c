@@ -224,7 +224,6 @@ static int fill_line(struct devices_sink *d, struct libscols_line *ln, const str
 /* rows: the n rows to print, in order. */
 static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
         struct libscols_table *tb = scols_new_table();
-        char *str = NULL;
         size_t i;
         int e = 0;
 
@@ -249,29 +248,13 @@ static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
 
                 e = ln ? fill_line(d, ln, rows[i]) : -ENOMEM;
         }
-        if (e >= 0)
-                e = scols_print_table_to_string(tb, &str);
-        if (e >= 0 && str) {
-                out_puts(str);
-                out_putc('\n');
-        }
-        free(str);
-        scols_unref_table(tb);
-        return e < 0 ? e : 0;
+        return table_print_free(tb, e);
 }
 
 /*
  * --devices --json: JSON Lines like the records', one object per device, in
  * the table's order; text that is not valid UTF-8 is an array of bytes.
  */
-static int add(struct json_object *o, const char *key, struct json_object *v) {
-        if (!v)
-                return -ENOMEM;
-        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY) < 0
-                       ? -ENOMEM
-                       : 0;
-}
-
 static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         size_t i;
 
@@ -285,24 +268,24 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
 
                 if (!o)
                         return -ENOMEM;
-                e = others ? add(o, "others", json_object_new_boolean(1))
-                           : add(o, "device", json_bytes_new(w->device, strlen(w->device)));
+                e = others ? json_add(o, "others", json_object_new_boolean(1))
+                           : json_add(o, "device", json_bytes_new(w->device, strlen(w->device)));
                 if (e >= 0 && name)
-                        e = add(o, "devname", json_bytes_new(name, strlen(name)));
+                        e = json_add(o, "devname", json_bytes_new(name, strlen(name)));
                 if (e >= 0 && w->subsystem)
-                        e = add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
+                        e = json_add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
                 if (e >= 0)
-                        e = add(o, "count", json_object_new_uint64(w->count));
+                        e = json_add(o, "count", json_object_new_uint64(w->count));
                 if (e >= 0 && d->dev->filter.text)
-                        e = add(o, "inferred", json_object_new_uint64(w->inferred));
+                        e = json_add(o, "inferred", json_object_new_uint64(w->inferred));
                 if (e >= 0 && w->worst < NO_LEVEL)
-                        e = add(o, "level", json_object_new_string(kmsg_level_to_name(w->worst)));
+                        e = json_add(o, "level", json_object_new_string(kmsg_level_to_name(w->worst)));
                 if (e >= 0 && w->has_first)
-                        e = add(o, "first", json_usec_new(w->first));
+                        e = json_add(o, "first", json_usec_new(w->first));
                 if (e >= 0 && w->has_last)
-                        e = add(o, "last", json_usec_new(w->last));
+                        e = json_add(o, "last", json_usec_new(w->last));
                 if (e >= 0)
-                        e = add(o, "msg", json_bytes_new(w->message, w->message_len));
+                        e = json_add(o, "msg", json_bytes_new(w->message, w->message_len));
                 text = e >= 0 ? json_object_to_json_string_length(
                                         o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
                               : NULL;

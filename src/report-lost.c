@@ -302,7 +302,6 @@ static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m
 static int print_table(struct lost_sink *t) {
         struct libscols_table *tb;
         bool boots = t->boot > 1;
-        char *str = NULL;
         size_t i;
         int e = 0;
 
@@ -330,15 +329,7 @@ static int print_table(struct lost_sink *t) {
 
                 e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots) : -ENOMEM;
         }
-        if (e >= 0)
-                e = scols_print_table_to_string(tb, &str);
-        if (e >= 0 && str) {
-                out_puts(str);
-                out_putc('\n');
-        }
-        free(str);
-        scols_unref_table(tb);
-        return e < 0 ? e : 0;
+        return table_print_free(tb, e);
 }
 
 /* Several boots: what the records of each cover, one line per boot. */

@@ -228,7 +228,6 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
 
 static int print_table(struct problems_sink *p, struct group **groups, size_t n) {
         struct libscols_table *tb = scols_new_table();
-        char *str = NULL;
         size_t i;
         int e = 0;
 
@@ -245,23 +244,7 @@ static int print_table(struct problems_sink *p, struct group **groups, size_t n)
 
                 e = ln ? fill_line(p, ln, groups[i]) : -ENOMEM;
         }
-        if (e >= 0)
-                e = scols_print_table_to_string(tb, &str);
-        if (e >= 0 && str) {
-                out_puts(str);
-                out_putc('\n');
-        }
-        free(str);
-        scols_unref_table(tb);
-        return e < 0 ? e : 0;
-}
-
-static int add(struct json_object *o, const char *key, struct json_object *v) {
-        if (!v)
-                return -ENOMEM;
-        return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY) < 0
-                       ? -ENOMEM
-                       : 0;
+        return table_print_free(tb, e);
 }
 
 /* One group as a line of JSON: problem, count, first_seq, ..., message. */
@@ -273,25 +256,25 @@ static int json_group(struct problems_sink *p, const struct group *g) {
 
         if (!o)
                 return -ENOMEM;
-        e = add(o, "problem", json_object_new_string(problem_kind_name(g->kind)));
+        e = json_add(o, "problem", json_object_new_string(problem_kind_name(g->kind)));
         if (e >= 0)
-                e = add(o, "count", json_object_new_uint64(g->count));
+                e = json_add(o, "count", json_object_new_uint64(g->count));
         if (e >= 0 && g->has_seq)
-                e = add(o, "first_seq", json_object_new_uint64(g->first_seq));
+                e = json_add(o, "first_seq", json_object_new_uint64(g->first_seq));
         if (e >= 0 && g->has_seq)
-                e = add(o, "last_seq", json_object_new_uint64(g->last_seq));
+                e = json_add(o, "last_seq", json_object_new_uint64(g->last_seq));
         if (e >= 0 && g->has_first)
-                e = add(o, "time_first", json_usec_new(g->first));
+                e = json_add(o, "time_first", json_usec_new(g->first));
         if (e >= 0 && g->has_first)
-                e = add(o, "time_last", json_usec_new(g->last));
+                e = json_add(o, "time_last", json_usec_new(g->last));
         if (e >= 0)
-                e = add(o, "subject", g->others ? json_object_new_string("") : json_bytes_new(g->subject, strlen(g->subject)));
+                e = json_add(o, "subject", g->others ? json_object_new_string("") : json_bytes_new(g->subject, strlen(g->subject)));
         if (e >= 0 && g->others)
-                e = add(o, "others", json_object_new_boolean(1));
+                e = json_add(o, "others", json_object_new_boolean(1));
         if (e >= 0 && g->device)
-                e = add(o, "device", json_bytes_new(g->device, strlen(g->device)));
+                e = json_add(o, "device", json_bytes_new(g->device, strlen(g->device)));
         if (e >= 0)
-                e = add(o, "message", json_bytes_new(g->message, g->message_len));
+                e = json_add(o, "message", json_bytes_new(g->message, g->message_len));
         text = e >= 0 ? json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
                                                          &len)
                       : NULL;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "output.h"
 #include "table-layout.h"
 
 #define SPACES_MAX 255
@@ -305,4 +306,18 @@ struct table_layout *table_layout_new(struct libscols_table *tb, const struct co
                 }
         }
         return lo;
+}
+
+int table_print_free(struct libscols_table *tb, int e) {
+        char *str = NULL;
+
+        if (e >= 0)
+                e = scols_print_table_to_string(tb, &str);
+        if (e >= 0 && str) {
+                out_puts(str);
+                out_putc('\n');
+        }
+        free(str);
+        scols_unref_table(tb);
+        return e < 0 ? e : 0;
 }
