@@ -7,7 +7,9 @@
  * picked by the input's last byte, is read again in small reads (the
  * reads capped by a read callback, also steered by the last byte), so
  * that records straddle chunk boundaries.  Both reads must yield the same
- * records, errors and line numbers.  A second tracker with a small reorder
+ * records, errors and line numbers.  The kmsg form is read once more with
+ * every record through the general path (not kmsg_scan_record()'s one
+ * pass): again the same.  A second tracker with a small reorder
  * window gets the same records: each comes out of it once, or is a
  * duplicate.
  */
@@ -57,7 +59,8 @@ static uint64_t pop_all(struct kmsg_seqtrack *t, uint64_t *h) {
  * Read everything from fd; returns a digest of records, errors and positions.
  * lines: 1 + the newline bytes in the input, the largest position there is.
  */
-static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t lines, uint64_t *ret_records) {
+static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, bool general, uint64_t lines,
+                         uint64_t *ret_records) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_seqtrack *track = NULL, *win = NULL;
         uint64_t win_out = 0;
@@ -69,6 +72,7 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", format, &rd) == 0);
         if (chunk > 0)
                 reader_set_source(rd, &capped_ops, &capped);
+        rd->general_only = general;
         FUZZ_ASSERT(kmsg_seqtrack_new(&track) == 0);
         FUZZ_ASSERT(kmsg_seqtrack_new(&win) == 0);
         FUZZ_ASSERT(kmsg_seqtrack_set_reorder_window(win, 4) == 0);
@@ -171,10 +175,10 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, uint64_t
 }
 
 /* Read the input in fd from its start. */
-static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, uint64_t lines,
+static uint64_t read_from_start(int fd, enum kmsg_format format, size_t chunk, bool general, uint64_t lines,
                                 uint64_t *ret_records) {
         FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        return read_all(fd, format, chunk, lines, ret_records);
+        return read_all(fd, format, chunk, general, lines, ret_records);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -202,10 +206,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (i = 0; i < n_formats; i++) {
                 uint64_t whole_records, chunked_records, whole, chunked;
 
-                whole = read_from_start(fd, formats[i], 0, lines, &whole_records);
+                whole = read_from_start(fd, formats[i], 0, false, lines, &whole_records);
+                if (formats[i] == KMSG_FORMAT_KMSG) {
+                        uint64_t general_records, general = read_from_start(fd, formats[i], 0, true, lines,
+                                                                             &general_records);
+
+                        if (whole != general) {
+                                fprintf(stderr, "kmsg form: %llu records in one pass, %llu by the general "
+                                                "path: the results differ\n",
+                                        (unsigned long long)whole_records, (unsigned long long)general_records);
+                                abort();
+                        }
+                }
                 if (steer % n_formats != i)
                         continue;
-                chunked = read_from_start(fd, formats[i], chunk, lines, &chunked_records);
+                chunked = read_from_start(fd, formats[i], chunk, false, lines, &chunked_records);
                 if (whole != chunked) {
                         fprintf(stderr, "format %d: %llu records read whole, %llu in %zu-byte reads: "
                                         "the results differ\n",

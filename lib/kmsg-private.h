@@ -68,6 +68,10 @@ struct kmsg_loss {
 /* record.c */
 struct kmsg_record *record_new(void);
 void record_reset(struct kmsg_record *r);
+/* Room for extra more bytes and a NUL in the data area; 0 or -ENOMEM. */
+int record_reserve(struct kmsg_record *r, size_t extra);
+/* Room for one more dictionary entry; 0 or -ENOMEM. */
+int record_dict_reserve(struct kmsg_record *r);
 /* Append len bytes (+ NUL) to the data area; returns offset or -ENOMEM via *ret. */
 int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_off);
 /* Append len bytes decoding \xNN escapes; returns offset and decoded length. */
@@ -116,6 +120,22 @@ static inline size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
         *ret = v;
         return (size_t)(p - s);
 }
+/* The caller id v[0..len), whose text is kept at data offset off. */
+static inline void record_parse_caller(struct kmsg_record *r, const char *v, size_t len, size_t off) {
+        uint64_t id = 0;
+        size_t n;
+
+        r->caller_off = off;
+        /* Lenient: "T123", "C4"; anything else is kept as text only. */
+        if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
+                n = parse_u64(v + 1, v + len, &id);
+                if (n == len - 1 && id <= UINT32_MAX) {
+                        r->has_caller = true;
+                        r->caller_kind = v[0];
+                        r->caller_id = (uint32_t)id;
+                }
+        }
+}
 /* Decode escapes of src into dst (capacity >= len); returns decoded length. */
 size_t kmsg_unescape(char *dst, const char *src, size_t len);
 /* Whether p[0..len) starts with " KEY=" where KEY is [A-Za-z0-9._-] and \xNN
@@ -124,6 +144,18 @@ size_t kmsg_unescape(char *dst, const char *src, size_t len);
 int dict_line_check(const char *p, size_t len);
 /* Whether p[0..len) starts with a plausible kmsg header "N,N,N" + [,;]. */
 bool header_check(const char *p, size_t len);
+
+/*
+ * kmsg-scan.c: parse the plain record of the text form that starts at buf
+ * (len bytes are in the buffer, and buf[len] is a NUL byte; complete: no
+ * more will come) in one pass.
+ * Returns 1 with the bytes it takes (*ret_used, at most max) and the
+ * newlines among them (*ret_lines), or 0 when the record is not a plain one
+ * or its end is not known yet: then r is to be reset and the general path
+ * (the splitter, record_parse_lines()) must take it, as it would take any.
+ */
+int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
+                     size_t *ret_used, uint64_t *ret_lines);
 
 /* reader.c: the device test double. */
 struct kmsg_device_ops {

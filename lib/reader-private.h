@@ -33,6 +33,7 @@ struct kmsg_reader {
         bool paused;  /* follow: the last read found no new bytes */
         bool input_kind_known;
         bool waits;   /* the descriptor is a pipe, FIFO or terminal: read() may block */
+        bool general_only; /* tests: every record through the general path, kmsg_scan_record() unused */
         const volatile sig_atomic_t *interrupt; /* kmsg_reader_set_interrupt() */
         int wake_fd;
         char *name;

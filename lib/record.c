@@ -36,7 +36,7 @@ void record_reset(struct kmsg_record *r) {
                 r->data[0] = '\0';
 }
 
-static int data_reserve(struct kmsg_record *r, size_t extra) {
+int record_reserve(struct kmsg_record *r, size_t extra) {
         size_t need, cap;
         char *p;
 
@@ -64,7 +64,7 @@ int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_
         /* Offset 0 is reserved for the empty string. */
         if (r->data_len == 0)
                 r->data_len = 1;
-        e = data_reserve(r, len);
+        e = record_reserve(r, len);
         if (e < 0)
                 return e;
         if (r->data_len == 1)
@@ -122,7 +122,7 @@ int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, si
 
         if (r->data_len == 0)
                 r->data_len = 1;
-        e = data_reserve(r, len);
+        e = record_reserve(r, len);
         if (e < 0)
                 return e;
         if (r->data_len == 1)
@@ -135,21 +135,30 @@ int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, si
         return 0;
 }
 
+int record_dict_reserve(struct kmsg_record *r) {
+        struct dict_entry *e;
+        size_t cap;
+
+        if (r->n_dict < r->dict_cap)
+                return 0;
+        cap = r->dict_cap ? r->dict_cap * 2 : 4;
+        e = realloc(r->dict, cap * sizeof(*e));
+        if (!e)
+                return -ENOMEM;
+        r->dict = e;
+        r->dict_cap = cap;
+        return 0;
+}
+
 int record_add_dict(struct kmsg_record *r, const char *key, size_t key_len, const char *val,
                     size_t val_len, bool unescape) {
         struct dict_entry *e;
         size_t key_off, val_off, n;
         int err;
 
-        if (r->n_dict == r->dict_cap) {
-                size_t cap = r->dict_cap ? r->dict_cap * 2 : 4;
-
-                e = realloc(r->dict, cap * sizeof(*e));
-                if (!e)
-                        return -ENOMEM;
-                r->dict = e;
-                r->dict_cap = cap;
-        }
+        err = record_dict_reserve(r);
+        if (err < 0)
+                return err;
         if (unescape && memchr(key, '\\', key_len)) {
                 /* The kernel escapes keys as it escapes values; a key is a C string, so keep a \x00. */
                 size_t before = r->data_len;
@@ -270,23 +279,6 @@ static const char *line_end(const char *p, const char *end) {
         return nl ? nl : end;
 }
 
-/* The caller id v[0..len), whose text is kept at data offset off. */
-static inline void caller_parse(struct kmsg_record *r, const char *v, size_t len, size_t off) {
-        uint64_t id = 0;
-        size_t n;
-
-        r->caller_off = off;
-        /* Lenient: "T123", "C4"; anything else is kept as text only. */
-        if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
-                n = parse_u64(v + 1, v + len, &id);
-                if (n == len - 1 && id <= UINT32_MAX) {
-                        r->has_caller = true;
-                        r->caller_kind = v[0];
-                        r->caller_id = (uint32_t)id;
-                }
-        }
-}
-
 int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
         size_t off;
         int e;
@@ -294,7 +286,7 @@ int record_set_caller(struct kmsg_record *r, const char *v, size_t len) {
         e = record_append(r, v, len, &off);
         if (e < 0)
                 return e;
-        caller_parse(r, v, len, off);
+        record_parse_caller(r, v, len, off);
         return 0;
 }
 
@@ -314,7 +306,7 @@ static inline int set_fields(struct kmsg_record *r, const char *p, size_t len) {
                 if (fend - f > 7 && memcmp(f, "caller=", 7) == 0 && r->caller_off == SIZE_MAX) {
                         if (fend == end)
                                 /* The last field: its text ends where the copy of the fields does. */
-                                caller_parse(r, f + 7, (size_t)(fend - f - 7), r->fields_off + (size_t)(f + 7 - p));
+                                record_parse_caller(r, f + 7, (size_t)(fend - f - 7), r->fields_off + (size_t)(f + 7 - p));
                         else
                                 e = record_set_caller(r, f + 7, (size_t)(fend - f - 7));
                 }

@@ -261,6 +261,24 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                  KMSG_TRUNCATED_RECORD, st->split_seq);
                 return -EBADMSG;
         }
+        /* The plain record, in one pass (kmsg-scan.c); anything else below. */
+        if (st->skip == SKIP_NONE && !rd->general_only && rd->start < rd->end) {
+                struct kmsg_record *r = reader_record(rd);
+                size_t used;
+
+                if (!r)
+                        return -ENOMEM;
+                /* The scanner's end mark: the buffer has a byte more than it holds (stream_fill()). */
+                rd->buf[rd->end] = '\0';
+                if (kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused,
+                                     rd->max_record, &used, &lines)) {
+                        st->junk = 0;
+                        rd->pos = rd->line;
+                        rd->line += lines;
+                        rd->start += used;
+                        return stream_take(rd, r, 0, "", NULL, ret);
+                }
+        }
         for (;;) {
                 if (st->skip != SKIP_NONE) {
                         if (skip_record(rd, st))

@@ -142,6 +142,7 @@ int stream_fill(struct kmsg_reader *rd) {
 
                 while (cap - rd->end < CHUNK)
                         cap *= 2;
+                /* A byte more than cap: room for kmsg_scan_record()'s end mark. */
                 p = realloc(rd->buf, cap + 1);
                 if (!p)
                         return -ENOMEM;

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One pass over the common record of the /dev/kmsg text form.
+ *
+ * The splitter (scan_record() in stream-kmsg.c) and the general parser
+ * (record_parse_lines()) each walk a record's bytes, with a memchr() per
+ * line, per separator and per escape: five to eight passes over the same
+ * 90 bytes.  Nearly every record of a dump is plain: a header of printable
+ * ASCII, a message line of at most 2048 bytes, dictionary lines with plain
+ * keys, all of it in the buffer.  For such a record kmsg_scan_record()
+ * finds where it ends and parses it in one walk over its lines, sixteen
+ * bytes a step.
+ *
+ * Anything else (a NUL byte or CR in the record, leading white space, a
+ * malformed header, an escaped key, a line that may be a cut 6.3+ record,
+ * a record over the size limit, a line that does not end in the buffer) is
+ * left to the general path, which knows every case: kmsg_scan_record()
+ * then returns 0, having changed nothing but the record, which the general
+ * parser resets.  Where it parses, it makes the record the general path
+ * makes, with the same calls in the same order (tests/unit/test-scan.c and
+ * fuzz-reader compare the two on every input).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "kmsg-private.h"
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/*
+ * The first byte of p[0..end) below 0x20 or a backslash, or end: where a
+ * line ends (newline), an escape starts, or the general path must look
+ * (NUL, CR).  The lowest hit of the word tests is exact.
+ */
+static inline const char *next_stop(const char *p, const char *end) {
+#if defined(__SSE2__)
+        const __m128i below = _mm_set1_epi8(0x1f), bs = _mm_set1_epi8('\\');
+
+        while (end - p >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+                __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(v, bs));
+                unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+
+                if (mask)
+                        return p + __builtin_ctz(mask);
+                p += 16;
+        }
+#endif
+        while (end - p >= 8) {
+                uint64_t w, b, hit;
+
+                memcpy(&w, p, 8);
+                b = w ^ (ONES * '\\');
+                hit = ((w - ONES * 0x20) & ~w & HIGHS) | ((b - ONES) & ~b & HIGHS);
+                if (hit)
+                        return p + (__builtin_ctzll(hit) >> 3);
+                p += 8;
+        }
+        while (p < end && (unsigned char)*p >= 0x20 && *p != '\\')
+                p++;
+        return p;
+}
+
+/*
+ * The newline that ends the line at p, before lim; whether it holds a
+ * backslash goes to *esc.  NULL when the line holds a NUL or CR, or does
+ * not end before lim: the general path's cases.
+ */
+static inline const char *line_end(const char *p, const char *lim, bool *esc) {
+        for (;;) {
+                p = next_stop(p, lim);
+                if (p == lim || *p == '\0' || *p == '\r')
+                        return NULL;
+                if (*p == '\n')
+                        return p;
+                if (*p == '\\')
+                        *esc = true;
+                /* A backslash or another control byte: part of the text. */
+                p++;
+        }
+}
+
+/* What a byte may be in a plain header and a plain dictionary key. */
+enum {
+        FLAG_BYTE = 1,  /* printable ASCII but ',' and ';': the flags, and the fields with commas */
+        FIELD_BYTE = 2, /* the same and ',' */
+        KEY_BYTE = 4,   /* [A-Za-z0-9._-] */
+};
+
+#define PRINT(b) ((b) >= 0x20 && (b) < 0x7f)
+#define ALNUM(b) (((b) >= 'A' && (b) <= 'Z') || ((b) >= 'a' && (b) <= 'z') || ((b) >= '0' && (b) <= '9'))
+#define CLASS(b)                                                                                                      \
+        ((PRINT(b) && (b) != ',' && (b) != ';' ? FLAG_BYTE | FIELD_BYTE : 0) | ((b) == ',' ? FIELD_BYTE : 0) |      \
+         (ALNUM(b) || (b) == '.' || (b) == '_' || (b) == '-' ? KEY_BYTE : 0))
+#define C4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
+#define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
+#define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)
+
+static const unsigned char byte_class[256] = { C64(0), C64(64), C64(128), C64(192) };
+
+static inline bool is(const char *p, unsigned class) {
+        return byte_class[(unsigned char)*p] & class;
+}
+
+/*
+ * The decimal at p, 1 to 19 digits (which cannot overflow): the byte after
+ * it, or NULL.  A longer one is the general path's (parse_u64()).  The
+ * buffer ends in a NUL, which stops it.
+ */
+static inline const char *number(const char *p, uint64_t *ret) {
+        const char *s = p;
+        uint64_t v = 0;
+        unsigned d;
+
+        while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
+                v = v * 10 + d;
+                p++;
+        }
+        *ret = v;
+        return (size_t)(p - s) - 1 < 19 ? p : NULL;
+}
+
+/* Copy n bytes to the data area at *o (room reserved), decoding escapes with esc; NUL-terminate.  Returns the offset. */
+static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t n, bool esc, size_t *ret_len) {
+        size_t at = *o;
+
+        if (esc)
+                n = kmsg_unescape(r->data + at, p, n);
+        else
+                memcpy(r->data + at, p, n);
+        r->data[at + n] = '\0';
+        *o = at + n + 1;
+        if (ret_len)
+                *ret_len = n;
+        return at;
+}
+
+int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
+                     size_t *ret_used, uint64_t *ret_lines) {
+        const char *p = buf, *end = buf + len, *flags = NULL, *fields = NULL, *semi, *msg, *eol, *lim;
+        size_t flags_len = 0, fields_len = 0, o;
+        uint64_t pri, seq, usec, lines = 1;
+        bool esc = false, commas = false;
+
+        /* The header: PRI,SEQ,USEC[,FLAGS[,FIELDS]]; */
+        if (!(p = number(p, &pri)) || pri > UINT32_MAX || *p++ != ',' || !(p = number(p, &seq)) || *p++ != ',' ||
+            !(p = number(p, &usec)))
+                return 0;
+        if (*p == ',') {
+                flags = ++p;
+                while (is(p, FLAG_BYTE))
+                        p++;
+                flags_len = (size_t)(p - flags);
+                if (*p == ',') {
+                        fields = ++p;
+                        for (; is(p, FIELD_BYTE); p++)
+                                commas |= *p == ',';
+                        fields_len = (size_t)(p - fields);
+                }
+        }
+        if (*p != ';')
+                return 0;
+        semi = p;
+        msg = semi + 1;
+
+        /* The message line: at most KMSG_TRUNCATED_RECORD bytes, or it may be a cut record. */
+        lim = len > KMSG_TRUNCATED_RECORD ? buf + KMSG_TRUNCATED_RECORD + 1 : end;
+        eol = line_end(msg, lim, &esc);
+        if (!eol)
+                return 0;
+
+        record_reset(r);
+        r->priority = (unsigned)pri;
+        r->seqnum = seq;
+        r->usec = usec;
+        r->has_priority = r->has_seqnum = r->has_timestamp = true;
+        /* Offset 0 is the empty string; then the flags, the fields, the message, as the general parser lays them. */
+        if (record_reserve(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1) < 0)
+                return 0;
+        r->data[0] = '\0';
+        o = 1;
+        if (flags)
+                r->flags_off = put(r, &o, flags, flags_len, false, NULL);
+        if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
+                /* Only the caller, as the kernel writes it: its text is the end of the fields' copy. */
+                r->fields_off = put(r, &o, fields, fields_len, false, NULL);
+                record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);
+        } else if (fields) {
+                r->data_len = o;
+                if (record_set_fields(r, fields, fields_len) < 0 || record_reserve(r, (size_t)(eol - msg)) < 0)
+                        return 0;
+                o = r->data_len;
+        }
+        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), esc, &r->msg_len);
+
+        /* Dictionary lines: " KEY=VALUE", the key plain. */
+        lim = len > max ? buf + max + 1 : end;
+        for (p = eol + 1;; p = eol + 1) {
+                struct dict_entry *d;
+                const char *key, *eq;
+
+                if (p == end) {
+                        /* Whether a dictionary line follows is not known yet. */
+                        if (!complete)
+                                return 0;
+                        break;
+                }
+                if (*p != ' ')
+                        break;
+                key = p + 1;
+                for (eq = key; is(eq, KEY_BYTE); eq++)
+                        ;
+                if (eq == end || *eq == '\\')
+                        return 0;
+                if (*eq != '=' || eq == key)
+                        /* Not a dictionary line: the record ends before it. */
+                        break;
+                esc = false;
+                eol = line_end(eq + 1, lim, &esc);
+                r->data_len = o;
+                if (!eol || record_dict_reserve(r) < 0 || record_reserve(r, (size_t)(eol - key)) < 0)
+                        return 0;
+                d = &r->dict[r->n_dict];
+                d->key_off = put(r, &o, key, (size_t)(eq - key), false, NULL);
+                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), esc, &d->val_len);
+                if (r->subsystem_idx < 0 && eq - key == 9 && memcmp(key, "SUBSYSTEM", 9) == 0)
+                        r->subsystem_idx = (ssize_t)r->n_dict;
+                else if (r->device_idx < 0 && eq - key == 6 && memcmp(key, "DEVICE", 6) == 0)
+                        r->device_idx = (ssize_t)r->n_dict;
+                r->n_dict++;
+                lines++;
+        }
+        r->data_len = o;
+        if ((size_t)(p - buf) > max)
+                return 0;
+        *ret_used = (size_t)(p - buf);
+        *ret_lines = lines;
+        return 1;
+}
