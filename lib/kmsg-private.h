@@ -67,9 +67,32 @@ struct kmsg_loss {
 
 /* record.c */
 struct kmsg_record *record_new(void);
-void record_reset(struct kmsg_record *r);
+
+/* Empty the record for the next parse (inline: it runs for every record). */
+static inline void record_reset(struct kmsg_record *r) {
+        r->priority = 0;
+        r->seqnum = 0;
+        r->usec = 0;
+        r->has_priority = r->has_seqnum = r->has_timestamp = r->has_caller = false;
+        r->caller_kind = 0;
+        r->caller_id = 0;
+        r->data_len = 0;
+        r->n_dict = 0;
+        r->n_jf = 0;
+        r->subsystem_idx = r->device_idx = -1;
+        r->caller_off = r->boot_id_off = SIZE_MAX;
+        /* Offsets of "" until set: data always holds at least one NUL. */
+        r->flags_off = r->fields_off = r->msg_off = 0;
+        r->msg_len = 0;
+        if (r->data_cap > 0)
+                r->data[0] = '\0';
+}
 /* Room for extra more bytes and a NUL in the data area; 0 or -ENOMEM. */
 int record_reserve(struct kmsg_record *r, size_t extra);
+/* record_reserve() where the room is usually there already: one comparison then (extra below SIZE_MAX / 4). */
+static inline int record_room(struct kmsg_record *r, size_t extra) {
+        return r->data_len + extra < r->data_cap ? 0 : record_reserve(r, extra);
+}
 /* Room for one more dictionary entry; 0 or -ENOMEM. */
 int record_dict_reserve(struct kmsg_record *r);
 /* Append len bytes (+ NUL) to the data area; returns offset or -ENOMEM via *ret. */

@@ -107,22 +107,72 @@ static inline bool is(const char *p, unsigned class) {
         return byte_class[(unsigned char)*p] & class;
 }
 
+static const uint64_t powers_of_ten[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+
+/*
+ * The leading digits of the eight bytes at p (0 to 8) and their value.
+ * x holds the bytes less '0': a digit is a byte of 0 to 9; the lowest
+ * byte that is not (the first in the text) is found exactly.  Then the
+ * digits, moved to the top of the word behind zeros, are summed in pairs,
+ * fours and eights, each step one multiplication.
+ */
+static inline unsigned eight_digits(const char *p, uint64_t *ret) {
+        uint64_t w, x, stop;
+        unsigned n;
+
+        memcpy(&w, p, 8);
+        x = w ^ (ONES * '0');
+        stop = ((x + ONES * (0x80 - 10)) | x) & HIGHS;
+        n = stop ? (unsigned)__builtin_ctzll(stop) >> 3 : 8;
+        *ret = 0;
+        if (n == 0)
+                return 0;
+        x <<= 8 * (8 - n);
+        x = (x * 10 + (x >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+        x = (x * 100 + (x >> 16)) & UINT64_C(0x0000ffff0000ffff);
+        *ret = (x * 10000 + (x >> 32)) & 0xffffffffu;
+        return n;
+}
+
 /*
  * The decimal at p, 1 to 19 digits (which cannot overflow): the byte after
  * it, or NULL.  A longer one is the general path's (parse_u64()).  The
  * buffer ends in a NUL, which stops it.
  */
-static inline const char *number(const char *p, uint64_t *ret) {
+static inline const char *number(const char *p, const char *end, uint64_t *ret) {
         const char *s = p;
-        uint64_t v = 0;
-        unsigned d;
+        uint64_t v = 0, part;
+        unsigned d, n;
 
+        while (end - p >= 8) {
+                n = eight_digits(p, &part);
+                v = v * powers_of_ten[n] + part;
+                p += n;
+                if (n < 8)
+                        goto done;
+        }
         while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
                 v = v * 10 + d;
                 p++;
         }
+done:
         *ret = v;
         return (size_t)(p - s) - 1 < 19 ? p : NULL;
+}
+
+/* n bytes from src to dst, for the short texts of a header: no call for up to 16. */
+static inline void copy(char *dst, const char *src, size_t n) {
+        if (n > 16)
+                memcpy(dst, src, n);
+        else if (n >= 8) {
+                memcpy(dst, src, 8);
+                memcpy(dst + n - 8, src + n - 8, 8);
+        } else if (n >= 4) {
+                memcpy(dst, src, 4);
+                memcpy(dst + n - 4, src + n - 4, 4);
+        } else
+                for (size_t i = 0; i < n; i++)
+                        dst[i] = src[i];
 }
 
 /* Copy n bytes to the data area at *o (room reserved), decoding escapes with esc; NUL-terminate.  Returns the offset. */
@@ -132,7 +182,7 @@ static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t
         if (esc)
                 n = kmsg_unescape(r->data + at, p, n);
         else
-                memcpy(r->data + at, p, n);
+                copy(r->data + at, p, n);
         r->data[at + n] = '\0';
         *o = at + n + 1;
         if (ret_len)
@@ -142,26 +192,32 @@ static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t
 
 int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
                      size_t *ret_used, uint64_t *ret_lines) {
-        const char *p = buf, *end = buf + len, *flags = NULL, *fields = NULL, *semi, *msg, *eol, *lim;
+        const char *p = buf, *end = buf + len, *flags = NULL, *fields = NULL, *caller_end = NULL, *c, *semi, *msg,
+                   *eol, *lim;
         size_t flags_len = 0, fields_len = 0, o;
-        uint64_t pri, seq, usec, lines = 1;
+        uint64_t pri, seq, usec, caller_id, lines = 1;
         bool esc = false, commas = false;
 
         /* The header: PRI,SEQ,USEC[,FLAGS[,FIELDS]]; */
-        if (!(p = number(p, &pri)) || pri > UINT32_MAX || *p++ != ',' || !(p = number(p, &seq)) || *p++ != ',' ||
-            !(p = number(p, &usec)))
+        if (!(p = number(p, end, &pri)) || pri > UINT32_MAX || *p++ != ',' || !(p = number(p, end, &seq)) ||
+            *p++ != ',' || !(p = number(p, end, &usec)))
                 return 0;
         if (*p == ',') {
                 flags = ++p;
                 while (is(p, FLAG_BYTE))
                         p++;
                 flags_len = (size_t)(p - flags);
-                if (*p == ',') {
+                if (*p == ',' && end - p > 10 && memcmp(p + 1, "caller=", 7) == 0 && (p[8] == 'T' || p[8] == 'C') &&
+                    (c = number(p + 9, end, &caller_id)) && *c == ';' && caller_id <= UINT32_MAX) {
+                        /* Only the caller, as the kernel writes it. */
+                        fields = p + 1;
+                        p = caller_end = c;
+                } else if (*p == ',') {
                         fields = ++p;
                         for (; is(p, FIELD_BYTE); p++)
                                 commas |= *p == ',';
-                        fields_len = (size_t)(p - fields);
                 }
+                fields_len = fields ? (size_t)(p - fields) : 0;
         }
         if (*p != ';')
                 return 0;
@@ -180,19 +236,25 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
         r->usec = usec;
         r->has_priority = r->has_seqnum = r->has_timestamp = true;
         /* Offset 0 is the empty string; then the flags, the fields, the message, as the general parser lays them. */
-        if (record_reserve(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1) < 0)
+        if (record_room(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1) < 0)
                 return 0;
         r->data[0] = '\0';
         o = 1;
         if (flags)
                 r->flags_off = put(r, &o, flags, flags_len, false, NULL);
-        if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
-                /* Only the caller, as the kernel writes it: its text is the end of the fields' copy. */
+        if (caller_end) {
+                /* Its text is the end of the fields' copy. */
+                r->fields_off = put(r, &o, fields, fields_len, false, NULL);
+                r->caller_off = r->fields_off + 7;
+                r->has_caller = true;
+                r->caller_kind = fields[7];
+                r->caller_id = (uint32_t)caller_id;
+        } else if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
                 r->fields_off = put(r, &o, fields, fields_len, false, NULL);
                 record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);
         } else if (fields) {
                 r->data_len = o;
-                if (record_set_fields(r, fields, fields_len) < 0 || record_reserve(r, (size_t)(eol - msg)) < 0)
+                if (record_set_fields(r, fields, fields_len) < 0 || record_room(r, (size_t)(eol - msg)) < 0)
                         return 0;
                 o = r->data_len;
         }
@@ -223,7 +285,7 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 esc = false;
                 eol = line_end(eq + 1, lim, &esc);
                 r->data_len = o;
-                if (!eol || record_dict_reserve(r) < 0 || record_reserve(r, (size_t)(eol - key)) < 0)
+                if (!eol || record_dict_reserve(r) < 0 || record_room(r, (size_t)(eol - key)) < 0)
                         return 0;
                 d = &r->dict[r->n_dict];
                 d->key_off = put(r, &o, key, (size_t)(eq - key), false, NULL);

@@ -17,25 +17,6 @@ struct kmsg_record *record_new(void) {
         return r;
 }
 
-void record_reset(struct kmsg_record *r) {
-        r->priority = 0;
-        r->seqnum = 0;
-        r->usec = 0;
-        r->has_priority = r->has_seqnum = r->has_timestamp = r->has_caller = false;
-        r->caller_kind = 0;
-        r->caller_id = 0;
-        r->data_len = 0;
-        r->n_dict = 0;
-        r->n_jf = 0;
-        r->subsystem_idx = r->device_idx = -1;
-        r->caller_off = r->boot_id_off = SIZE_MAX;
-        /* Offsets of "" until set: data always holds at least one NUL. */
-        r->flags_off = r->fields_off = r->msg_off = 0;
-        r->msg_len = 0;
-        if (r->data_cap > 0)
-                r->data[0] = '\0';
-}
-
 int record_reserve(struct kmsg_record *r, size_t extra) {
         size_t need, cap;
         char *p;

@@ -223,7 +223,9 @@ static uint32_t fingerprint(const struct kmsg_record *r) {
         uint64_t h, w[8];
         size_t len, i;
 
-        m = (const unsigned char *)kmsg_record_get_message(r, &len);
+        /* The record's own fields: kmsg_record_get_message() is exported, a call through the PLT. */
+        m = (const unsigned char *)(r->data_cap ? r->data + r->msg_off : "");
+        len = r->msg_len;
         if (len >= 32) {
                 for (i = 0; i < 4; i++) {
                         w[i] = load8(m + 8 * i);
@@ -590,7 +592,21 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
 
         if (!t || !r)
                 return -EINVAL;
-        t->out = kmsg_loss_unref(t->out);
+        if (t->out)
+                t->out = kmsg_loss_unref(t->out);
+        /*
+         * The usual record: the one after the last, nothing held, no hole
+         * open, the same boot.  What feed_one() does with it, without the
+         * way there.
+         */
+        if (r->has_seqnum && t->have_last && r->seqnum == t->last_seq + 1 && !t->tentative && t->n_holes == 0 &&
+            !boot_changes(t, r)) {
+                t->have_cause = false;
+                accept(t, r, fingerprint(r));
+                if (ret_loss)
+                        *ret_loss = NULL;
+                return 0;
+        }
         if (!r->has_seqnum) {
                 if (ret_loss)
                         *ret_loss = NULL;

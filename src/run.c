@@ -66,12 +66,15 @@ static void count_for_lost(struct run *run, struct kmsg_reader *rd, const struct
  */
 static void warn_no_seq(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
         struct filter *flt = run->filter;
-        const char *name = kmsg_reader_get_name(rd);
-        unsigned long long line = (unsigned long long)kmsg_reader_get_position(rd);
-        bool syslog = kmsg_reader_get_format(rd) == KMSG_FORMAT_SYSLOG;
+        const char *name;
+        unsigned long long line;
+        bool syslog;
 
         if (kmsg_record_has_seqnum(r))
                 return;
+        name = kmsg_reader_get_name(rd);
+        line = (unsigned long long)kmsg_reader_get_position(rd);
+        syslog = kmsg_reader_get_format(rd) == KMSG_FORMAT_SYSLOG;
         if (flt->have_seq && !flt->seq_warned) {
                 if (syslog)
                         warnx_(_("%s: syslog-form input has no sequence numbers: --seq matches none of its records"),

@@ -63,6 +63,14 @@ TEST(scan_takes_plain_records) {
         CHECK_STR(kmsg_record_get_device(r), "+usb:1-1");
         CHECK_INT(kmsg_record_get_dict_count(r), 2);
 
+        /* Numbers of up to 19 digits, eight at a time. */
+        CHECK_INT(SCAN("30,12345678,1234567890123456789,-;m\n", true), 1);
+        CHECK_INT(kmsg_record_get_seqnum(r), 12345678);
+        CHECK(kmsg_record_get_timestamp(r) == 1234567890123456789u);
+        CHECK_INT(SCAN("0,99999999,100000000,-;m\n", true), 1);
+        CHECK_INT(kmsg_record_get_priority(r), 0);
+        CHECK_INT(kmsg_record_get_seqnum(r), 99999999);
+        CHECK_INT(kmsg_record_get_timestamp(r), 100000000);
         /* The first SUBSYSTEM and DEVICE are the record's. */
         CHECK_INT(SCAN("6,1,2,-;m\n DEVICE=a\n SUBSYSTEM=b\n DEVICE=c\n SUBSYSTEM=d\n", true), 1);
         CHECK_INT(lines, 5);
