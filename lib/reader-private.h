@@ -105,8 +105,12 @@ static inline const char *stream_next_nul(struct kmsg_reader *rd, const char *p)
 /* Whether the interrupt flag (kmsg_reader_set_interrupt()) is set. */
 bool reader_interrupted(const struct kmsg_reader *rd);
 void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The record to parse into (a new one if the caller kept the last). */
-struct kmsg_record *reader_record(struct kmsg_reader *rd);
+/* A new record to parse into, the caller having kept the last (reader_record()). */
+struct kmsg_record *reader_record_new(struct kmsg_reader *rd);
+/* The record to parse into (a new one if the caller kept the last).  Inline: it runs for every record. */
+static inline struct kmsg_record *reader_record(struct kmsg_reader *rd) {
+        return rd->rec->n_ref > 1 ? reader_record_new(rd) : rd->rec;
+}
 /*
  * The end of every next(): e is the parser's result for r.  -EBADMSG sets
  * the error to what + err; other errors pass; 0 stores r in *ret, returns 1.

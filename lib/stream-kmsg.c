@@ -240,7 +240,11 @@ static int junk_skip(struct kmsg_reader *rd, struct kmsg_state *st) {
         return found;
 }
 
-static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+/*
+ * The general path: every case, the plain record too (where the scanner
+ * left it, or where it is not used).
+ */
+static int kmsg_next_general(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
         size_t rec_end, next, eol;
         uint64_t lines, split_seq;
@@ -260,24 +264,6 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                  " starts there, on the same line, and is read as the next one",
                                  KMSG_TRUNCATED_RECORD, st->split_seq);
                 return -EBADMSG;
-        }
-        /* The plain record, in one pass (kmsg-scan.c); anything else below. */
-        if (st->skip == SKIP_NONE && !rd->general_only && rd->start < rd->end) {
-                struct kmsg_record *r = reader_record(rd);
-                size_t used;
-
-                if (!r)
-                        return -ENOMEM;
-                /* The scanner's end mark: the buffer has a byte more than it holds (stream_fill()). */
-                rd->buf[rd->end] = '\0';
-                if (kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused,
-                                     rd->max_record, &used, &lines)) {
-                        st->junk = 0;
-                        rd->pos = rd->line;
-                        rd->line += lines;
-                        rd->start += used;
-                        return stream_take(rd, r, 0, "", NULL, ret);
-                }
         }
         for (;;) {
                 if (st->skip != SKIP_NONE) {
@@ -337,6 +323,31 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (e == 0 && rd->start == rd->end && st->skip == SKIP_NONE)
                         return 0;
         }
+}
+
+/* The plain record in one pass (kmsg-scan.c), with nothing in its way; anything else by the general path. */
+static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+        struct kmsg_state *st = rd->state;
+        struct kmsg_record *r;
+        size_t used;
+        uint64_t lines;
+
+        if (!st || st->split_note || st->skip != SKIP_NONE || rd->general_only || rd->start == rd->end)
+                return kmsg_next_general(rd, ret);
+        r = reader_record(rd);
+        if (!r)
+                return -ENOMEM;
+        /* The scanner's end mark: the buffer has a byte more than it holds (stream_fill()). */
+        rd->buf[rd->end] = '\0';
+        if (!kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused, rd->max_record,
+                              &used, &lines))
+                return kmsg_next_general(rd, ret);
+        st->junk = 0;
+        rd->pos = rd->line;
+        rd->line += lines;
+        rd->start += used;
+        *ret = r;
+        return 1;
 }
 
 const struct stream_ops stream_kmsg_ops = {

@@ -26,17 +26,15 @@ void reader_set_error(struct kmsg_reader *rd, const char *fmt, ...) {
         va_end(ap);
 }
 
-/* The record handed out last may be kept by the caller: then use a new one. */
-struct kmsg_record *reader_record(struct kmsg_reader *rd) {
-        if (rd->rec->n_ref > 1) {
-                struct kmsg_record *r = record_new();
+/* The record handed out last was kept by the caller: use a new one. */
+struct kmsg_record *reader_record_new(struct kmsg_reader *rd) {
+        struct kmsg_record *r = record_new();
 
-                if (!r)
-                        return NULL;
-                kmsg_record_unref(rd->rec);
-                rd->rec = r;
-        }
-        return rd->rec;
+        if (!r)
+                return NULL;
+        kmsg_record_unref(rd->rec);
+        rd->rec = r;
+        return r;
 }
 
 /* The end of a next(): e is a parser's result for r, err its text for -EBADMSG. */
