@@ -153,34 +153,35 @@ static inline unsigned eight_digits(const char *p, uint64_t *ret) {
         return n;
 }
 
+/* The same for a number of a digit or two (the priority), a byte at a time. */
+static inline const char *small_number(const char *p, uint64_t *ret);
+
 /*
  * The decimal at p, 1 to 19 digits (which cannot overflow): the byte after
- * it, or NULL.  A longer one is the general path's (parse_u64()).  Eight
- * digits at a time while eight bytes are left; the buffer ends in a NUL,
- * which stops the rest.
+ * it, or NULL.  A longer one is the general path's (parse_u64()).  The
+ * sixteen bytes at p as two words of eight digits where they are in the
+ * buffer (nearly always: a record goes on after its numbers), without a
+ * loop; else a byte at a time, stopped by the buffer's end mark.
  */
 static inline const char *number(const char *p, const char *end, uint64_t *ret) {
-        const char *s = p;
-        uint64_t v = 0, part;
-        unsigned d, n;
+        uint64_t head, tail;
+        unsigned n;
 
-        while (end - p >= 8) {
-                n = eight_digits(p, &part);
-                v = v * powers_of_ten[n] + part;
-                p += n;
-                if (n < 8)
-                        goto done;
+        if (end - p < 16)
+                return small_number(p, ret);
+        n = eight_digits(p, &head);
+        if (n < 8) {
+                *ret = head;
+                return n ? p + n : NULL;
         }
-        while ((d = (unsigned)(unsigned char)*p - '0') <= 9) {
-                v = v * 10 + d;
-                p++;
-        }
-done:
-        *ret = v;
-        return (size_t)(p - s) - 1 < 19 ? p : NULL;
+        n = eight_digits(p + 8, &tail);
+        if (n == 8)
+                /* Sixteen digits or more: seldom. */
+                return small_number(p, ret);
+        *ret = head * powers_of_ten[n] + tail;
+        return p + 8 + n;
 }
 
-/* The same for a number of a digit or two (the priority), a byte at a time. */
 static inline const char *small_number(const char *p, uint64_t *ret) {
         const char *s = p;
         uint64_t v = 0;

@@ -586,27 +586,11 @@ static int order_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, stru
 }
 
 
-_public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss) {
+/* kmsg_seqtrack_feed() for every record but the usual one (out of line: the usual one wants a light frame). */
+static __attribute__((noinline)) int feed_any(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss) {
         struct kmsg_loss v = {};
         int f;
 
-        if (!t || !r)
-                return -EINVAL;
-        if (t->out)
-                t->out = kmsg_loss_unref(t->out);
-        /*
-         * The usual record: the one after the last, nothing held, no hole
-         * open, the same boot.  What feed_one() does with it, without the
-         * way there.
-         */
-        if (r->has_seqnum && t->have_last && r->seqnum == t->last_seq + 1 && !t->tentative && t->n_holes == 0 &&
-            !boot_changes(t, r)) {
-                t->have_cause = false;
-                accept(t, r, fingerprint(r));
-                if (ret_loss)
-                        *ret_loss = NULL;
-                return 0;
-        }
         if (!r->has_seqnum) {
                 if (ret_loss)
                         *ret_loss = NULL;
@@ -629,6 +613,27 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
         if (ret_loss)
                 *ret_loss = t->out;
         return f;
+}
+
+_public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, const struct kmsg_loss **ret_loss) {
+        if (!t || !r)
+                return -EINVAL;
+        if (t->out)
+                t->out = kmsg_loss_unref(t->out);
+        /*
+         * The usual record: the one after the last, nothing held, no hole
+         * open, the same boot.  What feed_one() does with it, without the
+         * way there.
+         */
+        if (r->has_seqnum && t->have_last && r->seqnum == t->last_seq + 1 && !t->tentative && t->n_holes == 0 &&
+            !boot_changes(t, r)) {
+                t->have_cause = false;
+                accept(t, r, fingerprint(r));
+                if (ret_loss)
+                        *ret_loss = NULL;
+                return 0;
+        }
+        return feed_any(t, r, ret_loss);
 }
 
 static int feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss) {

@@ -188,9 +188,11 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 return 0;
         }
         /* The time slept before this record: its wall clock, for --since and the views. */
-        if (fl & KMSG_SEQ_NEW_BOOT)
-                suspends_new_boot(run->suspends);
-        suspends_feed(run->suspends, r);
+        if (run->suspends) {
+                if (fl & KMSG_SEQ_NEW_BOOT)
+                        suspends_new_boot(run->suspends);
+                suspends_feed(run->suspends, r);
+        }
         in_window = in_time_window(run, r);
         if (fl & KMSG_SEQ_NEW_BOOT) {
                 e = mark_boot(run, r, in_window);
