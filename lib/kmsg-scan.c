@@ -84,20 +84,31 @@ static inline const char *next_stop(const char *p, const char *end) {
         return p;
 }
 
+/* Where a line's backslashes are, as line_end() found them: the first ESCAPES_KEPT of them. */
+#define ESCAPES_KEPT 8
+struct escapes {
+        unsigned n; /* how many in all */
+        const char *at[ESCAPES_KEPT];
+};
+
 /*
- * The newline that ends the line at p, before lim; whether it holds a
- * backslash goes to *esc.  NULL when the line holds a NUL or CR, or does
- * not end before lim: the general path's cases.
+ * The newline that ends the line at p, before lim; where its backslashes
+ * are goes to *e.  NULL when the line holds a NUL or CR, or does not end
+ * before lim: the general path's cases.
  */
-static inline const char *line_end(const char *p, const char *lim, bool *esc) {
+static inline const char *line_end(const char *p, const char *lim, struct escapes *e) {
+        e->n = 0;
         for (;;) {
                 p = next_stop(p, lim);
                 if (p == lim || *p == '\0' || *p == '\r')
                         return NULL;
                 if (*p == '\n')
                         return p;
-                if (*p == '\\')
-                        *esc = true;
+                if (*p == '\\') {
+                        if (e->n < ESCAPES_KEPT)
+                                e->at[e->n] = p;
+                        e->n++;
+                }
                 /* A backslash or another control byte: part of the text. */
                 p++;
         }
@@ -210,14 +221,60 @@ static inline void copy(char *dst, const char *src, size_t n) {
                         dst[i] = src[i];
 }
 
-/* Copy n bytes to the data area at *o (room reserved), decoding escapes with esc; NUL-terminate.  Returns the offset. */
-static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t n, bool esc, size_t *ret_len) {
+/* Whether the four bytes at p (p + 4 <= end) are an escape \xNN; its byte to *ret. */
+static inline bool escape_at(const char *p, const char *end, char *ret) {
+        static const signed char hex[256] = {
+                ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+                ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+                ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+        };
+        int hi, lo;
+
+        if (end - p < 4 || p[1] != 'x' || !(hi = hex[(unsigned char)p[2]]) || !(lo = hex[(unsigned char)p[3]]))
+                return false;
+        *ret = (char)((hi - 1) << 4 | (lo - 1));
+        return true;
+}
+
+/*
+ * p[0..n) decoded into dst as kmsg_unescape() decodes it, its backslashes
+ * being where e says (all of them: e->n <= ESCAPES_KEPT): the runs between
+ * them copied, no search.  Returns the decoded length.
+ */
+static size_t unescape_found(char *dst, const char *p, size_t n, const struct escapes *e) {
+        const char *end = p + n;
+        char *d = dst;
+
+        for (unsigned i = 0; i < e->n; i++) {
+                const char *b = e->at[i];
+
+                copy(d, p, (size_t)(b - p));
+                d += b - p;
+                /* No backslash is inside an escape (its bytes are 'x' and hex digits): each starts here. */
+                if (escape_at(b, end, d))
+                        p = b + 4;
+                else {
+                        /* Malformed escape: the backslash kept literally. */
+                        *d = '\\';
+                        p = b + 1;
+                }
+                d++;
+        }
+        copy(d, p, (size_t)(end - p));
+        return (size_t)(d - dst) + (size_t)(end - p);
+}
+
+/* Copy n bytes to the data area at *o (room reserved), decoding the escapes e found; NUL-terminate.  Returns the offset. */
+static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t n, const struct escapes *e,
+                         size_t *ret_len) {
         size_t at = *o;
 
-        if (esc)
-                n = kmsg_unescape(r->data + at, p, n);
-        else
+        if (!e || e->n == 0)
                 copy(r->data + at, p, n);
+        else if (e->n <= ESCAPES_KEPT)
+                n = unescape_found(r->data + at, p, n, e);
+        else
+                n = kmsg_unescape(r->data + at, p, n);
         r->data[at + n] = '\0';
         *o = at + n + 1;
         if (ret_len)
@@ -231,7 +288,8 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                    *eol, *lim;
         size_t flags_len = 0, fields_len = 0, o;
         uint64_t pri, seq, usec, caller_id, lines = 1;
-        bool esc = false, commas = false;
+        struct escapes esc;
+        bool commas = false;
 
         /* The header: PRI,SEQ,USEC[,FLAGS[,FIELDS]]; */
         if (!(p = small_number(p, &pri)) || pri > UINT32_MAX || *p++ != ',' || !(p = number(p, end, &seq)) ||
@@ -281,16 +339,16 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
         r->data[0] = '\0';
         o = 1;
         if (flags)
-                r->flags_off = put(r, &o, flags, flags_len, false, NULL);
+                r->flags_off = put(r, &o, flags, flags_len, NULL, NULL);
         if (caller_end) {
                 /* Its text is the end of the fields' copy. */
-                r->fields_off = put(r, &o, fields, fields_len, false, NULL);
+                r->fields_off = put(r, &o, fields, fields_len, NULL, NULL);
                 r->caller_off = r->fields_off + 7;
                 r->has_caller = true;
                 r->caller_kind = fields[7];
                 r->caller_id = (uint32_t)caller_id;
         } else if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
-                r->fields_off = put(r, &o, fields, fields_len, false, NULL);
+                r->fields_off = put(r, &o, fields, fields_len, NULL, NULL);
                 record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);
         } else if (fields) {
                 r->data_len = o;
@@ -298,11 +356,12 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                         return 0;
                 o = r->data_len;
         }
-        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), esc, &r->msg_len);
+        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), &esc, &r->msg_len);
 
         /* Dictionary lines: " KEY=VALUE", the key plain. */
         lim = len > max ? buf + max + 1 : end;
         for (p = eol + 1;; p = eol + 1) {
+                enum { NONE, SUBSYSTEM, DEVICE } which;
                 struct dict_entry *d;
                 const char *key, *eq;
 
@@ -315,24 +374,37 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 if (*p != ' ')
                         break;
                 key = p + 1;
-                for (eq = key; is(eq, KEY_BYTE); eq++)
-                        ;
-                if (eq == end || *eq == '\\')
-                        return 0;
-                if (*eq != '=' || eq == key)
-                        /* Not a dictionary line: the record ends before it. */
-                        break;
-                esc = false;
+                /*
+                 * The two keys the kernel writes, by fixed-size compares: a
+                 * loop over the key would end after 9 or 6 bytes, in no
+                 * order a branch predictor could learn.
+                 */
+                which = NONE;
+                if (end - key >= 10 && memcmp(key, "SUBSYSTEM=", 10) == 0) {
+                        eq = key + 9;
+                        which = SUBSYSTEM;
+                } else if (end - key >= 7 && memcmp(key, "DEVICE=", 7) == 0) {
+                        eq = key + 6;
+                        which = DEVICE;
+                } else {
+                        for (eq = key; is(eq, KEY_BYTE); eq++)
+                                ;
+                        if (eq == end || *eq == '\\')
+                                return 0;
+                        if (*eq != '=' || eq == key)
+                                /* Not a dictionary line: the record ends before it. */
+                                break;
+                }
                 eol = line_end(eq + 1, lim, &esc);
                 r->data_len = o;
                 if (!eol || record_dict_reserve(r) < 0 || record_room(r, (size_t)(eol - key)) < 0)
                         return 0;
                 d = &r->dict[r->n_dict];
-                d->key_off = put(r, &o, key, (size_t)(eq - key), false, NULL);
-                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), esc, &d->val_len);
-                if (r->subsystem_idx < 0 && eq - key == 9 && memcmp(key, "SUBSYSTEM", 9) == 0)
+                d->key_off = put(r, &o, key, (size_t)(eq - key), NULL, NULL);
+                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), &esc, &d->val_len);
+                if (which == SUBSYSTEM && r->subsystem_idx < 0)
                         r->subsystem_idx = (ssize_t)r->n_dict;
-                else if (r->device_idx < 0 && eq - key == 6 && memcmp(key, "DEVICE", 6) == 0)
+                else if (which == DEVICE && r->device_idx < 0)
                         r->device_idx = (ssize_t)r->n_dict;
                 r->n_dict++;
                 lines++;

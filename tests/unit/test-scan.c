@@ -71,6 +71,16 @@ TEST(scan_takes_plain_records) {
         CHECK_INT(kmsg_record_get_priority(r), 0);
         CHECK_INT(kmsg_record_get_seqnum(r), 99999999);
         CHECK_INT(kmsg_record_get_timestamp(r), 100000000);
+        /* Escapes: more than the scanner keeps the places of, malformed ones, one cut by the end. */
+        CHECK_INT(SCAN("6,1,2,-;\\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48\\x49\\x4a\n", true), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "ABCDEFGHIJ");
+        CHECK_INT(SCAN("6,1,2,-;\\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48\\x49\n", true), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "ABCDEFGHI");
+        CHECK_INT(SCAN("6,1,2,-;\\x41\\x42\\x43\\x44\\x45\\x46\\x47\\x48\n", true), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "ABCDEFGH");
+        CHECK_INT(SCAN("6,1,2,-;a\\x4g\\\\x41\\x4\n K=\\x\\x7e\\\n", true), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "a\\x4g\\A\\x4");
+        CHECK_STR(kmsg_record_get_dict_value(r, "K", NULL), "\\x~\\");
         /* The first SUBSYSTEM and DEVICE are the record's. */
         CHECK_INT(SCAN("6,1,2,-;m\n DEVICE=a\n SUBSYSTEM=b\n DEVICE=c\n SUBSYSTEM=d\n", true), 1);
         CHECK_INT(lines, 5);
