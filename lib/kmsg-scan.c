@@ -206,19 +206,23 @@ static inline const char *small_number(const char *p, uint64_t *ret) {
         return (size_t)(p - s) - 1 < 19 ? p : NULL;
 }
 
-/* n bytes from src to dst, for the short texts of a header: no call for up to 16. */
-static inline void copy(char *dst, const char *src, size_t n) {
-        if (n > 16)
-                memcpy(dst, src, n);
-        else if (n >= 8) {
-                memcpy(dst, src, 8);
-                memcpy(dst + n - 8, src + n - 8, 8);
-        } else if (n >= 4) {
-                memcpy(dst, src, 4);
-                memcpy(dst + n - 4, src + n - 4, 4);
+/* Room the scanner asks for in a record's data area beyond what it writes there: see copy(). */
+#define SLACK 32
+
+/*
+ * n bytes from src to dst, where src_end is where the readable bytes after
+ * src end and dst has room for SLACK bytes more than n.  A short text (the
+ * flags, the fields, a dictionary key or value, a run between escapes) is
+ * copied as two blocks of sixteen whatever its length: a copy that chose
+ * its way by the length would mispredict a branch for texts whose lengths
+ * vary from record to record.
+ */
+static inline void copy(char *dst, const char *src, size_t n, const char *src_end) {
+        if (n <= 32 && src_end - src >= 32) {
+                memcpy(dst, src, 16);
+                memcpy(dst + 16, src + 16, 16);
         } else
-                for (size_t i = 0; i < n; i++)
-                        dst[i] = src[i];
+                memcpy(dst, src, n);
 }
 
 /* Whether the four bytes at p (p + 4 <= end) are an escape \xNN; its byte to *ret. */
@@ -241,14 +245,14 @@ static inline bool escape_at(const char *p, const char *end, char *ret) {
  * being where e says (all of them: e->n <= ESCAPES_KEPT): the runs between
  * them copied, no search.  Returns the decoded length.
  */
-static size_t unescape_found(char *dst, const char *p, size_t n, const struct escapes *e) {
+static size_t unescape_found(char *dst, const char *p, size_t n, const struct escapes *e, const char *src_end) {
         const char *end = p + n;
         char *d = dst;
 
         for (unsigned i = 0; i < e->n; i++) {
                 const char *b = e->at[i];
 
-                copy(d, p, (size_t)(b - p));
+                copy(d, p, (size_t)(b - p), src_end);
                 d += b - p;
                 /* No backslash is inside an escape (its bytes are 'x' and hex digits): each starts here. */
                 if (escape_at(b, end, d))
@@ -260,19 +264,22 @@ static size_t unescape_found(char *dst, const char *p, size_t n, const struct es
                 }
                 d++;
         }
-        copy(d, p, (size_t)(end - p));
+        copy(d, p, (size_t)(end - p), src_end);
         return (size_t)(d - dst) + (size_t)(end - p);
 }
 
-/* Copy n bytes to the data area at *o (room reserved), decoding the escapes e found; NUL-terminate.  Returns the offset. */
+/*
+ * Copy n bytes to the data area at *o (room reserved, with SLACK), decoding
+ * the escapes e found; NUL-terminate.  Returns the offset.
+ */
 static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t n, const struct escapes *e,
-                         size_t *ret_len) {
+                         const char *src_end, size_t *ret_len) {
         size_t at = *o;
 
         if (!e || e->n == 0)
-                copy(r->data + at, p, n);
+                copy(r->data + at, p, n, src_end);
         else if (e->n <= ESCAPES_KEPT)
-                n = unescape_found(r->data + at, p, n, e);
+                n = unescape_found(r->data + at, p, n, e, src_end);
         else
                 n = kmsg_unescape(r->data + at, p, n);
         r->data[at + n] = '\0';
@@ -334,29 +341,29 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
         r->usec = usec;
         r->has_priority = r->has_seqnum = r->has_timestamp = true;
         /* Offset 0 is the empty string; then the flags, the fields, the message, as the general parser lays them. */
-        if (record_room(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1) < 0)
+        if (record_room(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1 + SLACK) < 0)
                 return 0;
         r->data[0] = '\0';
         o = 1;
         if (flags)
-                r->flags_off = put(r, &o, flags, flags_len, NULL, NULL);
+                r->flags_off = put(r, &o, flags, flags_len, NULL, end, NULL);
         if (caller_end) {
                 /* Its text is the end of the fields' copy. */
-                r->fields_off = put(r, &o, fields, fields_len, NULL, NULL);
+                r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
                 r->caller_off = r->fields_off + 7;
                 r->has_caller = true;
                 r->caller_kind = fields[7];
                 r->caller_id = (uint32_t)caller_id;
         } else if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
-                r->fields_off = put(r, &o, fields, fields_len, NULL, NULL);
+                r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
                 record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);
         } else if (fields) {
                 r->data_len = o;
-                if (record_set_fields(r, fields, fields_len) < 0 || record_room(r, (size_t)(eol - msg)) < 0)
+                if (record_set_fields(r, fields, fields_len) < 0 || record_room(r, (size_t)(eol - msg) + SLACK) < 0)
                         return 0;
                 o = r->data_len;
         }
-        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), &esc, &r->msg_len);
+        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), &esc, end, &r->msg_len);
 
         /* Dictionary lines: " KEY=VALUE", the key plain. */
         lim = len > max ? buf + max + 1 : end;
@@ -397,11 +404,11 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 }
                 eol = line_end(eq + 1, lim, &esc);
                 r->data_len = o;
-                if (!eol || record_dict_reserve(r) < 0 || record_room(r, (size_t)(eol - key)) < 0)
+                if (!eol || record_dict_reserve(r) < 0 || record_room(r, (size_t)(eol - key) + SLACK) < 0)
                         return 0;
                 d = &r->dict[r->n_dict];
-                d->key_off = put(r, &o, key, (size_t)(eq - key), NULL, NULL);
-                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), &esc, &d->val_len);
+                d->key_off = put(r, &o, key, (size_t)(eq - key), NULL, end, NULL);
+                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), &esc, end, &d->val_len);
                 if (which == SUBSYSTEM && r->subsystem_idx < 0)
                         r->subsystem_idx = (ssize_t)r->n_dict;
                 else if (which == DEVICE && r->device_idx < 0)
