@@ -145,7 +145,8 @@ static int device_open(struct kmsg_reader *rd, enum kmsg_seek where, struct kmsg
         rd->is_device = true;
         rd->format = KMSG_FORMAT_KMSG;
         rd->cap = DEVICE_BUFFER;
-        rd->buf = malloc(rd->cap);
+        /* A byte more than a read() fills: kmsg_scan_record()'s end mark. */
+        rd->buf = malloc(rd->cap + 1);
         if (!rd->buf) {
                 kmsg_reader_unref(rd);
                 return -ENOMEM;
@@ -274,6 +275,8 @@ _public_ int kmsg_reader_is_device(const struct kmsg_reader *rd) {
 static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_record *r;
         const char *err;
+        size_t used;
+        uint64_t lines;
         ssize_t n;
         int e;
 
@@ -306,7 +309,7 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         rd->pos = rd->records;
                         reader_set_error(rd, "record larger than the %zu-byte read buffer was lost", rd->cap);
                         {
-                                char *p = realloc(rd->buf, rd->cap * 2);
+                                char *p = realloc(rd->buf, rd->cap * 2 + 1);
 
                                 if (!p)
                                         return -ENOMEM;
@@ -325,6 +328,13 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         r = reader_record(rd);
         if (!r)
                 return -ENOMEM;
+        /* One read() is one record: the scanner's when it takes all of it, else the general parser's. */
+        rd->buf[n] = '\0';
+        if (!rd->general_only && kmsg_scan_record(r, rd->buf, (size_t)n, true, (size_t)n, &used, &lines) &&
+            used == (size_t)n) {
+                *ret = r;
+                return 1;
+        }
         e = record_parse_into(r, rd->buf, (size_t)n, &err);
         return stream_take(rd, r, e, "", err, ret);
 }
