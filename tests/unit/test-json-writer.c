@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kdmesg's direct JSON writer (src/output-json.c) against json-c, byte for
- * byte: its string escaper over every byte value at every position and
+ * byte, and utf8_is_valid() against a byte at a time: its string escaper
+ * over every byte value at every position and
  * alignment, invalid UTF-8 anywhere, random text; whole records of the
  * json sink on its fast path against the same records through json-c
  * (KDMESG_JSON_SLOW=1), long texts and records larger than the output
@@ -76,6 +77,19 @@ static size_t ref_text(char *o, const unsigned char *p, size_t n) {
         return (size_t)(o - start);
 }
 
+/* Whether p[0..n) is UTF-8, a byte at a time. */
+static bool ref_valid(const unsigned char *p, size_t n) {
+        size_t i, k;
+        uint32_t cp;
+
+        for (i = 0; i < n; i += k) {
+                k = 1;
+                if (p[i] >= 0x80 && (k = utf8_decode(p + i, n - i, &cp)) == 0)
+                        return false;
+        }
+        return true;
+}
+
 static unsigned long n_texts;
 
 /* p[0..n) through json_put_text(), strict and not, at alignment off. */
@@ -88,6 +102,7 @@ static void check_text_at(const char *p, size_t n, size_t off) {
         /* The text ends where its buffer does. */
         memcpy(in + off, p, n);
         ref_len = ref_text(ref, (const unsigned char *)p, n);
+        CHECK(utf8_is_valid(text, n) == ref_valid((const unsigned char *)p, n));
         want = jsonc_text(p, n);
         e = json_put_text(out, text, n, true);
         if (want) {
@@ -210,8 +225,15 @@ TEST(byte_arrays_as_json_c_writes_them) {
 
 static char *cap;
 static size_t cap_len, cap_size;
+/* Bytes that filled the buffer before a record: not captured. */
+static size_t cap_skip;
 
 static int capture(void *userdata, const void *p, size_t len) {
+        size_t skip = len < cap_skip ? len : cap_skip;
+
+        p = (const char *)p + skip;
+        len -= skip;
+        cap_skip -= skip;
         if (cap_len + len + 1 > cap_size) {
                 cap_size = (cap_len + len + 1) * 2;
                 cap = realloc(cap, cap_size);
@@ -237,6 +259,27 @@ static char *captured(size_t *ret_len) {
         return s;
 }
 
+/*
+ * With pads, each record is written pads times, the i-th time into an
+ * output buffer filled but for i + 1 bytes: every step of the writer meets
+ * the end of the buffer at every offset.
+ */
+static unsigned pads;
+
+static void write_padded(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        static const char fill[OUT_BUF_SIZE];
+        unsigned i;
+
+        for (i = 0; i < (pads ? pads : 1); i++) {
+                if (pads) {
+                        CHECK_INT(out_flush(), 0);
+                        cap_skip = OUT_BUF_SIZE - i - 1;
+                        out_write(fill, cap_skip);
+                }
+                CHECK_INT(s->ops->record(s, r, m), 0);
+        }
+}
+
 /* The records of an input through the json sink; slow: through json-c. */
 static char *json_of(const char *input, size_t len, enum kmsg_format f, bool slow, const struct match *m,
                      size_t *ret_len) {
@@ -260,7 +303,7 @@ static char *json_of(const char *input, size_t len, enum kmsg_format f, bool slo
         CHECK(json_direct() == !slow);
         while ((e = kmsg_reader_next(rd, &r)) != 0)
                 if (e > 0)
-                        CHECK_INT(s->ops->record(s, r, m), 0);
+                        write_padded(s, r, m);
         sink_free(s);
         kmsg_reader_unref(rd);
         unsetenv("KDMESG_JSON_SLOW");
@@ -468,4 +511,118 @@ TEST(out_json_text_long) {
                 }
         free(p);
         free(ref);
+}
+
+/* ------------------------------------------------------------------ */
+/* --json=dmesg: util-linux's document, written straight into the buffer. */
+
+/* The records of a kmsg input through the json-dmesg sink. */
+static char *json_dmesg_of(const char *input, size_t len, bool decode, size_t *ret_len) {
+        struct output_settings settings = { .decode = decode };
+        struct kmsg_record *r;
+        const char *p = input, *end = input + len, *nl;
+        struct sink *s;
+
+        out_set_writer(capture, NULL);
+        s = sink_new(sink_lookup("json-dmesg"), &settings);
+        CHECK(s != NULL);
+        for (; p < end; p = nl + 1) {
+                nl = memchr(p, '\n', (size_t)(end - p));
+                CHECK_INT(kmsg_record_parse(p, (size_t)(nl - p), &r), 0);
+                write_padded(s, r, &no_match);
+                kmsg_record_unref(r);
+        }
+        CHECK_INT(s->ops->finish(s), 0);
+        sink_free(s);
+        return captured(ret_len);
+}
+
+/* The document as util-linux's form says it, made with printf(): n records of the test below, each written reps times. */
+static void json_dmesg_want(struct buf *in, struct buf *want, unsigned n, unsigned reps, bool decode) {
+        char msg[800], caller[16], ref[6 * 800 + 3];
+        unsigned i, k, rep;
+
+        for (i = 0; i < n; i++) {
+                unsigned pri = (i * 7) % 200, fac = pri >> 3, len = 1 + (i * 13) % 700;
+
+                for (k = 0; k < len; k++)
+                        msg[k] = "ab\n\"\\c\xc2\xb0\xff"[(i + k) % 8];
+                snprintf(caller, sizeof(caller), i % 3 ? "T%u" : "C%u\x01", i);
+                addf(in, "%u,%u,%u,-%s%s;", pri, i, i * 1000 + 17, i % 4 ? ",caller=" : "", i % 4 ? caller : "");
+                add_escaped(in, msg, len);
+                add(in, "\n", 1);
+                for (rep = 0; rep < reps; rep++) {
+                        addf(want, i || rep ? "},{\n" : "{\n   \"dmesg\": [\n      {\n");
+                        if (fac < 24 && decode)
+                                addf(want, "         \"fac\": \"%s\",\n         \"pri\": \"%s\",\n",
+                                     kmsg_facility_to_name(fac), kmsg_level_to_name(pri & 7));
+                        else if (fac < 24)
+                                addf(want, "         \"pri\": %u,\n", pri);
+                        addf(want, "         \"time\": %5u.%06u,\n", (i * 1000 + 17) / 1000000,
+                             (i * 1000 + 17) % 1000000);
+                        if (i % 4) {
+                                addf(want, "         \"caller\": ");
+                                add(want, ref, ref_text(ref, (const unsigned char *)caller, strlen(caller)));
+                                addf(want, ",\n");
+                        }
+                        addf(want, "         \"msg\": ");
+                        add(want, ref, ref_text(ref, (const unsigned char *)msg, len));
+                        addf(want, "\n      ");
+                }
+        }
+        addf(want, "}\n   ]\n}\n");
+}
+
+/* Records of every length from 1 to 700 bytes, with and without -x; then a few, each at every offset of the buffer's end. */
+TEST(json_dmesg_as_util_linux_writes_it) {
+        struct buf in = { 0 }, want = { 0 };
+        size_t len;
+        char *got;
+        int x;
+
+        for (x = 0; x < 4; x++) {
+                pads = x < 2 ? 0 : 400;
+                json_dmesg_want(&in, &want, x < 2 ? 2100 : 12, x < 2 ? 1 : pads, x % 2);
+                got = json_dmesg_of(in.p, in.len, x % 2, &len);
+                CHECK_MEM(got, len, want.p, want.len);
+                free(got);
+                in.len = want.len = 0;
+        }
+        pads = 0;
+        free(in.p);
+        free(want.p);
+}
+
+/* Bytes that take six each: eleven escaped for kmsg input, seven as they are. */
+#define SEVEN "\1\2\3\4\5\6\7"
+#define CONTROLS "\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x0b\\x0e\\x0f\\x10"
+
+/* Each member of a few records meets the end of the output buffer at every offset. */
+TEST(records_at_every_offset_of_the_buffer) {
+        static const char kmsg[] = "6,1,1000,-,caller=T123;a message of some length, with \\x0a and \\xc2\\xb0 in it\n"
+                                   " SUBSYSTEM=pci\n DEVICE=+pci:0000:00:1f.2\n K=\\xff\\xfe\n"
+                                   "190,2,2000,\\xe2\\x82\\xac,caller=C1,x=y;\\x22\\x5c\\x01\n"
+                                   "4294967295,3,18446744073709551615,+;\\xff\n"
+                                   "6,4,3000,-;\n"
+                                   "6,5,3001,;x\n"
+                                   "6,6,3002,-;y\n K=\n"
+                                   /* Texts that take the most they can: the steps after them have the least room. */
+                                   "6,7,4000,-;" CONTROLS CONTROLS CONTROLS CONTROLS CONTROLS "\n"
+                                   " A=" CONTROLS CONTROLS CONTROLS CONTROLS CONTROLS "\n B=" CONTROLS "\n"
+                                   "6,8,4001,-;\\x1f\n"
+                                   /* The longest head. */
+                                   "4294967295,18446744073709551615,18446744073709551615,-;m\n";
+        static const char export[] = "SEQNUM=7\nMESSAGE=m\nKMSG_FIELDS=caller=T1,a=b\n_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\n\n"
+                                     "SEQNUM=8\nMESSAGE=m\nKMSG_FLAGS\n\3\0\0\0\0\0\0\0\1\2\3\n"
+                                     "KMSG_FIELDS\n\x11\0\0\0\0\0\0\0caller=\1\2\3\4,a=\5\6\7\n"
+                                     "_KERNEL_SUBSYSTEM\n\3\0\0\0\0\0\0\0\1\1\1\n_BOOT_ID\n\3\0\0\0\0\0\0\0\1\1\1\n\n"
+                                     "SEQNUM=9\nMESSAGE=m\nKMSG_FIELDS\n\x38\0\0\0\0\0\0\0caller=" SEVEN SEVEN SEVEN SEVEN
+                                     SEVEN SEVEN SEVEN "\n\n";
+        const struct match m = { .how = DEVMATCH_TEXT, .name = "sda", .device = "b8:0" };
+
+        pads = 800;
+        check_records(kmsg, sizeof(kmsg) - 1, KMSG_FORMAT_KMSG, &no_match);
+        check_records(kmsg, sizeof(kmsg) - 1, KMSG_FORMAT_KMSG, &m);
+        check_records(export, sizeof(export) - 1, KMSG_FORMAT_EXPORT, &no_match);
+        pads = 0;
 }
