@@ -647,7 +647,11 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
         return true;
 }
 
-/* Room that the members before the value of "flags" take at most. */
+/*
+ * Room for the members before the value of "flags" and a "-": at most 148
+ * bytes with the whole copies (seq and time of 20 and 21 characters, a
+ * priority past the table).
+ */
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
