@@ -6,9 +6,11 @@
  * at a time when following), and libsmartcols only ever holds one batch.
  * The column widths hold from batch to batch (table-layout.c).  MESSAGE
  * wraps to fit the terminal width; when standard output is not a terminal,
- * lines are not wrapped unless COLUMNS is set.  Cell text is escaped here
- * as in the classic view, plus tabs (cell_text()); libsmartcols's own
- * encoding is off.
+ * lines are not wrapped unless COLUMNS is set; then kdmesg lays the table
+ * out itself (table-plain.c), in the same lines.  Each row's cells are
+ * taken from the record once (fill_cell()), then laid out by table-plain.c
+ * or given to libsmartcols (scols_cell()).  Cell text is escaped as in
+ * the classic view, plus tabs; libsmartcols's own encoding is off.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +32,8 @@
 #include "table-plain.h"
 
 #define TABLE_BATCH 512
+/* Room for a time stamp's text in the formats of timefmt.h. */
+#define TIME_TEXT_MAX 128
 /* Marks held until the heading can be printed; more are printed after a heading of default widths. */
 #define HELD_MAX 16
 
@@ -37,6 +41,11 @@
 struct mark {
         struct kmsg_loss *loss;
         uint64_t boot;
+};
+
+struct cell_buf {
+        char *p;
+        size_t cap;
 };
 
 struct table_sink {
@@ -49,185 +58,227 @@ struct table_sink {
         bool printed;     /* the heading is out */
         struct mark *held; /* marks before the first record (loss copies): they follow the heading */
         size_t n_held;
-        char *buf;        /* escaping buffer */
-        size_t buf_cap;
+        struct cell_buf *bufs; /* a buffer a column, for the text made here */
+        struct table_plain_src *src; /* laid out here: the cells of the row being filled */
+        const char *level_name[8]; /* the levels' names and their lengths */
+        size_t level_len[8];
 };
 
-/*
- * Cell text, made safe as in the other text views (\xNN for controls,
- * NUL, invalid UTF-8, C1 and bidirectional controls): libsmartcols's own
- * encoding is off, as it would show a NUL as the end of the text, pass
- * bidirectional controls and write a backslash as \x5c.  The result lives
- * in t->buf until the next call.
- */
-static const char *cell_text(struct table_sink *t, const char *p, size_t len) {
-        size_t need = len * 4 + 1;
+/* Column i's buffer, of at least need bytes (until the row is out); NULL when out of memory. */
+static char *col_buf(struct table_sink *t, size_t i, size_t need) {
+        struct cell_buf *b = &t->bufs[i];
 
-        if (need > t->buf_cap) {
-                char *b = realloc(t->buf, need);
+        if (need > b->cap) {
+                char *p = realloc(b->p, need);
 
-                if (!b)
+                if (!p)
                         return NULL;
-                t->buf = b;
-                t->buf_cap = need;
+                b->p = p;
+                b->cap = need;
         }
-        text_safe_into(t->buf, p, len, false);
-        return t->buf;
+        return b->p;
 }
 
-static int set_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const char *p, size_t len) {
-        const char *s;
+static inline void src_text(struct table_plain_src *x, const char *s, size_t len) {
+        x->kind = TABLE_PLAIN_TEXT;
+        x->s = s;
+        x->len = len;
+}
 
-        if (t->plain) {
-                /* Made safe in place: at most four bytes for one. */
-                char *d = len < SIZE_MAX / 4 ? table_plain_reserve(t->plain, len * 4 + 1) : NULL;
+static inline void src_str(struct table_plain_src *x, const char *s) {
+        if (s)
+                src_text(x, s, strlen(s));
+}
 
-                if (!d)
-                        return -ENOMEM;
-                table_plain_commit(t->plain, i, text_safe_into(d, p, len, false));
-                return 0;
+/* Safe text, NUL-terminated at len, width columns wide (SIZE_MAX: to be measured). */
+static inline void src_safe(struct table_plain_src *x, const char *s, size_t len, size_t width) {
+        x->kind = TABLE_PLAIN_SAFE;
+        x->s = s;
+        x->len = len;
+        x->width = width;
+}
+
+static inline void src_number(struct table_plain_src *x, enum table_plain_kind kind, uint64_t v) {
+        x->kind = kind;
+        x->v = v;
+}
+
+/* The dictionary's KEY=VALUE pairs made safe, one space between them, into d; returns the length. */
+static size_t dict_into(char *d, const struct kmsg_record *r, bool *ascii) {
+        size_t n = kmsg_record_get_dict_count(r), k, len;
+        const char *key, *val;
+        char *q = d;
+
+        for (k = 0; k < n; k++) {
+                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) < 0)
+                        continue;
+                if (q > d)
+                        *q++ = ' ';
+                q += table_plain_safe_into(q, key, strlen(key), ascii);
+                *q++ = '=';
+                q += table_plain_safe_into(q, val, len, ascii);
         }
-        s = cell_text(t, p, len);
-        if (!s)
-                return -ENOMEM;
-        return scols_line_set_data(ln, i, s);
+        *q = '\0';
+        return (size_t)(q - d);
 }
 
-/* Text that is safe as it is (numbers, names). */
-static int set_data(struct table_sink *t, struct libscols_line *ln, size_t i, const char *s) {
-        if (t->plain)
-                return table_plain_set(t->plain, i, s, strlen(s));
-        return scols_line_set_data(ln, i, s);
-}
-
-static int set_str(struct table_sink *t, struct libscols_line *ln, size_t i, const char *s) {
-        return s ? set_cell(t, ln, i, s, strlen(s)) : 0;
-}
-
-static int dict_text(struct table_sink *t, struct libscols_line *ln, size_t i, const struct kmsg_record *r) {
+static int dict_cell(struct table_sink *t, size_t i, const struct kmsg_record *r) {
         size_t n = kmsg_record_get_dict_count(r), k, total = 0, len;
         const char *key, *val;
-        char *s, *d;
-        int e;
+        bool ascii = true;
+        char *s;
 
         for (k = 0; k < n; k++)
                 if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) == 0)
                         total += 4 * strlen(key) + 1 + 4 * len + 1;
         if (total == 0)
                 return 0;
-        s = malloc(total + 1);
+        s = col_buf(t, i, total + 1);
         if (!s)
                 return -ENOMEM;
-        *s = '\0';
-        for (d = s, k = 0; k < n; k++) {
-                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) < 0)
-                        continue;
-                if (d > s)
-                        *d++ = ' ';
-                d += text_safe_into(d, key, strlen(key), false);
-                *d++ = '=';
-                d += text_safe_into(d, val, len, false);
-        }
-        if (t->plain) {
-                e = table_plain_set(t->plain, i, s, (size_t)(d - s));
-                free(s);
-                return e;
-        }
-        e = scols_line_refer_data(ln, i, s);
-        if (e < 0)
-                free(s);
-        return e;
+        len = dict_into(s, r, &ascii);
+        src_safe(&t->src[i], s, len, ascii ? len : SIZE_MAX);
+        return 0;
 }
 
 /* TIME in the chosen time format (--time-format, -T, -e, -d, -t). */
-static int time_cell(struct table_sink *t, struct libscols_line *ln, size_t i, uint64_t usec) {
-        char buf[128], *p = buf;
+static int time_cell(struct table_sink *t, size_t i, uint64_t usec) {
+        enum time_format f = t->time.format;
+        bool running = f == TIME_RELTIME || t->time.delta;
+        char *buf, *p;
         size_t n;
 
-        if (t->time.format == TIME_RELTIME || t->time.delta) {
+        if (!running && f != TIME_CTIME && f != TIME_ISO) {
+                /* Seconds (made where they go), or none. */
+                if (f != TIME_NONE)
+                        src_number(&t->src[i], TABLE_PLAIN_SECONDS, usec);
+                return 0;
+        }
+        buf = col_buf(t, i, TIME_TEXT_MAX);
+        if (!buf)
+                return -ENOMEM;
+        p = buf;
+        if (running) {
                 /* The running forms, as the classic view has them, without the brackets. */
-                n = timefmt_prefix(&t->time, usec, buf, sizeof(buf), NULL);
+                n = timefmt_prefix(&t->time, usec, buf, TIME_TEXT_MAX, NULL);
                 while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == ']'))
                         buf[--n] = '\0';
                 while (*p == '[' || *p == ' ')
                         p++;
-        } else if (t->time.format == TIME_CTIME)
-                n = timefmt_ctime(&t->time, usec, buf, sizeof(buf));
-        else if (t->time.format == TIME_ISO)
-                n = timefmt_iso(&t->time, usec, buf, sizeof(buf));
-        else if (t->time.format == TIME_NONE)
-                n = 0;
+        } else if (f == TIME_CTIME)
+                n = timefmt_ctime(&t->time, usec, buf, TIME_TEXT_MAX);
         else
-                n = timefmt_mono(usec, buf, sizeof(buf));
-        return n > 0 ? set_data(t, ln, i, p) : 0;
+                n = timefmt_iso(&t->time, usec, buf, TIME_TEXT_MAX);
+        if (n > 0)
+                src_safe(&t->src[i], p, strlen(p), SIZE_MAX);
+        return 0;
 }
 
-/* v in decimal, in buf (at least 21 bytes); returns where the digits start. */
-static const char *u64_text(char buf[static 21], uint64_t v) {
-        char *p = buf + 20;
-
-        *p = '\0';
-        do {
-                *--p = (char)('0' + v % 10);
-                v /= 10;
-        } while (v);
-        return p;
-}
-
-static int fill_cell(struct table_sink *t, struct libscols_line *ln, size_t i, const struct column *c,
-                     const struct kmsg_record *r, const struct match *m) {
-        char num[48];
+/* The value of cell i of record r, into t->src[i]. */
+static int fill_cell(struct table_sink *t, size_t i, const struct column *c, const struct kmsg_record *r,
+                     const struct match *m) {
+        struct table_plain_src *x = &t->src[i];
         const char *v;
+        unsigned lvl;
         size_t len;
 
+        x->kind = TABLE_PLAIN_EMPTY;
         switch (c->id) {
         case COL_SEQ:
-                if (!kmsg_record_has_seqnum(r))
-                        return 0;
-                return set_data(t, ln, i, u64_text(num, kmsg_record_get_seqnum(r)));
+                if (kmsg_record_has_seqnum(r))
+                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_seqnum(r));
+                return 0;
         case COL_TIME:
-                if (!kmsg_record_has_timestamp(r))
-                        return 0;
-                return time_cell(t, ln, i, kmsg_record_get_timestamp(r));
+                return kmsg_record_has_timestamp(r) ? time_cell(t, i, kmsg_record_get_timestamp(r)) : 0;
         case COL_PRI:
-                if (!kmsg_record_has_priority(r))
-                        return 0;
-                return set_data(t, ln, i, u64_text(num, kmsg_record_get_priority(r)));
+                if (kmsg_record_has_priority(r))
+                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_priority(r));
+                return 0;
         case COL_FACILITY:
                 if (!kmsg_record_has_priority(r))
                         return 0;
                 v = kmsg_facility_to_name(kmsg_record_get_facility(r));
-                if (!v) {
-                        snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
-                        v = num;
-                }
-                return set_data(t, ln, i, v);
+                if (v)
+                        src_safe(x, v, strlen(v), SIZE_MAX);
+                else
+                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_facility(r));
+                return 0;
         case COL_LEVEL:
-                if (!kmsg_record_has_priority(r))
-                        return 0;
-                return set_data(t, ln, i, kmsg_level_to_name(kmsg_record_get_level(r)));
+                if (kmsg_record_has_priority(r)) {
+                        lvl = kmsg_record_get_level(r) & 7;
+                        src_safe(x, t->level_name[lvl], t->level_len[lvl], t->level_len[lvl]);
+                }
+                return 0;
         case COL_FLAGS:
-                return set_str(t, ln, i, kmsg_record_get_flags(r));
+                src_str(x, kmsg_record_get_flags(r));
+                return 0;
         case COL_CALLER:
-                return set_str(t, ln, i, kmsg_record_get_caller_text(r));
+                src_str(x, kmsg_record_get_caller_text(r));
+                return 0;
         case COL_MESSAGE:
                 v = kmsg_record_get_message(r, &len);
-                return set_cell(t, ln, i, v, len);
+                src_text(x, v, len);
+                return 0;
         case COL_SUBSYSTEM:
-                return set_str(t, ln, i, kmsg_record_get_subsystem(r));
+                src_str(x, kmsg_record_get_subsystem(r));
+                return 0;
         case COL_DEVICE:
-                return set_str(t, ln, i, kmsg_record_get_device(r));
+                src_str(x, kmsg_record_get_device(r));
+                return 0;
         case COL_DEVNAME:
-                return set_str(t, ln, i, (t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL));
+                src_str(x, t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL);
+                return 0;
         case COL_MATCH:
-                return set_str(t, ln, i, m->how == DEVMATCH_TEXT ? "text" : NULL);
+                src_str(x, m->how == DEVMATCH_TEXT ? "text" : NULL);
+                return 0;
         case COL_DICT:
-                return dict_text(t, ln, i, r);
+                return dict_cell(t, i, r);
         case COL_DICT_KEY:
                 v = kmsg_record_get_dict_value(r, c->key, &len);
-                return v ? set_cell(t, ln, i, v, len) : 0;
+                if (v)
+                        src_text(x, v, len);
+                return 0;
         }
         return 0;
+}
+
+/*
+ * Cell i of ln, for libsmartcols, from t->src[i].  Text from the log is
+ * made safe as in the other text views (\xNN for controls, NUL, invalid
+ * UTF-8, C1 and bidirectional controls): libsmartcols's own encoding is
+ * off, as it would show a NUL as the end of the text, pass bidirectional
+ * controls and write a backslash as \x5c.
+ */
+static int scols_cell(struct table_sink *t, struct libscols_line *ln, size_t i) {
+        const struct table_plain_src *x = &t->src[i];
+        char buf[32], *p = buf + 21;
+        uint64_t v = x->v;
+
+        switch (x->kind) {
+        case TABLE_PLAIN_EMPTY:
+                return 0;
+        case TABLE_PLAIN_TEXT:
+                p = x->len < SIZE_MAX / 4 ? col_buf(t, i, x->len * 4 + 1) : NULL;
+                if (!p)
+                        return -ENOMEM;
+                text_safe_into(p, x->s, x->len, false);
+                break;
+        case TABLE_PLAIN_SAFE:
+                return scols_line_set_data(ln, i, x->s);
+        case TABLE_PLAIN_U64:
+                *p = '\0';
+                do {
+                        *--p = (char)('0' + v % 10);
+                        v /= 10;
+                } while (v);
+                break;
+        case TABLE_PLAIN_SECONDS:
+                /* Unpadded: timefmt_mono() without its copy. */
+                put_seconds(buf, v, 0);
+                p = buf;
+                break;
+        }
+        return scols_line_set_data(ln, i, p);
 }
 
 static void write_mark(const struct mark *m) {
@@ -326,25 +377,30 @@ static int flush_batch(struct table_sink *t) {
 static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct table_sink *t = (struct table_sink *)s;
         const struct columns *cols = s->settings->columns;
-        struct libscols_line *ln = NULL;
+        struct libscols_line *ln;
         size_t i;
         int e;
 
+        for (i = 0; i < cols->n; i++) {
+                e = fill_cell(t, i, &cols->v[i], r, m);
+                if (e < 0)
+                        return e;
+        }
         if (t->plain) {
-                e = table_plain_row(t->plain);
+                e = table_plain_add_row(t->plain, t->src);
                 if (e < 0)
                         return e;
         } else {
                 ln = scols_table_new_line(t->tb, NULL);
                 if (!ln)
                         return -ENOMEM;
-        }
-        for (i = 0; i < cols->n; i++) {
-                e = fill_cell(t, ln, i, &cols->v[i], r, m);
-                if (e >= 0 && !t->plain)
-                        e = table_layout_cell(t->layout, ln, i);
-                if (e < 0)
-                        return e;
+                for (i = 0; i < cols->n; i++) {
+                        e = scols_cell(t, ln, i);
+                        if (e >= 0)
+                                e = table_layout_cell(t->layout, ln, i);
+                        if (e < 0)
+                                return e;
+                }
         }
         t->n_lines++;
         if (t->n_lines >= TABLE_BATCH || s->settings->flush_each) {
@@ -466,7 +522,10 @@ static void table_free(struct sink *s) {
         table_plain_free(t->plain);
         table_layout_free(t->layout);
         scols_unref_table(t->tb);
-        free(t->buf);
+        for (size_t i = 0; t->bufs && i < s->settings->columns->n; i++)
+                free(t->bufs[i].p);
+        free(t->bufs);
+        free(t->src);
         for (size_t i = 0; i < t->n_held; i++)
                 kmsg_loss_unref(t->held[i].loss);
         free(t->held);
@@ -476,6 +535,14 @@ static void table_free(struct sink *s) {
 static int table_init(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
+        for (unsigned l = 0; l < 8; l++) {
+                t->level_name[l] = kmsg_level_to_name(l);
+                t->level_len[l] = strlen(t->level_name[l]);
+        }
+        t->bufs = calloc(s->settings->columns->n + 1, sizeof(*t->bufs));
+        t->src = calloc(s->settings->columns->n + 1, sizeof(*t->src));
+        if (!t->bufs || !t->src)
+                return -ENOMEM;
         t->time = s->settings->time;
         /* One stamp a cell: the first format given, with the delta joined to it. */
         t->time.n = 0;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "columns.h"
 #include "table-layout.h"
@@ -17,9 +18,14 @@
  * (the tests compare both): every column but the last padded to its width
  * (right-aligned ones on the left), one space between columns, the last
  * column unpadded.  The widths hold from batch to batch as table-layout.c
- * holds them.  Usage, per batch: table_plain_row(), table_plain_set() for
- * its cells; then table_plain_lay_out(), the heading if wanted,
- * table_plain_print_rows().
+ * holds them.
+ *
+ * Each row is laid out as it comes, in the widths of the batch so far,
+ * into one buffer that is printed as it is when no later row of the batch
+ * widened a column; when one did (rare: the widths only grow), the rows
+ * are padded again from their cells' offsets.  Usage, per batch:
+ * table_plain_add_row() for each row; then table_plain_lay_out(), the
+ * heading if wanted, table_plain_print_rows().
  */
 struct table_plain;
 
@@ -30,17 +36,31 @@ void table_plain_free(struct table_plain *p);
 /* Whether kdmesg lays out this table itself: no width to fit, the last column left-aligned. */
 bool table_plain_fits(const struct columns *cols, const struct table_layout *lo);
 
-/* Start a new row, its cells empty. */
-int table_plain_row(struct table_plain *p);
-/* Cell col of the last row: a copy of s[0..len), text already made safe. */
-int table_plain_set(struct table_plain *p, size_t col, const char *s, size_t len);
+/* What a cell shows. */
+enum table_plain_kind {
+        TABLE_PLAIN_EMPTY = 0,
+        TABLE_PLAIN_TEXT,    /* s[0..len) from the log, to be made safe (text_safe_into()) */
+        TABLE_PLAIN_SAFE,    /* s[0..len), safe as it is, width columns wide (SIZE_MAX: measure it) */
+        TABLE_PLAIN_U64,     /* v in decimal */
+        TABLE_PLAIN_SECONDS, /* v µs as put_seconds() writes them, unpadded */
+};
+
+struct table_plain_src {
+        enum table_plain_kind kind;
+        const char *s;
+        size_t len, width;
+        uint64_t v;
+};
+
+/* A row: its cells, one a column.  Returns 0 or -ENOMEM. */
+int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src);
+
 /*
- * Room for a cell of at most max bytes, to be written in place and then
- * given to table_plain_commit() with its length; NULL when out of memory.
+ * p[0..len) made safe for a cell (text_safe_into()) into d, which has room
+ * for len * 4 + 1 bytes; returns the length.  *ascii is cleared when the
+ * result is not ASCII only (and so must be measured), else left.
  */
-char *table_plain_reserve(struct table_plain *p, size_t max);
-void table_plain_commit(struct table_plain *p, size_t col, size_t len);
-size_t table_plain_rows(const struct table_plain *p);
+size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii);
 
 /* The widths of the batch; whether they move a column of the lines already printed. */
 bool table_plain_lay_out(struct table_plain *p);

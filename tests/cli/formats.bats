@@ -351,6 +351,45 @@ bad_usage() {
         [ "$("$KDMESG" -K "$BATS_TEST_TMPDIR/empty.kmsg" -o SEQ,MESSAGE)" = "    SEQ MESSAGE" ]
 }
 
+@test "table: hostile cells are laid out by kdmesg as libsmartcols lays them out" {
+        # Every byte value at many places of the message, the caller and the
+        # dictionary; wide, combining, bidirectional and broken UTF-8; long
+        # and multi-line messages; columns that widen inside a batch.
+        python3 - "$BATS_TEST_TMPDIR/hostile.kmsg" <<'PY'
+import sys
+def esc(b):
+    return b"".join(bytes([c]) if 0x20 <= c < 0x7f and c != 0x5c else b"\\x%02x" % c for c in b)
+u = ["中".encode(), "😀".encode(), "e\u0301".encode(), "\u202e".encode(), b"\xc2\x85", b"\xe2\x82", b"\xff"]
+out, seq = [], 0
+for c in range(256):
+    pre = b"a" * (c % 23)
+    out.append(b"%d,%d,%d,-,caller=T%s;%s\n" % (c % 8, seq, seq * 1000003, esc(bytes([c])),
+                                               esc(pre + bytes([c]) + b"z" * (c % 17))))
+    if c % 2:
+        out.append(b" SUBSYSTEM=%s\n DEVICE=%s\n K%d=%s\n" % (esc(bytes([c]) * (c % 5 + 1)),
+                                                            esc(pre[:c % 11] + bytes([c])), c, esc(bytes([c]))))
+    seq += 1
+for i in range(600):
+    w = u[i % len(u)]
+    out.append(b"6,%d,%d,-;%s\n SUBSYSTEM=%s\n DEVICE=%s\n" % (seq, 10 ** (6 + i // 60) + i,
+               esc(b"x" * (i % 19) + w * (1 + i % 3)), esc(w), esc(b"d" * (i // 15) + w)))
+    seq += 1
+out.append(b"4,%d,%d,-;%s\n" % (seq, 2 ** 64 - 1, esc(b"L" * 5000 + "中".encode() * 300 + b"\x01\nline two\n")))
+open(sys.argv[1], "wb").write(b"".join(out))
+PY
+        for l in C.UTF-8 C; do
+                for o in "" "-o SEQ,TIME,PRI,FACILITY,LEVEL,FLAGS,CALLER,SUBSYSTEM,DEVICE,DEVNAME,DICT,MESSAGE" \
+                        "-o CALLER,DEVICE,DICT,MESSAGE" "-o MESSAGE,SUBSYSTEM"; do
+                        echo "$l $o"
+                        LC_ALL=$l "$KDMESG" -K "$BATS_TEST_TMPDIR/hostile.kmsg" $o --format=table > "$BATS_TEST_TMPDIR/plain" 2>&1
+                        LC_ALL=$l KDMESG_TABLE_SCOLS=1 "$KDMESG" -K "$BATS_TEST_TMPDIR/hostile.kmsg" $o --format=table \
+                                > "$BATS_TEST_TMPDIR/scols" 2>&1
+                        cmp "$BATS_TEST_TMPDIR/scols" "$BATS_TEST_TMPDIR/plain"
+                        [ "$(wc -l < "$BATS_TEST_TMPDIR/plain")" -gt 850 ]
+                done
+        done
+}
+
 @test "table: a column keeps its width from batch to batch" {
         # 1500 records (three batches); the DEVICE column is only set in the first.
         {
