@@ -105,15 +105,57 @@ void out_puts(const char *s) {
         out_write(s, strlen(s));
 }
 
-void out_u64(uint64_t v) {
-        char tmp[24];
-        int i = (int)sizeof(tmp);
+/* "00" to "99": two digits a step. */
+static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                               "8081828384858687888990919293949596979899";
 
-        do {
-                tmp[--i] = (char)('0' + v % 10);
-                v /= 10;
-        } while (v);
-        out_write(tmp + i, sizeof(tmp) - (size_t)i);
+static const uint64_t powers_of_ten[20] = {
+        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
+        UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+        UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000), UINT64_C(10000000000000),
+        UINT64_C(100000000000000), UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+        UINT64_C(100000000000000000), UINT64_C(1000000000000000000), UINT64_C(10000000000000000000),
+};
+
+/* The number of decimal digits of v (1 for 0), without dividing. */
+static inline unsigned digits10(uint64_t v) {
+        /*
+         * x = v | 1 has as many digits as v (an even v + 1 is never a power
+         * of ten) and a bit set; with b bits it has t or t + 1 digits, where
+         * t = b * log10(2) rounded down (1233 / 4096 is log10(2) closely enough).
+         */
+        uint64_t x = v | 1;
+        unsigned t = (unsigned)(64 - __builtin_clzll(x)) * 1233 >> 12;
+
+        return t + (x >= powers_of_ten[t]);
+}
+
+/* The decimal digits of v, ending at end (right to left, two at a time). */
+static inline void put_digits(char *end, uint64_t v) {
+        while (v >= 100) {
+                end -= 2;
+                memcpy(end, pairs + 2 * (v % 100), 2);
+                v /= 100;
+        }
+        if (v >= 10)
+                memcpy(end - 2, pairs + 2 * v, 2);
+        else
+                end[-1] = (char)('0' + v);
+}
+
+void out_u64(uint64_t v) {
+        unsigned n = digits10(v);
+        char tmp[20];
+
+        if (OUT_BUF_SIZE - out_len >= 20) {
+                /* Straight into the buffer. */
+                put_digits(out_buf + out_len + n, v);
+                out_len += n;
+                return;
+        }
+        put_digits(tmp + n, v);
+        out_write(tmp, n);
 }
 
 void out_u64_padded(uint64_t v, unsigned width) {
@@ -129,45 +171,33 @@ void out_u64_padded(uint64_t v, unsigned width) {
         out_write(tmp + i, sizeof(tmp) - (size_t)i);
 }
 
-/* "00" to "99": two digits a step. */
-static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
-
 size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
-        char tmp[28];
         uint64_t sec = usec / 1000000;
-        unsigned frac = (unsigned)(usec % 1000000), k;
-        size_t i = sizeof(tmp), n;
+        unsigned frac = (unsigned)(usec - sec * 1000000), n = digits10(sec);
+        size_t pad = n < width ? width - n : 0, len = pad + n + 7;
+        char *p = buf + len;
 
-        for (k = 0; k < 3; k++) {
-                i -= 2;
-                memcpy(tmp + i, pairs + 2 * (frac % 100), 2);
-                frac /= 100;
-        }
-        tmp[--i] = '.';
-        while (sec >= 100) {
-                i -= 2;
-                memcpy(tmp + i, pairs + 2 * (sec % 100), 2);
-                sec /= 100;
-        }
-        if (sec >= 10) {
-                i -= 2;
-                memcpy(tmp + i, pairs + 2 * sec, 2);
-        } else
-                tmp[--i] = (char)('0' + sec);
-        while (sizeof(tmp) - i < width + 7)
-                tmp[--i] = ' ';
-        n = sizeof(tmp) - i;
-        memcpy(buf, tmp + i, n);
-        buf[n] = '\0';
-        return n;
+        /* Spaces first, for the padding (eight at once: len is at least 8); the digits go over them. */
+        if (pad <= 8)
+                memcpy(buf, "        ", 8);
+        else
+                memset(buf, ' ', pad);
+        *p = '\0';
+        memcpy(p - 6, pairs + 2 * (frac / 10000), 2);
+        memcpy(p - 4, pairs + 2 * (frac / 100 % 100), 2);
+        memcpy(p - 2, pairs + 2 * (frac % 100), 2);
+        p[-7] = '.';
+        put_digits(p - 7, sec);
+        return len;
 }
 
 void out_usec(uint64_t usec, unsigned width) {
         char tmp[28];
 
-        out_write(tmp, put_seconds(tmp, usec, width));
+        if (OUT_BUF_SIZE - out_len >= sizeof(tmp))
+                out_len += put_seconds(out_buf + out_len, usec, width);
+        else
+                out_write(tmp, put_seconds(tmp, usec, width));
 }
 
 /* Length of the valid UTF-8 sequence at p that may reach a terminal (not a C1 or bidi control), or 0. */

@@ -21,7 +21,8 @@ void out_u64_padded(uint64_t v, unsigned width);
  * "    1.234567": seconds right-aligned in width columns, then six
  * decimals, NUL-terminated: the one seconds.microseconds
  * printer, for every view and report.  Written by hand: this runs for every record of
- * the classic view.  buf must hold 28 bytes.  Returns the length.
+ * the classic view.  width is at most 20; buf must hold 28 bytes.  Returns
+ * the length.
  */
 size_t put_seconds(char *buf, uint64_t usec, unsigned width);
 /* put_seconds() to standard output. */
