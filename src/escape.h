@@ -18,10 +18,11 @@ enum {
         ESC_EXPORT_KEY = 1 << 5, /* an export KMSG_DICT key: all but '=' and '\' */
         ESC_JSON = 1 << 6,       /* a JSON string: ASCII from 0x20 but '"' and '\' */
         ESC_KMSG_HEADER = 1 << 7, /* a kmsg header field: all but control bytes (< 0x20, 0x7f), ',' and ';' */
+        ESC_KMSG_FIELDS = 1 << 8, /* the kmsg header's fields after the flags: the same, ',' kept (it separates them) */
 };
 
 /* The classes of each byte value. */
-extern const unsigned char byte_class[256];
+extern const unsigned short byte_class[256];
 /* Lower-case hexadecimal digits, for every \xNN and \u00NN. */
 extern const char hexdigits[16];
 

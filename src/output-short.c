@@ -75,11 +75,9 @@ static void write_span(struct short_sink *ss, const char *msg, size_t len, int s
                 color_on((enum color_slot)slot);
         for (;;) {
                 /* --noescape writes the bytes as they are, but lines still go under the first. */
-                const char *nl = memchr(msg, '\n', len);
-                size_t n = nl ? (size_t)(nl - msg) : len;
+                size_t n = out_text_line(msg, len, noescape);
 
-                out_text(msg, n, noescape);
-                if (!nl)
+                if (n == len)
                         break;
                 out_putc('\n');
                 if (ss->s.settings->force_prefix)
@@ -87,7 +85,7 @@ static void write_span(struct short_sink *ss, const char *msg, size_t len, int s
                 else
                         for (size_t i = text_width(ss->prefix, ss->prefix_len, SIZE_MAX, NULL) + ss->tag_cols; i; i--)
                                 out_putc(' ');
-                msg = nl + 1;
+                msg += n + 1;
                 len -= n + 1;
         }
         if (slot >= 0)

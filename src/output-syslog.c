@@ -16,25 +16,6 @@
 #include "output.h"
 #include "sink.h"
 
-static bool hex_digit(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* The message as out_text() writes it, with a backslash before "xNN" as \x5c. */
-static void out_syslog_text(const char *p, size_t len, bool raw) {
-        const char *end = p + len, *bs;
-
-        while (!raw && (bs = memchr(p, '\\', (size_t)(end - p)))) {
-                bool escape = end - bs >= 4 && bs[1] == 'x' && hex_digit(bs[2]) && hex_digit(bs[3]);
-
-                out_text(p, (size_t)(bs - p) + (escape ? 0 : 1), false);
-                if (escape)
-                        out_write("\\x5c", 4);
-                p = bs + 1;
-        }
-        out_text(p, (size_t)(end - p), raw);
-}
-
 /* A record too large to read back was said (once). */
 static bool syslog_too_large_said;
 
@@ -56,7 +37,7 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
         }
         out_write(caller, caller_prefix(r, s->settings->caller_width, caller));
         msg = kmsg_record_get_message(r, &len);
-        out_syslog_text(msg, len, s->settings->noescape);
+        out_text_syslog(msg, len, s->settings->noescape);
         out_putc('\n');
         sink_check_readback(r, start, &syslog_too_large_said);
         sink_end_item(s);

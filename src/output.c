@@ -6,6 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "escape.h"
 #include "output.h"
 #include "utf8.h"
@@ -208,99 +212,260 @@ static size_t utf8_valid(const unsigned char *p, size_t len) {
         return n && !(cp >= 0x80 && cp <= 0x9f) && !utf8_is_bidi_control(cp) ? n : 0;
 }
 
+static bool hex_digit(unsigned char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/*
+ * Eight bytes at a time.  Each test gives, for each byte of the word w that
+ * passes it, that byte's high bit, and nothing for the others: no carry
+ * runs from one byte into the next, so the lowest bit set is the first such
+ * byte (the words are read little-endian).
+ */
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
+#define LOW7S UINT64_C(0x7f7f7f7f7f7f7f7f)
 
-/* Non-zero when a byte of w is below n (n <= 128). */
-static inline uint64_t has_byte_below(uint64_t w, unsigned n) {
-        return (w - ONES * n) & ~w & HIGHS;
+/* Bytes below lo or above hi (lo <= 0x80, hi <= 0x7f); every byte from 0x80 is above. */
+static inline uint64_t bytes_outside(uint64_t w, unsigned lo, unsigned hi) {
+        uint64_t t = w & LOW7S;
+
+        return (~(t + ONES * (0x80 - lo)) | (t + ONES * (0x7f - hi)) | w) & HIGHS;
 }
 
-/* Non-zero when a byte of w is above n (n <= 127). */
-static inline uint64_t has_byte_above(uint64_t w, unsigned n) {
-        return ((w + ONES * (127 - n)) | w) & HIGHS;
+/* Bytes equal to c. */
+static inline uint64_t bytes_equal(uint64_t w, unsigned char c) {
+        uint64_t x = w ^ (ONES * c);
+
+        return ~(((x & LOW7S) + LOW7S) | x) & HIGHS;
 }
 
-void out_text(const char *p, size_t len, bool raw) {
-        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
+/* What a run of text is written as (run_into()). */
+enum run_kind {
+        RUN_TEXT,   /* out_text(): class ESC_TEXT, valid UTF-8 kept */
+        RUN_LINE,   /* the same, up to the first newline */
+        RUN_SYSLOG, /* the same, and a backslash before "xNN" as \x5c */
+        RUN_CELL,   /* text_safe_into(): class ESC_CELL, valid UTF-8 kept */
+        RUN_CLASS,  /* out_escaped(): the class only */
+};
 
-        if (raw) {
-                out_write(p, len);
-                return;
+/*
+ * The bytes of w that run_into() looks at one by one, or more: every byte
+ * it does not write as it is must be among them.  All of them for a class
+ * without a word test.
+ */
+static inline uint64_t run_special(uint64_t w, enum run_kind kind, unsigned class) {
+        if (kind == RUN_CLASS)
+                switch (class) {
+                case ESC_KMSG:
+                        return bytes_outside(w, 0x20, 0x7e) | bytes_equal(w, '\\');
+                case ESC_KMSG_HEADER:
+                        return bytes_outside(w, 0x20, 0x7e) | bytes_equal(w, ',') | bytes_equal(w, ';');
+                case ESC_KMSG_FIELDS:
+                        return bytes_outside(w, 0x20, 0x7e) | bytes_equal(w, ';');
+                case ESC_KMSG_KEY:
+                        /* Upper-case letters at once; digits, '.', '_' and '-' one by one. */
+                        return bytes_outside(w, 'A', 'Z');
+                default:
+                        return HIGHS;
+                }
+        if (kind == RUN_SYSLOG)
+                return bytes_outside(w, 0x20, 0x7e) | bytes_equal(w, '\\');
+        return bytes_outside(w, 0x20, 0x7e);
+}
+
+static inline bool run_has_words(enum run_kind kind, unsigned class) {
+        return kind != RUN_CLASS || class == ESC_KMSG || class == ESC_KMSG_HEADER || class == ESC_KMSG_FIELDS ||
+               class == ESC_KMSG_KEY;
+}
+
+#ifdef __SSE2__
+/* run_special() for sixteen bytes at once: one bit for each special byte (signed compares: from 0x80 is below 0x20). */
+static inline unsigned run_special16(__m128i x, enum run_kind kind, unsigned class) {
+        __m128i m;
+
+        if (kind == RUN_CLASS && class == ESC_KMSG_KEY)
+                m = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8('A')), _mm_cmpgt_epi8(x, _mm_set1_epi8('Z')));
+        else
+                m = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+        if (kind == RUN_SYSLOG || (kind == RUN_CLASS && class == ESC_KMSG))
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+        if (kind == RUN_CLASS && (class == ESC_KMSG_HEADER || class == ESC_KMSG_FIELDS))
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(';')));
+        if (kind == RUN_CLASS && class == ESC_KMSG_HEADER)
+                m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(',')));
+        return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/*
+ * Copy from s to q the bytes before the first special one: sixteen at a
+ * time where SSE2 is, then eight, each block stored whole before it is
+ * looked at.  Stops at a special byte or with fewer than eight left of
+ * the left bytes; returns how many were copied.
+ */
+static inline __attribute__((always_inline)) size_t run_plain(char *q, const unsigned char *s, size_t left,
+                                                              enum run_kind kind, unsigned class) {
+        size_t n = 0;
+
+#ifdef __SSE2__
+        for (; left - n >= 16; n += 16) {
+                __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + n));
+                unsigned m;
+
+                _mm_storeu_si128((__m128i *)(void *)(q + n), x);
+                m = run_special16(x, kind, class);
+                if (m)
+                        return n + (size_t)__builtin_ctz(m);
         }
-        while (s < end) {
+#endif
+        for (; left - n >= 8; n += 8) {
+                uint64_t w, m;
+
+                memcpy(&w, s + n, 8);
+                memcpy(q + n, &w, 8);
+                m = run_special(w, kind, class);
+                if (m)
+                        return n + (size_t)__builtin_ctzll(m) / 8;
+        }
+        return n;
+}
+
+/*
+ * The text from *ps made safe as kind says, into q: the bytes that start
+ * before stop (a UTF-8 sequence that starts there may go on past it, up to
+ * end, the end of the text).  q has room for four bytes for each of them:
+ * a block of plain bytes is stored whole before its special bytes are
+ * looked at, which fits in that.  Returns the new end of q; *ps is moved
+ * past what was written, which is all up to stop but for RUN_LINE, which
+ * stops at a newline.
+ */
+static inline __attribute__((always_inline)) char *run_into(char *q, const unsigned char **ps,
+                                                            const unsigned char *stop, const unsigned char *end,
+                                                            enum run_kind kind, unsigned class) {
+        const unsigned char *s = *ps, *base = s;
+
+        while (s < stop) {
                 unsigned char c;
-                char e[4];
                 size_t n;
 
-                /* Eight printable ASCII bytes at a time: the common case. */
-                while (end - s >= 8) {
+                if (run_has_words(kind, class)) {
                         uint64_t w;
 
-                        memcpy(&w, s, 8);
-                        if ((has_byte_below(w, 0x20) | has_byte_above(w, 0x7e)) != 0)
+                        n = run_plain(q, s, (size_t)(stop - s), kind, class);
+                        q += n;
+                        s += n;
+                        if (s == stop)
                                 break;
-                        s += 8;
+                        if (stop == end && end - s < 8 && end - base >= 8) {
+                                /*
+                                 * Under eight bytes left: the word that ends the text, its first
+                                 * bytes written already, as they are if it has no special byte.
+                                 */
+                                memcpy(&w, end - 8, 8);
+                                if (!run_special(w, kind, class)) {
+                                        memcpy(q - (8 - (end - s)), &w, 8);
+                                        q += end - s;
+                                        s = end;
+                                        break;
+                                }
+                        }
                 }
-                if (s == end)
-                        break;
                 c = *s;
-                if (byte_class[c] & ESC_TEXT) {
+                if (kind == RUN_LINE && c == '\n')
+                        break;
+                if (kind == RUN_SYSLOG && c == '\\') {
+                        /* Read back by -F, "\x41" would be 'A': a backslash that starts one is \x5c. */
+                        if (end - s >= 4 && s[1] == 'x' && hex_digit(s[2]) && hex_digit(s[3]))
+                                q += hex_escape(q, c);
+                        else
+                                *q++ = (char)c;
                         s++;
                         continue;
                 }
-                if (c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
-                        s += n;
+                if (byte_class[c] & class) {
+                        *q++ = (char)c;
+                        s++;
                         continue;
                 }
-                out_write(run, (size_t)(s - run));
-                out_write(e, hex_escape(e, c));
-                s++;
-                run = s;
-        }
-        out_write(run, (size_t)(s - run));
-}
-
-size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
-        const unsigned char *s = (const unsigned char *)p, *end = s + len;
-        char *q = dst;
-
-        if (raw) {
-                memcpy(q, p, len);
-                q[len] = '\0';
-                return len;
-        }
-        while (s < end) {
-                unsigned char c;
-                size_t n;
-
-                /* Eight printable ASCII bytes at a time: the common case. */
-                while (end - s >= 8) {
-                        uint64_t w;
-
-                        memcpy(&w, s, 8);
-                        if ((has_byte_below(w, 0x20) | has_byte_above(w, 0x7e)) != 0)
-                                break;
-                        memcpy(q, &w, 8);
-                        q += 8;
-                        s += 8;
-                }
-                if (s == end)
-                        break;
-                c = *s;
-                if (byte_class[c] & ESC_CELL) {
-                        *q++ = (char)*s++;
-                        continue;
-                }
-                if (c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
-                        memcpy(q, s, n);
-                        q += n;
-                        s += n;
+                if (kind != RUN_CLASS && c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                        do
+                                *q++ = (char)*s++;
+                        while (--n);
                         continue;
                 }
                 q += hex_escape(q, c);
                 s++;
         }
+        *ps = s;
+        return q;
+}
+
+/*
+ * run_into() of p[0..len) into the output buffer, as much as it has room
+ * for at a time; near its end, one byte (or UTF-8 sequence) at a time
+ * through out_write(), which drains it where it is full, as a write of the
+ * whole run would.  Returns the length written: len, or for RUN_LINE up to
+ * the first newline.
+ */
+static inline __attribute__((always_inline)) size_t out_run(const char *p, size_t len, enum run_kind kind,
+                                                            unsigned class) {
+        const unsigned char *s = (const unsigned char *)p, *end = s + len, *stop;
+
+        while (s < end) {
+                size_t room = OUT_BUF_SIZE - out_len;
+
+                if (room >= 64) {
+                        stop = (size_t)(end - s) > room / 4 ? s + room / 4 : end;
+                        out_len = (size_t)(run_into(out_buf + out_len, &s, stop, end, kind, class) - out_buf);
+                } else {
+                        char e[8];
+
+                        stop = s + 1;
+                        out_write(e, (size_t)(run_into(e, &s, stop, end, kind, class) - e));
+                }
+                if (s < stop)
+                        break; /* a newline */
+        }
+        return (size_t)(s - (const unsigned char *)p);
+}
+
+void out_text(const char *p, size_t len, bool raw) {
+        if (raw)
+                out_write(p, len);
+        else
+                out_run(p, len, RUN_TEXT, ESC_TEXT);
+}
+
+size_t out_text_line(const char *p, size_t len, bool raw) {
+        const char *nl;
+
+        if (!raw)
+                return out_run(p, len, RUN_LINE, ESC_TEXT);
+        nl = memchr(p, '\n', len);
+        if (nl)
+                len = (size_t)(nl - p);
+        out_write(p, len);
+        return len;
+}
+
+void out_text_syslog(const char *p, size_t len, bool raw) {
+        if (raw)
+                out_write(p, len);
+        else
+                out_run(p, len, RUN_SYSLOG, ESC_TEXT);
+}
+
+size_t text_safe_into(char *dst, const char *p, size_t len, bool raw) {
+        const unsigned char *s = (const unsigned char *)p;
+        char *q;
+
+        if (raw) {
+                memcpy(dst, p, len);
+                dst[len] = '\0';
+                return len;
+        }
+        q = run_into(dst, &s, s + len, s + len, RUN_CELL, ESC_CELL);
         *q = '\0';
         return (size_t)(q - dst);
 }
@@ -329,16 +494,21 @@ int out_close(void) {
 
 /* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */
 void out_escaped(const char *p, size_t len, unsigned class) {
-        const unsigned char *s = (const unsigned char *)p, *end = s + len, *run = s;
-
-        for (; s < end; s++) {
-                char e[4];
-
-                if (byte_class[*s] & class)
-                        continue;
-                out_write(run, (size_t)(s - run));
-                out_write(e, hex_escape(e, *s));
-                run = s + 1;
+        /* The classes with a word test, each its own copy of the loop. */
+        switch (class) {
+        case ESC_KMSG:
+                out_run(p, len, RUN_CLASS, ESC_KMSG);
+                break;
+        case ESC_KMSG_HEADER:
+                out_run(p, len, RUN_CLASS, ESC_KMSG_HEADER);
+                break;
+        case ESC_KMSG_FIELDS:
+                out_run(p, len, RUN_CLASS, ESC_KMSG_FIELDS);
+                break;
+        case ESC_KMSG_KEY:
+                out_run(p, len, RUN_CLASS, ESC_KMSG_KEY);
+                break;
+        default:
+                out_run(p, len, RUN_CLASS, class);
         }
-        out_write(run, (size_t)(end - run));
 }

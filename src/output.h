@@ -36,6 +36,14 @@ void out_usec(uint64_t usec, unsigned width);
  * bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
+/* out_text() of p[0..len) up to its first newline; returns the length written (len when it has none). */
+size_t out_text_line(const char *p, size_t len, bool raw);
+/*
+ * out_text(), and a backslash that would read back as the start of an
+ * escape ("\x" and two hex digits) as \x5c: the text of -r, which -F reads
+ * back as it was.  With raw, the bytes unchanged.
+ */
+void out_text_syslog(const char *p, size_t len, bool raw);
 /*
  * The made-safe text of out_text() for a table cell, NUL-terminated, into
  * dst, which has room for len * 4 + 1 bytes; returns its length.  A tab is
