@@ -21,6 +21,7 @@
 
 #define PREFIX_TIME_MAX 224 /* the longest time stamp prefix (every format at once), with room to spare */
 #define PREFIX_MAX (48 + PREFIX_TIME_MAX + CALLER_PREFIX_MAX)
+#define DECODE_MAX 32 /* the longest --decode prefix, 11 + 1 + 11 + 2 bytes, with room to copy it at once */
 
 struct short_sink {
         struct sink s;
@@ -32,6 +33,11 @@ struct short_sink {
         size_t caller_len;           /* and the caller id, last */
         enum color_slot time_slot;   /* the time stamp's color: time or timebreak */
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
+        /* --decode: the prefix of each priority below 256, made when first needed (len 0: not yet). */
+        struct {
+                unsigned char len;
+                char text[DECODE_MAX];
+        } decoded[256];
 };
 
 static void close_line(struct short_sink *ss) {
@@ -115,6 +121,10 @@ static void write_piece(struct short_sink *ss, const char *msg, size_t len, int 
 static void put_prefix(const struct short_sink *ss) {
         size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
 
+        if (!color_enabled()) {
+                out_write(ss->prefix, ss->prefix_len);
+                return;
+        }
         if (dlen > 0) {
                 color_on(COLOR_PREFIX);
                 out_write(ss->prefix, dlen);
@@ -137,7 +147,11 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
         const char *nl;
 
         if (!ss->s.settings->force_prefix || ss->s.settings->noescape) {
-                write_piece(ss, msg, len, level_slot, head);
+                /* Without colors a piece is one span. */
+                if (color_enabled())
+                        write_piece(ss, msg, len, level_slot, head);
+                else
+                        write_span(ss, msg, len, -1);
                 return;
         }
         while ((nl = memchr(msg, '\n', len))) {
@@ -161,30 +175,44 @@ static size_t put_padded(char *p, const char *s, size_t width) {
         return n;
 }
 
+/* The --decode prefix of priority pri, "kern  :info  : " as util-linux dmesg -x writes it, into p; returns its length. */
+static size_t decode_prefix(char *p, uint32_t pri) {
+        const char *fac = kmsg_facility_to_name(pri >> 3);
+        char num[12];
+        size_t n;
+
+        if (!fac) {
+                snprintf(num, sizeof(num), "%u", pri >> 3);
+                fac = num;
+        }
+        n = put_padded(p, fac, 6);
+        p[n++] = ':';
+        n += put_padded(p + n, kmsg_level_to_name(pri & 7), 6);
+        p[n++] = ':';
+        p[n++] = ' ';
+        return n;
+}
+
 /*
- * The --decode prefix, the time stamp and the caller id, in that order as
- * util-linux dmesg -x writes them ("kern  :info  : [    1.000000] [  T12] "),
- * kept in ss->prefix for later lines.
+ * The --decode prefix (for a record with a priority, pri >= 0), the time
+ * stamp and the caller id, in that order as util-linux dmesg -x writes
+ * them ("kern  :info  : [    1.000000] [  T12] "), kept in ss->prefix for
+ * later lines.
  */
-static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
+static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int64_t pri) {
         const struct output_settings *set = ss->s.settings;
         size_t tlen = 0, dlen = 0, clen;
         bool brk = false;
 
-        if (set->decode && kmsg_record_has_priority(r)) {
-                const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
-                char num[12];
-
-                if (!fac) {
-                        snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
-                        fac = num;
-                }
-                /* "kern  :info  : " by hand: this runs for every record with -x. */
-                dlen = put_padded(ss->prefix, fac, 6);
-                ss->prefix[dlen++] = ':';
-                dlen += put_padded(ss->prefix + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
-                ss->prefix[dlen++] = ':';
-                ss->prefix[dlen++] = ' ';
+        if (set->decode && pri >= 0) {
+                if (pri < 256) {
+                        /* Made once per priority: this runs for every record with -x. */
+                        if (!ss->decoded[pri].len)
+                                ss->decoded[pri].len = (unsigned char)decode_prefix(ss->decoded[pri].text, (uint32_t)pri);
+                        memcpy(ss->prefix, ss->decoded[pri].text, DECODE_MAX);
+                        dlen = ss->decoded[pri].len;
+                } else
+                        dlen = decode_prefix(ss->prefix, (uint32_t)pri);
         }
         if (kmsg_record_has_timestamp(r))
                 tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
@@ -204,7 +232,8 @@ static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const s
 
 static int short_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct short_sink *ss = (struct short_sink *)s;
-        int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
+        int64_t pri = kmsg_record_has_priority(r) ? (int64_t)kmsg_record_get_priority(r) : -1;
+        int level_slot = pri >= 0 ? COLOR_EMERG + (int)(pri & 7) : -1;
         const char *msg;
         size_t len;
 
@@ -216,7 +245,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
                 return 0;
         }
         close_line(ss);
-        write_prefix(ss, r);
+        write_prefix(ss, r, pri);
         /* Continuation lines go under the message, after the device tag too. */
         if (color_enabled() && has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
