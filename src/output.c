@@ -349,27 +349,34 @@ static inline __attribute__((always_inline)) char *run_into(char *q, const unsig
                 unsigned char c;
                 size_t n;
 
-                if (run_has_words(kind, class)) {
-                        uint64_t w;
-
+                if (run_has_words(kind, class) && stop - s >= 8) {
                         n = run_plain(q, s, (size_t)(stop - s), kind, class);
                         q += n;
                         s += n;
                         if (s == stop)
                                 break;
-                        if (stop == end && end - s < 8 && end - base >= 8) {
-                                /*
-                                 * Under eight bytes left: the word that ends the text, its first
-                                 * bytes written already, as they are if it has no special byte.
-                                 */
-                                memcpy(&w, end - 8, 8);
-                                if (!run_special(w, kind, class)) {
-                                        memcpy(q - (8 - (end - s)), &w, 8);
-                                        q += end - s;
-                                        s = end;
-                                        break;
-                                }
+                }
+                if (run_has_words(kind, class) && stop - s < 8 && stop == end && end - base >= 8) {
+                        /*
+                         * Under eight bytes left: the word that ends the text, its first
+                         * bytes written already, as they are if it has no special byte.
+                         */
+                        uint64_t w;
+
+                        memcpy(&w, end - 8, 8);
+                        if (!run_special(w, kind, class)) {
+                                memcpy(q - (8 - (end - s)), &w, 8);
+                                q += end - s;
+                                s = end;
+                                break;
                         }
+                }
+                if (!run_has_words(kind, class) || stop - s < 8) {
+                        /* One at a time (the last bytes, short texts): the plain ones at once. */
+                        while (s < stop && (byte_class[*s] & class) && !(kind == RUN_SYSLOG && *s == '\\'))
+                                *q++ = (char)*s++;
+                        if (s == stop)
+                                break;
                 }
                 c = *s;
                 if (kind == RUN_LINE && c == '\n')
