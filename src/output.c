@@ -419,6 +419,11 @@ static inline __attribute__((always_inline)) size_t out_run(const char *p, size_
                                                             unsigned class) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len, *stop;
 
+        if (len <= (OUT_BUF_SIZE - out_len) / 4) {
+                /* All of it fits, whatever it becomes: nearly always. */
+                out_len = (size_t)(run_into(out_buf + out_len, &s, end, end, kind, class) - out_buf);
+                return (size_t)(s - (const unsigned char *)p);
+        }
         while (s < end) {
                 size_t room = OUT_BUF_SIZE - out_len;
 
