@@ -48,6 +48,17 @@ size_t text_width(const char *p, size_t len, size_t max, size_t *ret_cut) {
                 int x;
 
                 /* Printable ASCII is one column in every locale kdmesg supports: no mbrtowc(). */
+                if (len - i >= 8 && w + 8 <= max) {
+                        uint64_t word;
+
+                        /* Eight at a time. */
+                        memcpy(&word, p + i, 8);
+                        if (!bytes_outside(word, 0x20, 0x7e)) {
+                                w += 8;
+                                i += 8;
+                                continue;
+                        }
+                }
                 if ((unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f) {
                         if (w + 1 > max)
                                 break;

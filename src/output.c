@@ -216,30 +216,6 @@ static bool hex_digit(unsigned char c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/*
- * Eight bytes at a time.  Each test gives, for each byte of the word w that
- * passes it, that byte's high bit, and nothing for the others: no carry
- * runs from one byte into the next, so the lowest bit set is the first such
- * byte (the words are read little-endian).
- */
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-#define LOW7S UINT64_C(0x7f7f7f7f7f7f7f7f)
-
-/* Bytes below lo or above hi (lo <= 0x80, hi <= 0x7f); every byte from 0x80 is above. */
-static inline uint64_t bytes_outside(uint64_t w, unsigned lo, unsigned hi) {
-        uint64_t t = w & LOW7S;
-
-        return (~(t + ONES * (0x80 - lo)) | (t + ONES * (0x7f - hi)) | w) & HIGHS;
-}
-
-/* Bytes equal to c. */
-static inline uint64_t bytes_equal(uint64_t w, unsigned char c) {
-        uint64_t x = w ^ (ONES * c);
-
-        return ~(((x & LOW7S) + LOW7S) | x) & HIGHS;
-}
-
 /* What a run of text is written as (run_into()). */
 enum run_kind {
         RUN_TEXT,   /* out_text(): class ESC_TEXT, valid UTF-8 kept */
@@ -267,7 +243,7 @@ static inline uint64_t run_special(uint64_t w, enum run_kind kind, unsigned clas
                         /* Upper-case letters at once; digits, '.', '_' and '-' one by one. */
                         return bytes_outside(w, 'A', 'Z');
                 default:
-                        return HIGHS;
+                        return SWAR_HIGHS;
                 }
         if (kind == RUN_SYSLOG)
                 return bytes_outside(w, 0x20, 0x7e) | bytes_equal(w, '\\');
@@ -326,7 +302,7 @@ static inline __attribute__((always_inline)) size_t run_plain(char *q, const uns
                 memcpy(q + n, &w, 8);
                 m = run_special(w, kind, class);
                 if (m)
-                        return n + (size_t)__builtin_ctzll(m) / 8;
+                        return n + first_marked(m);
         }
         return n;
 }
