@@ -72,9 +72,11 @@ static bool is_segfault(const char *msg, size_t len) {
 
 /*
  * Part of the message in one color slot (-1: none): the color spans its
- * lines, each line after a newline indented or prefixed.
+ * lines, each line after a newline indented or prefixed.  Inlined: every
+ * record comes here.
  */
-static void write_span(struct short_sink *ss, const char *msg, size_t len, int slot) {
+static inline __attribute__((always_inline)) void write_span(struct short_sink *ss, const char *msg, size_t len,
+                                                             int slot) {
         bool noescape = ss->s.settings->noescape;
 
         if (slot >= 0)
@@ -122,7 +124,7 @@ static void put_prefix(const struct short_sink *ss) {
         size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
 
         if (!color_enabled()) {
-                out_write(ss->prefix, ss->prefix_len);
+                out_write_from64(ss->prefix, ss->prefix_len);
                 return;
         }
         if (dlen > 0) {
@@ -175,7 +177,10 @@ static size_t put_padded(char *p, const char *s, size_t width) {
         return n;
 }
 
-/* The --decode prefix of priority pri, "kern  :info  : " as util-linux dmesg -x writes it, into p; returns its length. */
+/*
+ * The --decode prefix of priority pri, "kern  :info  : " as util-linux
+ * dmesg -x writes it, into p; returns its length.
+ */
 static size_t decode_prefix(char *p, uint32_t pri) {
         const char *fac = kmsg_facility_to_name(pri >> 3);
         char num[12];
@@ -208,7 +213,8 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int
                 if (pri < 256) {
                         /* Made once per priority: this runs for every record with -x. */
                         if (!ss->decoded[pri].len)
-                                ss->decoded[pri].len = (unsigned char)decode_prefix(ss->decoded[pri].text, (uint32_t)pri);
+                                ss->decoded[pri].len =
+                                        (unsigned char)decode_prefix(ss->decoded[pri].text, (uint32_t)pri);
                         memcpy(ss->prefix, ss->decoded[pri].text, DECODE_MAX);
                         dlen = ss->decoded[pri].len;
                 } else
@@ -225,6 +231,13 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int
         put_prefix(ss);
 }
 
+/* kmsg_record_is_fragment(), without the call for the flags nearly every record has, "-". */
+static int fragment(const struct kmsg_record *r) {
+        const char *f = kmsg_record_get_flags(r);
+
+        return f[0] == '-' && f[1] == '\0' ? 0 : kmsg_record_is_fragment(r);
+}
+
 /* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
 static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const struct match *m) {
         return d && (m->how == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
@@ -238,7 +251,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && kmsg_record_is_fragment(r) == '+') {
+        if (ss->line_open && fragment(r) == '+') {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
@@ -252,9 +265,9 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
         } else
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
+                ss->tag_cols = s->settings->devices ? (unsigned)devctx_write_tag(s->settings->devices, r, m) : 0;
         write_text(ss, msg, len, level_slot, true);
-        if (kmsg_record_is_fragment(r))
+        if (fragment(r))
                 ss->line_open = true;
         else
                 out_putc('\n');

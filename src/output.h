@@ -98,6 +98,18 @@ static inline void out_write(const void *p, size_t len) {
                 out_write_slow(p, len);
 }
 
+/*
+ * out_write() of p[0..len), where p can be read for 64 bytes (an array at
+ * least that long): a piece that short is copied 64 bytes at once.
+ */
+static inline void out_write_from64(const void *p, size_t len) {
+        if (len <= 64 && OUT_BUF_SIZE - out_len >= 64) {
+                memcpy(out_buf + out_len, p, 64);
+                out_len += len;
+        } else
+                out_write(p, len);
+}
+
 static inline void out_putc(char c) {
         if (out_len == OUT_BUF_SIZE)
                 out_drain();

@@ -112,6 +112,28 @@ TEST(u64_near_the_buffer_end) {
         }
 }
 
+TEST(write_from64_any_length_and_room) {
+        /* Up to 64 bytes are copied 64 at once where the buffer has room for 64; else as out_write(). */
+        static char src[200];
+        size_t got_len;
+        const char *got;
+
+        for (size_t i = 0; i < sizeof(src); i++)
+                src[i] = (char)('A' + i % 26);
+        memset(dots, '.', sizeof(dots));
+        for (size_t room = 0; room <= 130; room += 13)
+                for (size_t len = 0; len <= 100; len++) {
+                        capture_start();
+                        out_write(dots, OUT_BUF_SIZE - room);
+                        out_write_from64(src, len);
+                        out_putc('|');
+                        got = capture_end(&got_len);
+                        CHECK_INT(got_len, OUT_BUF_SIZE - room + len + 1);
+                        CHECK_MEM(got + OUT_BUF_SIZE - room, len, src, len);
+                        CHECK_INT(got[got_len - 1], '|');
+                }
+}
+
 static void check_seconds(uint64_t usec, unsigned width) {
         char want[64], got[64];
         size_t n;
