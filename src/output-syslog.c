@@ -35,7 +35,7 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
                 out_usec(kmsg_record_get_timestamp(r), 5);
                 out_write("] ", 2);
         }
-        out_write(caller, caller_prefix(r, s->settings->caller_width, caller));
+        out_write_from64(caller, caller_prefix(r, s->settings->caller_width, caller));
         msg = kmsg_record_get_message(r, &len);
         out_text_syslog(msg, len, s->settings->noescape);
         out_putc('\n');

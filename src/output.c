@@ -149,9 +149,15 @@ static inline void put_digits(char *end, uint64_t v) {
 }
 
 void out_u64(uint64_t v) {
-        unsigned n = digits10(v);
+        unsigned n;
         char tmp[20];
 
+        if (v < 10 && out_len < OUT_BUF_SIZE) {
+                /* A level, a priority: one digit. */
+                out_buf[out_len++] = (char)('0' + v);
+                return;
+        }
+        n = digits10(v);
         if (OUT_BUF_SIZE - out_len >= 20) {
                 /* Straight into the buffer. */
                 put_digits(out_buf + out_len + n, v);

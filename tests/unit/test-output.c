@@ -104,11 +104,13 @@ TEST(u64_near_the_buffer_end) {
         for (room = 0; room < 30; room++) {
                 capture_start();
                 out_write(dots, OUT_BUF_SIZE - room);
+                out_u64(7);
                 out_u64(UINT64_C(18446744073709551615));
                 out_usec(UINT64_C(18446744073709551615), 5);
+                out_u64(0);
                 got = capture_end(&got_len);
-                CHECK_INT(got_len, OUT_BUF_SIZE - room + 20 + 21);
-                CHECK_MEM(got + OUT_BUF_SIZE - room, 41, "1844674407370955161518446744073709.551615", 41);
+                CHECK_INT(got_len, OUT_BUF_SIZE - room + 1 + 20 + 21 + 1);
+                CHECK_MEM(got + OUT_BUF_SIZE - room, 43, "71844674407370955161518446744073709.5516150", 43);
         }
 }
 
