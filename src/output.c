@@ -232,9 +232,9 @@ enum run_kind {
 };
 
 /*
- * The bytes of w that run_into() looks at one by one, or more: every byte
- * it does not write as it is must be among them.  All of them for a class
- * without a word test.
+ * The bytes of w that run_into() looks at one by one (a few more do no
+ * harm; every byte it does not write as it is must be among them).  All
+ * of them for a class without a word test.
  */
 static inline uint64_t run_special(uint64_t w, enum run_kind kind, unsigned class) {
         if (kind == RUN_CLASS)
@@ -281,10 +281,10 @@ static inline unsigned run_special16(__m128i x, enum run_kind kind, unsigned cla
 #endif
 
 /*
- * Copy from s to q the bytes before the first special one: sixteen at a
- * time where SSE2 is, then eight, each block stored whole before it is
- * looked at.  Stops at a special byte or with fewer than eight left of
- * the left bytes; returns how many were copied.
+ * Copy from s to q the bytes before the first special one among the left
+ * bytes: sixteen at a time where SSE2 is, then eight, each block stored
+ * whole before it is looked at.  Stops at a special byte, or where fewer
+ * than eight bytes are left; returns how many were copied.
  */
 static inline __attribute__((always_inline)) size_t run_plain(char *q, const unsigned char *s, size_t left,
                                                               enum run_kind kind, unsigned class) {
