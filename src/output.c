@@ -148,13 +148,42 @@ static inline void put_digits(char *end, uint64_t v) {
                 end[-1] = (char)('0' + v);
 }
 
-void out_u64(uint64_t v) {
+/*
+ * The eight decimal digits of v (below 10^8, leading zeros kept) as the
+ * bytes of a word, each 0 to 9, the first digit in the least significant
+ * byte: the halves of four digits, then their pairs, then their digits
+ * are split in every lane at once, by multiplications that stay within
+ * their lane (x * 10486 >> 20 is x / 100 below 10^4; x * 103 >> 10 is
+ * x / 10 below 100).
+ */
+static inline uint64_t digits8(uint32_t v) {
+        uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32, q;
+
+        q = x * 10486 >> 20 & UINT64_C(0x0000007f0000007f);
+        x = q | (x - q * 100) << 16;
+        q = x * 103 >> 10 & UINT64_C(0x000f000f000f000f);
+        return q | (x - q * 10) << 8;
+}
+
+void out_u64_digits(uint64_t v) {
         unsigned n;
         char tmp[20];
 
-        if (v < 10 && out_len < OUT_BUF_SIZE) {
-                /* A level, a priority: one digit. */
-                out_buf[out_len++] = (char)('0' + v);
+        if (v < 100000000 && OUT_BUF_SIZE - out_len >= 8) {
+                /*
+                 * A sequence number, a time stamp: all digits at once, the
+                 * leading zeros shifted out, stored as a word (the bytes after
+                 * the digits are free).
+                 */
+                uint64_t d = digits8((uint32_t)v);
+                unsigned zeros = (unsigned)__builtin_ctzll(d) / 8;
+
+                d = (d + UINT64_C(0x3030303030303030)) >> 8 * zeros;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+                d = __builtin_bswap64(d);
+#endif
+                memcpy(out_buf + out_len, &d, 8);
+                out_len += 8 - zeros;
                 return;
         }
         n = digits10(v);

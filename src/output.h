@@ -14,7 +14,7 @@
 static inline void out_write(const void *p, size_t len);
 void out_puts(const char *s);
 static inline void out_putc(char c);
-void out_u64(uint64_t v);
+static inline void out_u64(uint64_t v);
 /* v right-aligned in width columns, padded with spaces. */
 void out_u64_padded(uint64_t v, unsigned width);
 /*
@@ -114,6 +114,16 @@ static inline void out_putc(char c) {
         if (out_len == OUT_BUF_SIZE)
                 out_drain();
         out_buf[out_len++] = c;
+}
+
+void out_u64_digits(uint64_t v);
+
+static inline void out_u64(uint64_t v) {
+        if (v < 10 && out_len < OUT_BUF_SIZE)
+                /* A level, a priority: one digit, without a call. */
+                out_buf[out_len++] = (char)('0' + v);
+        else
+                out_u64_digits(v);
 }
 
 /* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */

@@ -74,6 +74,7 @@ static void check_u64(uint64_t v) {
 }
 
 TEST(u64_as_printf) {
+        static const uint64_t powers[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
         uint64_t p = 1;
         unsigned seed = 1;
 
@@ -91,6 +92,9 @@ TEST(u64_as_printf) {
                 check_u64(p + 1);
         }
         check_u64(UINT64_MAX);
+        /* Below 10^8 the digits are made all at once: a sample of every length. */
+        for (int i = 0; i < 50000; i++)
+                check_u64((uint64_t)rand_r(&seed) % 100000000 / powers[i % 8]);
         for (int i = 0; i < 20000; i++)
                 check_u64((uint64_t)rand_r(&seed) << 33 ^ (uint64_t)rand_r(&seed) << 11 ^ (uint64_t)rand_r(&seed));
         CHECK_INT(failures, 0);
