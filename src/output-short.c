@@ -260,12 +260,12 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
         close_line(ss);
         write_prefix(ss, r, pri);
         /* Continuation lines go under the message, after the device tag too. */
-        if (color_enabled() && has_tag(s->settings->devices, r, m)) {
+        ss->tag_cols = 0;
+        if (has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
-        } else
-                ss->tag_cols = s->settings->devices ? (unsigned)devctx_write_tag(s->settings->devices, r, m) : 0;
+        }
         write_text(ss, msg, len, level_slot, true);
         if (fragment(r))
                 ss->line_open = true;
