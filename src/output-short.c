@@ -71,31 +71,38 @@ static bool is_segfault(const char *msg, size_t len) {
 }
 
 /*
- * Part of the message in one color slot (-1: none): the color spans its
- * lines, each line after a newline indented or prefixed.  Inlined: every
- * record comes here.
+ * The lines of a span after its first, from the newline at msg[0]: each
+ * under the first, indented or prefixed.
  */
-static inline __attribute__((always_inline)) void write_span(struct short_sink *ss, const char *msg, size_t len,
-                                                             int slot) {
-        bool noescape = ss->s.settings->noescape;
+static void write_more_lines(struct short_sink *ss, const char *msg, size_t len) {
+        while (len > 0) {
+                size_t n;
 
-        if (slot >= 0)
-                color_on((enum color_slot)slot);
-        for (;;) {
-                /* --noescape writes the bytes as they are, but lines still go under the first. */
-                size_t n = out_text_line(msg, len, noescape);
-
-                if (n == len)
-                        break;
                 out_putc('\n');
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
                 else
                         for (size_t i = text_width(ss->prefix, ss->prefix_len, SIZE_MAX, NULL) + ss->tag_cols; i; i--)
                                 out_putc(' ');
+                /* --noescape writes the bytes as they are, but lines still go under the first. */
+                n = out_text_line(msg + 1, len - 1, ss->s.settings->noescape);
                 msg += n + 1;
                 len -= n + 1;
         }
+}
+
+/*
+ * Part of the message in one color slot (-1: none): the color spans its
+ * lines, each line after a newline indented or prefixed.
+ */
+static inline void write_span(struct short_sink *ss, const char *msg, size_t len, int slot) {
+        size_t n;
+
+        if (slot >= 0)
+                color_on((enum color_slot)slot);
+        n = out_text_line(msg, len, ss->s.settings->noescape);
+        if (n < len)
+                write_more_lines(ss, msg + n, len - n);
         if (slot >= 0)
                 color_off((enum color_slot)slot);
 }
@@ -120,13 +127,9 @@ static void write_piece(struct short_sink *ss, const char *msg, size_t len, int 
 }
 
 /* The --decode prefix and the time stamp of ss->prefix, each in its color, then the caller id. */
-static void put_prefix(const struct short_sink *ss) {
+static void put_prefix_colored(const struct short_sink *ss) {
         size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
 
-        if (!color_enabled()) {
-                out_write_from64(ss->prefix, ss->prefix_len);
-                return;
-        }
         if (dlen > 0) {
                 color_on(COLOR_PREFIX);
                 out_write(ss->prefix, dlen);
@@ -141,19 +144,24 @@ static void put_prefix(const struct short_sink *ss) {
         out_write(ss->prefix + dlen + tlen, ss->caller_len);
 }
 
+/* ss->prefix, in its colors when they are on. */
+static inline void put_prefix(const struct short_sink *ss) {
+        if (color_enabled())
+                put_prefix_colored(ss);
+        else
+                out_write_from64(ss->prefix, ss->prefix_len);
+}
+
 /*
- * The message.  With --force-prefix each line is on its own, as util-linux
- * prints it: the prefix again, and its own head and colors.
+ * The message in colored pieces.  With --force-prefix each line is on its
+ * own, as util-linux prints it: the prefix again, and its own head and
+ * colors.
  */
-static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+static void write_pieces(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
         const char *nl;
 
         if (!ss->s.settings->force_prefix || ss->s.settings->noescape) {
-                /* Without colors a piece is one span. */
-                if (color_enabled())
-                        write_piece(ss, msg, len, level_slot, head);
-                else
-                        write_span(ss, msg, len, -1);
+                write_piece(ss, msg, len, level_slot, head);
                 return;
         }
         while ((nl = memchr(msg, '\n', len))) {
@@ -165,6 +173,14 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
                 head = true;
         }
         write_piece(ss, msg, len, level_slot, head);
+}
+
+/* The message: without colors and with the prefix not repeated, one span. */
+static inline void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+        if (!color_enabled() && (!ss->s.settings->force_prefix || ss->s.settings->noescape))
+                write_span(ss, msg, len, -1);
+        else
+                write_pieces(ss, msg, len, level_slot, head);
 }
 
 /* s (at most 11 bytes), padded with spaces to width; returns the length written. */
