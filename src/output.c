@@ -424,17 +424,12 @@ static inline __attribute__((always_inline)) char *run_into(char *q, const unsig
  * for at a time; near its end, one byte (or UTF-8 sequence) at a time
  * through out_write(), which drains it where it is full, as a write of the
  * whole run would.  Returns the length written: len, or for RUN_LINE up to
- * the first newline.
+ * the first newline.  Rare: one copy for all forms.
  */
-static inline __attribute__((always_inline)) size_t out_run(const char *p, size_t len, enum run_kind kind,
-                                                            unsigned class) {
+static __attribute__((noinline)) size_t out_run_slow(const char *p, size_t len, enum run_kind kind,
+                                                     unsigned class) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len, *stop;
 
-        if (len <= (OUT_BUF_SIZE - out_len) / 4) {
-                /* All of it fits, whatever it becomes: nearly always. */
-                out_len = (size_t)(run_into(out_buf + out_len, &s, end, end, kind, class) - out_buf);
-                return (size_t)(s - (const unsigned char *)p);
-        }
         while (s < end) {
                 size_t room = OUT_BUF_SIZE - out_len;
 
@@ -450,6 +445,17 @@ static inline __attribute__((always_inline)) size_t out_run(const char *p, size_
                 if (s < stop)
                         break; /* a newline */
         }
+        return (size_t)(s - (const unsigned char *)p);
+}
+
+/* out_run_slow(), but a text that fits in the buffer whatever it becomes (nearly all) in one pass. */
+static inline __attribute__((always_inline)) size_t out_run(const char *p, size_t len, enum run_kind kind,
+                                                            unsigned class) {
+        const unsigned char *s = (const unsigned char *)p;
+
+        if (len > (OUT_BUF_SIZE - out_len) / 4)
+                return out_run_slow(p, len, kind, class);
+        out_len = (size_t)(run_into(out_buf + out_len, &s, s + len, s + len, kind, class) - out_buf);
         return (size_t)(s - (const unsigned char *)p);
 }
 

@@ -422,13 +422,17 @@ TEST(buffer_fills_where_a_plain_write_would) {
         memset(dots, '.', sizeof(dots));
         failures = 0;
         for (size_t room = 0; room < 150; room++)
-                for (int round = 0; round < 5; round++) {
+                for (int form = 0; form < 4; form++) {
                         size_t len = 0;
 
                         while (len + 64 < sizeof(text))
                                 len += random_piece(text + len, &seed);
                         ref.len = 0;
-                        ref_text(&ref, text, len, FORM_TEXT);
+                        /* The three forms of out_text(), and out_escaped() (form 3). */
+                        if (form < 3)
+                                ref_text(&ref, text, len, (enum form)form);
+                        else
+                                ref_escaped(&ref, text, len, ESC_KMSG);
                         want_len = ref.len;
                         memcpy(want, ref.buf, want_len);
                         /* The made-safe text written as it is: where the buffer drains. */
@@ -441,7 +445,14 @@ TEST(buffer_fills_where_a_plain_write_would) {
                         /* And made safe on the way. */
                         capture_start();
                         out_write(dots, OUT_BUF_SIZE - room);
-                        out_text(text, len, false);
+                        if (form == FORM_TEXT)
+                                out_text(text, len, false);
+                        else if (form == FORM_LINE)
+                                out_text_line(text, len, false);
+                        else if (form == FORM_SYSLOG)
+                                out_text_syslog(text, len, false);
+                        else
+                                out_escaped(text, len, ESC_KMSG);
                         got = capture_end(&got_len);
                         if ((got_len != OUT_BUF_SIZE - room + want_len ||
                              memcmp(got + OUT_BUF_SIZE - room, want, want_len) != 0 || cap.n_writes != n_before ||
