@@ -50,14 +50,20 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
         uint64_t start = out_position();
         bool has_seqnum = kmsg_record_has_seqnum(r);
+        char head[64];
         size_t len, i, n;
 
-        /* Input without these (the syslog form) gets the kernel's defaults: level 6, seq and time 0. */
-        out_u64(kmsg_record_has_priority(r) ? kmsg_record_get_priority(r) : 6);
-        out_putc(',');
-        out_u64(has_seqnum ? kmsg_record_get_seqnum(r) : 0);
-        out_putc(',');
-        out_u64(kmsg_record_has_timestamp(r) ? kmsg_record_get_timestamp(r) : 0);
+        /*
+         * "PRI,SEQ,USEC" made in head and written at once.  Input without
+         * these (the syslog form) gets the kernel's defaults: level 6, seq
+         * and time 0.
+         */
+        len = put_decimal(head, kmsg_record_has_priority(r) ? kmsg_record_get_priority(r) : 6);
+        head[len++] = ',';
+        len += put_decimal(head + len, has_seqnum ? kmsg_record_get_seqnum(r) : 0);
+        head[len++] = ',';
+        len += put_decimal(head + len, kmsg_record_has_timestamp(r) ? kmsg_record_get_timestamp(r) : 0);
+        out_write_from64(head, len);
         /*
          * No flags field at all is the 3.5-rc header "PRI,SEQ,USEC;": keep it
          * so.  Input without sequence numbers (the syslog form) had no header

@@ -165,15 +165,18 @@ static inline uint64_t digits8(uint32_t v) {
         return q | (x - q * 10) << 8;
 }
 
-void out_u64_digits(uint64_t v) {
+size_t put_decimal(char *buf, uint64_t v) {
         unsigned n;
-        char tmp[20];
 
-        if (v < 100000000 && OUT_BUF_SIZE - out_len >= 8) {
+        if (v < 10) {
+                /* A level, a priority. */
+                buf[0] = (char)('0' + v);
+                return 1;
+        }
+        if (v < 100000000) {
                 /*
                  * A sequence number, a time stamp: all digits at once, the
-                 * leading zeros shifted out, stored as a word (the bytes after
-                 * the digits are free).
+                 * leading zeros shifted out, stored as a word.
                  */
                 uint64_t d = digits8((uint32_t)v);
                 unsigned zeros = (unsigned)__builtin_ctzll(d) / 8;
@@ -182,19 +185,21 @@ void out_u64_digits(uint64_t v) {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
                 d = __builtin_bswap64(d);
 #endif
-                memcpy(out_buf + out_len, &d, 8);
-                out_len += 8 - zeros;
-                return;
+                memcpy(buf, &d, 8);
+                return 8 - zeros;
         }
         n = digits10(v);
-        if (OUT_BUF_SIZE - out_len >= 20) {
-                /* Straight into the buffer. */
-                put_digits(out_buf + out_len + n, v);
-                out_len += n;
-                return;
-        }
-        put_digits(tmp + n, v);
-        out_write(tmp, n);
+        put_digits(buf + n, v);
+        return n;
+}
+
+void out_u64_digits(uint64_t v) {
+        char tmp[24];
+
+        if (OUT_BUF_SIZE - out_len >= sizeof(tmp))
+                out_len += put_decimal(out_buf + out_len, v);
+        else
+                out_write(tmp, put_decimal(tmp, v));
 }
 
 void out_u64_padded(uint64_t v, unsigned width) {

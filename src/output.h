@@ -18,6 +18,11 @@ static inline void out_u64(uint64_t v);
 /* v right-aligned in width columns, padded with spaces. */
 void out_u64_padded(uint64_t v, unsigned width);
 /*
+ * v in decimal into buf, which must hold 24 bytes (the bytes after the
+ * digits may be written too), not NUL-terminated; returns the length.
+ */
+size_t put_decimal(char *buf, uint64_t v);
+/*
  * "    1.234567": seconds right-aligned in width columns, then six
  * decimals, NUL-terminated: the one seconds.microseconds
  * printer, for every view and report.  Written by hand: this runs for every record of

@@ -61,7 +61,7 @@ static const char *capture_end(size_t *ret_len) {
 static unsigned long long failures;
 
 static void check_u64(uint64_t v) {
-        char want[32];
+        char want[32], *buf = malloc(24); /* exactly the room put_decimal() may use */
         size_t got_len;
         const char *got;
 
@@ -71,6 +71,12 @@ static void check_u64(uint64_t v) {
         got = capture_end(&got_len);
         if ((got_len != strlen(want) || memcmp(got, want, got_len) != 0) && failures++ < 10)
                 CHECK_MEM(got, got_len, want, strlen(want));
+        if (!buf)
+                abort();
+        got_len = put_decimal(buf, v);
+        if ((got_len != strlen(want) || memcmp(buf, want, got_len) != 0) && failures++ < 10)
+                CHECK_MEM(buf, got_len, want, strlen(want));
+        free(buf);
 }
 
 TEST(u64_as_printf) {
