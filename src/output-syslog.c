@@ -20,22 +20,25 @@
 static bool syslog_too_large_said;
 
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        char caller[CALLER_PREFIX_MAX];
+        /* "<PRI>", "[    1.234567] " and the caller id: room for the longest of each. */
+        char head[2 + 24 + 3 + 28 + CALLER_PREFIX_MAX];
         uint64_t start = out_position();
         const char *msg;
-        size_t len;
+        size_t len = 0;
 
         if (kmsg_record_has_priority(r)) {
-                out_putc('<');
-                out_u64(kmsg_record_get_priority(r));
-                out_putc('>');
+                head[len++] = '<';
+                len += put_decimal(head + len, kmsg_record_get_priority(r));
+                head[len++] = '>';
         }
         if (kmsg_record_has_timestamp(r)) {
-                out_putc('[');
-                out_usec(kmsg_record_get_timestamp(r), 5);
-                out_write("] ", 2);
+                head[len++] = '[';
+                len += put_seconds(head + len, kmsg_record_get_timestamp(r), 5);
+                head[len++] = ']';
+                head[len++] = ' ';
         }
-        out_write_from64(caller, caller_prefix(r, s->settings->caller_width, caller));
+        len += caller_prefix(r, s->settings->caller_width, head + len);
+        out_write_from64(head, len);
         msg = kmsg_record_get_message(r, &len);
         out_text_syslog(msg, len, s->settings->noescape);
         out_putc('\n');
