@@ -121,8 +121,10 @@ static inline void out_putc(char c) {
         out_buf[out_len++] = c;
 }
 
+/* out_u64() but for its inline case. */
 void out_u64_digits(uint64_t v);
 
+/* v in decimal to standard output. */
 static inline void out_u64(uint64_t v) {
         if (v < 10 && out_len < OUT_BUF_SIZE)
                 /* A level, a priority: one digit, without a call. */
