@@ -27,7 +27,11 @@ static size_t bracket(char *buf, unsigned width, const char *text, size_t n) {
         size_t pad = n < width ? width - n : 0;
 
         buf[0] = '[';
-        memset(buf + 1, ' ', pad);
+        /* Sixteen spaces at once for the usual widths; the text goes over what is not padding. */
+        if (pad <= 16)
+                memcpy(buf + 1, "                ", 16);
+        else
+                memset(buf + 1, ' ', pad);
         memcpy(buf + 1 + pad, text, n);
         memcpy(buf + 1 + pad + n, "] ", 3);
         return pad + n + 3;
@@ -37,7 +41,6 @@ size_t caller_prefix(const struct kmsg_record *r, unsigned width, char *buf) {
         const char *c = kmsg_record_get_caller_text(r);
         char text[CALLER_TEXT_MAX * 4 + 4];
         size_t len = 0, n;
-        bool plain = true;
 
         buf[0] = '\0';
         if (!c || !*c)
@@ -45,9 +48,9 @@ size_t caller_prefix(const struct kmsg_record *r, unsigned width, char *buf) {
         if (width == 0)
                 width = CALLER_WIDTH_DEFAULT;
         /* By hand, not snprintf(): this runs for every record of the classic view. */
-        for (; c[len] && len <= CALLER_TEXT_MAX; len++)
-                plain &= (byte_class[(unsigned char)c[len]] & ESC_CELL) != 0;
-        if (plain && len <= CALLER_TEXT_MAX)
+        while (len <= CALLER_TEXT_MAX && (byte_class[(unsigned char)c[len]] & ESC_CELL))
+                len++;
+        if (len <= CALLER_TEXT_MAX && !c[len])
                 return bracket(buf, width, c, len);
         len += strlen(c + len);
         n = escape_into(text, c, len > CALLER_TEXT_MAX ? CALLER_TEXT_MAX : len, ESC_CELL);

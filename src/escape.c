@@ -16,12 +16,13 @@ const char hexdigits[16] = "0123456789abcdef";
          (ALNUM(b) || (b) == '.' || (b) == '_' || (b) == '-' ? ESC_KMSG_KEY : 0) | ((b) < 0x80 ? ESC_ASCII : 0) |   \
          ((b) != '=' && (b) != '\\' ? ESC_EXPORT_KEY : 0) |                                                          \
          ((b) >= 0x20 && (b) < 0x80 && (b) != '"' && (b) != '\\' ? ESC_JSON : 0) |                                \
-         ((b) >= 0x20 && (b) != 0x7f && (b) != ',' && (b) != ';' ? ESC_KMSG_HEADER : 0))
+         ((b) >= 0x20 && (b) != 0x7f && (b) != ',' && (b) != ';' ? ESC_KMSG_HEADER : 0) |                         \
+         ((b) >= 0x20 && (b) != 0x7f && (b) != ';' ? ESC_KMSG_FIELDS : 0))
 #define C4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
 #define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
 #define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)
 
-const unsigned char byte_class[256] = { C64(0), C64(64), C64(128), C64(192) };
+const unsigned short byte_class[256] = { C64(0), C64(64), C64(128), C64(192) };
 
 size_t escape_into(char *dst, const char *p, size_t len, unsigned class) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len;
@@ -47,6 +48,17 @@ size_t text_width(const char *p, size_t len, size_t max, size_t *ret_cut) {
                 int x;
 
                 /* Printable ASCII is one column in every locale kdmesg supports: no mbrtowc(). */
+                if (len - i >= 8 && w + 8 <= max) {
+                        uint64_t word;
+
+                        /* Eight at a time. */
+                        memcpy(&word, p + i, 8);
+                        if (!bytes_outside(word, 0x20, 0x7e)) {
+                                w += 8;
+                                i += 8;
+                                continue;
+                        }
+                }
                 if ((unsigned char)p[i] >= 0x20 && (unsigned char)p[i] < 0x7f) {
                         if (w + 1 > max)
                                 break;

@@ -3,6 +3,7 @@
 #define KDMESG_ESCAPE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Byte classes: which bytes each output form writes as they are.  Every
@@ -18,12 +19,46 @@ enum {
         ESC_EXPORT_KEY = 1 << 5, /* an export KMSG_DICT key: all but '=' and '\' */
         ESC_JSON = 1 << 6,       /* a JSON string: ASCII from 0x20 but '"' and '\' */
         ESC_KMSG_HEADER = 1 << 7, /* a kmsg header field: all but control bytes (< 0x20, 0x7f), ',' and ';' */
+        ESC_KMSG_FIELDS = 1 << 8, /* the kmsg header's fields after the flags: the same, ',' kept (it separates them) */
 };
 
 /* The classes of each byte value. */
-extern const unsigned char byte_class[256];
+extern const unsigned short byte_class[256];
 /* Lower-case hexadecimal digits, for every \xNN and \u00NN. */
 extern const char hexdigits[16];
+
+/*
+ * Eight bytes at a time: w holds them as memcpy() reads them.  Each test
+ * gives, for each byte of w that passes it, that byte's high bit, and
+ * nothing for the others (no carry runs from one byte into the next), so
+ * first_marked() finds the first such byte.
+ */
+#define SWAR_ONES UINT64_C(0x0101010101010101)
+#define SWAR_HIGHS UINT64_C(0x8080808080808080)
+#define SWAR_LOW7S UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+/* Bytes below lo or above hi (lo <= 0x80, hi <= 0x7f); every byte from 0x80 is above. */
+static inline uint64_t bytes_outside(uint64_t w, unsigned lo, unsigned hi) {
+        uint64_t t = w & SWAR_LOW7S;
+
+        return (~(t + SWAR_ONES * (0x80 - lo)) | (t + SWAR_ONES * (0x7f - hi)) | w) & SWAR_HIGHS;
+}
+
+/* Bytes equal to c. */
+static inline uint64_t bytes_equal(uint64_t w, unsigned char c) {
+        uint64_t x = w ^ (SWAR_ONES * c);
+
+        return ~(((x & SWAR_LOW7S) + SWAR_LOW7S) | x) & SWAR_HIGHS;
+}
+
+/* The index of the first byte marked in m (not 0), in the order of memory. */
+static inline size_t first_marked(uint64_t m) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        return (size_t)__builtin_clzll(m) / 8;
+#else
+        return (size_t)__builtin_ctzll(m) / 8;
+#endif
+}
 
 /* \xNN for c into e, which has room for 4 bytes; returns 4. */
 static inline size_t hex_escape(char *e, unsigned char c) {

@@ -24,10 +24,6 @@
 #include "output.h"
 #include "sink.h"
 
-static void out_kmsg_escaped(const char *p, size_t len) {
-        out_escaped(p, len, ESC_KMSG);
-}
-
 /*
  * A dictionary key: bytes other than [A-Za-z0-9._-] as \xNN.  Keys the
  * kernel writes rarely have any, so their bytes stay the same; keys read
@@ -39,16 +35,12 @@ static void out_kmsg_key(const char *key) {
         out_escaped(key, strlen(key), ESC_KMSG_KEY);
 }
 
-/* A header field: the fields' commas separate them and stay; see above. */
-static void out_kmsg_header(const char *p, bool keep_commas) {
-        const char *comma;
-
-        while (keep_commas && (comma = strchr(p, ','))) {
-                out_escaped(p, (size_t)(comma - p), ESC_KMSG_HEADER);
-                out_putc(',');
-                p = comma + 1;
-        }
-        out_escaped(p, strlen(p), ESC_KMSG_HEADER);
+/* The flags ("-" nearly always): see above. */
+static void out_kmsg_flags(const char *flags) {
+        if (flags[0] == '-' && flags[1] == '\0')
+                out_putc('-');
+        else
+                out_escaped(flags, strlen(flags), ESC_KMSG_HEADER);
 }
 
 /* A record too large to read back was said (once). */
@@ -57,30 +49,38 @@ static bool kmsg_too_large_said;
 static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r), *msg;
         uint64_t start = out_position();
+        bool has_seqnum = kmsg_record_has_seqnum(r);
+        char head[64];
         size_t len, i, n;
 
-        /* Input without these (the syslog form) gets the kernel's defaults: level 6, seq and time 0. */
-        out_u64(kmsg_record_has_priority(r) ? kmsg_record_get_priority(r) : 6);
-        out_putc(',');
-        out_u64(kmsg_record_has_seqnum(r) ? kmsg_record_get_seqnum(r) : 0);
-        out_putc(',');
-        out_u64(kmsg_record_has_timestamp(r) ? kmsg_record_get_timestamp(r) : 0);
+        /*
+         * "PRI,SEQ,USEC" made in head and written at once.  Input without
+         * these (the syslog form) gets the kernel's defaults: level 6, seq
+         * and time 0.
+         */
+        len = put_decimal(head, kmsg_record_has_priority(r) ? kmsg_record_get_priority(r) : 6);
+        head[len++] = ',';
+        len += put_decimal(head + len, has_seqnum ? kmsg_record_get_seqnum(r) : 0);
+        head[len++] = ',';
+        len += put_decimal(head + len, kmsg_record_has_timestamp(r) ? kmsg_record_get_timestamp(r) : 0);
+        out_write_from64(head, len);
         /*
          * No flags field at all is the 3.5-rc header "PRI,SEQ,USEC;": keep it
          * so.  Input without sequence numbers (the syslog form) had no header
          * to keep: write the kernel's "-".
          */
-        if (*flags || *fields || !kmsg_record_has_seqnum(r)) {
+        if (*flags || *fields || !has_seqnum) {
                 out_putc(',');
-                out_kmsg_header(*flags ? flags : "-", false);
+                out_kmsg_flags(*flags ? flags : "-");
         }
         if (*fields) {
+                /* The fields' commas separate them and stay; see above. */
                 out_putc(',');
-                out_kmsg_header(fields, true);
+                out_escaped(fields, strlen(fields), ESC_KMSG_FIELDS);
         }
         out_putc(';');
         msg = kmsg_record_get_message(r, &len);
-        out_kmsg_escaped(msg, len);
+        out_escaped(msg, len, ESC_KMSG);
         out_putc('\n');
         n = kmsg_record_get_dict_count(r);
         for (i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
                 out_putc(' ');
                 out_kmsg_key(key);
                 out_putc('=');
-                out_kmsg_escaped(val, len);
+                out_escaped(val, len, ESC_KMSG);
                 out_putc('\n');
         }
         sink_check_readback(r, start, &kmsg_too_large_said);

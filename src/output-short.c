@@ -21,6 +21,7 @@
 
 #define PREFIX_TIME_MAX 224 /* the longest time stamp prefix (every format at once), with room to spare */
 #define PREFIX_MAX (48 + PREFIX_TIME_MAX + CALLER_PREFIX_MAX)
+#define DECODE_MAX 32 /* the longest --decode prefix, 11 + 1 + 11 + 2 bytes, with room to copy it at once */
 
 struct short_sink {
         struct sink s;
@@ -32,6 +33,11 @@ struct short_sink {
         size_t caller_len;           /* and the caller id, last */
         enum color_slot time_slot;   /* the time stamp's color: time or timebreak */
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
+        /* --decode: the prefix of each priority below 256, made when first needed (len 0: not yet). */
+        struct {
+                unsigned char len;
+                char text[DECODE_MAX];
+        } decoded[256];
 };
 
 static void close_line(struct short_sink *ss) {
@@ -65,31 +71,38 @@ static bool is_segfault(const char *msg, size_t len) {
 }
 
 /*
- * Part of the message in one color slot (-1: none): the color spans its
- * lines, each line after a newline indented or prefixed.
+ * The lines of a span after its first, from the newline at msg[0]: each
+ * under the first, indented or prefixed.
  */
-static void write_span(struct short_sink *ss, const char *msg, size_t len, int slot) {
-        bool noescape = ss->s.settings->noescape;
+static void write_more_lines(struct short_sink *ss, const char *msg, size_t len) {
+        while (len > 0) {
+                size_t n;
 
-        if (slot >= 0)
-                color_on((enum color_slot)slot);
-        for (;;) {
-                /* --noescape writes the bytes as they are, but lines still go under the first. */
-                const char *nl = memchr(msg, '\n', len);
-                size_t n = nl ? (size_t)(nl - msg) : len;
-
-                out_text(msg, n, noescape);
-                if (!nl)
-                        break;
                 out_putc('\n');
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
                 else
                         for (size_t i = text_width(ss->prefix, ss->prefix_len, SIZE_MAX, NULL) + ss->tag_cols; i; i--)
                                 out_putc(' ');
-                msg = nl + 1;
+                /* --noescape writes the bytes as they are, but lines still go under the first. */
+                n = out_text_line(msg + 1, len - 1, ss->s.settings->noescape);
+                msg += n + 1;
                 len -= n + 1;
         }
+}
+
+/*
+ * Part of the message in one color slot (-1: none): the color spans its
+ * lines, each line after a newline indented or prefixed.
+ */
+static inline void write_span(struct short_sink *ss, const char *msg, size_t len, int slot) {
+        size_t n;
+
+        if (slot >= 0)
+                color_on((enum color_slot)slot);
+        n = out_text_line(msg, len, ss->s.settings->noescape);
+        if (n < len)
+                write_more_lines(ss, msg + n, len - n);
         if (slot >= 0)
                 color_off((enum color_slot)slot);
 }
@@ -114,7 +127,7 @@ static void write_piece(struct short_sink *ss, const char *msg, size_t len, int 
 }
 
 /* The --decode prefix and the time stamp of ss->prefix, each in its color, then the caller id. */
-static void put_prefix(const struct short_sink *ss) {
+static void put_prefix_colored(const struct short_sink *ss) {
         size_t dlen = ss->decode_len, tlen = ss->prefix_len - ss->decode_len - ss->caller_len;
 
         if (dlen > 0) {
@@ -131,11 +144,20 @@ static void put_prefix(const struct short_sink *ss) {
         out_write(ss->prefix + dlen + tlen, ss->caller_len);
 }
 
+/* ss->prefix, in its colors when they are on. */
+static inline void put_prefix(const struct short_sink *ss) {
+        if (color_enabled())
+                put_prefix_colored(ss);
+        else
+                out_write_from64(ss->prefix, ss->prefix_len);
+}
+
 /*
- * The message.  With --force-prefix each line is on its own, as util-linux
- * prints it: the prefix again, and its own head and colors.
+ * The message in colored pieces.  With --force-prefix each line is on its
+ * own, as util-linux prints it: the prefix again, and its own head and
+ * colors.
  */
-static void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+static void write_pieces(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
         const char *nl;
 
         if (!ss->s.settings->force_prefix || ss->s.settings->noescape) {
@@ -153,6 +175,14 @@ static void write_text(struct short_sink *ss, const char *msg, size_t len, int l
         write_piece(ss, msg, len, level_slot, head);
 }
 
+/* The message: without colors and with the prefix not repeated, one span. */
+static inline void write_text(struct short_sink *ss, const char *msg, size_t len, int level_slot, bool head) {
+        if (!color_enabled() && (!ss->s.settings->force_prefix || ss->s.settings->noescape))
+                write_span(ss, msg, len, -1);
+        else
+                write_pieces(ss, msg, len, level_slot, head);
+}
+
 /* s (at most 11 bytes), padded with spaces to width; returns the length written. */
 static size_t put_padded(char *p, const char *s, size_t width) {
         size_t n = strnlen(s, 11);
@@ -164,29 +194,47 @@ static size_t put_padded(char *p, const char *s, size_t width) {
 }
 
 /*
- * The --decode prefix, the time stamp and the caller id, in that order as
- * util-linux dmesg -x writes them ("kern  :info  : [    1.000000] [  T12] "),
- * kept in ss->prefix for later lines.
+ * The --decode prefix of priority pri, "kern  :info  : " as util-linux
+ * dmesg -x writes it, into p; returns its length.
  */
-static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
+static size_t decode_prefix(char *p, uint32_t pri) {
+        const char *fac = kmsg_facility_to_name(pri >> 3);
+        char num[12];
+        size_t n;
+
+        if (!fac) {
+                snprintf(num, sizeof(num), "%u", pri >> 3);
+                fac = num;
+        }
+        n = put_padded(p, fac, 6);
+        p[n++] = ':';
+        n += put_padded(p + n, kmsg_level_to_name(pri & 7), 6);
+        p[n++] = ':';
+        p[n++] = ' ';
+        return n;
+}
+
+/*
+ * The --decode prefix (for a record with a priority, pri >= 0), the time
+ * stamp and the caller id, in that order as util-linux dmesg -x writes
+ * them ("kern  :info  : [    1.000000] [  T12] "), kept in ss->prefix for
+ * later lines.
+ */
+static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int64_t pri) {
         const struct output_settings *set = ss->s.settings;
         size_t tlen = 0, dlen = 0, clen;
         bool brk = false;
 
-        if (set->decode && kmsg_record_has_priority(r)) {
-                const char *fac = kmsg_facility_to_name(kmsg_record_get_facility(r));
-                char num[12];
-
-                if (!fac) {
-                        snprintf(num, sizeof(num), "%u", kmsg_record_get_facility(r));
-                        fac = num;
-                }
-                /* "kern  :info  : " by hand: this runs for every record with -x. */
-                dlen = put_padded(ss->prefix, fac, 6);
-                ss->prefix[dlen++] = ':';
-                dlen += put_padded(ss->prefix + dlen, kmsg_level_to_name(kmsg_record_get_level(r)), 6);
-                ss->prefix[dlen++] = ':';
-                ss->prefix[dlen++] = ' ';
+        if (set->decode && pri >= 0) {
+                if (pri < 256) {
+                        /* Made once per priority: this runs for every record with -x. */
+                        if (!ss->decoded[pri].len)
+                                ss->decoded[pri].len =
+                                        (unsigned char)decode_prefix(ss->decoded[pri].text, (uint32_t)pri);
+                        memcpy(ss->prefix, ss->decoded[pri].text, DECODE_MAX);
+                        dlen = ss->decoded[pri].len;
+                } else
+                        dlen = decode_prefix(ss->prefix, (uint32_t)pri);
         }
         if (kmsg_record_has_timestamp(r))
                 tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
@@ -199,6 +247,13 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r) {
         put_prefix(ss);
 }
 
+/* kmsg_record_is_fragment(), without the call for the flags nearly every record has, "-". */
+static int fragment(const struct kmsg_record *r) {
+        const char *f = kmsg_record_get_flags(r);
+
+        return f[0] == '-' && f[1] == '\0' ? 0 : kmsg_record_is_fragment(r);
+}
+
 /* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
 static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const struct match *m) {
         return d && (m->how == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
@@ -206,28 +261,29 @@ static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const s
 
 static int short_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct short_sink *ss = (struct short_sink *)s;
-        int level_slot = kmsg_record_has_priority(r) ? COLOR_EMERG + (int)kmsg_record_get_level(r) : -1;
+        int64_t pri = kmsg_record_has_priority(r) ? (int64_t)kmsg_record_get_priority(r) : -1;
+        int level_slot = pri >= 0 ? COLOR_EMERG + (int)(pri & 7) : -1;
         const char *msg;
         size_t len;
 
         msg = kmsg_record_get_message(r, &len);
-        if (ss->line_open && kmsg_record_is_fragment(r) == '+') {
+        if (ss->line_open && fragment(r) == '+') {
                 /* The next fragment of the open line. */
                 write_text(ss, msg, len, level_slot, false);
                 sink_end_item(s);
                 return 0;
         }
         close_line(ss);
-        write_prefix(ss, r);
+        write_prefix(ss, r, pri);
         /* Continuation lines go under the message, after the device tag too. */
-        if (color_enabled() && has_tag(s->settings->devices, r, m)) {
+        ss->tag_cols = 0;
+        if (has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
                 ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
-        } else
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
+        }
         write_text(ss, msg, len, level_slot, true);
-        if (kmsg_record_is_fragment(r))
+        if (fragment(r))
                 ss->line_open = true;
         else
                 out_putc('\n');

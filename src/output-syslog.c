@@ -16,47 +16,31 @@
 #include "output.h"
 #include "sink.h"
 
-static bool hex_digit(char c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* The message as out_text() writes it, with a backslash before "xNN" as \x5c. */
-static void out_syslog_text(const char *p, size_t len, bool raw) {
-        const char *end = p + len, *bs;
-
-        while (!raw && (bs = memchr(p, '\\', (size_t)(end - p)))) {
-                bool escape = end - bs >= 4 && bs[1] == 'x' && hex_digit(bs[2]) && hex_digit(bs[3]);
-
-                out_text(p, (size_t)(bs - p) + (escape ? 0 : 1), false);
-                if (escape)
-                        out_write("\\x5c", 4);
-                p = bs + 1;
-        }
-        out_text(p, (size_t)(end - p), raw);
-}
-
 /* A record too large to read back was said (once). */
 static bool syslog_too_large_said;
 
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        char caller[CALLER_PREFIX_MAX];
+        /* "<PRI>", "[    1.234567] " and the caller id: room for the longest of each. */
+        char head[2 + 24 + 3 + 28 + CALLER_PREFIX_MAX];
         uint64_t start = out_position();
         const char *msg;
-        size_t len;
+        size_t len = 0;
 
         if (kmsg_record_has_priority(r)) {
-                out_putc('<');
-                out_u64(kmsg_record_get_priority(r));
-                out_putc('>');
+                head[len++] = '<';
+                len += put_decimal(head + len, kmsg_record_get_priority(r));
+                head[len++] = '>';
         }
         if (kmsg_record_has_timestamp(r)) {
-                out_putc('[');
-                out_usec(kmsg_record_get_timestamp(r), 5);
-                out_write("] ", 2);
+                head[len++] = '[';
+                len += put_seconds(head + len, kmsg_record_get_timestamp(r), 5);
+                head[len++] = ']';
+                head[len++] = ' ';
         }
-        out_write(caller, caller_prefix(r, s->settings->caller_width, caller));
+        len += caller_prefix(r, s->settings->caller_width, head + len);
+        out_write_from64(head, len);
         msg = kmsg_record_get_message(r, &len);
-        out_syslog_text(msg, len, s->settings->noescape);
+        out_text_syslog(msg, len, s->settings->noescape);
         out_putc('\n');
         sink_check_readback(r, start, &syslog_too_large_said);
         sink_end_item(s);

@@ -14,14 +14,20 @@
 static inline void out_write(const void *p, size_t len);
 void out_puts(const char *s);
 static inline void out_putc(char c);
-void out_u64(uint64_t v);
+static inline void out_u64(uint64_t v);
 /* v right-aligned in width columns, padded with spaces. */
 void out_u64_padded(uint64_t v, unsigned width);
+/*
+ * v in decimal into buf, which must hold 24 bytes (the bytes after the
+ * digits may be written too), not NUL-terminated; returns the length.
+ */
+size_t put_decimal(char *buf, uint64_t v);
 /*
  * "    1.234567": seconds right-aligned in width columns, then six
  * decimals, NUL-terminated: the one seconds.microseconds
  * printer, for every view and report.  Written by hand: this runs for every record of
- * the classic view.  buf must hold 28 bytes.  Returns the length.
+ * the classic view.  width is at most 20; buf must hold 28 bytes.  Returns
+ * the length.
  */
 size_t put_seconds(char *buf, uint64_t usec, unsigned width);
 /* put_seconds() to standard output. */
@@ -35,6 +41,14 @@ void out_usec(uint64_t usec, unsigned width);
  * bytes are written unchanged.
  */
 void out_text(const char *p, size_t len, bool raw);
+/* out_text() of p[0..len) up to its first newline; returns the length written (len when it has none). */
+size_t out_text_line(const char *p, size_t len, bool raw);
+/*
+ * out_text(), and a backslash that would read back as the start of an
+ * escape ("\x" and two hex digits) as \x5c: the text of -r, which -F reads
+ * back as it was.  With raw, the bytes unchanged.
+ */
+void out_text_syslog(const char *p, size_t len, bool raw);
 /*
  * The made-safe text of out_text() for a table cell, NUL-terminated, into
  * dst, which has room for len * 4 + 1 bytes; returns its length.  A tab is
@@ -89,10 +103,34 @@ static inline void out_write(const void *p, size_t len) {
                 out_write_slow(p, len);
 }
 
+/*
+ * out_write() of p[0..len), where p can be read for 64 bytes (an array at
+ * least that long): a piece that short is copied 64 bytes at once.
+ */
+static inline void out_write_from64(const void *p, size_t len) {
+        if (len <= 64 && OUT_BUF_SIZE - out_len >= 64) {
+                memcpy(out_buf + out_len, p, 64);
+                out_len += len;
+        } else
+                out_write(p, len);
+}
+
 static inline void out_putc(char c) {
         if (out_len == OUT_BUF_SIZE)
                 out_drain();
         out_buf[out_len++] = c;
+}
+
+/* out_u64() but for its inline case. */
+void out_u64_digits(uint64_t v);
+
+/* v in decimal to standard output. */
+static inline void out_u64(uint64_t v) {
+        if (v < 10 && out_len < OUT_BUF_SIZE)
+                /* A level, a priority: one digit, without a call. */
+                out_buf[out_len++] = (char)('0' + v);
+        else
+                out_u64_digits(v);
 }
 
 /* p[0..len) to standard output, bytes not in class (escape.h) as \xNN. */

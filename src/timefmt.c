@@ -684,7 +684,8 @@ static void put_bracket(char *buf, size_t size, size_t *pos, const char *a, cons
         *pos = *pos + (size_t)r < size ? *pos + (size_t)r : size - 1;
 }
 
-size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
+/* timefmt_prefix() but for its two usual forms. */
+static size_t prefix_stamps(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
         enum time_format legacy[2];
         const enum time_format *list = t->list;
         unsigned n = t->n, i;
@@ -692,21 +693,6 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
         char a[64], d[40] = "";
         size_t pos = 0;
 
-        if (ret_break)
-                *ret_break = false;
-        if (size == 0)
-                return 0;
-        if (((n == 0 && t->format == TIME_RAW && !t->delta) || (n == 1 && list[0] == TIME_RAW)) && size >= 32) {
-                /* The default: "[    1.234567] ", without printf. */
-                buf[0] = '[';
-                pos = 1 + put_seconds(buf + 1, usec, 5);
-                buf[pos++] = ']';
-                buf[pos++] = ' ';
-                buf[pos] = '\0';
-                t->have_last = true;
-                t->last_usec = usec;
-                return pos;
-        }
         if (n == 0) {
                 /* format, with the delta joined to it. */
                 list = legacy;
@@ -764,6 +750,42 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 case TIME_NONE:
                         break;
                 }
+        t->have_last = true;
+        t->last_usec = usec;
+        return pos;
+}
+
+size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, bool *ret_break) {
+        const enum time_format *list = t->list;
+        unsigned n = t->n;
+        size_t pos;
+
+        if (ret_break)
+                *ret_break = false;
+        if (size == 0)
+                return 0;
+        if (((n == 0 && t->format == TIME_RAW && !t->delta) || (n == 1 && list[0] == TIME_RAW)) && size >= 32) {
+                /* The default: "[    1.234567] ", without printf. */
+                buf[0] = '[';
+                pos = 1 + put_seconds(buf + 1, usec, 5);
+        } else if (n == 1 && list[0] == TIME_CTIME && size >= 72) {
+                /* -T: "[Tue Nov 14 22:13:20 2023] ", the text kept from the record before in the same second. */
+                char a[64];
+                const char *c = ctime_text(t, usec, a, sizeof(a));
+
+                pos = strnlen(c, sizeof(a));
+                /* Both are arrays of 64 bytes: the usual 24 are copied as 32 at once. */
+                if (pos <= 32)
+                        memcpy(buf + 1, c, 32);
+                else
+                        memcpy(buf + 1, c, pos);
+                buf[0] = '[';
+                pos++;
+        } else
+                return prefix_stamps(t, usec, buf, size, ret_break);
+        buf[pos++] = ']';
+        buf[pos++] = ' ';
+        buf[pos] = '\0';
         t->have_last = true;
         t->last_usec = usec;
         return pos;

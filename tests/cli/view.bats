@@ -20,6 +20,22 @@ load helpers
         golden classic/view-decode.txt
 }
 
+@test "-x: the names of every priority up to 2047, where it first comes and again (each is made once)" {
+        local facs=(kern user mail daemon auth syslog lpr news uucp cron authpriv ftp res0 res1 res2 res3
+                local0 local1 local2 local3 local4 local5 local6 local7)
+        local levels=(emerg alert crit err warn notice info debug) p seq=0 fac
+        for round in 1 2; do
+                for ((p = 0; p < 2048; p++)); do
+                        printf '%d,%d,0,-;p%d\n' "$p" "$seq" "$p" >> "$BATS_TEST_TMPDIR/pri.kmsg"
+                        fac=${facs[p >> 3]:-$((p >> 3))}
+                        printf '%-6s:%-6s: [    0.000000] p%d\n' "$fac" "${levels[p & 7]}" "$p" >> "$BATS_TEST_TMPDIR/want"
+                        seq=$((seq + 1))
+                done
+        done
+        "$KDMESG" -x -K "$BATS_TEST_TMPDIR/pri.kmsg" > "$BATS_TEST_TMPDIR/got"
+        diff -u "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+}
+
 @test "-p, --force-prefix: every line of a multi-line message gets the prefix" {
         run "$KDMESG" -x --force-prefix -K "$DATA/classic.kmsg" --seq 6
         [ "$status" -eq 0 ]

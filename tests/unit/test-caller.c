@@ -51,6 +51,21 @@ TEST(prefix_odd_callers_as_written_and_safe) {
                   "[T1234567890123456789012345678901...] ");
 }
 
+TEST(prefix_every_width_and_length) {
+        /* The padding is stored sixteen spaces at once up to a width of 16, with memset() beyond. */
+        char rec[80], text[40], want[CALLER_PREFIX_MAX];
+
+        for (unsigned n = 1; n <= CALLER_TEXT_MAX; n++)
+                for (unsigned w = 1; w <= 40; w++) {
+                        memset(text, '7', n);
+                        text[0] = 'T';
+                        text[n] = '\0';
+                        snprintf(rec, sizeof(rec), "6,1,0,-,caller=%s;m\n", text);
+                        snprintf(want, sizeof(want), "[%*s] ", (int)w, text);
+                        CHECK_STR(prefix_of(rec, w), want);
+                }
+}
+
 TEST(width_from_pid_max) {
         char path[] = "/tmp/test-caller-XXXXXX";
         int fd = mkstemp(path);

@@ -51,6 +51,31 @@ TEST(width_cut) {
         CHECK_INT(cut, 3);
 }
 
+TEST(width_eight_at_a_time_as_one_at_a_time) {
+        /* Printable ASCII is counted eight bytes at once: a control byte (4 columns) anywhere, any cut. */
+        char s[32];
+        size_t cut;
+
+        for (size_t len = 1; len <= 24; len++)
+                for (size_t pos = 0; pos <= len; pos++) {
+                        memset(s, 'a', len);
+                        if (pos < len)
+                                s[pos] = '\x1b';
+                        size_t full = len + (pos < len ? 3 : 0);
+
+                        CHECK_INT(text_width(s, len, SIZE_MAX, NULL), full);
+                        for (size_t max = 0; max <= full + 1; max++) {
+                                /* The longest prefix no wider than max: the escape goes whole or not at all. */
+                                size_t want = max < pos ? max : pos < len && max < pos + 4 ? pos : max - (pos < len ? 3 : 0);
+
+                                if (want > len)
+                                        want = len;
+                                CHECK_INT(text_width(s, len, max, &cut), want + (pos < len && want > pos ? 3 : 0));
+                                CHECK_INT(cut, want);
+                        }
+                }
+}
+
 TEST(escape_classes) {
         char buf[64];
 

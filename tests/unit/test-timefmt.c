@@ -298,6 +298,35 @@ TEST(prefix_wall_clock) {
         CHECK_INT(timefmt_ctime(&t, 1500000, buf, sizeof(buf)), 0);
 }
 
+TEST(prefix_ctime_alone_as_in_any_list) {
+        /* -T alone takes a short way; the list it is in (format only) takes the long one: the same text. */
+        struct timefmt fast = { .have_boot = true, .boot_usec = BOOT * SEC }, slow = fast;
+        char a[128], b[128];
+        size_t na, nb;
+        uint64_t usec = 0;
+
+        utc();
+        timefmt_add(&fast, TIME_CTIME);
+        slow.format = TIME_CTIME;
+        for (int i = 0; i < 4000; i++) {
+                /* Many records to a second, then jumps; no boot time (seconds instead) for a while. */
+                usec += i % 100 == 0 ? (uint64_t)i * 7777777 : (uint64_t)(i % 7) * 99999;
+                fast.have_boot = slow.have_boot = i < 1000 || i >= 2000;
+                memset(a, 'x', sizeof(a));
+                memset(b, 'y', sizeof(b));
+                na = timefmt_prefix(&fast, usec, a, sizeof(a), NULL);
+                nb = timefmt_prefix(&slow, usec, b, sizeof(b), NULL);
+                CHECK_INT(na, nb);
+                CHECK_STR(a, b);
+                CHECK_INT(na, strlen(a));
+        }
+        timefmt_prefix(&fast, 1500000, a, sizeof(a), NULL);
+        CHECK_STR(a, "[Tue Nov 14 22:13:21 2023] ");
+        fast.have_boot = false;
+        timefmt_prefix(&fast, 1500000, a, sizeof(a), NULL);
+        CHECK_STR(a, "[    1.500000] ");
+}
+
 TEST(prefix_reltime_breaks_at_each_minute) {
         struct timefmt t = { .format = TIME_RELTIME, .have_boot = true, .boot_usec = BOOT * SEC };
         char buf[128];
