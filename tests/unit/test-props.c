@@ -12,43 +12,13 @@
 #include "tests.h"
 #include "memsrc.h"
 
-static uint64_t rng_state;
-
-static uint32_t rnd(void) {
-        /* xorshift64*: deterministic and the same everywhere. */
-        rng_state ^= rng_state >> 12;
-        rng_state ^= rng_state << 25;
-        rng_state ^= rng_state >> 27;
-        return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+static void puts_(struct test_buf *b, const char *s) {
+        test_buf_put(b, s, strlen(s));
 }
 
-static size_t pick(size_t n) {
-        return rnd() % n;
-}
-
-struct buf {
-        char *p;
-        size_t len, cap;
-};
-
-static void put(struct buf *b, const void *s, size_t n) {
-        if (b->len + n > b->cap) {
-                b->cap = (b->len + n) * 2;
-                b->p = realloc(b->p, b->cap);
-                if (!b->p)
-                        abort();
-        }
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
-}
-
-static void puts_(struct buf *b, const char *s) {
-        put(b, s, strlen(s));
-}
-
-static void fill(struct buf *b, size_t n, char c) {
+static void fill(struct test_buf *b, size_t n, char c) {
         while (n--)
-                put(b, &c, 1);
+                test_buf_put(b, &c, 1);
 }
 
 static const char *const kmsg_frags[] = {
@@ -63,40 +33,40 @@ static const char *const syslog_frags[] = {
         "<30>[12.000001] d\\x0a\n", "<6>[1.0] no newline", "[3.25]", "<7", "[ 1.5 ] e\n",
 };
 
-static void gen_kmsg(struct buf *b) {
-        size_t n = 1 + pick(12), i;
+static void gen_kmsg(struct test_buf *b) {
+        size_t n = 1 + test_pick(12), i;
 
         for (i = 0; i < n; i++) {
-                size_t k = pick(sizeof(kmsg_frags) / sizeof(kmsg_frags[0]) + 3);
+                size_t k = test_pick(sizeof(kmsg_frags) / sizeof(kmsg_frags[0]) + 3);
 
                 if (k < sizeof(kmsg_frags) / sizeof(kmsg_frags[0])) {
                         const char *f = kmsg_frags[k];
 
-                        put(b, f, f[0] ? strlen(f) : (k == 12 ? 2 : 1));
+                        test_buf_put(b, f, f[0] ? strlen(f) : (k == 12 ? 2 : 1));
                 } else if (k == sizeof(kmsg_frags) / sizeof(kmsg_frags[0])) {
                         /* A 6.3+ record cut at 2048 bytes (maybe mid-escape), no newline. */
                         size_t start = b->len;
 
                         puts_(b, "6,9,10,-;");
                         fill(b, 2048 - 9 - 2, 'x');
-                        puts_(b, pick(2) ? "\\x" : "yz");
+                        puts_(b, test_pick(2) ? "\\x" : "yz");
                         if (b->len - start != 2048)
                                 abort();
                 } else if (k == sizeof(kmsg_frags) / sizeof(kmsg_frags[0]) + 1) {
                         /* A long record, maybe over the 4096 limit. */
                         puts_(b, "6,10,11,-;");
-                        fill(b, 2000 + pick(3000), 'L');
+                        fill(b, 2000 + test_pick(3000), 'L');
                         puts_(b, "\n");
                 } else {
                         /* A header cut anywhere. */
                         const char *h = "6,11,12,-,caller=C0;t\n SUBSYSTEM=x\n";
 
-                        put(b, h, 1 + pick(strlen(h) - 1));
+                        test_buf_put(b, h, 1 + test_pick(strlen(h) - 1));
                 }
         }
 }
 
-static void bin(struct buf *b, const char *key, uint64_t len, const char *data, size_t n) {
+static void bin(struct test_buf *b, const char *key, uint64_t len, const char *data, size_t n) {
         unsigned char le[8];
         int i;
 
@@ -104,19 +74,19 @@ static void bin(struct buf *b, const char *key, uint64_t len, const char *data, 
         puts_(b, "\n");
         for (i = 0; i < 8; i++)
                 le[i] = (unsigned char)(len >> (8 * i));
-        put(b, le, 8);
-        put(b, data, n);
+        test_buf_put(b, le, 8);
+        test_buf_put(b, data, n);
         puts_(b, "\n");
 }
 
-static void gen_export(struct buf *b) {
-        size_t n = 1 + pick(6), i;
+static void gen_export(struct test_buf *b) {
+        size_t n = 1 + test_pick(6), i;
 
         for (i = 0; i < n; i++) {
-                size_t f = 1 + pick(5), j;
+                size_t f = 1 + test_pick(5), j;
 
                 for (j = 0; j < f; j++) {
-                        switch (pick(10)) {
+                        switch (test_pick(10)) {
                         case 0: puts_(b, "MESSAGE=text\n"); break;
                         case 1: puts_(b, "PRIORITY=3\n"); break;
                         case 2: puts_(b, "SEQNUM=7\n"); break;
@@ -124,31 +94,31 @@ static void gen_export(struct buf *b) {
                         case 4: bin(b, "MESSAGE", 5, "a\0b\nc", 5); break;
                         case 5: bin(b, "X", 3, "abcd", 4); break; /* length mismatch */
                         case 6: puts_(b, "PRIORITY=99\n"); break;
-                        case 7: puts_(b, "MESSAGE="); fill(b, pick(5000), 'M'); puts_(b, "\n"); break;
+                        case 7: puts_(b, "MESSAGE="); fill(b, test_pick(5000), 'M'); puts_(b, "\n"); break;
                         case 8: bin(b, "MESSAGE", (uint64_t)1 << 40, "", 0); break; /* longer than all */
                         default: puts_(b, "TIMESTAMP=12\n"); break;
                         }
                 }
-                if (pick(4))
+                if (test_pick(4))
                         puts_(b, "\n");
         }
-        if (pick(3) == 0 && b->len > 0)
-                b->len -= pick(b->len); /* cut anywhere */
+        if (test_pick(3) == 0 && b->len > 0)
+                b->len -= test_pick(b->len); /* cut anywhere */
 }
 
-static void gen_syslog(struct buf *b) {
-        size_t n = 1 + pick(10), i;
+static void gen_syslog(struct test_buf *b) {
+        size_t n = 1 + test_pick(10), i;
 
         for (i = 0; i < n; i++) {
-                size_t k = pick(sizeof(syslog_frags) / sizeof(syslog_frags[0]) + 1);
+                size_t k = test_pick(sizeof(syslog_frags) / sizeof(syslog_frags[0]) + 1);
 
                 if (k < sizeof(syslog_frags) / sizeof(syslog_frags[0])) {
                         const char *f = syslog_frags[k];
 
-                        put(b, f, k == 7 ? 10 : strlen(f));
+                        test_buf_put(b, f, k == 7 ? 10 : strlen(f));
                 } else {
                         puts_(b, "<6>[1.0] ");
-                        fill(b, 3000 + pick(3000), 'S');
+                        fill(b, 3000 + test_pick(3000), 'S');
                         puts_(b, "\n");
                 }
         }
@@ -163,31 +133,31 @@ static const char *const json_frags[] = {
         "{\"seq\":7,\"pri\":6,\"msg\":\"e\",\"dict\":{\"K\":\"1\",\"K\":\"2\"}}\n",
 };
 
-static void gen_json(struct buf *b) {
-        size_t n = 1 + pick(10), i;
+static void gen_json(struct test_buf *b) {
+        size_t n = 1 + test_pick(10), i;
 
         for (i = 0; i < n; i++) {
-                size_t k = pick(sizeof(json_frags) / sizeof(json_frags[0]) + 1);
+                size_t k = test_pick(sizeof(json_frags) / sizeof(json_frags[0]) + 1);
 
                 if (k < sizeof(json_frags) / sizeof(json_frags[0]))
                         puts_(b, json_frags[k]);
                 else {
                         puts_(b, "{\"seq\":9,\"pri\":6,\"msg\":\"");
-                        fill(b, 3000 + pick(3000), 'J');
+                        fill(b, 3000 + test_pick(3000), 'J');
                         puts_(b, "\"}\n");
                 }
         }
 }
 
-static void check_one(enum kmsg_format fmt, const struct buf *b, size_t iteration) {
+static void check_one(enum kmsg_format fmt, const struct test_buf *b, size_t iteration) {
         static const size_t chunks[] = { 1, 2, 3, 5, 8, 13, 64, 2047, 2048, 2049, 4097 };
-        size_t limit = pick(2) ? 4096 : 0, i;
+        size_t limit = test_pick(2) ? 4096 : 0, i;
         char *ref = read_mem(b->p, b->len, fmt, 0, 0, limit, NULL);
         char *aut = read_mem(b->p, b->len, KMSG_FORMAT_AUTO, 0, 0, limit, NULL);
 
         for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]) + 3; i++) {
                 size_t c = i < sizeof(chunks) / sizeof(chunks[0]) ? chunks[i] : 0;
-                size_t split = c ? 0 : (b->len ? 1 + pick(b->len) : 0);
+                size_t split = c ? 0 : (b->len ? 1 + test_pick(b->len) : 0);
                 char *t = read_mem(b->p, b->len, fmt, c, split, limit, NULL);
 
                 if (strcmp(ref, t) != 0) {
@@ -226,12 +196,12 @@ static size_t iterations(void) {
         return s ? strtoul(s, NULL, 10) : 150;
 }
 
-static void run(enum kmsg_format fmt, void (*gen)(struct buf *), uint64_t seed) {
+static void run(enum kmsg_format fmt, void (*gen)(struct test_buf *), uint64_t seed) {
         size_t n = iterations(), i;
 
-        rng_state = seed;
+        test_seed(seed);
         for (i = 0; i < n; i++) {
-                struct buf b = {};
+                struct test_buf b = {};
 
                 gen(&b);
                 check_one(fmt, &b, i);

@@ -188,43 +188,11 @@ static bool same_record(const struct kmsg_record *a, const struct kmsg_record *b
         return true;
 }
 
-static uint64_t rng_state;
-
-static uint32_t rnd(void) {
-        /* xorshift64*: deterministic and the same everywhere. */
-        rng_state ^= rng_state >> 12;
-        rng_state ^= rng_state << 25;
-        rng_state ^= rng_state >> 27;
-        return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+static void puts_(struct test_buf *b, const char *s) {
+        test_buf_put(b, s, strlen(s));
 }
 
-static size_t pick(size_t n) {
-        return rnd() % n;
-}
-
-struct buf {
-        char *p;
-        size_t len, cap;
-};
-
-static void put(struct buf *b, const void *s, size_t n) {
-        if (n == 0)
-                return;
-        if (b->len + n > b->cap) {
-                b->cap = (b->len + n) * 2;
-                b->p = realloc(b->p, b->cap);
-                if (!b->p)
-                        abort();
-        }
-        memcpy(b->p + b->len, s, n);
-        b->len += n;
-}
-
-static void puts_(struct buf *b, const char *s) {
-        put(b, s, strlen(s));
-}
-
-#define PICK(a) (a)[pick(sizeof(a) / sizeof((a)[0]))]
+#define PICK(a) (a)[test_pick(sizeof(a) / sizeof((a)[0]))]
 
 static const char *const numbers[] = {
         "0", "1", "6", "7", "42", "999", "4294967295", "1234567890123456789", "00012", "1700000000123456",
@@ -246,49 +214,49 @@ static const char text_bytes[] = "abcdefghijklmnopqrstuvwxyz0123456789 :.,;=-_[]
 static const char hard_bytes[] = { '\\', 'x', '4', '1', 'f', 'G', '\n', '\0', '\r', '\t', '\x1b', '\x7f',
                                    '\x80', '\xc2', '\xff', ' ', '=', ';', ',' };
 
-static void gen_text(struct buf *b, size_t n) {
+static void gen_text(struct test_buf *b, size_t n) {
         while (n--) {
-                char c = pick(8) ? text_bytes[pick(sizeof(text_bytes) - 1)] : PICK(hard_bytes);
+                char c = test_pick(8) ? text_bytes[test_pick(sizeof(text_bytes) - 1)] : PICK(hard_bytes);
 
-                if (c == '\\' && pick(2))
+                if (c == '\\' && test_pick(2))
                         puts_(b, PICK(((const char *const[]){ "\\x41", "\\x0a", "\\x5c", "\\xc2\\xb0", "\\x00" })));
                 else
-                        put(b, &c, 1);
+                        test_buf_put(b, &c, 1);
         }
 }
 
-static void gen_record(struct buf *b) {
+static void gen_record(struct test_buf *b) {
         size_t i, n;
 
-        if (!pick(20))
+        if (!test_pick(20))
                 puts_(b, PICK(((const char *const[]){ " ", "\n", "\0", "\r\n", "  \n", "junk\n" })));
         for (i = 0; i < 3; i++) {
-                puts_(b, pick(10) ? PICK(numbers) : PICK(odd_numbers));
+                puts_(b, test_pick(10) ? PICK(numbers) : PICK(odd_numbers));
                 if (i < 2)
                         puts_(b, ",");
         }
-        if (pick(8)) {
+        if (test_pick(8)) {
                 puts_(b, ",");
-                puts_(b, pick(4) ? "-" : PICK(flags));
-                if (pick(3)) {
+                puts_(b, test_pick(4) ? "-" : PICK(flags));
+                if (test_pick(3)) {
                         puts_(b, ",");
-                        puts_(b, pick(3) ? "caller=T1" : PICK(fields));
+                        puts_(b, test_pick(3) ? "caller=T1" : PICK(fields));
                 }
         }
-        if (pick(30))
+        if (test_pick(30))
                 puts_(b, ";");
         /* Around the 2048 bytes of a line that may be a cut record, now and then. */
-        n = pick(40) ? pick(100) : 2020 + pick(60);
+        n = test_pick(40) ? test_pick(100) : 2020 + test_pick(60);
         gen_text(b, n);
-        if (pick(40))
-                puts_(b, pick(30) ? "\n" : "\r\n");
-        for (i = pick(4) ? 0 : pick(4); i > 0; i--) {
-                puts_(b, pick(20) ? " " : "  ");
+        if (test_pick(40))
+                puts_(b, test_pick(30) ? "\n" : "\r\n");
+        for (i = test_pick(4) ? 0 : test_pick(4); i > 0; i--) {
+                puts_(b, test_pick(20) ? " " : "  ");
                 puts_(b, PICK(keys));
-                puts_(b, pick(15) ? "=" : "");
+                puts_(b, test_pick(15) ? "=" : "");
                 /* Now and then over the smallest record limit. */
-                gen_text(b, pick(50) ? pick(30) : 4000 + pick(200));
-                if (pick(30))
+                gen_text(b, test_pick(50) ? test_pick(30) : 4000 + test_pick(200));
+                if (test_pick(30))
                         puts_(b, "\n");
         }
 }
@@ -339,7 +307,7 @@ static void free_results(struct result *v, size_t n) {
 }
 
 /* The same results with and without the one pass; returns whether they were, and counts records. */
-static bool check_same(const struct buf *b, size_t chunk, size_t max, size_t iteration, size_t *records) {
+static bool check_same(const struct test_buf *b, size_t chunk, size_t max, size_t iteration, size_t *records) {
         struct result *fast, *slow;
         size_t nf = read_results(b->p, b->len, chunk, max, false, &fast);
         size_t ns = read_results(b->p, b->len, chunk, max, true, &slow);
@@ -369,16 +337,16 @@ TEST(scan_same_as_general_path) {
         const char *s = getenv("KMSG_SCAN_ITERATIONS");
         size_t iterations = s ? strtoul(s, NULL, 10) : 3000, i, records = 0, fails = 0;
 
-        rng_state = 0x5ca11ab1e5eedull;
+        test_seed(0x5ca11ab1e5eedull);
         for (i = 0; i < iterations && fails < 3; i++) {
-                struct buf b = { 0 };
-                size_t k, n = 1 + pick(8);
+                struct test_buf b = { 0 };
+                size_t k, n = 1 + test_pick(8);
                 /* The smallest limit now and then, so that records over it are met. */
-                size_t max = pick(4) ? 0 : 4096;
+                size_t max = test_pick(4) ? 0 : 4096;
 
                 for (k = 0; k < n; k++)
                         gen_record(&b);
-                if (!check_same(&b, 0, max, i, &records) || !check_same(&b, 1 + pick(97), max, i, &records))
+                if (!check_same(&b, 0, max, i, &records) || !check_same(&b, 1 + test_pick(97), max, i, &records))
                         fails++;
                 free(b.p);
         }
@@ -395,7 +363,7 @@ TEST(scan_same_on_plain_dumps) {
                                    "6,5,141,+,caller=T2;ment\n"
                                    "3,6,150,-;no caller\n SUBSYSTEM=block\n DEVICE=b8:0\n K=\\xff\\x00v\n\n\n"
                                    "6,7,160,-,caller=T3;last";
-        struct buf b = { .p = (char *)dump, .len = sizeof(dump) - 1 };
+        struct test_buf b = { .p = (char *)dump, .len = sizeof(dump) - 1 };
         size_t records = 0, chunk;
 
         for (chunk = 0; chunk <= 64; chunk++)

@@ -33,6 +33,37 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
         failures++;
 }
 
+static uint64_t rng_state;
+
+void test_seed(uint64_t seed) {
+        rng_state = seed;
+}
+
+uint32_t test_rand(void) {
+        /* xorshift64*: deterministic and the same everywhere. */
+        rng_state ^= rng_state >> 12;
+        rng_state ^= rng_state << 25;
+        rng_state ^= rng_state >> 27;
+        return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+size_t test_pick(size_t n) {
+        return test_rand() % n;
+}
+
+void test_buf_put(struct test_buf *b, const void *s, size_t n) {
+        if (n == 0)
+                return;
+        if (b->len + n > b->cap) {
+                b->cap = (b->len + n) * 2;
+                b->p = realloc(b->p, b->cap);
+                if (!b->p)
+                        abort();
+        }
+        memcpy(b->p + b->len, s, n);
+        b->len += n;
+}
+
 int main(int argc, char **argv) {
         int failed = 0;
         size_t i;

@@ -7,6 +7,7 @@
 #define KMSG_TESTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,19 @@ void test_register(const char *name, void (*fn)(void));
  */
 const char *test_skip_reason(void) __attribute__((weak));
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Deterministic pseudo-random numbers (xorshift64*), the same on every machine. */
+void test_seed(uint64_t seed);
+uint32_t test_rand(void);
+/* One of 0 to n - 1. */
+size_t test_pick(size_t n);
+
+/* A byte buffer that grows as needed (abort() when out of memory); free(p) at the end. */
+struct test_buf {
+        char *p;
+        size_t len, cap;
+};
+void test_buf_put(struct test_buf *b, const void *s, size_t n);
 
 #define TEST(name)                                                         \
         static void test_##name(void);                                     \
