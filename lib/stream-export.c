@@ -348,7 +348,11 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                          */
                         is_mark = true;
                 } else if (klen > 8 && memcmp(p, "_KERNEL_", 8) == 0) {
-                        /* journald's name for every dictionary line: _KERNEL_KEY. */
+                        /* journald's name for every dictionary line: _KERNEL_KEY.  A key is a C string. */
+                        if (memchr(p + 8, '\0', klen - 8)) {
+                                *ret_err = "dictionary key (a _KERNEL_ field's name) holds a NUL byte";
+                                return -EBADMSG;
+                        }
                         e = record_add_dict(r, p + 8, klen - 8, val, vlen, false);
                         if (e < 0)
                                 return e;

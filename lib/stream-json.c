@@ -398,8 +398,14 @@ static int find_dict(const char *p, const char *end, const char **ret_start, siz
 static int dict_add(struct json_line *l, const char *key, size_t key_len, struct json_object *v) {
         const char *t;
         size_t len;
-        int e = v ? text_of(v, &l->buf, &l->cap, &t, &len) : -EBADMSG;
+        int e;
 
+        /* The kmsg form has no line for it: " =VALUE" would end the record there. */
+        if (key_len == 0) {
+                l->err = "dictionary key is empty";
+                return -EBADMSG;
+        }
+        e = v ? text_of(v, &l->buf, &l->cap, &t, &len) : -EBADMSG;
         if (e == -EBADMSG)
                 l->err = "dictionary value is not a string or an array of bytes";
         if (e < 0)

@@ -291,10 +291,16 @@ size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii) {
 }
 
 int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src) {
-        size_t n = p->n, cap = p->text_cap, i;
-        char *base = p->text, *q = base + p->text_len;
+        size_t n = p->n, cap, i;
+        char *base, *q;
         struct cell *c;
 
+        /* The text area exists before a pointer into it is made (no offset from NULL). */
+        if (!p->text && !grow(p, 0, 1))
+                return -ENOMEM;
+        cap = p->text_cap;
+        base = p->text;
+        q = base + p->text_len;
         if (p->rows == p->rows_cap && more_rows(p) < 0)
                 return -ENOMEM;
         c = p->cells + p->rows * n;

@@ -109,7 +109,13 @@ int boot_time_from_stat(const char *path, int64_t *ret_usec) {
 static int parse_seconds(const char *s, int64_t *ret_usec);
 
 int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
-        return t->boot_usec + suspends_offset(t->susp) + (int64_t)usec;
+        int64_t w;
+
+        /* A time stamp no clock reaches (a hostile dump's, up to 2^64 - 1 us) ends the range instead of wrapping. */
+        if (usec > INT64_MAX || __builtin_add_overflow(t->boot_usec, suspends_offset(t->susp), &w) ||
+            __builtin_add_overflow(w, (int64_t)usec, &w))
+                return INT64_MAX;
+        return w;
 }
 
 /* KDMESG_TEST_CLOCKS: three times in seconds; 0 or -EINVAL. */
@@ -635,11 +641,12 @@ static void reltime_stamp(struct timefmt *t, uint64_t usec, char *buf, size_t si
                 if (ret_break)
                         *ret_break = true;
         } else {
-                int64_t diff = t->last_usec == 0 ? 0 : (int64_t)usec - (int64_t)t->last_usec;
-                uint64_t m = (uint64_t)(diff < 0 ? -diff : diff);
+                /* In unsigned arithmetic: two stamps of a hostile dump may be 2^64 - 1 us apart. */
+                bool back = t->last_usec != 0 && usec < t->last_usec;
+                uint64_t m = t->last_usec == 0 ? 0 : back ? t->last_usec - usec : usec - t->last_usec;
                 char tmp[32];
 
-                tmp[0] = diff < 0 ? '-' : '+';
+                tmp[0] = back ? '-' : '+';
                 put_seconds(tmp + 1, m, 0);
                 append(buf, size, pos, "[%11s] ", tmp);
         }

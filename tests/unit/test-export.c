@@ -155,6 +155,31 @@ TEST(export_boot_id) {
 }
 
 /*
+ * A dictionary key is a C string: a _KERNEL_ field whose name holds a NUL
+ * byte would be a key cut at it (the empty key of a fuzzed dump, which
+ * --format=kmsg could not write back), so the entry is refused.
+ */
+TEST(export_kernel_field_name_with_nul) {
+        static const char in[] = "SEQNUM=1\nMESSAGE=a\n_KERNEL_\0\x07X=v\n\n"
+                                 "SEQNUM=2\nMESSAGE=b\n_KERNEL_DEVICE=b8:0\n\n";
+        struct memsrc m = { .data = in, .len = sizeof(in) - 1 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+        const char *k, *v;
+
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "dictionary key (a _KERNEL_ field's name) holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "b");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 0, &k, &v, NULL), 0);
+        CHECK_STR(k, "DEVICE");
+        CHECK_STR(v, "b8:0");
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+/*
  * A position is a line as sed -n Np, grep -n and editors count them: every
  * newline byte before the record, also those inside binary data and inside
  * a little-endian length (10 is "\n\0\0\0\0\0\0\0").

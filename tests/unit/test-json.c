@@ -293,6 +293,32 @@ TEST(json_impossible_values_are_refused) {
         kmsg_reader_unref(rd);
 }
 
+/*
+ * An empty dictionary key has no line in the kmsg form (" =VALUE" would end
+ * the record there, and --format=kmsg lost it and every pair after it): the
+ * record is refused, naming the line, whether its dictionary is read as an
+ * object or pair by pair (a repeated key).
+ */
+TEST(json_empty_dictionary_key_is_refused) {
+        struct kmsg_reader *rd = READER("{\"msg\":\"a\",\"dict\":{\"\":\"v\",\"A\":\"b\"}}\n"
+                                        "{\"msg\":\"b\",\"dict\":{\"A\":\"1\",\"A\":\"2\",\"\":\"3\"}}\n"
+                                        "{\"msg\":\"c\",\"dict\":{\"A\":\"b\"}}\n",
+                                        KMSG_FORMAT_JSON);
+        struct kmsg_record *r;
+        int i;
+
+        for (i = 1; i <= 2; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+                CHECK_INT(kmsg_reader_get_position(rd), i);
+                CHECK_STR(kmsg_reader_get_error(rd), "bad JSON record: dictionary key is empty");
+        }
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "c");
+        CHECK_INT(kmsg_record_get_dict_count(r), 1);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
 TEST(json_boot_id_and_boot_marks) {
         struct kmsg_reader *rd = READER(
                 "{\"seq\":1,\"flags\":\"-\",\"msg\":\"a\",\"dict\":{},\"boot_id\":\"0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\"}\n"

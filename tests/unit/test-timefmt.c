@@ -255,6 +255,29 @@ TEST(prefix_raw) {
         CHECK_STR(buf, "[18446744073709.551615] ");
 }
 
+/*
+ * A hostile dump's stamps up to 2^64 - 1 us: the wall clock ends the range
+ * instead of overflowing (found by fuzz-output under UBSan), and -e's step
+ * between two of them is taken in unsigned arithmetic.
+ */
+TEST(impossible_time_stamps) {
+        struct timefmt t = { .have_boot = true, .boot_usec = BOOT * SEC };
+        char buf[128];
+
+        CHECK(timefmt_wall(&t, 5) == BOOT * SEC + 5);
+        CHECK(timefmt_wall(&t, UINT64_MAX) == INT64_MAX);
+        CHECK(timefmt_wall(&t, (uint64_t)INT64_MAX) == INT64_MAX);
+        CHECK(timefmt_wall(&t, (uint64_t)INT64_MAX - BOOT * SEC) == INT64_MAX);
+        utc();
+        timefmt_add(&t, TIME_RELTIME);
+        /* Both end the range: the same minute, so the second is the step from the first. */
+        timefmt_prefix(&t, UINT64_MAX, buf, sizeof(buf), NULL);
+        timefmt_prefix(&t, (uint64_t)INT64_MAX, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[-9223372036854.775808] ");
+        timefmt_prefix(&t, UINT64_MAX, buf, sizeof(buf), NULL);
+        CHECK_STR(buf, "[+9223372036854.775808] ");
+}
+
 TEST(prefix_delta_counts_from_the_previous_call) {
         struct timefmt t = { .delta = true };
         char buf[128];
