@@ -257,6 +257,13 @@ static void columns_once(void) {
         FUZZ_ASSERT(columns_parse(&every, list, &bad) == 0);
 }
 
+/* Time format f, with the boot at 2023-11-14 22:13:20 UTC. */
+static void with_time(struct output_settings *st, enum time_format f) {
+        timefmt_add(&st->time, f);
+        st->time.have_boot = true;
+        st->time.boot_usec = INT64_C(1700000000000000);
+}
+
 static void check_text_views(struct kmsg_record **recs, size_t n, bool ascii) {
         struct output_settings st = { .columns = &defaults };
 
@@ -273,9 +280,7 @@ static void check_text_views(struct kmsg_record **recs, size_t n, bool ascii) {
 
         /* -x, and -T with a known boot time. */
         st.decode = true;
-        timefmt_add(&st.time, TIME_CTIME);
-        st.time.have_boot = true;
-        st.time.boot_usec = INT64_C(1700000000000000);
+        with_time(&st, TIME_CTIME);
         run_sink("short", &st, recs, n);
         check_terminal_safe("short -x -T", ascii, true);
         run_sink("table", &st, recs, n);
@@ -286,16 +291,12 @@ static void check_text_views(struct kmsg_record **recs, size_t n, bool ascii) {
 
         /* The other time formats: -e (reltime), and iso with the delta. */
         st = (struct output_settings){ .columns = &defaults };
-        timefmt_add(&st.time, TIME_RELTIME);
-        st.time.have_boot = true;
-        st.time.boot_usec = INT64_C(1700000000000000);
+        with_time(&st, TIME_RELTIME);
         run_sink("short", &st, recs, n);
         check_terminal_safe("short -e", ascii, true);
         st = (struct output_settings){ .columns = &defaults };
-        timefmt_add(&st.time, TIME_ISO);
+        with_time(&st, TIME_ISO);
         timefmt_add(&st.time, TIME_SHOW_DELTA);
-        st.time.have_boot = true;
-        st.time.boot_usec = INT64_C(1700000000000000);
         run_sink("short", &st, recs, n);
         check_terminal_safe("short iso -d", ascii, true);
         run_sink("table", &st, recs, n);
