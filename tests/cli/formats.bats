@@ -1002,6 +1002,32 @@ PY
         [ "$(jq -c '[.seq, .pri, .msg]' <<<"$output" | tr -d '\n')" = '[0,6,"record 0"][1,6,"record 1"][2,6,"record 2"][3,6,"record 3"][4,6,"record 4"]' ]
 }
 
+@test "kmsg output: a long message whose byte 2048 of the line would start the next header forges no cut record" {
+        # 6.3+ kernels cut a line at 2048 bytes and the next header follows:
+        # readers split such a line.  Text from JSON input placed there
+        # (seq 10 then "6,11,..."; one after an escape; one whose cut falls
+        # after an escape's last digit) is written with the byte at the cut escaped.
+        python3 - "$BATS_TEST_TMPDIR/x.json" <<'PY'
+import json, sys
+recs = [(10, 3600.002, "a" * (2048 - 18) + "6,11,7200002000,-;one hour later"),
+        (20, 1.0, "b" * 2029 + "\x01" + "16,21,1000000,-;y"),
+        (30, 1.0, "c" * 2033 + "31,31,1000000;z")]
+with open(sys.argv[1], "w") as f:
+    for seq, t, m in recs:
+        f.write(json.dumps({"seq": seq, "time": t, "pri": 6, "flags": "-", "msg": m}) + "\n")
+PY
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/x.json" --format=kmsg -q > "$BATS_TEST_TMPDIR/y.kmsg"
+        [ "$(wc -l < "$BATS_TEST_TMPDIR/y.kmsg")" -eq 3 ]
+        # The byte at the cut is part of an escape.
+        [ "$(cut -c2049 "$BATS_TEST_TMPDIR/y.kmsg" | tr -d '\n')" = '\\\' ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/y.kmsg" --json -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$(jq -c 'select(.msg) | [.seq, (.msg | length)]' <<<"$output" | tr -d '\n')" = '[10,2062][20,2047][30,2048]' ]
+        # The same records as read from the JSON.
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/x.json" --json -q | cmp - <(printf '%s\n' "$output")
+}
+
 @test "kmsg output: raw ESC in the flags or the caller of kmsg input is escaped" {
         printf '6,0,1000,-\033[2J;a\n6,1,2000,-,caller=T\033[1m\007;b\n' > "$BATS_TEST_TMPDIR/e.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/e.kmsg" --format=kmsg
