@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "libkmsg.h"
 
@@ -26,6 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
                         abort();                                                            \
                 }                                                                           \
         } while (0)
+
+/* A memfd holding p[0..len), its offset at 0: input to read as a file is read. */
+static inline int fuzz_memfd(const void *p, size_t len) {
+        int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+        FUZZ_ASSERT(fd >= 0);
+        FUZZ_ASSERT(len == 0 || write(fd, p, len) == (ssize_t)len);
+        FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
+        return fd;
+}
 
 static inline uint64_t digest_bytes(uint64_t h, const void *p, size_t len) {
         const unsigned char *s = p;

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz-common.h"
@@ -115,20 +114,11 @@ static void write_record(struct text *t, const struct kmsg_record *r) {
         puts_(t, "}}");
 }
 
-static int memfd_of(const void *p, size_t len) {
-        int fd = memfd_create("fuzz-json", MFD_CLOEXEC);
-
-        FUZZ_ASSERT(fd >= 0);
-        FUZZ_ASSERT(len == 0 || write(fd, p, len) == (ssize_t)len);
-        FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        return fd;
-}
-
 /* The one record that the JSON line in t is; its digest. */
 static uint64_t read_back(const struct text *t) {
         struct kmsg_reader *rd = NULL;
         struct kmsg_record *r = NULL;
-        int fd = memfd_of(t->p, t->len), e;
+        int fd = fuzz_memfd(t->p, t->len), e;
         uint64_t h;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "again", KMSG_FORMAT_JSON, &rd) == 0);
@@ -149,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         struct kmsg_reader *rd = NULL;
         struct text t = { NULL, 0, 0 };
         uint64_t lines = 1, pos = 0;
-        int fd = memfd_of(data, size), e = 0, i;
+        int fd = fuzz_memfd(data, size), e = 0, i;
         size_t j;
 
         for (j = 0; j < size; j++)

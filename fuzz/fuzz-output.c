@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "columns.h"
@@ -129,19 +128,10 @@ static bool same_bytes(const char *a, size_t alen, const char *b, size_t blen) {
         return alen == blen && memcmp(a, b, alen) == 0;
 }
 
-static int memfd_of(const void *p, size_t len) {
-        int fd = memfd_create("fuzz-output", MFD_CLOEXEC);
-
-        FUZZ_ASSERT(fd >= 0);
-        FUZZ_ASSERT(len == 0 || write(fd, p, len) == (ssize_t)len);
-        FUZZ_ASSERT(lseek(fd, 0, SEEK_SET) == 0);
-        return fd;
-}
-
 /* What --format=kmsg wrote (in out) read back: the same records. */
 static void check_kmsg_readback(struct kmsg_record **recs, size_t n) {
         struct kmsg_reader *rd = NULL;
-        int fd = memfd_of(out.p, out.len), e;
+        int fd = fuzz_memfd(out.p, out.len), e;
         size_t i, j;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "kmsg-out", KMSG_FORMAT_KMSG, &rd) == 0);
@@ -307,7 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const struct output_settings st = { 0 };
         struct kmsg_record *recs[MAX_RECORDS];
         struct kmsg_reader *rd = NULL;
-        int fd = memfd_of(data, size), e, i;
+        int fd = fuzz_memfd(data, size), e, i;
         size_t n = 0, k;
 
         FUZZ_ASSERT(kmsg_reader_new_fd(fd, "fuzz", KMSG_FORMAT_AUTO, &rd) == 0);

@@ -156,7 +156,6 @@ static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         struct lost_sink *t = (struct lost_sink *)s;
         uint64_t seq, usec;
 
-
         if (!kmsg_record_has_seqnum(r))
                 return;
         if (t->boot == 0)
