@@ -553,28 +553,9 @@ static inline char *put_key(char *o, unsigned id) {
         return o + keys[id].n;
 }
 
-/* "00" to "99": two digits a step. */
-static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
-
-/* v in decimal at o, which has room for 20 bytes. */
+/* v in decimal at o, which has room for 20 bytes (put_decimal() writes no more). */
 static inline char *put_u64(char *o, uint64_t v) {
-        char tmp[40];
-        char *t = tmp + 20;
-
-        while (v >= 100) {
-                t -= 2;
-                memcpy(t, pairs + 2 * (v % 100), 2);
-                v /= 100;
-        }
-        if (v >= 10) {
-                t -= 2;
-                memcpy(t, pairs + 2 * v, 2);
-        } else
-                *--t = (char)('0' + v);
-        memcpy(o, t, 20);
-        return o + (tmp + 20 - t);
+        return o + put_decimal(o, v);
 }
 
 /* A key and a text that must be a string. */

@@ -109,44 +109,18 @@ void out_puts(const char *s) {
         out_write(s, strlen(s));
 }
 
-/* "00" to "99": two digits a step. */
-static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                               "8081828384858687888990919293949596979899";
+/* "00" to "99": two digits a step (output.h). */
+const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
 
-static const uint64_t powers_of_ten[20] = {
+const uint64_t decimal_powers[20] = {
         UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
         UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
         UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000), UINT64_C(10000000000000),
         UINT64_C(100000000000000), UINT64_C(1000000000000000), UINT64_C(10000000000000000),
         UINT64_C(100000000000000000), UINT64_C(1000000000000000000), UINT64_C(10000000000000000000),
 };
-
-/* The number of decimal digits of v (1 for 0), without dividing. */
-static inline unsigned digits10(uint64_t v) {
-        /*
-         * x = v | 1 has as many digits as v (an even v + 1 is never a power
-         * of ten) and a bit set; with b bits it has t or t + 1 digits, where
-         * t = b * log10(2) rounded down (1233 / 4096 is log10(2) closely enough).
-         */
-        uint64_t x = v | 1;
-        unsigned t = (unsigned)(64 - __builtin_clzll(x)) * 1233 >> 12;
-
-        return t + (x >= powers_of_ten[t]);
-}
-
-/* The decimal digits of v, ending at end (right to left, two at a time). */
-static inline void put_digits(char *end, uint64_t v) {
-        while (v >= 100) {
-                end -= 2;
-                memcpy(end, pairs + 2 * (v % 100), 2);
-                v /= 100;
-        }
-        if (v >= 10)
-                memcpy(end - 2, pairs + 2 * v, 2);
-        else
-                end[-1] = (char)('0' + v);
-}
 
 /*
  * The eight decimal digits of v (below 10^8, leading zeros kept) as the
@@ -227,9 +201,9 @@ size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
         else
                 memset(buf, ' ', pad);
         *p = '\0';
-        memcpy(p - 6, pairs + 2 * (frac / 10000), 2);
-        memcpy(p - 4, pairs + 2 * (frac / 100 % 100), 2);
-        memcpy(p - 2, pairs + 2 * (frac % 100), 2);
+        memcpy(p - 6, digit_pairs + 2 * (frac / 10000), 2);
+        memcpy(p - 4, digit_pairs + 2 * (frac / 100 % 100), 2);
+        memcpy(p - 2, digit_pairs + 2 * (frac % 100), 2);
         p[-7] = '.';
         put_digits(p - 7, sec);
         return len;

@@ -17,9 +17,40 @@ static inline void out_putc(char c);
 static inline void out_u64(uint64_t v);
 /* v right-aligned in width columns, padded with spaces. */
 void out_u64_padded(uint64_t v, unsigned width);
+/* "00" to "99", and 10^0 to 10^19 (output.c): for the decimal writers below and the table's. */
+extern const char digit_pairs[201];
+extern const uint64_t decimal_powers[20];
+
+/* The number of decimal digits of v (1 for 0), without dividing. */
+static inline unsigned digits10(uint64_t v) {
+        /*
+         * x = v | 1 has as many digits as v (an even v + 1 is never a power
+         * of ten) and a bit set; with b bits it has t or t + 1 digits, where
+         * t = b * log10(2) rounded down (1233 / 4096 is log10(2) closely enough).
+         */
+        uint64_t x = v | 1;
+        unsigned t = (unsigned)(64 - __builtin_clzll(x)) * 1233 >> 12;
+
+        return t + (x >= decimal_powers[t]);
+}
+
+/* The decimal digits of v, ending at end (right to left, two at a time). */
+static inline void put_digits(char *end, uint64_t v) {
+        while (v >= 100) {
+                end -= 2;
+                memcpy(end, digit_pairs + 2 * (v % 100), 2);
+                v /= 100;
+        }
+        if (v >= 10)
+                memcpy(end - 2, digit_pairs + 2 * v, 2);
+        else
+                end[-1] = (char)('0' + v);
+}
+
 /*
- * v in decimal into buf, which must hold 24 bytes (the bytes after the
- * digits may be written too), not NUL-terminated; returns the length.
+ * v in decimal into buf, which must hold 20 bytes (below 10^8 all eight
+ * bytes are written, those after the digits too), not NUL-terminated;
+ * returns the length.
  */
 size_t put_decimal(char *buf, uint64_t v);
 /*

@@ -40,9 +40,6 @@ struct table_plain {
         bool repad;         /* a column widened under rows laid out narrower */
 };
 
-/* "00" to "99", made by table_plain_new(). */
-static char pairs[200];
-
 static const char SPACES[] = "                                                                ";
 
 bool table_plain_fits(const struct columns *cols, const struct table_layout *lo) {
@@ -76,10 +73,6 @@ struct table_plain *table_plain_new(const struct columns *cols, struct table_lay
         if (!p->w || !p->head || !p->right) {
                 table_plain_free(p);
                 return NULL;
-        }
-        for (i = 0; i < 100; i++) {
-                pairs[2 * i] = (char)('0' + i / 10);
-                pairs[2 * i + 1] = (char)('0' + i % 10);
         }
         for (i = 0; i < p->n; i++) {
                 p->head[i] = strlen(column_heading(&cols->v[i]));
@@ -161,50 +154,15 @@ static inline void copy(char *d, const char *s, size_t n) {
                         *d++ = *s++;
 }
 
-/* The number of decimal digits of v. */
-static inline size_t digits(uint64_t v) {
-        size_t n = 1;
-        uint32_t u;
-
-        for (; v > UINT32_MAX; v /= 10000)
-                n += 4;
-        for (u = (uint32_t)v; u >= 10000; u /= 10000)
-                n += 4;
-        return n + (u >= 10) + (u >= 100) + (u >= 1000);
-}
-
-/* v (below 100) in two digits at d. */
-static inline void two_digits(char *d, unsigned v) {
-        memcpy(d, pairs + 2 * v, 2);
-}
-
-/* v in decimal, ending at end (two digits a step, in 32 bits when they do). */
-static inline void put_dec(char *end, uint64_t v) {
-        uint32_t u;
-
-        for (; v > UINT32_MAX; v /= 100) {
-                end -= 2;
-                two_digits(end, (unsigned)(v % 100));
-        }
-        for (u = (uint32_t)v; u >= 100; u /= 100) {
-                end -= 2;
-                two_digits(end, u % 100);
-        }
-        if (u >= 10)
-                two_digits(end - 2, u);
-        else
-                end[-1] = (char)('0' + u);
-}
-
 /* usec as seconds with six decimals (put_seconds() unpadded), ending at end. */
 static inline void put_sec(char *end, uint64_t usec) {
         unsigned frac = (unsigned)(usec % 1000000);
 
-        two_digits(end - 2, frac % 100);
-        two_digits(end - 4, frac / 100 % 100);
-        two_digits(end - 6, frac / 10000);
+        memcpy(end - 2, digit_pairs + 2 * (frac % 100), 2);
+        memcpy(end - 4, digit_pairs + 2 * (frac / 100 % 100), 2);
+        memcpy(end - 6, digit_pairs + 2 * (frac / 10000), 2);
         end[-7] = '.';
-        put_dec(end - 7, usec / 1000000);
+        put_digits(end - 7, usec / 1000000);
 }
 
 #define ONES UINT64_C(0x0101010101010101)
@@ -336,13 +294,13 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         width = i + 1 == n || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
                         break;
                 case TABLE_PLAIN_U64:
-                        len = width = digits(x->v);
+                        len = width = digits10(x->v);
                         off = right && width < w ? w - width : 0;
                         spaces(q, off);
-                        put_dec(q + off + len, x->v);
+                        put_digits(q + off + len, x->v);
                         break;
                 case TABLE_PLAIN_SECONDS:
-                        len = width = digits(x->v / 1000000) + 7;
+                        len = width = digits10(x->v / 1000000) + 7;
                         off = right && width < w ? w - width : 0;
                         spaces(q, off);
                         put_sec(q + off + len, x->v);
