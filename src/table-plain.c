@@ -165,17 +165,6 @@ static inline void put_sec(char *end, uint64_t usec) {
         put_digits(end - 7, usec / 1000000);
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* Whether the eight bytes of v are all printable ASCII (0x20 to 0x7e). */
-static inline bool printable8(uint64_t v) {
-        uint64_t below = (v - ONES * 0x20) & ~v; /* a byte below 0x20 */
-        uint64_t above = (v + ONES) | v;        /* a byte above 0x7e */
-
-        return ((below | above) & HIGHS) == 0;
-}
-
 /* Whether s[0..len) is all ASCII. */
 static bool is_ascii(const char *s, size_t len) {
         size_t i = 0;
@@ -184,7 +173,7 @@ static bool is_ascii(const char *s, size_t len) {
                 uint64_t v;
 
                 memcpy(&v, s + i, 8);
-                if (v & HIGHS)
+                if (v & SWAR_HIGHS)
                         return false;
         }
         for (; i < len; i++)
@@ -220,7 +209,7 @@ size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii) {
                 uint64_t v;
 
                 memcpy(&v, s + i, 8);
-                if (!printable8(v))
+                if (bytes_outside(v, 0x20, 0x7e))
                         break;
                 memcpy(d + i, &v, 8);
         }
@@ -231,7 +220,7 @@ size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii) {
                 uint64_t v;
 
                 memcpy(&v, s + len - 8, 8);
-                if (printable8(v)) {
+                if (!bytes_outside(v, 0x20, 0x7e)) {
                         memcpy(d + len - 8, &v, 8);
                         return len;
                 }
