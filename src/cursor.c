@@ -306,7 +306,8 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
 /*
  * Right before a write: the records in it are pending.  Replacing the file
  * costs at least half a millisecond (two fsync()s: more on a slow disk),
- * too much for every record when following flushes each one.
+ * too much for every write when following, which writes at least every
+ * millisecond while records come (and uploading, per record).
  * So the file names more records as pending than this write has: as many
  * again as were processed since kdmesg was last idle, or twice as many as
  * in the last busy spell, whichever is more; the writes that follow within

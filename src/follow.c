@@ -3,7 +3,8 @@
  * --follow: wait for new records with poll(2) and no time-out, so that an
  * idle kdmesg makes no system calls at all.  Output is flushed whenever no
  * further record is ready, before every wait: no record sits in a buffer
- * while kdmesg sleeps.
+ * while kdmesg sleeps.  While records keep coming, sink_end_item() flushes
+ * what waited FOLLOW_FLUSH_USEC (run.h).
  *
  * A followed file (-K FILE) is watched with inotify, like "tail -F": it may
  * grow, be truncated (read again from its start) or be replaced by a new

@@ -200,8 +200,14 @@ int main(int argc, char **argv) {
             kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
                 errx_("%s", strerror(ENOMEM));
 
-        /* Following, output is flushed per record; never through a pager. */
-        o.out.flush_each = o.follow || o.upload;
+        /*
+         * Following or uploading, records go out as they come, never through
+         * a pager.  Following, the output is flushed before each wait and
+         * within FOLLOW_FLUSH_USEC while records keep coming; an upload
+         * without --follow may block in a read: its output goes per record.
+         */
+        o.out.stream = o.follow || o.upload;
+        o.out.flush_usec = o.follow ? FOLLOW_FLUSH_USEC : 0;
         run.stream_out = o.follow || o.cursor_file || o.upload;
         /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
         if (run_setup_signals(&run) < 0)

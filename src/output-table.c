@@ -403,7 +403,7 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
                 }
         }
         t->n_lines++;
-        if (t->n_lines >= TABLE_BATCH || s->settings->flush_each) {
+        if (t->n_lines >= TABLE_BATCH || s->settings->stream) {
                 e = flush_batch(t);
                 if (e < 0)
                         return e;
@@ -457,7 +457,7 @@ static int table_mark(struct sink *s, const struct mark *mk) {
         e = flush_batch(t);
         if (e < 0)
                 return e;
-        if (!t->printed && t->n_held < HELD_MAX && !s->settings->flush_each) {
+        if (!t->printed && t->n_held < HELD_MAX && !s->settings->stream) {
                 /*
                  * Nothing printed yet: hold the line until the first records
                  * give the heading its widths (not when following: a loss

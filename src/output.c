@@ -4,6 +4,7 @@
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef __SSE2__
@@ -490,6 +491,28 @@ char *text_safe_dup(const char *p, size_t len, bool raw) {
 int out_flush(void) {
         out_drain();
         return out_error ? -out_error : 0;
+}
+
+void out_flush_within(unsigned usec) {
+        /* When the wait began, and out_drained then: a flush since starts a new one. */
+        static uint64_t since_ns, since_drained = UINT64_MAX;
+        struct timespec ts;
+        uint64_t now;
+
+        if (usec == 0) {
+                out_drain();
+                return;
+        }
+        if (out_len == 0)
+                return;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        if (since_drained != out_drained) {
+                since_drained = out_drained;
+                since_ns = now;
+        } else if (now - since_ns >= (uint64_t)usec * 1000u) {
+                out_drain();
+        }
 }
 
 int out_failed(void) {

@@ -91,8 +91,15 @@ char *text_safe_dup(const char *p, size_t len, bool raw);
 /* Whether the text above keeps ASCII only: from the locale's character set (after setlocale()), or set. */
 void out_init_locale(void);
 void out_set_ascii(bool ascii);
-/* Flush now (when following, after each record). */
+/* Flush now. */
 int out_flush(void);
+/*
+ * At the end of a record: flush when usec is 0, or when what is buffered
+ * has waited usec microseconds or longer since the first record after the
+ * last flush (following: a burst of records costs a few write(2)s, not one
+ * each, and none waits long).
+ */
+void out_flush_within(unsigned usec);
 /* Flush and return 0, or -errno of the first write error. */
 int out_close(void);
 /* -errno of the first write error so far, or 0 (does not flush). */

@@ -135,7 +135,7 @@ static int problems_record(struct sink *s, const struct kmsg_record *r, const st
                 g->message[len] = '\0';
                 g->message_len = len;
         }
-        if (p->json && s->settings->flush_each) {
+        if (p->json && s->settings->stream) {
                 int e = json_group(p, g);
 
                 sink_end_item(s);
@@ -304,7 +304,7 @@ static int problems_finish(struct sink *s) {
         int e = 0;
 
         /* Following, every group was written as it changed. */
-        if (p->json && s->settings->flush_each)
+        if (p->json && s->settings->stream)
                 return 0;
         if (p->groups->n == 0) {
                 if (!p->json)

@@ -20,6 +20,13 @@
  * arrive out of order (0, 1, 3, 2, 4) and then nothing is lost.
  */
 #define REORDER_WINDOW 32u
+/*
+ * Following, a record waits in the output buffer at most about this long
+ * (microseconds) while more records are read; the output is flushed before
+ * each wait for new ones.  One write(2) per record would cost more than
+ * reading and formatting it.
+ */
+#define FOLLOW_FLUSH_USEC 1000u
 
 /* How the first record read from the device is judged. */
 enum run_start {

@@ -30,8 +30,8 @@ struct sink *sink_free(struct sink *s) {
 }
 
 void sink_end_item(const struct sink *s) {
-        if (s->settings && s->settings->flush_each)
-                out_flush();
+        if (s->settings && s->settings->stream)
+                out_flush_within(s->settings->flush_usec);
 }
 
 void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warned) {

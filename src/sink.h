@@ -23,10 +23,18 @@ struct output_settings {
         struct timefmt time;
         struct devctx *devices; /* device options: tags, names (device.h) */
         /*
-         * Flush the output after each record and loss event, so that a
-         * reader of a pipe sees whole lines at once (set when following).
+         * Following or uploading: each record and loss event goes out as it
+         * comes, none is held back for later ones (a table's column widths,
+         * the --problems groups).
          */
-        bool flush_each;
+        bool stream;
+        /*
+         * With stream, sink_end_item() flushes the output when it has
+         * waited this long (microseconds), or at once when 0.  Following
+         * flushes before every wait too (follow.c): a record never waits
+         * for a later one.
+         */
+        unsigned flush_usec;
         bool noheadings;            /* table: no header line */
         const struct columns *columns; /* table: the columns to show (-o) */
         /*
@@ -109,7 +117,7 @@ struct sink *sink_new(const struct sink_info *si, const struct output_settings *
 /* Free s (NULL is fine); returns NULL. */
 struct sink *sink_free(struct sink *s);
 
-/* Call at the end of each record or loss event: flushes when settings->flush_each. */
+/* Call at the end of each record or loss event: flushes as settings->stream and flush_usec say. */
 void sink_end_item(const struct sink *s);
 /*
  * The kmsg and syslog forms read back records of at most

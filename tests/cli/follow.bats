@@ -131,7 +131,7 @@ CHECK="$TESTS/cli/check-seqs"
         [ "$(cat "$ERR")" = "kdmesg: 20 messages lost (overrun)" ]
 }
 
-@test "following, each record is flushed as soon as it is formatted, not when the reading pauses" {
+@test "following, a record waits in the output for no later one: with slow reads it is out at the next" {
         local f h
         for f in short json table kmsg; do
                 h=0
@@ -142,10 +142,33 @@ CHECK="$TESTS/cli/check-seqs"
                 # (nothing more: wait) 0.3 s more.
                 KMSG_EMU_READ_DELAY_US=300000 kdmesg_bg -w --format=$f
                 wait_lines $((h + 1))
-                # The first line is out while the later records are still being
-                # read (two reads before it are the start's probes).
-                [ "$(emu get reads)" -le 3 ]
+                # The first line is out while the later records are still
+                # being read: at the latest once the second is formatted, it
+                # having waited more than a millisecond (two reads before it
+                # are the start's probes).
+                [ "$(emu get reads)" -le 4 ]
                 wait_lines $((h + 4))
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+        done
+}
+
+@test "following, a burst of records goes out in a few writes, not one each, and all before kdmesg waits" {
+        local f
+        for f in short json; do
+                emu_init 4096
+                kdmesg_bg -W --format=$f
+                emu wait blocks 1
+                kill -STOP "$PID"
+                emu write 2000
+                kill -CONT "$PID"
+                wait_lines 2000
+                # Idle again, with every record written.
+                emu wait blocks 2
+                [ "$(wc -l <"$OUT")" -eq 2000 ]
+                # One write(2) per record would be 2,000; a millisecond's worth
+                # of records, or a buffer's, goes in one.
+                [ "$(emu get out_writes)" -le 200 ]
                 stop_bg TERM
                 [ "$STATUS" -eq 0 ]
         done

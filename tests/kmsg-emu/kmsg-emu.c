@@ -11,7 +11,10 @@
  *   kmsg-emu get RING FIELD            print first_seq, next_seq, boot_id,
  *                                      opens, reads, polls, blocks, epipes,
  *                                      timed (polls with a time-out),
- *                                      renames (rename() calls of the reader)
+ *                                      renames (rename() calls of the reader),
+ *                                      out_writes (the reader's write()s to
+ *                                      standard output), writer_late_us (the
+ *                                      writer's worst lag behind its RATE)
  *   kmsg-emu wait RING FIELD N [SEC]   wait until FIELD >= N (default 10 s);
  *                                      exit 1 on time-out
  *
@@ -70,7 +73,7 @@ static struct emu_ring *map(const char *path) {
         ring_fd = open(path, O_RDWR | O_CLOEXEC);
         if (ring_fd < 0 || fstat(ring_fd, &st) < 0)
                 die(path);
-        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, ring_fd, 0);
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring_fd, 0);
         if (p == MAP_FAILED)
                 die("mmap");
         if (((struct emu_ring *)p)->magic != EMU_MAGIC) {
@@ -137,6 +140,9 @@ static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
                         long long due = start + (long long)((double)(i + 1) * 1e9 / rate), d = due - now_ns();
 
                         tick(r);
+                        /* Behind: the batches it owes go at once, a burst. */
+                        if (d < 0 && (uint64_t)(-d / 1000) > r->writer_late_us)
+                                r->writer_late_us = (uint64_t)(-d / 1000);
                         if (d > 0) {
                                 struct timespec ts = { d / 1000000000LL, d % 1000000000LL };
 
@@ -168,6 +174,10 @@ static uint64_t field(struct emu_ring *r, const char *name) {
                 return __atomic_load_n(&r->n_timed, __ATOMIC_RELAXED);
         if (strcmp(name, "renames") == 0)
                 return __atomic_load_n(&r->n_rename, __ATOMIC_RELAXED);
+        if (strcmp(name, "out_writes") == 0)
+                return __atomic_load_n(&r->n_out_write, __ATOMIC_RELAXED);
+        if (strcmp(name, "writer_late_us") == 0)
+                return r->writer_late_us;
         fprintf(stderr, "kmsg-emu: unknown field %s\n", name);
         exit(2);
 }
@@ -192,7 +202,7 @@ int main(int argc, char **argv) {
                 fd = open(argv[2], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
                 if (fd < 0 || ftruncate(fd, (off_t)emu_ring_size(cap)) < 0)
                         die(argv[2]);
-                r = mmap(NULL, emu_ring_size(cap), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                r = mmap(NULL, emu_ring_size(cap), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
                 if (r == MAP_FAILED)
                         die("mmap");
                 pthread_mutexattr_init(&a);

@@ -46,6 +46,9 @@ struct emu_ring {
         uint64_t n_epipe;
         uint64_t n_timed; /* poll() calls on the device with a time-out (not infinite) */
         uint64_t n_rename; /* rename() calls (the cursor file's updates) */
+        uint64_t n_out_write; /* write() calls to standard output */
+        /* Set by "kmsg-emu write" at a fixed rate: its worst lag behind the schedule, microseconds. */
+        uint64_t writer_late_us;
         struct emu_slot slots[];
 };
 
