@@ -257,7 +257,7 @@ TEST(flag_stops_file_between_chunks) {
         const char *t;
 
         CHECK(fd >= 0);
-        /* Well over one 64 KiB chunk. */
+        /* Well over one 128 KiB chunk. */
         for (i = 0; i < 20000; i++) {
                 snprintf(line, sizeof(line), "6,%d,%d,-;record %d\n", i, i, i);
                 put(fd, line);
