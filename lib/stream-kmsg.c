@@ -52,12 +52,16 @@ static bool header_seq_usec(const char *p, const char *end, uint64_t *ret_seq, u
 /*
  * The 6.3+ rule: a line whose byte 2048 starts a header is two records.
  * Text can look like a header there, so split only where that header is
- * the very next record: seq + 1, time stamp within SPLIT_MAX_USEC.
+ * the very next record: seq + 1, time stamp within SPLIT_MAX_USEC.  The
+ * kernel cut its text, never its header, which is short: a header that
+ * runs to the cut (fields of JSON or export input, written back by
+ * kdmesg --format=kmsg, can) is one record's.
  */
 static bool split_here(const char *h, const char *cut, const char *lim, uint64_t *ret_seq) {
         uint64_t seq, usec, next_seq, next_usec;
 
-        if (!header_seq_usec(h, lim, &seq, &usec) || !header_seq_usec(cut, lim, &next_seq, &next_usec))
+        if (!memchr(h, ';', (size_t)(cut - h)) || !header_seq_usec(h, lim, &seq, &usec) ||
+            !header_seq_usec(cut, lim, &next_seq, &next_usec))
                 return false;
         if (seq == UINT64_MAX || next_seq != seq + 1)
                 return false;

@@ -1028,6 +1028,25 @@ PY
         "$KDMESG" -K "$BATS_TEST_TMPDIR/x.json" --json -q | cmp - <(printf '%s\n' "$output")
 }
 
+@test "kmsg output: header fields that run past byte 2048 read back as one record, not a forged next one" {
+        # JSON input's "fields" go into the header as they are; placed so that
+        # byte 2048 of the line reads "6,11,1000001,-" (the next record's header).
+        python3 - "$BATS_TEST_TMPDIR/x.json" <<'PY'
+import json, sys
+fields = "x" * (2048 - len("6,10,1000000,-,")) + "6,11,1000001,-"
+with open(sys.argv[1], "w") as f:
+    f.write(json.dumps({"seq": 10, "time": 1.0, "pri": 6, "flags": "-", "fields": fields, "msg": "hello"}) + "\n")
+    f.write(json.dumps({"seq": 11, "time": 2.0, "pri": 6, "flags": "-", "msg": "next"}) + "\n")
+PY
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/x.json" --format=kmsg -q > "$BATS_TEST_TMPDIR/y.kmsg"
+        [ "$(cut -c2049-2062 "$BATS_TEST_TMPDIR/y.kmsg" | head -1)" = "6,11,1000001,-" ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/y.kmsg" --json -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$(jq -c 'select(.msg) | [.seq, .msg]' <<<"$output" | tr -d '\n')" = '[10,"hello"][11,"next"]' ]
+        "$KDMESG" -K "$BATS_TEST_TMPDIR/x.json" --json -q | cmp - <(printf '%s\n' "$output")
+}
+
 @test "kmsg output: raw ESC in the flags or the caller of kmsg input is escaped" {
         printf '6,0,1000,-\033[2J;a\n6,1,2000,-,caller=T\033[1m\007;b\n' > "$BATS_TEST_TMPDIR/e.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/e.kmsg" --format=kmsg

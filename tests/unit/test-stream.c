@@ -691,6 +691,32 @@ TEST(split_at_2048_only_before_the_next_record) {
 }
 
 /*
+ * The kernel cut a record's text at 2048 bytes, never its header: a line
+ * whose header (fields from JSON input, written back as kmsg) runs past
+ * byte 2048 is one record, whatever follows there.
+ */
+TEST(split_at_2048_not_inside_the_header) {
+        static char buf[4200];
+        size_t n;
+        char *t;
+
+        /* "6,10,1000000,-," then fields up to byte 2048, where "6,11,1000001,-" would be the next header. */
+        n = put_record(buf, "6,10,1000000,-,", 2048, 'x', "");
+        n += (size_t)sprintf(buf + n, "6,11,1000001,-;hello\n6,12,5000,-;last\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_KMSG, 0);
+        CHECK(strstr(t, "xxxx6,11,1000001,-") != NULL);
+        CHECK(strstr(t, "msg=hello\nR@2 pri=6 seq=12") != NULL);
+        CHECK(strstr(t, "E-") == NULL);
+        free(t);
+        /* The header ends right before the cut (its ";" byte 2047): the header at 2048 splits the line. */
+        n = put_record(buf, "6,10,1000000,-,", 2048, 'x', ";");
+        n += (size_t)sprintf(buf + n, "6,11,1000001,-;hello\n6,12,5000,-;last\n");
+        t = read_mem(buf, n, KMSG_FORMAT_KMSG, 0, 0, 0, NULL);
+        CHECK(strstr(t, CUT_NOTE(11)) != NULL);
+        free(t);
+}
+
+/*
  * Multi-line messages in the syslog form, as "dmesg -r", "dmesg" and
  * "dmesg -x" print them: further lines are indented by the width of the
  * first line's head, and exactly that indent is taken off.  A blank line
