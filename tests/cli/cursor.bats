@@ -121,6 +121,22 @@ setup() {
         ! grep -q pending "$C"
 }
 
+@test "cursor: the report of a killed run's records in flight is written on its own, before any record" {
+        emu_init 16
+        emu write 12
+        printf 'boot_id=%s\nseq=5\nusec=6000\npending_from=6\npending=8\n' "$(emu get boot_id | tr -d -)" >"$C"
+        # 300 ms per read(): the report is out, and the file unchanged, before the first record is.
+        KMSG_EMU_READ_DELAY_US=300000 kdmesg_bg -w --cursor-file "$C"
+        wait_lines 1
+        [ "$(cat "$OUT")" = "-- 3 messages possibly lost (seq 6-8, interrupted) --" ]
+        # Killed now, the next run would report 6-8 again: the file still names them.
+        grep -qx "pending_from=6" "$C"
+        wait_lines 4
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -qx "seq=11" "$C"
+}
+
 @test "cursor: following 2000 records flushed one by one replaces the file a few times, not 2000" {
         emu_init 4096
         emu write 2000
