@@ -46,8 +46,21 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
 }
 
 int run_loss(struct run *run, const struct kmsg_loss *l) {
+        int e;
+
         loss_stats_add(&run->loss, l);
-        return run->sink->ops->loss(run->sink, l);
+        e = run->sink->ops->loss(run->sink, l);
+        /*
+         * Keeping a cursor, a loss is written on its own, before the record
+         * after it: the cursor file is saved right before a write that holds
+         * records, and from then on it names only what follows the last
+         * record written; a run killed between that save and the write
+         * would take the report of the loss with it (start.c's pending
+         * range, a reboot, an overrun).
+         */
+        if (run->cursor && e >= 0)
+                out_flush();
+        return e;
 }
 
 /*

@@ -121,16 +121,8 @@ void read_live(struct run *run, const struct options *o) {
                 struct kmsg_loss *loss;
                 enum kmsg_seek where = plan_device_start(run, o->lost, o->follow_new, &loss);
 
-                if (loss) {
+                if (loss)
                         run_loss(run, loss);
-                        /*
-                         * What the cursor's last run left open (records in
-                         * flight, a reboot) is written on its own, before any
-                         * record: the cursor file stops naming it with the
-                         * first write that carries records (cursor.c).
-                         */
-                        out_flush();
-                }
                 kmsg_loss_unref(loss);
                 if (run->fatal)
                         return;
