@@ -191,22 +191,16 @@ void out_u64_padded(uint64_t v, unsigned width) {
 }
 
 size_t put_seconds(char *buf, uint64_t usec, unsigned width) {
-        uint64_t sec = usec / 1000000;
-        unsigned frac = (unsigned)(usec - sec * 1000000), n = digits10(sec);
+        unsigned n = digits10(usec / 1000000);
         size_t pad = n < width ? width - n : 0, len = pad + n + 7;
-        char *p = buf + len;
 
         /* Spaces first, for the padding (eight at once: len is at least 8); the digits go over them. */
         if (pad <= 8)
                 memcpy(buf, "        ", 8);
         else
                 memset(buf, ' ', pad);
-        *p = '\0';
-        memcpy(p - 6, digit_pairs + 2 * (frac / 10000), 2);
-        memcpy(p - 4, digit_pairs + 2 * (frac / 100 % 100), 2);
-        memcpy(p - 2, digit_pairs + 2 * (frac % 100), 2);
-        p[-7] = '.';
-        put_digits(p - 7, sec);
+        buf[len] = '\0';
+        put_seconds_at(buf + len, usec);
         return len;
 }
 

@@ -47,6 +47,18 @@ static inline void put_digits(char *end, uint64_t v) {
                 end[-1] = (char)('0' + v);
 }
 
+/* usec as seconds with six decimals ("12.345678"), ending at end (right to left). */
+static inline void put_seconds_at(char *end, uint64_t usec) {
+        uint64_t sec = usec / 1000000;
+        unsigned frac = (unsigned)(usec - sec * 1000000);
+
+        memcpy(end - 6, digit_pairs + 2 * (frac / 10000), 2);
+        memcpy(end - 4, digit_pairs + 2 * (frac / 100 % 100), 2);
+        memcpy(end - 2, digit_pairs + 2 * (frac % 100), 2);
+        end[-7] = '.';
+        put_digits(end - 7, sec);
+}
+
 /*
  * v in decimal into buf, which must hold 20 bytes (below 10^8 all eight
  * bytes are written, those after the digits too), not NUL-terminated;

@@ -154,17 +154,6 @@ static inline void copy(char *d, const char *s, size_t n) {
                         *d++ = *s++;
 }
 
-/* usec as seconds with six decimals (put_seconds() unpadded), ending at end. */
-static inline void put_sec(char *end, uint64_t usec) {
-        unsigned frac = (unsigned)(usec % 1000000);
-
-        memcpy(end - 2, digit_pairs + 2 * (frac % 100), 2);
-        memcpy(end - 4, digit_pairs + 2 * (frac / 100 % 100), 2);
-        memcpy(end - 6, digit_pairs + 2 * (frac / 10000), 2);
-        end[-7] = '.';
-        put_digits(end - 7, usec / 1000000);
-}
-
 /* Whether s[0..len) is all ASCII. */
 static bool is_ascii(const char *s, size_t len) {
         size_t i = 0;
@@ -292,7 +281,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         len = width = digits10(x->v / 1000000) + 7;
                         off = right && width < w ? w - width : 0;
                         spaces(q, off);
-                        put_sec(q + off + len, x->v);
+                        put_seconds_at(q + off + len, x->v);
                         break;
                 case TABLE_PLAIN_SAFE:
                         len = x->len;
