@@ -137,6 +137,24 @@ setup() {
         grep -qx "seq=11" "$C"
 }
 
+@test "cursor: an overrun found while following is written on its own, before the record after it" {
+        emu_init 16
+        emu write 4
+        # 300 ms per read(): what is written before the next record shows.
+        KMSG_EMU_READ_DELAY_US=300000 kdmesg_bg -w --cursor-file "$C"
+        wait_lines 4
+        emu wait blocks 1
+        # 40 more into a ring of 16: records 4-27 are overwritten before kdmesg reads on.
+        emu write 40
+        wait_lines 5
+        [ "$(wc -l <"$OUT")" -eq 5 ]
+        [ "$(sed -n 5p "$OUT")" = "-- 24 messages lost (seq 4-27, between 0.004000 and 0.029000, overrun) --" ]
+        wait_lines 6
+        [ "$(sed -n 6p "$OUT")" = "[    0.029000] record 28" ]
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+}
+
 @test "cursor: following 2000 records flushed one by one replaces the file a few times, not 2000" {
         emu_init 4096
         emu write 2000
