@@ -72,6 +72,8 @@ static int (*real_close)(int);
 static int (*real_fstat)(int, struct stat *);
 static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
 static int (*real_fcntl)(int, int, ...);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_rename)(const char *, const char *);
 
 #define RESOLVE(name) (real_##name ? 0 : (real_##name = dlsym(RTLD_NEXT, #name), 0))
 
@@ -84,6 +86,8 @@ static void resolve(void) {
         RESOLVE(fstat);
         RESOLVE(ppoll);
         RESOLVE(fcntl);
+        RESOLVE(write);
+        RESOLVE(rename);
 }
 
 static void count(uint64_t *c) {
@@ -343,10 +347,7 @@ ssize_t read(int fd, void *buf, size_t n) {
 
 /* Counted: the reader's writes to standard output (how it batches its output). */
 ssize_t write(int fd, const void *buf, size_t n) {
-        static ssize_t (*real_write)(int, const void *, size_t);
-
-        if (!real_write)
-                real_write = dlsym(RTLD_NEXT, "write");
+        resolve();
         if (fd == STDOUT_FILENO && ring)
                 count(&ring->n_out_write);
         return real_write(fd, buf, n);
@@ -519,11 +520,7 @@ int ppoll(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigse
 
 /* Counted, for the cursor file's updates: each is a rename() over it. */
 int rename(const char *from, const char *to) {
-        static int (*real_rename)(const char *, const char *);
-
         resolve();
-        if (!real_rename)
-                real_rename = dlsym(RTLD_NEXT, "rename");
         if (getenv("KMSG_EMU_RING") && map_ring() == 0)
                 count(&ring->n_rename);
         return real_rename(from, to);
