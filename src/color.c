@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "color.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "util.h"
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "columns.h"
-#include "i18n.h"
+#include "base/i18n.h"
 
 const struct column_info column_info[_COL_MAX + 1] = {
         [COL_SEQ] = { "SEQ", "seq", 7, COLF_RIGHT, CJSON_NUMBER, N_("sequence number") },

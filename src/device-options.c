@@ -7,7 +7,7 @@
 
 #include "device.h"
 #include "escape.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 
 const char *devctx_help(void) {

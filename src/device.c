@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "util.h"
 
 /* sysfs device trees are shallow; this only guards against a strange saved tree. */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "strmap.h"
+#include "base/strmap.h"
 
 #define N_BUCKETS 1024
 /* Distinct DEVICE values cached at most; beyond, names are looked up each time. */

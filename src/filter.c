@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "filter.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "regex-cost.h"
 #include "timefmt.h"
 #include "util.h"

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "run.h"
 #include "upload.h"

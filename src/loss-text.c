@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "color.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "loss-text.h"
 #include "output.h"
 #include "timefmt.h"

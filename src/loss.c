@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counting what was lost, and the summary printed at exit. */
-#include "i18n.h"
+#include "base/i18n.h"
 #include "loss.h"
 
 void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {

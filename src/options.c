@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bootid.h"
+#include "base/bootid.h"
 #include "console.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "options.h"
 #include "suspend.h"
 #include "timefmt.h"

@@ -23,7 +23,7 @@
 #include "columns.h"
 #include "device.h"
 #include "escape.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "loss-text.h"
 #include "loss.h"
 #include "output.h"

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "pager.h"
 #include "util.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "problems.h"
 #include "util.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "pstore.h"
 #include "pstore-read.h"

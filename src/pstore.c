@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "pstore.h"
 
 #define MAX_FILE (16 * 1024 * 1024)

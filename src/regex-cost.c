@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "regex-cost.h"
 
 /*

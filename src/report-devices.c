@@ -25,11 +25,11 @@
 #include <string.h>
 
 #include "device.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output-json.h"
 #include "output.h"
 #include "sink.h"
-#include "strmap.h"
+#include "base/strmap.h"
 
 #define N_BUCKETS 256
 /* The most devices with a row of their own. */

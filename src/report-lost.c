@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "loss.h"
 #include "output-json.h"
 #include "output.h"

@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "device.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output-json.h"
 #include "output.h"
 #include "problems.h"
 #include "sink.h"
-#include "strmap.h"
+#include "base/strmap.h"
 #include "timefmt.h"
 
 #define N_BUCKETS 256

@@ -23,7 +23,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output-json.h"
 #include "output.h"
 #include "problems.h"

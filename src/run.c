@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "device.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "problems.h"
 #include "run.h"

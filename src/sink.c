@@ -2,7 +2,7 @@
 /* Helpers every sink shares: making one from its ops, freeing it, flushing after an item. */
 #include <stdlib.h>
 
-#include "i18n.h"
+#include "base/i18n.h"
 #include "output.h"
 #include "sink.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "console.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "options.h"
 #include "output.h"
 #include "run.h"

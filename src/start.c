@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "bootid.h"
-#include "i18n.h"
+#include "base/bootid.h"
+#include "base/i18n.h"
 #include "run.h"
 
 int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss **ret_loss) {

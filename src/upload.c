@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
-#include "i18n.h"
+#include "base/i18n.h"
 #include "upload-queue.h"
 #include "upload.h"
 #include "util.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "base/strmap.h"
 #include "tests.h"
 
 struct entry {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bootid.h"
+#include "base/bootid.h"
 
 int id128_parse(const char *s, char ret[33]) {
         char id[33];

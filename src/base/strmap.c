@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "base/strmap.h"
 
 struct strmap *strmap_new(size_t n_buckets) {
         struct strmap *m = calloc(1, sizeof(*m));
