@@ -20,10 +20,10 @@
 #include <json-c/json.h>
 #include <unistd.h>
 
-#include "columns.h"
+#include "text/columns.h"
 #include "device.h"
 #include "fuzz-common.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 /* Records of one input that go through the views: enough for every path, few enough to stay fast. */

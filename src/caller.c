@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "caller.h"
-#include "escape.h"
+#include "text/escape.h"
 
 unsigned caller_width_from_pid_max(const char *path) {
         FILE *f = fopen(path, "re");

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "console.h"
-#include "util.h"
+#include "text/util.h"
 
 /* The actions of syslog(2), as in its man page. */
 enum {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cursor.h"
-#include "util.h"
+#include "text/util.h"
 
 /* One "key=value" line, NUL-terminated, without its newline; n is its number. */
 static int parse_line(struct cursor_state *s, char *line, unsigned n, bool *has_from, char *err, size_t errlen) {

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
-#include "util.h"
+#include "text/util.h"
 
 struct cursor {
         char *path;

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 
 #include "device.h"
-#include "escape.h"
+#include "text/escape.h"
 #include "base/i18n.h"
-#include "output.h"
+#include "text/writer.h"
 
 const char *devctx_help(void) {
         return _("     --device <dev>          only messages of this device (repeatable): a node\n"

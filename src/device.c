@@ -18,7 +18,7 @@
 
 #include "device.h"
 #include "base/i18n.h"
-#include "util.h"
+#include "text/util.h"
 
 /* sysfs device trees are shallow; this only guards against a strange saved tree. */
 #define MAX_CHILD_DEPTH 32

@@ -10,7 +10,7 @@
 #include "base/i18n.h"
 #include "regex-cost.h"
 #include "timefmt.h"
-#include "util.h"
+#include "text/util.h"
 
 /* What was wrong, for filter_get_error(); the caller prints it. */
 static void __attribute__((format(printf, 2, 3))) set_error(struct filter *f, const char *fmt, ...) {

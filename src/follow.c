@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "output.h"
+#include "text/writer.h"
 #include "run.h"
 #include "upload.h"
 

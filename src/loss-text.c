@@ -3,10 +3,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "color.h"
+#include "text/color.h"
 #include "base/i18n.h"
 #include "loss-text.h"
-#include "output.h"
+#include "text/writer.h"
 #include "timefmt.h"
 
 /* The time format of the loss lines' times: the view's (NULL: seconds since boot). */

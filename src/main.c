@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "caller.h"
-#include "color.h"
-#include "columns.h"
+#include "text/color.h"
+#include "text/columns.h"
 #include "console.h"
 #include "cursor.h"
 #include "device.h"
@@ -25,8 +25,8 @@
 #include "libkmsg.h"
 #include "loss-text.h"
 #include "options.h"
-#include "output.h"
-#include "pager.h"
+#include "text/writer.h"
+#include "text/pager.h"
 #include "problems.h"
 #include "pstore-read.h"
 #include "run.h"
@@ -35,7 +35,7 @@
 #include "suspend.h"
 #include "timefmt.h"
 #include "upload.h"
-#include "util.h"
+#include "text/util.h"
 
 
 /* -C, -D, -E, -n: change the kernel's state, print nothing. */

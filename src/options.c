@@ -16,7 +16,7 @@
 #include "options.h"
 #include "suspend.h"
 #include "timefmt.h"
-#include "util.h"
+#include "text/util.h"
 
 void __attribute__((noreturn)) usage(void) {
         FILE *o = stdout;

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "color.h"
-#include "columns.h"
+#include "text/color.h"
+#include "text/columns.h"
 #include "device.h"
 #include "filter.h"
 #include "format.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "loss-text.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 struct cat_sink {

@@ -32,13 +32,13 @@
 #include <string.h>
 
 #include "device.h"
-#include "escape.h"
+#include "text/escape.h"
 #include "export.h"
 #include "loss-text.h"
 #include "loss.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 /* Whether a value must use the binary form. */
 static bool needs_binary(const char *p, size_t len) {

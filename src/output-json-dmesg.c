@@ -23,9 +23,9 @@
 
 #include "loss-text.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 /* The facilities util-linux has names for, and writes "pri" for: kern (0) to local7 (23). */
 #define UL_FACILITIES 24

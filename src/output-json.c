@@ -17,14 +17,14 @@
 #include <emmintrin.h>
 #endif
 
-#include "columns.h"
+#include "text/columns.h"
 #include "device.h"
-#include "escape.h"
+#include "text/escape.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 #include "timefmt.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
 

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "text/escape.h"
 #include "loss-text.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 /*

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "caller.h"
-#include "color.h"
+#include "text/color.h"
 #include "device.h"
-#include "escape.h"
+#include "text/escape.h"
 #include "loss-text.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 #define PREFIX_TIME_MAX 224 /* the longest time stamp prefix (every format at once), with room to spare */

@@ -13,7 +13,7 @@
 
 #include "caller.h"
 #include "loss-text.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 /* A record too large to read back was said (once). */

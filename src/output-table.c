@@ -20,16 +20,16 @@
 
 #include <libsmartcols.h>
 
-#include "columns.h"
+#include "text/columns.h"
 #include "device.h"
-#include "escape.h"
+#include "text/escape.h"
 #include "base/i18n.h"
 #include "loss-text.h"
 #include "loss.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
-#include "table-layout.h"
-#include "table-plain.h"
+#include "text/table-layout.h"
+#include "text/table-plain.h"
 
 #define TABLE_BATCH 512
 /* Room for a time stamp's text in the formats of timefmt.h. */

@@ -7,7 +7,7 @@
 
 #include "base/i18n.h"
 #include "problems.h"
-#include "util.h"
+#include "text/util.h"
 
 const char *problem_options_help(void) {
         return _("\nProblems:\n"

@@ -12,10 +12,10 @@
 #include <time.h>
 
 #include "base/i18n.h"
-#include "output.h"
+#include "text/writer.h"
 #include "pstore.h"
 #include "pstore-read.h"
-#include "util.h"
+#include "text/util.h"
 
 static void when(time_t t, char *buf, size_t size) {
         struct tm tm;

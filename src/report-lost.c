@@ -25,7 +25,7 @@
 #include "base/i18n.h"
 #include "loss.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 
 /* The table's rows: the first and the last this many losses. */

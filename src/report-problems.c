@@ -19,7 +19,7 @@
 #include "device.h"
 #include "base/i18n.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "problems.h"
 #include "sink.h"
 #include "base/strmap.h"

@@ -25,7 +25,7 @@
 
 #include "base/i18n.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "problems.h"
 #include "sink.h"
 #include "timefmt.h"

@@ -13,7 +13,7 @@
 
 #include "device.h"
 #include "base/i18n.h"
-#include "output.h"
+#include "text/writer.h"
 #include "problems.h"
 #include "run.h"
 #include "suspend.h"

@@ -11,7 +11,7 @@
 #include "libkmsg.h"
 #include "loss.h"
 #include "sink.h"
-#include "util.h"
+#include "text/util.h"
 
 #define EXIT_LOSS 3
 /*

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "base/i18n.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
-#include "util.h"
+#include "text/util.h"
 
 struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings) {
         struct sink *s;

@@ -10,7 +10,7 @@
 #include "console.h"
 #include "base/i18n.h"
 #include "options.h"
-#include "output.h"
+#include "text/writer.h"
 #include "run.h"
 #include "source.h"
 

@@ -9,10 +9,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "output.h"
+#include "text/writer.h"
 #include "suspend.h"
 #include "timefmt.h"
-#include "util.h"
+#include "text/util.h"
 
 #define USEC_PER_SEC 1000000LL
 

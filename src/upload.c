@@ -32,7 +32,7 @@
 #include "base/i18n.h"
 #include "upload-queue.h"
 #include "upload.h"
-#include "util.h"
+#include "text/util.h"
 
 /*
  * libcurl is loaded when --upload is used, not linked: linked, it and its

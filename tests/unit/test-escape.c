@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "escape.h"
+#include "text/escape.h"
 #include "tests.h"
 
 /* Widths are the locale's: pin the one the CLI tests use. */

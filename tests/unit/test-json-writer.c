@@ -22,10 +22,10 @@
 
 #include "device.h"
 #include "output-json.h"
-#include "output.h"
+#include "text/writer.h"
 #include "sink.h"
 #include "tests.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;
 

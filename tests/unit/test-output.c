@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
-#include "output.h"
+#include "text/escape.h"
+#include "text/writer.h"
 #include "tests.h"
-#include "utf8.h"
+#include "text/utf8.h"
 
 /* What reached the writer: the bytes (the tests write at most 1 MiB at a time), and the length of each write. */
 struct capture {

@@ -15,7 +15,7 @@
 
 #include "cursor.h"
 #include "filter.h"
-#include "output.h"
+#include "text/writer.h"
 #include "run.h"
 #include "tests.h"
 

@@ -13,10 +13,10 @@
 
 #include <libsmartcols.h>
 
-#include "columns.h"
-#include "output.h"
-#include "table-layout.h"
-#include "table-plain.h"
+#include "text/columns.h"
+#include "text/writer.h"
+#include "text/table-layout.h"
+#include "text/table-plain.h"
 #include "tests.h"
 
 const char *test_skip_reason(void) {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "columns.h"
+#include "text/columns.h"
 #include "base/i18n.h"
 
 const struct column_info column_info[_COL_MAX + 1] = {

@@ -4,7 +4,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
-#include "escape.h"
+#include "text/escape.h"
 
 const char hexdigits[16] = "0123456789abcdef";
 

@@ -21,9 +21,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "output.h"
-#include "table-layout.h"
+#include "text/escape.h"
+#include "text/writer.h"
+#include "text/table-layout.h"
 
 #define SPACES_MAX 255
 

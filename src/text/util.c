@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "output.h"
-#include "util.h"
+#include "text/writer.h"
+#include "text/util.h"
 
 const char *program = "kdmesg";
 

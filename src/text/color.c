@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "color.h"
+#include "text/color.h"
 #include "base/i18n.h"
-#include "output.h"
-#include "util.h"
+#include "text/writer.h"
+#include "text/util.h"
 
 #define SEQ_MAX 48
 #define SGR_MAX 32

@@ -6,7 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "utf8.h"
+#include "text/utf8.h"
 
 bool utf8_is_valid(const char *p, size_t len) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len;

@@ -7,7 +7,7 @@
 
 #include <libsmartcols.h>
 
-#include "columns.h"
+#include "text/columns.h"
 
 /*
  * The column widths of --format=table, held from batch to batch.

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "columns.h"
-#include "table-layout.h"
+#include "text/columns.h"
+#include "text/table-layout.h"
 
 /*
  * A batch of table rows laid out and printed by kdmesg itself, for a table

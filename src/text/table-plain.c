@@ -14,9 +14,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "escape.h"
-#include "output.h"
-#include "table-plain.h"
+#include "text/escape.h"
+#include "text/writer.h"
+#include "text/table-plain.h"
 
 /* Bytes a row may write past its end: spaces sixteen at a time. */
 #define SLACK 16

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "output.h"
-#include "pager.h"
-#include "util.h"
+#include "text/writer.h"
+#include "text/pager.h"
+#include "text/util.h"
 
 #define PAGER_ARGS_MAX 32
 

@@ -11,9 +11,9 @@
 #include <emmintrin.h>
 #endif
 
-#include "escape.h"
-#include "output.h"
-#include "utf8.h"
+#include "text/escape.h"
+#include "text/writer.h"
+#include "text/utf8.h"
 
 char out_buf[OUT_BUF_SIZE];
 size_t out_len;
