@@ -9,7 +9,7 @@
 #include "filter.h"
 #include "base/i18n.h"
 #include "regex-cost.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 #include "text/util.h"
 
 /* What was wrong, for filter_get_error(); the caller prints it. */

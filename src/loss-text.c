@@ -7,7 +7,7 @@
 #include "base/i18n.h"
 #include "loss-text.h"
 #include "text/writer.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 
 /* The time format of the loss lines' times: the view's (NULL: seconds since boot). */
 static const struct timefmt *loss_time;

@@ -32,8 +32,8 @@
 #include "run.h"
 #include "sink.h"
 #include "source.h"
-#include "suspend.h"
-#include "timefmt.h"
+#include "time/suspend.h"
+#include "time/timefmt.h"
 #include "upload.h"
 #include "text/util.h"
 

@@ -14,8 +14,8 @@
 #include "console.h"
 #include "base/i18n.h"
 #include "options.h"
-#include "suspend.h"
-#include "timefmt.h"
+#include "time/suspend.h"
+#include "time/timefmt.h"
 #include "text/util.h"
 
 void __attribute__((noreturn)) usage(void) {

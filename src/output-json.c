@@ -23,7 +23,7 @@
 #include "output-json.h"
 #include "text/writer.h"
 #include "sink.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 #include "text/utf8.h"
 
 static const int to_string_flags = JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE;

@@ -23,7 +23,7 @@
 #include "problems.h"
 #include "sink.h"
 #include "base/strmap.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 
 #define N_BUCKETS 256
 /* Groups beyond this many go into one "(others)" group per kind: memory stays bounded. */

@@ -28,7 +28,7 @@
 #include "text/writer.h"
 #include "problems.h"
 #include "sink.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 
 #define SUBDIV 20        /* fine buckets per column of the widest picture */
 #define WIDEN 10         /* buckets merged into one when a time stamp falls outside */

@@ -16,7 +16,7 @@
 #include "text/writer.h"
 #include "problems.h"
 #include "run.h"
-#include "suspend.h"
+#include "time/suspend.h"
 #include "upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "libkmsg.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 
 struct columns;
 struct devctx;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suspend.h"
+#include "time/suspend.h"
 #include "tests.h"
 
 #define SEC 1000000LL

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "tests.h"
-#include "timefmt.h"
+#include "time/timefmt.h"
 
 #define SEC 1000000LL
 #define BOOT 1700000000LL /* 2023-11-14 22:13:20 UTC */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suspend.h"
+#include "time/suspend.h"
 
 #define MAX_SUSPENDS 4096 /* more, and the later ones share the total */
 

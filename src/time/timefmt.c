@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "text/writer.h"
-#include "suspend.h"
-#include "timefmt.h"
+#include "time/suspend.h"
+#include "time/timefmt.h"
 #include "text/util.h"
 
 #define USEC_PER_SEC 1000000LL
