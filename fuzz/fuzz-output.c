@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "text/columns.h"
-#include "device.h"
+#include "select/device.h"
 #include "fuzz-common.h"
 #include "text/writer.h"
 #include "sink.h"

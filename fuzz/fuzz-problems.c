@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz-common.h"
-#include "problems.h"
+#include "select/problems.h"
 
 static void classify_lines(struct problems *p, const char *text, size_t len) {
         static const char *const fixed[] = {

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "text/escape.h"
 #include "base/i18n.h"
 #include "text/writer.h"

@@ -6,11 +6,11 @@
 
 #include "text/color.h"
 #include "text/columns.h"
-#include "device.h"
-#include "filter.h"
+#include "select/device.h"
+#include "select/filter.h"
 #include "format.h"
 #include "libkmsg.h"
-#include "problems.h"
+#include "select/problems.h"
 #include "sink.h"
 
 /* One -K or -F argument. */

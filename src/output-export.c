@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "text/escape.h"
 #include "export.h"
 #include "loss-text.h"

@@ -18,7 +18,7 @@
 #endif
 
 #include "text/columns.h"
-#include "device.h"
+#include "select/device.h"
 #include "text/escape.h"
 #include "output-json.h"
 #include "text/writer.h"

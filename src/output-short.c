@@ -13,7 +13,7 @@
 
 #include "caller.h"
 #include "text/color.h"
-#include "device.h"
+#include "select/device.h"
 #include "text/escape.h"
 #include "loss-text.h"
 #include "text/writer.h"

@@ -21,7 +21,7 @@
 #include <libsmartcols.h>
 
 #include "text/columns.h"
-#include "device.h"
+#include "select/device.h"
 #include "text/escape.h"
 #include "base/i18n.h"
 #include "loss-text.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "problems.h"
+#include "select/problems.h"
 #include "text/util.h"
 
 const char *problem_options_help(void) {

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/i18n.h"
 #include "output-json.h"
 #include "text/writer.h"

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/i18n.h"
 #include "loss.h"
 #include "output-json.h"

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/i18n.h"
 #include "output-json.h"
 #include "text/writer.h"
-#include "problems.h"
+#include "select/problems.h"
 #include "sink.h"
 #include "base/strmap.h"
 #include "time/timefmt.h"

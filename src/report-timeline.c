@@ -26,7 +26,7 @@
 #include "base/i18n.h"
 #include "output-json.h"
 #include "text/writer.h"
-#include "problems.h"
+#include "select/problems.h"
 #include "sink.h"
 #include "time/timefmt.h"
 

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/i18n.h"
 #include "text/writer.h"
-#include "problems.h"
+#include "select/problems.h"
 #include "run.h"
 #include "time/suspend.h"
 #include "upload.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "cursor.h"
-#include "filter.h"
+#include "select/filter.h"
 #include "libkmsg.h"
 #include "loss.h"
 #include "sink.h"

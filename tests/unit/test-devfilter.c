@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "tests.h"
 
 TEST(devid_parse_forms) {

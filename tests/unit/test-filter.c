@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter.h"
+#include "select/filter.h"
 #include "tests.h"
 
 static struct kmsg_record *rec(const char *text) {

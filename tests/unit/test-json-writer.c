@@ -20,7 +20,7 @@
 
 #include <json-c/json.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "output-json.h"
 #include "text/writer.h"
 #include "sink.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "problems.h"
+#include "select/problems.h"
 #include "tests.h"
 
 static struct kmsg_record *rec(const char *text) {

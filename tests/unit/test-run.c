@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cursor.h"
-#include "filter.h"
+#include "select/filter.h"
 #include "text/writer.h"
 #include "run.h"
 #include "tests.h"

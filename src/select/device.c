@@ -16,7 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/i18n.h"
 #include "text/util.h"
 

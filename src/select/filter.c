@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
+#include "select/filter.h"
 #include "base/i18n.h"
-#include "regex-cost.h"
+#include "select/regex-cost.h"
 #include "time/timefmt.h"
 #include "text/util.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "regex-cost.h"
+#include "select/regex-cost.h"
 
 /*
  * glibc's regcomp() copies a repeated piece once per repetition ("x{m,n}"

@@ -28,8 +28,8 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "problems.h"
-#include "regex-cost.h"
+#include "select/problems.h"
+#include "select/regex-cost.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/share/kdmesg"

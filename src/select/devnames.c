@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "device.h"
+#include "select/device.h"
 #include "base/strmap.h"
 
 #define N_BUCKETS 1024

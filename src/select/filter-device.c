@@ -8,7 +8,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
-#include "device.h"
+#include "select/device.h"
 
 static bool ids_contain(const struct devfilter *f, const struct devid *id) {
         size_t i;
