@@ -24,7 +24,7 @@
 #include "select/device.h"
 #include "fuzz-common.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 /* Records of one input that go through the views: enough for every path, few enough to stay fast. */
 #define MAX_RECORDS 64

@@ -8,10 +8,10 @@
 #include "text/columns.h"
 #include "select/device.h"
 #include "select/filter.h"
-#include "format.h"
+#include "output/format.h"
 #include "libkmsg.h"
 #include "select/problems.h"
-#include "sink.h"
+#include "output/sink.h"
 
 /* One -K or -F argument. */
 struct source {

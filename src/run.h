@@ -9,8 +9,8 @@
 #include "cursor.h"
 #include "select/filter.h"
 #include "libkmsg.h"
-#include "loss.h"
-#include "sink.h"
+#include "output/loss.h"
+#include "output/sink.h"
 #include "text/util.h"
 
 #define EXIT_LOSS 3

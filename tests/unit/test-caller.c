@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "caller.h"
+#include "output/caller.h"
 #include "tests.h"
 
 static struct kmsg_record *parse(const char *s) {

@@ -21,9 +21,9 @@
 #include <json-c/json.h>
 
 #include "select/device.h"
-#include "output-json.h"
+#include "output/json.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "tests.h"
 #include "text/utf8.h"
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caller.h"
-#include "loss-text.h"
+#include "output/caller.h"
+#include "output/loss-text.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 /* A record too large to read back was said (once). */
 static bool syslog_too_large_said;

@@ -18,10 +18,10 @@
 
 #include "select/device.h"
 #include "base/i18n.h"
-#include "output-json.h"
+#include "output/json.h"
 #include "text/writer.h"
 #include "select/problems.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "base/strmap.h"
 #include "time/timefmt.h"
 

@@ -24,10 +24,10 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "output-json.h"
+#include "output/json.h"
 #include "text/writer.h"
 #include "select/problems.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "time/timefmt.h"
 
 #define SUBDIV 20        /* fine buckets per column of the widest picture */

@@ -23,10 +23,10 @@
 
 #include "select/device.h"
 #include "base/i18n.h"
-#include "loss.h"
-#include "output-json.h"
+#include "output/loss.h"
+#include "output/json.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 /* The table's rows: the first and the last this many losses. */
 #define LOST_ROWS_HEAD 5000

@@ -2,7 +2,7 @@
 #ifndef KDMESG_FORMAT_H
 #define KDMESG_FORMAT_H
 
-#include "sink.h"
+#include "output/sink.h"
 
 /* Output formats, chosen with --format=FMT. */
 enum output_format {

@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
-#include "loss-text.h"
+#include "output/loss-text.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 struct cat_sink {
         struct sink s;

@@ -4,7 +4,7 @@
 
 #include "base/i18n.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "text/util.h"
 
 struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings) {

@@ -5,7 +5,7 @@
 
 #include "text/color.h"
 #include "base/i18n.h"
-#include "loss-text.h"
+#include "output/loss-text.h"
 #include "text/writer.h"
 #include "time/timefmt.h"
 

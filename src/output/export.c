@@ -33,11 +33,11 @@
 
 #include "select/device.h"
 #include "text/escape.h"
-#include "export.h"
-#include "loss-text.h"
-#include "loss.h"
+#include "output/export.h"
+#include "output/loss-text.h"
+#include "output/loss.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "text/utf8.h"
 
 /* Whether a value must use the binary form. */

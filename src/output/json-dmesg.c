@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loss-text.h"
-#include "output-json.h"
+#include "output/loss-text.h"
+#include "output/json.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "text/utf8.h"
 
 /* The facilities util-linux has names for, and writes "pri" for: kern (0) to local7 (23). */

@@ -26,9 +26,9 @@
 
 #include "select/device.h"
 #include "base/i18n.h"
-#include "output-json.h"
+#include "output/json.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "base/strmap.h"
 
 #define N_BUCKETS 256

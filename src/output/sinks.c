@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "format.h"
-#include "sink.h"
+#include "output/format.h"
+#include "output/sink.h"
 
 static const struct sink_info sinks[] = {
         [FORMAT_SHORT] = { "short", &sink_short_ops,

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "caller.h"
+#include "output/caller.h"
 #include "text/escape.h"
 
 unsigned caller_width_from_pid_max(const char *path) {

@@ -24,10 +24,10 @@
 #include "select/device.h"
 #include "text/escape.h"
 #include "base/i18n.h"
-#include "loss-text.h"
-#include "loss.h"
+#include "output/loss-text.h"
+#include "output/loss.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "text/table-layout.h"
 #include "text/table-plain.h"
 

@@ -20,9 +20,9 @@
 #include "text/columns.h"
 #include "select/device.h"
 #include "text/escape.h"
-#include "output-json.h"
+#include "output/json.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 #include "time/timefmt.h"
 #include "text/utf8.h"
 

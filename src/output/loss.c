@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counting what was lost, and the summary printed at exit. */
 #include "base/i18n.h"
-#include "loss.h"
+#include "output/loss.h"
 
 void loss_stats_add(struct loss_stats *s, const struct kmsg_loss *l) {
         s->events++;

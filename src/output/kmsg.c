@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "text/escape.h"
-#include "loss-text.h"
+#include "output/loss-text.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 /*
  * A dictionary key: bytes other than [A-Za-z0-9._-] as \xNN.  Keys the

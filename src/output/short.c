@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "caller.h"
+#include "output/caller.h"
 #include "text/color.h"
 #include "select/device.h"
 #include "text/escape.h"
-#include "loss-text.h"
+#include "output/loss-text.h"
 #include "text/writer.h"
-#include "sink.h"
+#include "output/sink.h"
 
 #define PREFIX_TIME_MAX 224 /* the longest time stamp prefix (every format at once), with room to spare */
 #define PREFIX_MAX (48 + PREFIX_TIME_MAX + CALLER_PREFIX_MAX)
