@@ -24,8 +24,8 @@
 
 #include "base/i18n.h"
 #include "text/writer.h"
-#include "run.h"
-#include "upload.h"
+#include "pipeline/run.h"
+#include "pipeline/upload.h"
 
 static void drain_fd(int fd) {
         char buf[4096];

@@ -16,7 +16,7 @@
 #include "text/color.h"
 #include "text/columns.h"
 #include "console.h"
-#include "cursor.h"
+#include "pipeline/cursor.h"
 #include "select/device.h"
 #include "base/bootid.h"
 #include "select/filter.h"
@@ -29,12 +29,12 @@
 #include "text/pager.h"
 #include "select/problems.h"
 #include "pstore-read.h"
-#include "run.h"
+#include "pipeline/run.h"
 #include "output/sink.h"
 #include "source.h"
 #include "time/suspend.h"
 #include "time/timefmt.h"
-#include "upload.h"
+#include "pipeline/upload.h"
 #include "text/util.h"
 
 

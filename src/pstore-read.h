@@ -3,7 +3,7 @@
 #define KDMESG_PSTORE_READ_H
 
 #include "options.h"
-#include "run.h"
+#include "pipeline/run.h"
 
 /* --pstore: read the chosen dump (newest by default) through the pipeline. */
 void read_pstore(struct run *run, const struct options *o);

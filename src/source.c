@@ -11,7 +11,7 @@
 #include "base/i18n.h"
 #include "options.h"
 #include "text/writer.h"
-#include "run.h"
+#include "pipeline/run.h"
 #include "source.h"
 
 /* Say why the kmsg device could not be opened (e < 0 from kmsg_reader_new_device()); path NULL: /dev/kmsg. */

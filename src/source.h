@@ -5,7 +5,7 @@
 #include <stdbool.h>
 
 #include "options.h"
-#include "run.h"
+#include "pipeline/run.h"
 
 /* Read one -K or -F argument to its end, or follow it (the last one with --follow). */
 void read_source(struct run *run, const struct source *src, bool follow);

@@ -13,10 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cursor.h"
+#include "pipeline/cursor.h"
 #include "select/filter.h"
 #include "text/writer.h"
-#include "run.h"
+#include "pipeline/run.h"
 #include "tests.h"
 
 /* A sink that notes "seq" for each record and "loss:first+count" for each loss event. */

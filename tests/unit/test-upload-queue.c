@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tests.h"
-#include "upload-queue.h"
+#include "pipeline/upload-queue.h"
 
 /* One entry of n bytes for record seq. */
 static void entry(struct upload_queue *q, uint64_t seq, size_t n) {

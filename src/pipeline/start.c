@@ -6,7 +6,7 @@
 
 #include "base/bootid.h"
 #include "base/i18n.h"
-#include "run.h"
+#include "pipeline/run.h"
 
 int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss **ret_loss) {
         uint64_t seq = kmsg_record_get_seqnum(r);

@@ -15,9 +15,9 @@
 #include "base/i18n.h"
 #include "text/writer.h"
 #include "select/problems.h"
-#include "run.h"
+#include "pipeline/run.h"
 #include "time/suspend.h"
-#include "upload.h"
+#include "pipeline/upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10

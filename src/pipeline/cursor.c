@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cursor.h"
+#include "pipeline/cursor.h"
 #include "text/util.h"
 
 struct cursor {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cursor.h"
+#include "pipeline/cursor.h"
 #include "select/filter.h"
 #include "libkmsg.h"
 #include "output/loss.h"

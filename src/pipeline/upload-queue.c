@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "upload-queue.h"
+#include "pipeline/upload-queue.h"
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max) {
         *q = (struct upload_queue){ .batch_max = batch_max, .mem_max = mem_max };

@@ -28,10 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cursor.h"
+#include "pipeline/cursor.h"
 #include "base/i18n.h"
-#include "upload-queue.h"
-#include "upload.h"
+#include "pipeline/upload-queue.h"
+#include "pipeline/upload.h"
 #include "text/util.h"
 
 /*
