@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "base/bootid.h"
-#include "console.h"
+#include "input/console.h"
 #include "base/i18n.h"
 #include "options.h"
 #include "time/suspend.h"

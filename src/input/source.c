@@ -7,12 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "input/console.h"
 #include "base/i18n.h"
 #include "options.h"
 #include "text/writer.h"
 #include "pipeline/run.h"
-#include "source.h"
+#include "input/source.h"
 
 /* Say why the kmsg device could not be opened (e < 0 from kmsg_reader_new_device()); path NULL: /dev/kmsg. */
 static void report_device_error(const char *path, int e) {

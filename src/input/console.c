@@ -6,7 +6,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include "console.h"
+#include "input/console.h"
 #include "text/util.h"
 
 /* The actions of syslog(2), as in its man page. */

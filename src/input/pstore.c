@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "pstore.h"
+#include "input/pstore.h"
 
 #define MAX_FILE (16 * 1024 * 1024)
 /* Parts of one dump are written within this many seconds of each other. */

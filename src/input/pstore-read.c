@@ -13,8 +13,8 @@
 
 #include "base/i18n.h"
 #include "text/writer.h"
-#include "pstore.h"
-#include "pstore-read.h"
+#include "input/pstore.h"
+#include "input/pstore-read.h"
 #include "text/util.h"
 
 static void when(time_t t, char *buf, size_t size) {
