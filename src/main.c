@@ -24,7 +24,7 @@
 #include "base/i18n.h"
 #include "libkmsg.h"
 #include "output/loss-text.h"
-#include "options.h"
+#include "cli/options.h"
 #include "text/writer.h"
 #include "text/pager.h"
 #include "select/problems.h"

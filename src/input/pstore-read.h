@@ -2,7 +2,7 @@
 #ifndef KDMESG_PSTORE_READ_H
 #define KDMESG_PSTORE_READ_H
 
-#include "options.h"
+#include "cli/options.h"
 #include "pipeline/run.h"
 
 /* --pstore: read the chosen dump (newest by default) through the pipeline. */

@@ -9,7 +9,7 @@
 
 #include "input/console.h"
 #include "base/i18n.h"
-#include "options.h"
+#include "cli/options.h"
 #include "text/writer.h"
 #include "pipeline/run.h"
 #include "input/source.h"

@@ -4,7 +4,7 @@
 
 #include <stdbool.h>
 
-#include "options.h"
+#include "cli/options.h"
 #include "pipeline/run.h"
 
 /* Read one -K or -F argument to its end, or follow it (the last one with --follow). */

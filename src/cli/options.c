@@ -13,7 +13,7 @@
 #include "base/bootid.h"
 #include "input/console.h"
 #include "base/i18n.h"
-#include "options.h"
+#include "cli/options.h"
 #include "time/suspend.h"
 #include "time/timefmt.h"
 #include "text/util.h"
