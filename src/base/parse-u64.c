@@ -2,7 +2,7 @@
 /* Unsigned decimal numbers, alone in a file so that a fuzz target links them without the rest of the program. */
 #include <errno.h>
 
-#include "text/util.h"
+#include "base/parse-u64.h"
 
 int parse_u64_prefix(const char **p, uint64_t *ret) {
         const char *s = *p;

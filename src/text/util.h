@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/parse-u64.h"
+
 #define EXIT_BAD_INPUT 1
 
 extern const char *program;
@@ -22,10 +24,5 @@ void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format
 struct stat;
 /* Whether st is the kernel's kmsg character device (1:11), by whatever name it was found. */
 bool is_kmsg_device(const struct stat *st);
-
-/* Parse an unsigned decimal number that fills all of s; 0 or -EINVAL/-ERANGE. */
-int parse_u64(const char *s, uint64_t *ret);
-/* The same for the digits at the head of *p, which is moved past them. */
-int parse_u64_prefix(const char **p, uint64_t *ret);
 
 #endif
