@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_SELECT_RULES_H
+#define KDMESG_SELECT_RULES_H
+
+/*
+ * The problem rules as loaded (select/rules.c) and used by the classifier
+ * (select/problems.c): private to these files and select/rule-literals.c.
+ */
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "select/problems.h"
+
+/* A rules file larger than this is refused (the shipped one is a few KiB). */
+#define MAX_RULES_FILE (1024 * 1024)
+#define MAX_TEXT 8192
+#define MAX_SUBJECT 256
+#define MAX_LITERALS 8
+
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_IGNORE };
+#define KIND_ANY (-2)
+
+struct rule {
+        enum rule_type type;
+        int kind; /* KIND_ANY: a part of any report */
+        bool report, end;
+        bool have_levels;
+        uint8_t levels;
+        char *subsystem, *device;
+        char *subject, *devname;
+        regex_t re;
+        /* Pieces of text one of which every match contains (found in the regex), for memmem(). */
+        char *literals[MAX_LITERALS];
+        size_t literal_lens[MAX_LITERALS];
+        bool literal_anchored[MAX_LITERALS]; /* at the start of a line */
+        size_t n_literals;
+};
+
+struct problems {
+        struct rule *rules;
+        size_t n, cap;
+        int open; /* the kind of the report still open, or PROBLEM_NONE */
+        char text[MAX_TEXT + 1];
+        char subject[MAX_SUBJECT], devname[MAX_SUBJECT];
+        char error[512];
+};
+
+/*
+ * The quick check before a regex: text that every match contains.  Each
+ * branch of the regex's top-level alternation gives its longest run of
+ * literal characters that no quantifier makes optional, also inside a
+ * group that has no alternation and is not optional itself; a record that
+ * holds none of them cannot match.  No check when a branch has none.
+ */
+struct lit {
+        char s[128];
+        size_t n;
+        bool anchored; /* at the start of a line: the branch begins with "^" and it */
+};
+
+/* The literals of the quick check, one per top-level branch; returns how many (0: no check). */
+size_t rule_find_literals(const char *re, struct lit *lits, size_t max);
+
+#endif
