@@ -46,8 +46,8 @@ struct timeline_sink {
         unsigned nrows; /* data rows: level groups, or problem kinds */
         size_t nb;      /* fine buckets per row */
         bool started;
-        int64_t origin; /* µs of bucket 0's start */
-        uint64_t size;  /* µs per bucket */
+        uint64_t origin; /* µs of bucket 0's start */
+        uint64_t size;   /* µs per bucket */
         uint64_t *counts; /* (nrows + 2) * nb: the data rows, then losses, then boots */
         uint64_t *tmp;
         bool any_loss, any_boot;
@@ -67,46 +67,77 @@ static uint64_t *row(struct timeline_sink *t, unsigned r) {
         return t->counts + (size_t)r * t->nb;
 }
 
+/* Time stamps reach 2^64 - 1 µs: sums and products saturate there. */
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+        return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+        return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 /*
  * Ten times the span: each ten buckets become one, in the first tenth
  * (to_left false) or the last tenth, so that column widths stay a whole
- * number times a power of ten microseconds.
+ * number times a power of ten microseconds.  To the left, bucket 0 moves
+ * no further back than time 0: the old buckets then fall into the new
+ * ones their starts are in.  False when the buckets are as wide as they
+ * can be (they then span all of 2^64 µs).
  */
-static void widen(struct timeline_sink *t, bool to_left) {
-        size_t part = t->nb / WIDEN, at = to_left ? t->nb - part : 0, i, j;
+static bool widen(struct timeline_sink *t, bool to_left) {
+        size_t part = t->nb / WIDEN, i;
+        uint64_t size, origin = t->origin;
         unsigned r;
 
+        if (t->size > UINT64_MAX / WIDEN)
+                return false;
+        size = t->size * WIDEN;
+        if (to_left)
+                origin -= t->origin / size >= t->nb - part ? (t->nb - part) * size : t->origin;
         for (r = 0; r < t->nrows + 2; r++) {
                 uint64_t *c = row(t, r);
 
                 memset(t->tmp, 0, t->nb * sizeof(*t->tmp));
-                for (i = 0; i < part; i++)
-                        for (j = 0; j < WIDEN; j++)
-                                t->tmp[at + i] += c[WIDEN * i + j];
+                for (i = 0; i < t->nb; i++) {
+                        /* A bucket that holds a count starts before 2^64 µs. */
+                        uint64_t at = sat_add(t->origin - origin, sat_mul(i, t->size)) / size;
+
+                        if (c[i])
+                                t->tmp[at < t->nb ? at : t->nb - 1] += c[i];
+                }
                 memcpy(c, t->tmp, t->nb * sizeof(*c));
         }
-        t->size *= WIDEN;
-        if (to_left)
-                t->origin -= (int64_t)(at * t->size);
+        t->size = size;
+        t->origin = origin;
+        return true;
 }
 
+/*
+ * The bucket of a time stamp, widening until it fits: at most about 20
+ * times in all, as each time multiplies the bucket size by ten.
+ */
 static void add(struct timeline_sink *t, uint64_t usec, unsigned r, uint64_t n) {
-        int64_t at;
+        size_t at;
 
-        usec += t->offset;
+        usec = sat_add(usec, t->offset);
         if (usec > t->latest)
                 t->latest = usec;
-        at = (int64_t)usec;
         if (!t->started) {
                 t->started = true;
-                t->origin = at;
+                t->origin = usec;
                 t->size = 1;
         }
-        while (at < t->origin)
-                widen(t, true);
-        while ((uint64_t)(at - t->origin) / t->size >= t->nb)
-                widen(t, false);
-        row(t, r)[(uint64_t)(at - t->origin) / t->size] += n;
+        while (usec < t->origin && widen(t, true))
+                ;
+        while (usec >= t->origin && (usec - t->origin) / t->size >= t->nb && widen(t, false))
+                ;
+        if (usec < t->origin)
+                at = 0;
+        else if ((usec - t->origin) / t->size >= t->nb)
+                at = t->nb - 1;
+        else
+                at = (size_t)((usec - t->origin) / t->size);
+        row(t, r)[at] = sat_add(row(t, r)[at], n);
 }
 
 static int timeline_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
@@ -193,9 +224,7 @@ static uint64_t column_sum(struct timeline_sink *t, unsigned r, const struct lay
 }
 
 static uint64_t column_start(const struct timeline_sink *t, const struct layout *lo, size_t c) {
-        int64_t v = t->origin + (int64_t)((lo->first + c * lo->k) * t->size);
-
-        return v < 0 ? 0 : (uint64_t)v;
+        return sat_add(t->origin, sat_mul(lo->first + c * lo->k, t->size));
 }
 
 /* A time for the axis, in the chosen format: seconds since boot, or the wall clock. */
@@ -314,7 +343,7 @@ static int draw(struct timeline_sink *t) {
                 out_puts(end);
         }
         out_putc('\n');
-        put_seconds(buf, lo.k * t->size, 0);
+        put_seconds(buf, sat_mul(lo.k, t->size), 0);
         pad(label + 1);
         snprintf(end, sizeof(end), _("one column: %s s\n"), buf);
         out_puts(end);

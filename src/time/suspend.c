@@ -166,6 +166,13 @@ static bool step(struct suspends *s, const struct kmsg_record *r, int64_t *ret_d
         return next;
 }
 
+/* Durations are logged by anyone who writes to the log: sums of them stop at INT64_MAX µs. */
+static int64_t add_usec(int64_t a, int64_t b) {
+        int64_t sum;
+
+        return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+
 static void compute_offsets(struct suspends *s) {
         size_t n = s->n, i, j, unknown = 0, u = 0;
         int64_t known_sum = 0;
@@ -175,7 +182,7 @@ static void compute_offsets(struct suspends *s) {
                         unknown++;
                         u = i;
                 } else
-                        known_sum += s->sleeps[i].duration;
+                        known_sum = add_usec(known_sum, s->sleeps[i].duration);
         }
         /* The one sleep the log does not time is what the clocks leave for it. */
         if (s->complete && unknown == 1 && s->total >= known_sum) {
@@ -193,11 +200,11 @@ static void compute_offsets(struct suspends *s) {
                                 if (d < 0)
                                         earlier_known = false;
                                 else
-                                        earlier += d;
+                                        earlier = add_usec(earlier, d);
                         } else if (d < 0)
                                 later_known = false;
                         else
-                                later += d;
+                                later = add_usec(later, d);
                 }
                 if (later_known)
                         s->offsets[i] = s->total - later;
@@ -278,7 +285,7 @@ void suspends_feed(struct suspends *s, const struct kmsg_record *r) {
                 return;
         }
         if (d >= 0 && !s->total_now)
-                s->offset += d;
+                s->offset = add_usec(s->offset, d);
 }
 
 void suspends_new_boot(struct suspends *s) {

@@ -161,3 +161,26 @@ one_suspend() {
         [ "${lines[4]}" = "-- boot 2 --" ]
         [ "${lines[5]}" = "2023-11-14T22:13:20,001000+00:00 second boot" ]
 }
+
+@test "sleeps whose logged durations add up past 2^63 us: the wall clock stops at its end, no overflow" {
+        local i
+        for ((i = 0; i < 20; i++)); do
+                printf '6,%d,%d,-;PM: suspend entry (deep)\n' $((2 * i)) $((2 * i + 1))
+                printf '6,%d,%d,-;PM: Timekeeping suspended for 922337203685.9 seconds\n' $((2 * i + 1)) $((2 * i + 2))
+        done > "$BATS_TEST_TMPDIR/d.kmsg"
+        run --separate-stderr "$KDMESG" --boot-time 1700000000 --time-format=iso -K "$BATS_TEST_TMPDIR/d.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 40 ]
+        [ "${lines[-1]}" = "294247-01-10T04:00:54,775807+00:00 PM: Timekeeping suspended for 922337203685.9 seconds" ]
+        # The live log's prescan sums them too.
+        emu_init 64
+        for ((i = 0; i < 20; i++)); do
+                KMSG_EMU_TEXT="PM: suspend entry (deep)" emu write 1
+                KMSG_EMU_TEXT="PM: Timekeeping suspended for 922337203685.9 seconds" emu write 1
+        done
+        KDMESG_TEST_CLOCKS="$CLOCKS" run --separate-stderr kdmesg_emu --time-format=iso
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 40 ]
+}

@@ -117,6 +117,47 @@ setup() {
         golden timeline/odd-30-ascii.txt
 }
 
+@test "time stamps at and above 2^63 us: no hang, every record counted, the axis to 2^64 - 1" {
+        # Signed arithmetic on these looped for ever (issue 32).
+        local f="$BATS_TEST_TMPDIR/big.kmsg" sum
+        printf '6,0,0,-;at 0\n3,1,9223372036854775808,-;at 2^63\n6,2,18446744073709551615,-;at 2^64-1\n' >"$f"
+        printf '6,4,18446744073709551615,-;after a gap\n' >>"$f"
+        COLUMNS=30 run timeout -s KILL 30 "$KDMESG" -K "$f" --timeline --json -q
+        [ "$status" -eq 0 ]
+        sum=$(sed -E 's/.*"err\+":([0-9]+),"warn":([0-9]+),"\+notice":([0-9]+),"lost":([0-9]+).*/\1+\2+\3+\4/' \
+                <<<"$output" | paste -sd+ | bc)
+        [ "$sum" -eq 5 ]
+        [[ "${lines[0]}" == '{"time_start":0.000000,'*'"+notice":1,"lost":0}}' ]]
+        [[ "${lines[-1]}" == *'"time_end":18446744073709.551615,"counts":{"err+":0,"warn":0,"+notice":2,"lost":1}}' ]]
+        [ "$(grep -c '"err+":1' <<<"$output")" -eq 1 ]
+        # Going back from 2^64 - 1 to 0 (JSON without sequence numbers: no boot, no loss), in every time format.
+        f="$BATS_TEST_TMPDIR/big.json"
+        printf '{"time":18446744073709.551615,"pri":6,"msg":"a"}\n{"time":9223372036854.775809,"pri":6,"msg":"b"}\n' >"$f"
+        printf '{"time":9223372036854.775808,"pri":6,"msg":"c"}\n{"time":0.000001,"pri":3,"msg":"d"}\n' >>"$f"
+        for args in "--timeline=ascii" "--timeline=utf8 -T" "--timeline --time-format=iso" "--timeline --json"; do
+                # shellcheck disable=SC2086
+                KDMESG_BOOT_TIME=@1700000000 COLUMNS=40 run --separate-stderr timeout -s KILL 30 "$KDMESG" -K "$f" $args
+                [ "$status" -eq 0 ]
+                [ -z "$stderr" ]
+        done
+        COLUMNS=40 run timeout -s KILL 30 "$KDMESG" -K "$f" --timeline=ascii
+        [ "${lines[0]}" = "err+    @                              1" ]
+        [ "${lines[2]}" = "+notice              @            =    3" ]
+        [ "${lines[3]}" = "        0.000000" ]
+}
+
+@test "--lost on a terminal: the strip of losses at time stamps up to 2^64 - 1 ends" {
+        command -v script >/dev/null || skip "script(1) is not installed"
+        local f="$BATS_TEST_TMPDIR/big.kmsg"
+        printf '6,0,9223372036854775808,-;a\n6,5,18446744073709551614,-;b\n6,9,18446744073709551615,-;c\n' >"$f"
+        run timeout -s KILL 30 script -qec "stty cols 60; LC_ALL=C.UTF-8 '$KDMESG' -P -K '$f' --lost" /dev/null
+        [ "$status" -eq 0 ]
+        output=$(tr -d '\r' <<<"$output")
+        [[ "$output" == *"Total: 7 messages lost in 2 gaps (7 gap)"* ]]
+        [[ "$output" == *$'\nlost '*'!'*$' 2\n'* ]]
+        [[ "$output" == *"one column: "* ]]
+}
+
 @test "no records: one line" {
         run "$KDMESG" -K "$DATA/empty.kmsg" --timeline
         [ "$status" -eq 0 ]
