@@ -295,6 +295,7 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                    *eol, *lim;
         size_t flags_len = 0, fields_len = 0, o;
         uint64_t pri, seq, usec, caller_id, lines = 1;
+        uint32_t caller = 0;
         struct escapes esc;
         bool commas = false;
 
@@ -315,6 +316,7 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 if (*p == ',' && end - p > 10 && memcmp(p + 1, "caller=", 7) == 0 && is(p + 8, CALLER_KIND) &&
                     (c = number(p + 9, end, &caller_id)) && *c == ';' && caller_id <= UINT32_MAX) {
                         /* Only the caller, as the kernel writes it. */
+                        caller = (uint32_t)caller_id;
                         fields = p + 1;
                         p = caller_end = c;
                 } else if (*p == ',') {
@@ -353,7 +355,7 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 r->caller_off = r->fields_off + 7;
                 r->has_caller = true;
                 r->caller_kind = fields[7];
-                r->caller_id = (uint32_t)caller_id;
+                r->caller_id = caller;
         } else if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
                 r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
                 record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);

@@ -42,9 +42,12 @@ static bool header_seq_usec(const char *p, const char *end, uint64_t *ret_seq, u
 
         if (!header_check(p, (size_t)(end - p)))
                 return false;
-        n = parse_u64(p, end, ret_seq); /* the priority */
+        /* The priority, then the seq and the time stamp, each checked: a number that does not parse is no header. */
+        if (!(n = parse_u64(p, end, ret_seq)))
+                return false;
         p += n + 1;
-        n = parse_u64(p, end, ret_seq);
+        if (!(n = parse_u64(p, end, ret_seq)))
+                return false;
         p += n + 1;
         return parse_u64(p, end, ret_usec) > 0;
 }

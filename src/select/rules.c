@@ -181,8 +181,8 @@ static int check_template(struct problems *p, const char *name, unsigned line, c
 
 static int parse_rule(struct problems *p, const char *name, unsigned line, char *s) {
         struct rule r = { .kind = PROBLEM_NONE };
-        char *w, *re, *end;
-        bool unterminated, icase = false, have_re = false;
+        char *w, *re = NULL, *end;
+        bool unterminated, icase = false;
         const char *why;
         int e;
 
@@ -220,7 +220,6 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                                 return bad(p, name, line, _("'%s' after the regex"), end + 1);
                         }
                         *end = '\0';
-                        have_re = true;
                         break;
                 }
                 w = next_word(&s, &unterminated);
@@ -258,7 +257,7 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 }
         }
         e = 0;
-        if (!have_re)
+        if (!re)
                 e = bad(p, name, line, _("no /regex/"));
         else if (!*re)
                 e = bad(p, name, line, _("an empty regex"));
