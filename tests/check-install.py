@@ -54,6 +54,37 @@ with tempfile.TemporaryDirectory() as dest:
     check("the program, library, header, pkg-config file, schemas and man pages are installed",
           not missing, "missing: " + " ".join(missing))
 
+    # The license texts, where the licensedir option says (by default
+    # datadir/licenses/kdmesg), byte for byte those of LICENSES/.
+    licdir = opts.get("licensedir") or os.path.join(opts["datadir"], "licenses", "kdmesg")
+    if licdir != "no":
+        texts = sorted(os.listdir(os.path.join(srcdir, "LICENSES")))
+        bad = []
+        for t in texts:
+            got = os.path.join(dest + os.path.join(prefix, licdir), t)
+            with open(os.path.join(srcdir, "LICENSES", t), "rb") as f:
+                if not os.path.exists(got) or open(got, "rb").read() != f.read():
+                    bad.append(got[len(dest):])
+        check("the license texts of LICENSES/ are installed in %s" % licdir, texts and not bad,
+              "missing or different: " + " ".join(bad))
+
+    # The unit goes below the prefix (unless the option names a directory),
+    # and its ExecStart is the installed kdmesg.
+    unitdir = opts.get("systemdsystemunitdir") or os.path.join("lib", "systemd", "system")
+    if unitdir != "no":
+        unit = dest + os.path.join(prefix, unitdir, "kdmesg-upload.service")
+        text = open(unit).read() if os.path.exists(unit) else ""
+        check("kdmesg-upload.service is installed in %s" % os.path.join(prefix, unitdir), bool(text),
+              "no " + unit[len(dest):])
+        check("its ExecStart runs the kdmesg of the same prefix",
+              "ExecStart=" + os.path.join(prefix, bindir, "kdmesg") + " " in text,
+              [l for l in text.splitlines() if l.startswith("ExecStart")])
+    outside = []
+    for top, dirs, files in os.walk(dest):
+        outside += [os.path.join(top, f)[len(dest):] for f in files
+                    if not os.path.join(top, f).startswith(dest + prefix + "/")]
+    check("nothing is installed outside the prefix %s" % prefix, not outside, " ".join(outside))
+
     # The example, built against the installed tree only.
     env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(lib, "pkgconfig"), PKG_CONFIG_LIBDIR="")
     pc = run(["pkg-config", "--define-variable=prefix=" + root, "--cflags", "--libs", "libkmsg"], env=env)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Every JSON that kdmesg writes is valid against its shipped schema.  Prints TAP.
 
-  1. Each schema in data/ is a valid Draft 7 schema.
+  1. Each schema in data/ is a valid Draft 7 schema whose $id is its own
+     file name (relative: no URL of a site that does not exist).
   2. On several dumps, the JSON Lines of --json, --lost --json and
      --devices --json, and the document of --json=dmesg (with and without
      -x), validate against kdmesg-record, kdmesg-lost, kdmesg-devices and
@@ -46,6 +47,9 @@ for name, s in schemas.items():
         check("%s is a valid Draft 7 schema" % name, True)
     except jsonschema.SchemaError as e:
         check("%s is a valid Draft 7 schema" % name, False, e.message)
+    # An id that is a URL names a place that serves nothing: each id is the
+    # file's own name, relative, so that it resolves beside the file it is in.
+    check("%s has the relative $id %s" % (name, name), s.get("$id") == name, "$id: %r" % s.get("$id"))
 for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems",
              "kdmesg-timeline"):
     check("data/%s.schema.json exists" % name, name + ".schema.json" in schemas)
