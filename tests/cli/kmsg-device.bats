@@ -118,6 +118,17 @@ need_device_node() {
         [ "$output" = "printed=7 lost=0 possibly=0" ]
 }
 
+@test "kmsg device (emulated): cli-devices-live.bats passes on a ring cleared as by dmesg -C" {
+        emu_init 64
+        emu write 20
+        emu clear
+        # KMSG_EMU_RING (exported by emu_init) points its live test at this ring.
+        run bats --tap "$TESTS/cli/cli-devices-live.bats"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"ok "*" live: --devices over /dev/kmsg # skip no record in the ring carries a DEVICE"* ]]
+}
+
 @test "kmsg device: -F refuses the device, which is no syslog-form dump" {
         need_device_node
         emu_init 4
