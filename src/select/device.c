@@ -127,22 +127,27 @@ static char *keep_string(struct devfilter *f, const char *s) {
         return d;
 }
 
-static int add_id(struct devfilter *f, const struct devid *id) {
-        struct devid *a;
-        size_t i;
+/* An id the kernel writes for a selected device, or (parent) for a device above one. */
+static int add_id_to(struct devfilter *f, const struct devid *id, bool parent) {
+        struct devid **ids = parent ? &f->parent_ids : &f->ids, *a;
+        size_t *n = parent ? &f->n_parent_ids : &f->n_ids, i;
 
-        for (i = 0; i < f->n_ids; i++)
-                if (devid_equal(&f->ids[i], id))
+        for (i = 0; i < *n; i++)
+                if (devid_equal(&(*ids)[i], id))
                         return 0;
-        a = realloc(f->ids, (f->n_ids + 1) * sizeof(*a));
+        a = realloc(*ids, (*n + 1) * sizeof(*a));
         if (!a)
                 return -ENOMEM;
-        f->ids = a;
-        f->ids[f->n_ids] = *id;
-        if (id->kind == '+' && !(f->ids[f->n_ids].str = keep_string(f, id->str)))
+        *ids = a;
+        a[*n] = *id;
+        if (id->kind == '+' && !(a[*n].str = keep_string(f, id->str)))
                 return -ENOMEM;
-        f->n_ids++;
+        (*n)++;
         return 0;
+}
+
+static int add_id(struct devfilter *f, const struct devid *id) {
+        return add_id_to(f, id, false);
 }
 
 /*
@@ -181,9 +186,10 @@ static int add_name(struct devfilter *f, const char *name, const char *device, c
 /*
  * Add every DEVICE value the kernel may write for the device whose
  * canonical sysfs directory is dir: its device number (b/c), its ifindex
- * (n), and +subsystem:name; and its name for --device-text.
+ * (n), and +subsystem:name; and its name for --device-text.  parent: the
+ * values go to the parents' set, without a name.
  */
-static int add_sysfs_device(struct devfilter *f, const char *dir) {
+int devfilter_add_sysfs_device(struct devfilter *f, const char *dir, bool parent) {
         char path[PATH_MAX], subsys_path[PATH_MAX], buf[64], plus[PATH_MAX], device[PATH_MAX] = "";
         const char *name = path_basename(dir), *subsys = NULL;
         struct devid id;
@@ -204,7 +210,7 @@ static int add_sysfs_device(struct devfilter *f, const char *dir) {
 
                 id = (struct devid){ .kind = subsys && strcmp(subsys, "block") == 0 ? 'b' : 'c' };
                 if (parse_u32(&p, &id.major) == 0 && *p++ == ':' && parse_u32(&p, &id.minor) == 0 && id.major > 0) {
-                        if ((e = add_id(f, &id)) < 0)
+                        if ((e = add_id_to(f, &id, parent)) < 0)
                                 return e;
                         pathf(device, "%c%u:%u", id.kind, id.major, id.minor);
                 }
@@ -214,7 +220,7 @@ static int add_sysfs_device(struct devfilter *f, const char *dir) {
 
                 id = (struct devid){ .kind = 'n' };
                 if (parse_u32(&p, &id.minor) == 0) {
-                        if ((e = add_id(f, &id)) < 0)
+                        if ((e = add_id_to(f, &id, parent)) < 0)
                                 return e;
                         if (!device[0])
                                 pathf(device, "n%u", id.minor);
@@ -222,17 +228,17 @@ static int add_sysfs_device(struct devfilter *f, const char *dir) {
         }
         if (subsys && pathf(plus, "+%s:%s", subsys, name) == 0) {
                 id = (struct devid){ .kind = '+', .str = plus };
-                if ((e = add_id(f, &id)) < 0)
+                if ((e = add_id_to(f, &id, parent)) < 0)
                         return e;
                 if (!device[0])
                         memcpy(device, plus, strlen(plus) + 1);
         }
-        if (!device[0])
+        if (!device[0] || parent)
                 return 0; /* no subsystem: nothing the kernel would write for it */
         return add_name(f, name, device, subsys);
 }
 
-static bool is_device_dir(const char *dir) {
+bool sysfs_is_device_dir(const char *dir) {
         char path[PATH_MAX];
 
         if (pathf(path, "%s/uevent", dir) < 0)
@@ -267,7 +273,7 @@ static int add_children(struct devfilter *f, const char *dir, unsigned depth) {
                         continue;
                 if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
                         continue;
-                if (is_device_dir(path) && (e = add_sysfs_device(f, path)) < 0)
+                if (sysfs_is_device_dir(path) && (e = devfilter_add_sysfs_device(f, path, false)) < 0)
                         break;
                 e = add_children(f, path, depth + 1);
         }
@@ -275,9 +281,12 @@ static int add_children(struct devfilter *f, const char *dir, unsigned depth) {
         return e;
 }
 
+/* A device the user named: itself, the devices above it, and with --with-children those below. */
 static int add_device_dir(struct devfilter *f, const char *dir) {
-        int e = add_sysfs_device(f, dir);
+        int e = devfilter_add_sysfs_device(f, dir, false);
 
+        if (e >= 0)
+                e = devfilter_add_parents(f, dir);
         if (e < 0 || !f->children)
                 return e;
         return add_children(f, dir, 0);
@@ -291,7 +300,7 @@ static int sysfs_device_dir(const struct sysroot *root, const char *rel, char re
                 return -ENAMETOOLONG;
         if (!realpath(path, ret))
                 return -errno;
-        if (!is_device_dir(ret))
+        if (!sysfs_is_device_dir(ret))
                 return -ENODEV;
         return 0;
 }
@@ -568,6 +577,7 @@ void devfilter_done(struct devfilter *f) {
         free(f->strings);
         free(f->matches);
         free(f->ids);
+        free(f->parent_ids);
         free(f->names);
         free(f->name_devices);
         free(f->name_subsystems);

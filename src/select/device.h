@@ -70,6 +70,13 @@ struct devfilter {
         /* Resolved by devfilter_resolve(). */
         struct devid *ids;
         size_t n_ids;
+        /*
+         * The DEVICE values of the devices above those named (virtio1 and
+         * its PCI device above vda): their records are taken when their
+         * text names one of names ("virtio_blk virtio1: [vda] ...").
+         */
+        struct devid *parent_ids;
+        size_t n_parent_ids;
         char **strings; /* owned storage behind ids[].str and names */
         size_t n_strings;
         const char **names; /* kernel names for --device-text: "sda1", "eth0" */
@@ -142,7 +149,17 @@ int devnames_get_node(struct devnames *n, const char *device, char *buf, size_t 
 void devnames_each_link(struct devnames *n, const char *device, void (*fn)(const char *link, void *userdata),
                         void *userdata);
 
+/*
+ * The DEVICE values the kernel may write for the sysfs device directory dir
+ * into f's selected set, with its name (or, parent, into the parents' set).
+ */
+int devfilter_add_sysfs_device(struct devfilter *f, const char *dir, bool parent);
+/* Every device above the sysfs device directory dir into f's parents' set (device-parents.c). */
+int devfilter_add_parents(struct devfilter *f, const char *dir);
+
 /* sysfs helpers (device.c). */
+/* Whether dir is a device's directory in sysfs (it has a uevent file). */
+bool sysfs_is_device_dir(const char *dir);
 /* Read a small sysfs attribute into buf, without the trailing newline. */
 int sysfs_read_attr(const char *dir, const char *attr, char *buf, size_t size);
 /* Format a path into buf; returns 0, or -ENAMETOOLONG (buf is then ""). */

@@ -107,6 +107,23 @@ const char *devtext_find(const char *msg, size_t len, const char *const *names, 
         return i < n_names ? names[i] : NULL;
 }
 
+static bool parents_contain(const struct devfilter *f, const struct devid *id) {
+        size_t i;
+
+        for (i = 0; i < f->n_parent_ids; i++)
+                if (devid_equal(&f->parent_ids[i], id))
+                        return true;
+        return false;
+}
+
+/* A parent's record is the device's when its text names one of the selected devices. */
+static bool names_a_device(const struct devfilter *f, const struct kmsg_record *r) {
+        size_t len;
+        const char *msg = kmsg_record_get_message(r, &len);
+
+        return devtext_index(msg, len, f->names, f->n_names) < f->n_names;
+}
+
 static bool fnmatch_value(const char *glob, const char *value) {
         return fnmatch(glob, value, 0) == 0;
 }
@@ -151,7 +168,9 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, 
                 struct devid id;
 
                 if (v) {
-                        if (devid_parse(v, &id) < 0 || !ids_contain(f, &id))
+                        if (devid_parse(v, &id) < 0)
+                                return DEVMATCH_NONE;
+                        if (!ids_contain(f, &id) && !(parents_contain(f, &id) && names_a_device(f, r)))
                                 return DEVMATCH_NONE;
                 } else {
                         const char *msg;

@@ -124,6 +124,35 @@ kd() {
         golden devices/usb-children.txt
 }
 
+@test "--device: a disk takes the records of the devices above it that name it, as journalctl does" {
+        # virtio_blk logs "[vda]" lines as virtio1 (DEVICE=+virtio:virtio1),
+        # above vda; virtio1's other lines and its PCI device's are not vda's.
+        local want
+        want=$(printf '%s\n' \
+                "[    0.388059] virtio_blk virtio1: [vda] 536870912 512-byte logical blocks (275 GB/256 GiB)" \
+                "[    1.171164] virtio_blk virtio1: [vda] new size: 536870912 512-byte logical blocks (275 GB/256 GiB)" \
+                "[    1.171200] vda: detected capacity change from 0 to 536870912")
+        for dev in vda /dev/vda b254:0 /sys/class/block/vda; do
+                run "$KDMESG" -K "$DATA/virtio.kmsg" --sysroot "$ROOT" --device "$dev"
+                [ "$status" -eq 0 ]
+                [ "$output" = "$want" ]
+        done
+        # With its children: the partition's records too.
+        run "$KDMESG" -K "$DATA/virtio.kmsg" --sysroot "$ROOT" --device vda --with-children
+        [ "$output" = "$want"$'\n'"[    1.300000] I/O error, dev vda1, sector 2048 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0" ]
+        # The partition alone takes no "[vda]" line: its parents' records name vda, not vda1.
+        run "$KDMESG" -K "$DATA/virtio.kmsg" --sysroot "$ROOT" --device vda1
+        [ "$output" = "[    1.300000] I/O error, dev vda1, sector 2048 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0" ]
+        # The parent itself takes all of its records, and none of vda's own.
+        run "$KDMESG" -K "$DATA/virtio.kmsg" --sysroot "$ROOT" --device virtio1
+        [ "${#lines[@]}" -eq 3 ]
+        [[ "$output" != *"capacity change"* ]]
+        # --devices counts the [vda] lines under the device that logged them.
+        run "$KDMESG" -K "$DATA/virtio.kmsg" --sysroot "$ROOT" --device vda --devices --json
+        [ "$status" -eq 0 ]
+        [[ "$output" == *'"device":"+virtio:virtio1"'*'"count":2'* ]]
+}
+
 @test "--device-text: records without a dictionary that name the device, marked <name?>" {
         kd --device sda1 --device-text
         [ "$status" -eq 0 ]
@@ -257,7 +286,11 @@ count_dict() {
 
 @test "exact selection on a generated dump: names, children, subsystem, match" {
         local c
+        # The disk, its partitions, and the "sd 0:0:0:0: [sda]" records of the SCSI device above it.
         c=$(( $(count_dict DEVICE=b8:0) + $(count_dict DEVICE=b8:1) + $(count_dict DEVICE=b8:2) ))
+        c=$(( c + $(awk '/^[0-9]/ { n++; named[n] = $0 ~ /;sd 0:0:0:0: \[sda[12]?\] / }
+                         $0 == " DEVICE=+scsi:0:0:0:0" && named[n] { hit[n] = 1 }
+                         END { c = 0; for (k in hit) c++; print c }' "$BIG") ))
         run "$KDMESG" -K "$BIG" --sysroot "$ROOT" --device sda --with-children
         [ "${#lines[@]}" -eq "$c" ]
         c=$(( $(count_dict DEVICE=c189:130) + $(count_dict DEVICE=+usb:2-1.4) ))
@@ -383,7 +416,7 @@ EOF
 
 # --- audit of issue 6: every ARG form, marks, the report with --device-text ---
 
-@test "--device: a character device node in a saved tree is c188:0, the tty only" {
+@test "--device: a character device node in a saved tree is c188:0, the tty and its port's lines that name it" {
         kd --device /dev/ttyUSB0 --show-device
         [ "$status" -eq 0 ]
         golden devices/node-ttyusb0.txt
@@ -391,8 +424,12 @@ EOF
         golden devices/node-ttyusb0.txt
         kd --device /sys/dev/char/188:0 --show-device
         golden devices/node-ttyusb0.txt
-        # Not the usb-serial port of the same name: a node is one device number.
-        [[ "$output" != *"+usb-serial"* && "$output" != *"failed to get modem status"* ]]
+        # The usb-serial port above it is no device the node names: only its
+        # records that name ttyUSB0 come, as a parent's (all of them do here).
+        [[ "$output" == *"<ttyUSB0> ftdi_sio ttyUSB0: failed to get modem status"* ]]
+        kd --device +usb-serial:ttyUSB0 --show-device
+        [ "${#lines[@]}" -eq 2 ]
+        [[ "$output" != *"error from flowcontrol urb"* ]]
 }
 
 @test "--device: device nodes are stat()ed: a char node is c<major>:<minor>, a block node b<major>:<minor>" {
@@ -483,7 +520,8 @@ EOF
         [ -z "$stderr" ]
         # --format=kmsg stays readable: reading it back gives the records.
         "$KDMESG" -K "$DUMP" --sysroot "$ROOT" --device sda --with-children --device-text --format=kmsg > "$BATS_TEST_TMPDIR/sel.kmsg" 2>/dev/null
-        [ "$(grep -c '^[0-9]' "$BATS_TEST_TMPDIR/sel.kmsg")" -eq 8 ]
+        # 8 of the disk and its partitions, 4 "sd 0:0:0:0: [sda]" of the SCSI device above it.
+        [ "$(grep -c '^[0-9]' "$BATS_TEST_TMPDIR/sel.kmsg")" -eq 12 ]
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/sel.kmsg" --format=kmsg
         [ "$output" = "$(cat "$BATS_TEST_TMPDIR/sel.kmsg")" ]
         # (Read back, the records between them count as lost: skip those lines.)

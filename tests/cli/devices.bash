@@ -86,4 +86,19 @@ make_sysfs() {
         _dev "$S/$usb/2-1.4:1.0/ttyUSB0/tty/ttyUSB0" class/tty 188:0 MAJOR=188 MINOR=0 DEVNAME=ttyUSB0
         _link class/tty/ttyUSB0 "$usb/2-1.4:1.0/ttyUSB0/tty/ttyUSB0"
         _link dev/char/188:0 "$usb/2-1.4:1.0/ttyUSB0/tty/ttyUSB0"
+
+        # A virtio disk, as on a cloud machine: vda below virtio1 below its PCI device.
+        mkdir -p "$S/bus/virtio/devices"
+        _dev "$S/$pci/0000:00:04.0" bus/pci "" DRIVER=virtio-pci PCI_SLOT_NAME=0000:00:04.0
+        _link bus/pci/devices/0000:00:04.0 "$pci/0000:00:04.0"
+        _dev "$S/$pci/0000:00:04.0/virtio1" bus/virtio "" DRIVER=virtio_blk
+        _link bus/virtio/devices/virtio1 "$pci/0000:00:04.0/virtio1"
+        local vda="$pci/0000:00:04.0/virtio1/block/vda"
+        _dev "$S/$vda" class/block 254:0 MAJOR=254 MINOR=0 DEVNAME=vda DEVTYPE=disk
+        _dev "$S/$vda/vda1" class/block 254:1 MAJOR=254 MINOR=1 DEVNAME=vda1 DEVTYPE=partition
+        echo 1 > "$S/$vda/vda1/partition"
+        for disk in "$vda" "$vda/vda1"; do
+                _link "class/block/$(basename "$disk")" "$disk"
+                _link "dev/block/$(cat "$S/$disk/dev")" "$disk"
+        done
 }
