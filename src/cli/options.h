@@ -91,7 +91,7 @@ enum options_result {
         OPTIONS_FAILED,       /* o->error (without "Try --help"), exit 1 */
 };
 
-/* --help on standard output, then exit 0. */
+/* --help on standard output, then exit 0 (usage.c). */
 void __attribute__((noreturn)) usage(void);
 /*
  * Parse the command line into o and check every combination of options,

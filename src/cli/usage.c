@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* --help: the options by section, as util-linux lays them out. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/i18n.h"
+#include "cli/options.h"
+#include "text/util.h"
+
+void __attribute__((noreturn)) usage(void) {
+        FILE *o = stdout;
+
+        fputs(_("\nUsage:\n"), o);
+        fprintf(o, _(" %s [options]\n"), program);
+        fputs(_("\nPrint the kernel log with sequence numbers, dictionaries and lost messages,\n"
+                "or control the kernel's log buffer and console.\n"),
+              o);
+
+        fputs(_("\nInput:\n"), o);
+        fputs(_(" -K, --kmsg-file <file>      read a dump: kmsg, export, syslog or JSON form\n"
+                "                               (repeatable; '-' is standard input)\n"),
+              o);
+        fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
+                "                               (repeatable; they carry no sequence numbers)\n"),
+              o);
+        fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
+                "                               export, json (default: detect)\n"),
+              o);
+        fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
+        fputs(problem_options_help_input(), o);
+        fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
+
+        fputs(_("\nFilters:\n"), o);
+        fputs(_(" -l, --level <list>          only these levels (comma-separated)\n"), o);
+        fputs(_(" -f, --facility <list>       only these facilities (comma-separated)\n"), o);
+        fputs(_(" -k, --kernel                only messages of the kernel\n"), o);
+        fputs(_(" -u, --userspace             only messages written from userspace\n"), o);
+        fputs(_("     --since <time>          only messages from this time on\n"), o);
+        fputs(_("     --until <time>          only messages up to this time\n"), o);
+        fputs(_(" -g, --grep <regex>          only messages matching an extended regex\n"), o);
+        fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
+
+        fputs(devctx_help(), o);
+        fputs(devctx_help_devices(), o);
+        fputs(problem_options_help(), o);
+
+        fputs(_("\nOutput formats:\n"), o);
+        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
+                "                               syslog, kmsg, export or cat\n"),
+              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
+                "                               util-linux dmesg --json document\n"),
+              o);
+        fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
+                "                               implies --format=table\n"),
+              o);
+        fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
+        fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(_("     --boot-id <id>          export: the _BOOT_ID of the records (a dump's)\n"), o);
+        fputs(_("     --hostname <name>       export: the _HOSTNAME of the records\n"), o);
+        fputs(_("     --machine-id <id>       export: the _MACHINE_ID of the records\n"), o);
+
+        fputs(_("\nTime stamps and decoration:\n"), o);
+        fputs(_(" -t, --notime                no time stamps\n"), o);
+        fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
+        fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
+        fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
+        fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
+        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
+                "                               (repeatable: one stamp for each)\n"),
+              o);
+        fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
+        fputs(_(" -x, --decode                facility and level names before messages\n"), o);
+        fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
+        fputs(_("     --noescape              print message bytes unchanged\n"), o);
+        fputs(_(" -L, --color[=<when>]        colors: auto (the default), always or never\n"), o);
+        fputs(_(" -P, --nopager               never send the output through a pager\n"), o);
+
+        fputs(_("\nFollowing and lost messages:\n"), o);
+        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
+                "                               as it grows, like tail -F)\n"),
+              o);
+        fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
+        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
+                "                               wrote, and remember the last one written\n"),
+              o);
+        fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
+        fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
+        fputs(_("     --lost                  report the lost messages instead of the records\n"
+                "                               (a table, or JSON with --json)\n"),
+              o);
+
+        fputs(_("\nShipping to a collector:\n"), o);
+        fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
+                "                               (http:// or https://host:port); no stdout\n"),
+              o);
+        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
+        fputs(_("     --key <file>            client key in PEM (https)\n"), o);
+        fputs(_("     --cert <file>           client certificate in PEM (https)\n"), o);
+
+        fputs(_("\nKernel control (needs root):\n"), o);
+        fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);
+        fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
+        fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
+        fputs(_(" -E, --console-on            print messages on the console again\n"), o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows, by\n"
+                "                               name, or 1 (emerg only) to 8 (all)\n"),
+              o);
+
+        fputs("\n", o);
+        fputs(_(" -h, --help                  display this help\n"), o);
+        fputs(_(" -V, --version               display version\n"), o);
+        columns_print_help(o);
+
+        fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
+                "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
+              o);
+        fputs(_("\nFacilities: kern user mail daemon auth syslog lpr news uucp cron authpriv\n"
+                "ftp local0 to local7, or 0 to 255.\n"),
+              o);
+        fputs(_("\nTimes: 'YYYY-MM-DD [HH:MM[:SS]]', 'HH:MM', '@EPOCH', 'now', 'today',\n"
+                "'yesterday', '-10min', '+1h'; for --since and --until a plain number is\n"
+                "seconds since boot.\n"),
+              o);
+        fputs(_("\nExit status:\n"
+                " 0  success\n"
+                " 1  bad usage, or the input could not be read in full (unreadable source,\n"
+                "    malformed or skipped records), or the output or the cursor file could\n"
+                "    not be written, or --upload could not deliver everything\n"
+                " 3  messages were lost and --fail-on-loss was given\n"),
+              o);
+        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
+        fprintf(o, _("\nFor more details see %s(1).\n"), program);
+        exit(EXIT_SUCCESS);
+}
