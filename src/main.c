@@ -80,7 +80,10 @@ int main(int argc, char **argv) {
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
-        switch (options_parse(argc, argv, &o)) {
+        e = options_parse(argc, argv, &o);
+        if (e == OPTIONS_RUN)
+                e = options_check(&o);
+        switch (e) {
         case OPTIONS_RUN:
                 break;
         case OPTIONS_HELP:

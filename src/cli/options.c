@@ -18,9 +18,7 @@
 #include "time/timefmt.h"
 #include "text/util.h"
 
-/* Put the message into o->error; returns r. */
-static enum options_result __attribute__((format(printf, 3, 4)))
-fail(struct options *o, enum options_result r, const char *fmt, ...) {
+enum options_result options_fail(struct options *o, enum options_result r, const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
@@ -40,16 +38,16 @@ static enum options_result bad_option(struct options *o, int c, char **argv, con
         bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
 
         if (c == ':' && is_long)
-                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
+                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
         else if (c == ':')
-                return fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
+                return options_fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
         else if (optopt == 0)
-                return fail(o, OPTIONS_BAD_USAGE,
+                return options_fail(o, OPTIONS_BAD_USAGE,
                             _("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
         else if (known)
-                return fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
+                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
         else
-                return fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
+                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
 }
 
 enum {
@@ -79,7 +77,7 @@ static enum options_result set_format(struct options *o, const char *name) {
         int f = output_format_from_name(name);
 
         if (f < 0) {
-                return fail(o, OPTIONS_BAD_USAGE, _("unknown output format '%s'"), name);
+                return options_fail(o, OPTIONS_BAD_USAGE, _("unknown output format '%s'"), name);
         }
         o->format = (enum output_format)f;
         o->format_set = true;
@@ -91,7 +89,7 @@ static enum options_result add_source(struct options *o, const char *path, bool 
         struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
 
         if (!s)
-                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+                return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         o->sources = s;
         s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
         return OPTIONS_RUN;
@@ -117,7 +115,7 @@ static void mark_devices(struct options *o) {
 
 static enum options_result set_action(struct options *o, enum action a, const char *name) {
         if (o->action != ACTION_PRINT && o->action != a) {
-                return fail(o, OPTIONS_BAD_USAGE,
+                return options_fail(o, OPTIONS_BAD_USAGE,
                             _("%s and %s cannot be used together"), o->action_option, name);
         }
         o->action = a;
@@ -135,15 +133,10 @@ static void stamp_option(struct options *o, const char *name) {
 
 static enum options_result set_time_format(struct options *o, const char *word) {
         if (timefmt_parse_word(&o->out.time, word) < 0)
-                return fail(o, OPTIONS_FAILED,
+                return options_fail(o, OPTIONS_FAILED,
                             _("unknown time format '%s' (expected delta, reltime, ctime, notime, iso or raw)"),
                       word);
         return OPTIONS_RUN;
-}
-
-/* Whether the sink of --format has flag (SINK_LOST, ...: sink.h). */
-static bool format_has(const struct options *o, unsigned flag) {
-        return sink_of_format(o->format)->flags & flag;
 }
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
@@ -234,7 +227,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                 return r;
                         o->console_level = console_parse_level(optarg);
                         if (o->console_level < 0)
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("unknown console level '%s' (expected 1 to 8 or a level name)"),
                                       optarg);
                         break;
@@ -245,7 +238,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         uint64_t v;
 
                         if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
                         o->buffer_size = (unsigned)v;
                         break;
@@ -268,17 +261,17 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         else if (strcmp(optarg, "auto") == 0)
                                 o->input_format = KMSG_FORMAT_AUTO;
                         else
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("unknown input format '%s' (expected kmsg, syslog, export or json)"),
                                             optarg);
                         break;
                 case 'l':
                         if (filter_parse_levels(&o->filter, optarg) < 0)
-                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
+                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'f':
                         if (filter_parse_facilities(&o->filter, optarg) < 0)
-                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
+                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case 'k':
                         filter_add_kernel(&o->filter);
@@ -288,11 +281,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'g':
                         if (filter_set_grep(&o->filter, optarg) < 0)
-                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
+                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SEQ:
                         if (filter_parse_seq(&o->filter, optarg) < 0)
-                                return fail(o, OPTIONS_FAILED, "%s", o->filter.error);
+                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
                         break;
                 case OPT_SINCE:
                         o->since = optarg;
@@ -345,7 +338,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                                 optarg++;
                         e = color_mode_from_name(optarg);
                         if (e < 0)
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("unknown color mode '%s' (expected auto, always or never)"),
                                             optarg);
                         o->color = (enum color_mode)e;
@@ -361,7 +354,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case 'J':
                         if (optarg && strcmp(optarg, "dmesg") != 0) {
-                                return fail(o, OPTIONS_BAD_USAGE,
+                                return options_fail(o, OPTIONS_BAD_USAGE,
                                             _("unknown --json variant '%s' (only 'dmesg')"), optarg);
                         }
                         /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
@@ -379,10 +372,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         columns_free(&o->columns);
                         e = columns_parse(&o->columns, optarg, &bad);
                         if (e == -EINVAL) {
-                                return fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
+                                return options_fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
                         }
                         if (e < 0)
-                                return fail(o, OPTIONS_FAILED, "%s", strerror(-e));
+                                return options_fail(o, OPTIONS_FAILED, "%s", strerror(-e));
                         if (!o->format_set)
                                 o->format = FORMAT_TABLE;
                         break;
@@ -395,14 +388,14 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 case OPT_BOOT_ID:
                 case OPT_MACHINE_ID:
                         if (id128_parse(optarg, c == OPT_BOOT_ID ? o->boot_id : o->machine_id) < 0)
-                                return fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"),
+                                return options_fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"),
                                             optarg, c == OPT_BOOT_ID ? "--boot-id" : "--machine-id");
                         if (!o->machine_option)
                                 o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
                         break;
                 case OPT_UPLOAD:
                         if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("bad URL '%s' for --upload (expected http:// or https://)"), optarg);
                         o->upload = optarg;
                         break;
@@ -417,7 +410,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         if (!*optarg || strlen(optarg) > 255 ||
                             strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
                                             "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f ") != strlen(optarg))
-                                return fail(o, OPTIONS_FAILED,
+                                return options_fail(o, OPTIONS_FAILED,
                                             _("bad host name for --hostname (1 to 255 bytes, no spaces or control characters)"));
                         o->hostname = optarg;
                         if (!o->machine_option)
@@ -425,7 +418,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         break;
                 case DEVOPT_FIRST ... DEVOPT_LAST:
                         if (devctx_option(&o->dev, c, optarg) < 0) {
-                                return fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
+                                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
                                             optarg);
                         }
                         break;
@@ -433,7 +426,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         char err[400];
 
                         if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
-                                return fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                                return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
                         break;
                 }
                 case 'w':
@@ -464,122 +457,11 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 if (r != OPTIONS_RUN)
                         return r;
         }
-        if (o->raw_option && o->stamp_option && o->format == FORMAT_SYSLOG) {
-                /* As util-linux: -r has its own stamps; the options are named in the order given. */
-                return fail(o, OPTIONS_BAD_USAGE, _("%s and %s cannot be combined"),
-                            o->stamp_first ? o->stamp_option : "--raw", o->stamp_first ? "--raw" : o->stamp_option);
-        }
-        if (o->out.decode && o->format == FORMAT_SYSLOG) {
-                /* util-linux refuses them too: the raw form has the priority as a number. */
-                return fail(o, OPTIONS_BAD_USAGE, _("--raw and --decode cannot be combined"));
-        }
-        if (optind < argc) {
-                return fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), argv[optind]);
-        }
+        if (optind < argc)
+                o->stray = argv[optind];
         mark_devices(o);
-        if (o->follow_new && o->n_sources > 0) {
-                return fail(o, OPTIONS_BAD_USAGE,
-                            _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
-        }
-        if (o->cursor_file && (o->n_sources > 0 || o->use_syslog)) {
-                return fail(o, OPTIONS_BAD_USAGE,
-                            _("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
-                       o->use_syslog ? "--syslog" : "--kmsg-file");
-        }
-        if (o->follow && (o->use_syslog || o->action == ACTION_READ_CLEAR)) {
-                return fail(o, OPTIONS_BAD_USAGE,
-                            _("--follow cannot be combined with %s"),
-                            o->use_syslog ? "--syslog" : "--read-clear");
-        }
         for (size_t i = 0; i < o->n_sources; i++)
                 o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
-        if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
-                return fail(o, OPTIONS_BAD_USAGE,
-                            _("%s works on the kernel's buffer, not on files given with -K or -F"),
-                       o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
-        }
-        if (o->tls_option && !o->upload)
-                return fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
-        if (o->upload) {
-                if (o->format_set && o->format != FORMAT_EXPORT)
-                        return fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
-                                    output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
-                    o->action != ACTION_PRINT)
-                        return fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices"
-                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
-                                    : o->action_option);
-                o->format = FORMAT_EXPORT;
-        }
-        if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
-                return fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
-                            o->machine_option,
-                            o->lost ? "--lost" : o->dev.report ? "--devices" : output_format_to_name(o->format));
-        }
-        if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
-                return fail(o, OPTIONS_BAD_USAGE,
-                            _("-o chooses the columns of --format=table, not of --format=%s"),
-                       output_format_to_name(o->format));
-        }
-        if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
-                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
-        /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */
-        if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
-                return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
-        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
-        if (o->as_dmesg && o->json_option && o->format == FORMAT_JSON_DMESG && (o->dev.report || o->lost))
-                o->format = FORMAT_JSON;
-        if (o->dev.report) {
-                /* The report is a table, or JSON Lines with --json. */
-                if (o->format == FORMAT_JSON)
-                        o->dev.report_json = true;
-                else if (!format_has(o, SINK_DEVICES)) {
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--devices prints a table, or JSON with --json; not --format=%s"),
-                               output_format_to_name(o->format));
-                }
-        }
-        if (o->lost) {
-                if (o->dev.report || o->follow || !format_has(o, SINK_LOST)) {
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--lost prints a table, or JSON with --json; not with %s"),
-                               o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
-                }
-        }
-        if (o->problems.list && !o->problems.pstore)
-                return fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
-        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
-                                   o->action != ACTION_PRINT))
-                return fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
-                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
-                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
-        if (o->problems.timeline) {
-                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
-                if (o->lost || o->dev.report || o->follow)
-                        return fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
-                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
-                                    output_format_to_name(o->format));
-        } else if (o->problems.report) {
-                /* The report is a table, or JSON Lines with --json; following, only JSON. */
-                if (o->format == FORMAT_TABLE && !o->format_set)
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems has columns of its own; -o chooses those of --format=table"));
-                if (o->lost || o->dev.report)
-                        return fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
-                                    o->lost ? "--lost" : "--devices");
-                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
-                                    output_format_to_name(o->format));
-                if (o->follow && o->format != FORMAT_JSON)
-                        return fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
-        }
-        o->out.columns = &o->columns;
         return OPTIONS_RUN;
 }
 
@@ -592,9 +474,9 @@ enum options_result options_setup_time(struct options *o) {
         int e;
 
         if (o->since && time_parse_point(o->since, &since) < 0)
-                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
         if (o->until && time_parse_point(o->until, &until) < 0)
-                return fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
         if (!wall && o->since && !since.monotonic)
                 wall = "--since";
         if (!wall && o->until && !until.monotonic)
@@ -602,7 +484,7 @@ enum options_result options_setup_time(struct options *o) {
 
         if (o->boot_time) {
                 if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
-                        return fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
                 const char *pinned = getenv("KDMESG_BOOT_TIME");
@@ -611,21 +493,21 @@ enum options_result options_setup_time(struct options *o) {
                 /* A pstore dump is of an earlier boot, as a -K dump may be. */
                 e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
                 if (e == -EINVAL && pinned && *pinned)
-                        return fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
                 if (e == -EINVAL)
-                        return fail(o, OPTIONS_FAILED,
+                        return options_fail(o, OPTIONS_FAILED,
                                     _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "
                                       "in seconds)"),
                                     getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
                 from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
                 if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
-                        return fail(o, OPTIONS_FAILED,
+                        return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
                               wall);
                 if (e < 0 && wall)
-                        return fail(o, OPTIONS_FAILED,
+                        return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
 
@@ -640,7 +522,7 @@ enum options_result options_setup_time(struct options *o) {
         if (need_wall) {
                 o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
                 if (!o->suspends)
-                        return fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+                        return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         }
         t->susp = o->suspends;
         if (need_wall && from_clocks && slept >= 0 && !o->use_syslog) {
@@ -666,7 +548,7 @@ enum options_result options_setup_time(struct options *o) {
                 int64_t b = until.monotonic && !since.monotonic ? timefmt_wall(t, (uint64_t)until.usec) : until.usec;
 
                 if (a > b)
-                        return fail(o, OPTIONS_FAILED,
+                        return options_fail(o, OPTIONS_FAILED,
                                     _("--since %s is after --until %s: no record can match"), o->since, o->until);
         }
         return OPTIONS_RUN;

@@ -76,6 +76,7 @@ struct options {
         const char *upload;
         const char *trust, *key, *cert;
         const char *tls_option; /* the first of --trust, --key, --cert given */
+        const char *stray;      /* the first argument that is no option, or NULL */
 
         char error[512];     /* what options_parse() or options_setup_time() found wrong */
         const char *warning; /* a note for stderr that does not stop the run, or NULL */
@@ -94,10 +95,19 @@ enum options_result {
 /* --help on standard output, then exit 0 (usage.c). */
 void __attribute__((noreturn)) usage(void);
 /*
- * Parse the command line into o and check every combination of options,
- * before anything else happens.  Prints nothing: o->error says what is wrong.
+ * Parse the command line into o, before anything else happens.  Prints
+ * nothing: o->error says what is wrong.
  */
 enum options_result options_parse(int argc, char **argv, struct options *o);
+/* Put the message into o->error; returns r. */
+enum options_result options_fail(struct options *o, enum options_result r, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/*
+ * After options_parse() returned OPTIONS_RUN: check every combination of
+ * options, and complete what they leave open (the default columns).
+ * Prints nothing either (checks.c).
+ */
+enum options_result options_check(struct options *o);
 /*
  * Wall-clock times need the boot time: this machine's for the live log,
  * the one given with --boot-time for dumps.  Then --since and --until
