@@ -125,29 +125,10 @@ int main(int argc, char **argv) {
         /* The live log is this machine's ring; -K dumps and --pstore are not. */
         live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);
-        if (si->flags & SINK_BOOT_TIME) {
-                static char boot_id[33], machine_id[33], host[256];
-
-                /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
-                if (!o.out.time.have_boot) {
-                        warnx_(_("--format=export needs the boot time of the machine the dump comes from: "
-                                 "give it with --boot-time"));
-                        run.status = EXIT_BAD_INPUT;
-                        goto out;
-                }
-                /* The live log is this machine's; a dump's only as the options say. */
-                if (live && boot_id_read(boot_id) == 0)
-                        o.out.boot_id = boot_id;
-                if (live && machine_id_read(machine_id) == 0)
-                        o.out.machine_id = machine_id;
-                if (live && gethostname(host, sizeof(host) - 1) == 0 && host[0])
-                        o.out.hostname = host;
-                if (o.boot_id[0])
-                        o.out.boot_id = o.boot_id;
-                if (o.machine_id[0])
-                        o.out.machine_id = o.machine_id;
-                if (o.hostname)
-                        o.out.hostname = o.hostname;
+        if (options_setup_export(&o, live) != OPTIONS_RUN) {
+                warnx_("%s", o.error);
+                run.status = EXIT_BAD_INPUT;
+                goto out;
         }
         if (devctx_setup(&o.dev, live, warnx_) < 0) {
                 run.status = EXIT_BAD_INPUT;
@@ -228,20 +209,10 @@ int main(int argc, char **argv) {
                         run_set_cursor_hooks(&run);
         }
         if (o.upload) {
-                struct upload_config uc = {
-                        .url = o.upload, .trust = o.trust, .key = o.key, .cert = o.cert,
-                        .retry_forever = o.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
-                };
-                const char *mem = getenv("KDMESG_UPLOAD_MEMORY");
-                uint64_t v;
+                struct upload_config uc;
 
-                if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
-                        errx_(_("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"), mem);
-                if (mem) {
-                        uc.mem_max = (size_t)v;
-                        if (uc.batch_max > uc.mem_max / 4)
-                                uc.batch_max = uc.mem_max / 4;
-                }
+                if (options_upload_config(&o, &uc) != OPTIONS_RUN)
+                        errx_("%s", o.error);
                 e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
                 if (e == -ELIBACC || e == -ELIBBAD)
                         errx_(_("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),

@@ -71,6 +71,7 @@ struct options {
         char boot_id[33];
         char machine_id[33];
         const char *hostname;
+        char host[256];             /* this machine's name, for the live log's export */
         const char *machine_option; /* the first of them given, for the error of a wrong format */
         /* --upload URL, --trust, --key, --cert */
         const char *upload;
@@ -111,9 +112,17 @@ enum options_result options_check(struct options *o);
 /*
  * Wall-clock times need the boot time: this machine's for the live log,
  * the one given with --boot-time for dumps.  Then --since and --until
- * become monotonic bounds.
+ * become monotonic bounds (setup.c, as the rest of the set-up).
  */
 enum options_result options_setup_time(struct options *o);
+/*
+ * --format=export: the boot time must be known; the boot id, machine id and
+ * host name are the options' or, for the live log, this machine's.
+ */
+enum options_result options_setup_export(struct options *o, bool live);
+struct upload_config;
+/* --upload: what the sender needs, from the options and KDMESG_UPLOAD_MEMORY. */
+enum options_result options_upload_config(struct options *o, struct upload_config *ret);
 /* Whether the output marks records that --device-text selected by their message. */
 bool options_marks_inferred(const struct options *o);
 

@@ -13,6 +13,7 @@
 #include "text/writer.h"
 #include "pipeline/run.h"
 #include "input/source.h"
+#include "time/suspend.h"
 
 /* Say why the kmsg device could not be opened (e < 0 from kmsg_reader_new_device()); path NULL: /dev/kmsg. */
 static void report_device_error(const char *path, int e) {
@@ -169,4 +170,12 @@ void read_live(struct run *run, const struct options *o) {
                         run->status = EXIT_BAD_INPUT;
                 }
         }
+}
+
+void prescan_suspends(struct suspends *s) {
+        struct kmsg_reader *rd = NULL;
+
+        if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) == 0)
+                (void)suspends_prescan(s, rd);
+        kmsg_reader_unref(rd);
 }

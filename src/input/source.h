@@ -11,5 +11,11 @@
 void read_source(struct run *run, const struct source *src, bool follow);
 /* Read the live log: /dev/kmsg (from where plan_device_start() says) or syslog(2); -c clears after. */
 void read_live(struct run *run, const struct options *o);
+struct suspends;
+/*
+ * The live log's suspends, from one read of the ring from its oldest
+ * record (suspend.h); without the device they stay as they are.
+ */
+void prescan_suspends(struct suspends *s);
 
 #endif

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Setting up what the options ask for, once they passed their checks: the
+ * boot time and the clocks (wall-clock times, --since, --until, the
+ * suspends), the ids of --format=export, the configuration of --upload.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/bootid.h"
+#include "base/i18n.h"
+#include "cli/options.h"
+#include "input/source.h"
+#include "pipeline/upload.h"
+#include "time/suspend.h"
+#include "time/timefmt.h"
+#include "text/util.h"
+
+enum options_result options_setup_time(struct options *o) {
+        struct timefmt *t = &o->out.time;
+        struct time_point since = {}, until = {};
+        const char *wall = timefmt_needs_wall(t) ? o->wall_option : NULL;
+        bool from_clocks = false, need_wall;
+        int64_t boot, slept = -1;
+        int e;
+
+        if (o->since && time_parse_point(o->since, &since) < 0)
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
+        if (o->until && time_parse_point(o->until, &until) < 0)
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
+        if (!wall && o->since && !since.monotonic)
+                wall = "--since";
+        if (!wall && o->until && !until.monotonic)
+                wall = "--until";
+
+        if (o->boot_time) {
+                if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
+                t->have_boot = true;
+        } else {
+                const char *pinned = getenv("KDMESG_BOOT_TIME");
+
+                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                /* A pstore dump is of an earlier boot, as a -K dump may be. */
+                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
+                if (e == -EINVAL && pinned && *pinned)
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
+                if (e == -EINVAL)
+                        return options_fail(o, OPTIONS_FAILED,
+                                    _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "
+                                      "in seconds)"),
+                                    getenv("KDMESG_TEST_CLOCKS"));
+                t->have_boot = e == 0;
+                from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
+                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
+                        return options_fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time of the machine the dump comes from: give it with "
+                                "--boot-time"),
+                              wall);
+                if (e < 0 && wall)
+                        return options_fail(o, OPTIONS_FAILED,
+                                    _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
+        }
+
+        /*
+         * The time slept before each record: for the live log from the
+         * clocks and one read of the ring, else from what the log says.
+         */
+        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT;
+        if (need_wall && from_clocks && clocks_read(&boot, &slept) < 0)
+                slept = -1;
+        /* Only where wall-clock times are shown or compared: no cost per record elsewhere. */
+        if (need_wall) {
+                o->suspends = suspends_new(from_clocks ? slept : -1, from_clocks ? clocks_slept_now : NULL);
+                if (!o->suspends)
+                        return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
+        }
+        t->susp = o->suspends;
+        /* Without the device the offsets stay the total slept, as util-linux has them. */
+        if (need_wall && from_clocks && slept >= 0 && !o->use_syslog)
+                prescan_suspends(o->suspends);
+
+        if (o->since && since.monotonic)
+                filter_set_since(&o->filter, since.usec);
+        else if (o->since)
+                filter_set_since_wall(&o->filter, since.usec, t);
+        if (o->until && until.monotonic)
+                filter_set_until(&o->filter, until.usec);
+        else if (o->until)
+                filter_set_until_wall(&o->filter, until.usec, t);
+        if (o->since && o->until) {
+                /* Compared on one clock: the wall clock of the first stretch for a mixed pair. */
+                int64_t a = since.monotonic && !until.monotonic ? timefmt_wall(t, (uint64_t)since.usec) : since.usec;
+                int64_t b = until.monotonic && !since.monotonic ? timefmt_wall(t, (uint64_t)until.usec) : until.usec;
+
+                if (a > b)
+                        return options_fail(o, OPTIONS_FAILED,
+                                    _("--since %s is after --until %s: no record can match"), o->since, o->until);
+        }
+        return OPTIONS_RUN;
+}
+
+/*
+ * Whether the output marks records that --device-text selected by their
+ * message: the classic view (<name?>), JSON ("match":"text"), the table
+ * with its MATCH column and the --devices report (INFERRED).  The others
+ * are record formats read back by programs (syslog, kmsg, export,
+ * json-dmesg) or the bare message (cat), which a mark would change.
+ */
+bool options_marks_inferred(const struct options *o) {
+        const struct sink_info *si = o->dev.report ? sink_lookup("devices") : sink_of_format(o->format);
+
+        return (si->flags & SINK_MARKS_INFERRED) ||
+               ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));
+}
+
+enum options_result options_setup_export(struct options *o, bool live) {
+        if (!(sink_of_format(o->format)->flags & SINK_BOOT_TIME))
+                return OPTIONS_RUN;
+        /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
+        if (!o->out.time.have_boot)
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("--format=export needs the boot time of the machine the dump comes from: "
+                                      "give it with --boot-time"));
+        /* The live log is this machine's; a dump's only as the options say, which go first. */
+        if (live && !o->boot_id[0])
+                (void)boot_id_read(o->boot_id);
+        if (live && !o->machine_id[0])
+                (void)machine_id_read(o->machine_id);
+        if (live && !o->hostname && gethostname(o->host, sizeof(o->host) - 1) == 0 && o->host[0])
+                o->hostname = o->host;
+        o->out.boot_id = o->boot_id[0] ? o->boot_id : NULL;
+        o->out.machine_id = o->machine_id[0] ? o->machine_id : NULL;
+        o->out.hostname = o->hostname;
+        return OPTIONS_RUN;
+}
+
+enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
+        const char *mem = getenv("KDMESG_UPLOAD_MEMORY");
+        uint64_t v;
+
+        *ret = (struct upload_config){
+                .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
+                .retry_forever = o->follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+        };
+        if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
+                return options_fail(o, OPTIONS_FAILED, _("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"),
+                                    mem);
+        if (mem) {
+                ret->mem_max = (size_t)v;
+                if (ret->batch_max > ret->mem_max / 4)
+                        ret->batch_max = ret->mem_max / 4;
+        }
+        return OPTIONS_RUN;
+}
