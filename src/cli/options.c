@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The command line: parsing and the checks of option combinations (--help: usage.c). */
+/*
+ * The command line into struct options: the getopt loop, with one handler
+ * per option or family of options.  The checks of their combinations are
+ * in checks.c, their set-up in setup.c, --help in usage.c.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <getopt.h>
@@ -14,7 +18,6 @@
 #include "input/console.h"
 #include "base/i18n.h"
 #include "cli/options.h"
-#include "time/suspend.h"
 #include "time/timefmt.h"
 #include "text/util.h"
 
@@ -139,67 +142,377 @@ static enum options_result set_time_format(struct options *o, const char *word) 
         return OPTIONS_RUN;
 }
 
-enum options_result options_parse(int argc, char **argv, struct options *o) {
-        static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
-        static const struct option longopts[] = {
-                { "clear", no_argument, NULL, 'C' },
-                { "read-clear", no_argument, NULL, 'c' },
-                { "console-off", no_argument, NULL, 'D' },
-                { "show-delta", no_argument, NULL, 'd' },
-                { "console-on", no_argument, NULL, 'E' },
-                { "reltime", no_argument, NULL, 'e' },
-                { "file", required_argument, NULL, 'F' },
-                { "facility", required_argument, NULL, 'f' },
-                { "grep", required_argument, NULL, 'g' },
-                { "human", no_argument, NULL, 'H' },
-                { "kmsg-file", required_argument, NULL, 'K' },
-                { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
-                { "kernel", no_argument, NULL, 'k' },
-                { "color", optional_argument, NULL, 'L' },
-                { "colour", optional_argument, NULL, 'L' },
-                { "level", required_argument, NULL, 'l' },
-                { "console-level", required_argument, NULL, 'n' },
-                { "nopager", no_argument, NULL, 'P' },
-                { "force-prefix", no_argument, NULL, 'p' },
-                { "syslog", no_argument, NULL, 'S' },
-                { "buffer-size", required_argument, NULL, 's' },
-                { "ctime", no_argument, NULL, 'T' },
-                { "notime", no_argument, NULL, 't' },
-                { "userspace", no_argument, NULL, 'u' },
-                { "decode", no_argument, NULL, 'x' },
-                { "since", required_argument, NULL, OPT_SINCE },
-                { "until", required_argument, NULL, OPT_UNTIL },
-                { "seq", required_argument, NULL, OPT_SEQ },
-                { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
-                { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
-                { "follow", no_argument, NULL, 'w' },
-                { "follow-new", no_argument, NULL, 'W' },
-                { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
-                { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
-                { "lost", no_argument, NULL, OPT_LOST },
-                { "quiet", no_argument, NULL, 'q' },
-                { "noescape", no_argument, NULL, OPT_NOESCAPE },
-                { "format", required_argument, NULL, OPT_FORMAT },
-                { "json", optional_argument, NULL, 'J' },
-                { "raw", no_argument, NULL, 'r' },
-                { "output", required_argument, NULL, 'o' },
-                { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
-                { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
-                { "boot-id", required_argument, NULL, OPT_BOOT_ID },
-                { "hostname", required_argument, NULL, OPT_HOSTNAME },
-                { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
-                { "upload", required_argument, NULL, OPT_UPLOAD },
-                { "trust", required_argument, NULL, OPT_TRUST },
-                { "key", required_argument, NULL, OPT_KEY },
-                { "cert", required_argument, NULL, OPT_CERT },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, 'V' },
-                DEVCTX_LONGOPTS,
-                PROBLEM_LONGOPTS,
-                {},
-        };
+/* -C, -c, -D, -E, -n: one of them, the kernel's buffer or console instead of (or after) printing. */
+static enum options_result opt_action(struct options *o, int c, const char *arg) {
+        enum options_result r;
+
+        switch (c) {
+        case 'C':
+                return set_action(o, ACTION_CLEAR, "--clear");
+        case 'c':
+                return set_action(o, ACTION_READ_CLEAR, "--read-clear");
+        case 'D':
+                return set_action(o, ACTION_CONSOLE_OFF, "--console-off");
+        case 'E':
+                return set_action(o, ACTION_CONSOLE_ON, "--console-on");
+        default:
+                r = set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
+                if (r != OPTIONS_RUN)
+                        return r;
+                o->console_level = console_parse_level(arg);
+                if (o->console_level < 0)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("unknown console level '%s' (expected 1 to 8 or a level name)"), arg);
+                return OPTIONS_RUN;
+        }
+}
+
+static enum options_result opt_buffer_size(struct options *o, const char *arg) {
+        uint64_t v;
+
+        if (parse_u64(arg, &v) < 0 || v > INT_MAX)
+                return options_fail(o, OPTIONS_FAILED, _("invalid buffer size '%s' (expected a number of bytes)"),
+                                    arg);
+        o->buffer_size = (unsigned)v;
+        return OPTIONS_RUN;
+}
+
+static enum options_result opt_input_format(struct options *o, const char *arg) {
+        if (strcmp(arg, "kmsg") == 0)
+                o->input_format = KMSG_FORMAT_KMSG;
+        else if (strcmp(arg, "syslog") == 0)
+                o->input_format = KMSG_FORMAT_SYSLOG;
+        else if (strcmp(arg, "export") == 0)
+                o->input_format = KMSG_FORMAT_EXPORT;
+        else if (strcmp(arg, "json") == 0)
+                o->input_format = KMSG_FORMAT_JSON;
+        else if (strcmp(arg, "auto") == 0)
+                o->input_format = KMSG_FORMAT_AUTO;
+        else
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("unknown input format '%s' (expected kmsg, syslog, export or json)"), arg);
+        return OPTIONS_RUN;
+}
+
+/* -l, -f, -k, -u, -g, --seq: the record filters (filter.h). */
+static enum options_result opt_filter(struct options *o, int c, const char *arg) {
+        int e = 0;
+
+        switch (c) {
+        case 'l':
+                e = filter_parse_levels(&o->filter, arg);
+                break;
+        case 'f':
+                e = filter_parse_facilities(&o->filter, arg);
+                break;
+        case 'k':
+                filter_add_kernel(&o->filter);
+                break;
+        case 'u':
+                filter_add_userspace(&o->filter);
+                break;
+        case 'g':
+                e = filter_set_grep(&o->filter, arg);
+                break;
+        default:
+                e = filter_parse_seq(&o->filter, arg);
+                break;
+        }
+        return e < 0 ? options_fail(o, OPTIONS_FAILED, "%s", o->filter.error) : OPTIONS_RUN;
+}
+
+/* -d, -e, -H, -T, -t, --time-format: the time stamps. */
+static enum options_result opt_stamp(struct options *o, int c, const char *arg) {
         enum options_result r = OPTIONS_RUN;
-        int c, e;
+
+        switch (c) {
+        case 'd':
+                stamp_option(o, "--show-delta");
+                /* Not the same as --time-format delta (timefmt.h). */
+                timefmt_add(&o->out.time, TIME_SHOW_DELTA);
+                break;
+        case 'e':
+                stamp_option(o, "--reltime");
+                r = set_time_format(o, "reltime");
+                o->wall_option = "--reltime";
+                break;
+        case 'H':
+                stamp_option(o, "--human");
+                r = set_time_format(o, "reltime");
+                o->wall_option = "--human";
+                o->pager = true;
+                break;
+        case 'T':
+                stamp_option(o, "--ctime");
+                r = set_time_format(o, "ctime");
+                o->wall_option = "--ctime";
+                break;
+        case 't':
+                stamp_option(o, "--notime");
+                r = set_time_format(o, "notime");
+                break;
+        default:
+                r = set_time_format(o, arg);
+                if (r == OPTIONS_RUN && timefmt_needs_wall(&o->out.time))
+                        o->wall_option = "--time-format";
+                break;
+        }
+        return r;
+}
+
+static enum options_result opt_color(struct options *o, const char *arg) {
+        int e;
+
+        /* util-linux takes -L=always too (getopt leaves the '='). */
+        if (arg && *arg == '=')
+                arg++;
+        e = color_mode_from_name(arg);
+        if (e < 0)
+                return options_fail(o, OPTIONS_FAILED, _("unknown color mode '%s' (expected auto, always or never)"),
+                                    arg);
+        o->color = (enum color_mode)e;
+        return OPTIONS_RUN;
+}
+
+static enum options_result opt_json(struct options *o, const char *arg) {
+        enum options_result r;
+
+        if (arg && strcmp(arg, "dmesg") != 0)
+                return options_fail(o, OPTIONS_BAD_USAGE, _("unknown --json variant '%s' (only 'dmesg')"), arg);
+        /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
+        r = set_format(o, arg || o->as_dmesg ? "json-dmesg" : "json");
+        o->json_option = !arg;
+        return r;
+}
+
+static enum options_result opt_output(struct options *o, char *arg) {
+        const char *bad = NULL;
+        int e;
+
+        /* The last -o counts, as with lsblk. */
+        columns_free(&o->columns);
+        e = columns_parse(&o->columns, arg, &bad);
+        if (e == -EINVAL)
+                return options_fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
+        if (e < 0)
+                return options_fail(o, OPTIONS_FAILED, "%s", strerror(-e));
+        if (!o->format_set)
+                o->format = FORMAT_TABLE;
+        return OPTIONS_RUN;
+}
+
+/* --boot-id, --machine-id, --hostname: what --format=export says of the records. */
+static enum options_result opt_machine(struct options *o, int c, const char *arg) {
+        const char *name = c == OPT_BOOT_ID ? "--boot-id" : c == OPT_MACHINE_ID ? "--machine-id" : "--hostname";
+
+        if (c == OPT_HOSTNAME) {
+                if (!*arg || strlen(arg) > 255 ||
+                    strcspn(arg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
+                                 "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f ") != strlen(arg))
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("bad host name for --hostname (1 to 255 bytes, no spaces or control "
+                                              "characters)"));
+                o->hostname = arg;
+        } else if (id128_parse(arg, c == OPT_BOOT_ID ? o->boot_id : o->machine_id) < 0)
+                return options_fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"), arg, name);
+        if (!o->machine_option)
+                o->machine_option = name;
+        return OPTIONS_RUN;
+}
+
+/* --upload, --trust, --key, --cert. */
+static enum options_result opt_upload(struct options *o, int c, const char *arg) {
+        if (c == OPT_UPLOAD) {
+                if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("bad URL '%s' for --upload (expected http:// or https://)"), arg);
+                o->upload = arg;
+                return OPTIONS_RUN;
+        }
+        *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = arg;
+        if (!o->tls_option)
+                o->tls_option = c == OPT_TRUST ? "--trust" : c == OPT_KEY ? "--key" : "--cert";
+        return OPTIONS_RUN;
+}
+
+/* One option of the command line, c as getopt_long() returns it. */
+static enum options_result opt_one(struct options *o, int c, char *arg) {
+        char err[400];
+
+        switch (c) {
+        case 'C':
+        case 'c':
+        case 'D':
+        case 'E':
+        case 'n':
+                return opt_action(o, c, arg);
+        case 'S':
+                o->use_syslog = true;
+                return OPTIONS_RUN;
+        case 's':
+                return opt_buffer_size(o, arg);
+        case 'K':
+        case 'F':
+                return add_source(o, arg, c == 'F');
+        case OPT_INPUT_FORMAT:
+                return opt_input_format(o, arg);
+        case 'l':
+        case 'f':
+        case 'k':
+        case 'u':
+        case 'g':
+        case OPT_SEQ:
+                return opt_filter(o, c, arg);
+        case OPT_SINCE:
+                o->since = arg;
+                return OPTIONS_RUN;
+        case OPT_UNTIL:
+                o->until = arg;
+                return OPTIONS_RUN;
+        case 'd':
+        case 'e':
+        case 'H':
+        case 'T':
+        case 't':
+        case OPT_TIME_FORMAT:
+                return opt_stamp(o, c, arg);
+        case OPT_BOOT_TIME:
+                o->boot_time = arg;
+                return OPTIONS_RUN;
+        case 'x':
+                o->out.decode = true;
+                return OPTIONS_RUN;
+        case 'p':
+                o->out.force_prefix = true;
+                return OPTIONS_RUN;
+        case 'L':
+                return opt_color(o, arg);
+        case 'P':
+                o->nopager = true;
+                return OPTIONS_RUN;
+        case OPT_NOESCAPE:
+                o->out.noescape = true;
+                return OPTIONS_RUN;
+        case OPT_FORMAT:
+                return set_format(o, arg);
+        case 'J':
+                return opt_json(o, arg);
+        case 'r':
+                o->raw_option = true;
+                return set_format(o, "syslog");
+        case 'o':
+                return opt_output(o, arg);
+        case OPT_LIST_COLUMNS:
+                return OPTIONS_LIST_COLUMNS;
+        case OPT_NOHEADINGS:
+                o->out.noheadings = true;
+                return OPTIONS_RUN;
+        case OPT_BOOT_ID:
+        case OPT_MACHINE_ID:
+        case OPT_HOSTNAME:
+                return opt_machine(o, c, arg);
+        case OPT_UPLOAD:
+        case OPT_TRUST:
+        case OPT_KEY:
+        case OPT_CERT:
+                return opt_upload(o, c, arg);
+        case DEVOPT_FIRST ... DEVOPT_LAST:
+                if (devctx_option(&o->dev, c, arg) < 0)
+                        return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match", arg);
+                return OPTIONS_RUN;
+        case PROBOPT_FIRST ... PROBOPT_LAST:
+                if (problem_options_add(&o->problems, c, arg, err, sizeof(err)) < 0)
+                        return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                return OPTIONS_RUN;
+        case 'w':
+                o->follow = true;
+                return OPTIONS_RUN;
+        case 'W':
+                o->follow = o->follow_new = true;
+                return OPTIONS_RUN;
+        case OPT_CURSOR_FILE:
+                o->cursor_file = arg;
+                return OPTIONS_RUN;
+        case OPT_LOST:
+                o->lost = true;
+                return OPTIONS_RUN;
+        case OPT_FAIL_ON_LOSS:
+                o->fail_on_loss = true;
+                return OPTIONS_RUN;
+        case 'q':
+                o->quiet = true;
+                return OPTIONS_RUN;
+        case 'h':
+                return OPTIONS_HELP;
+        case 'V':
+                return OPTIONS_VERSION;
+        default: /* not in shortopts or longopts */
+                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), c);
+        }
+}
+
+static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
+static const struct option longopts[] = {
+        { "clear", no_argument, NULL, 'C' },
+        { "read-clear", no_argument, NULL, 'c' },
+        { "console-off", no_argument, NULL, 'D' },
+        { "show-delta", no_argument, NULL, 'd' },
+        { "console-on", no_argument, NULL, 'E' },
+        { "reltime", no_argument, NULL, 'e' },
+        { "file", required_argument, NULL, 'F' },
+        { "facility", required_argument, NULL, 'f' },
+        { "grep", required_argument, NULL, 'g' },
+        { "human", no_argument, NULL, 'H' },
+        { "kmsg-file", required_argument, NULL, 'K' },
+        { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
+        { "kernel", no_argument, NULL, 'k' },
+        { "color", optional_argument, NULL, 'L' },
+        { "colour", optional_argument, NULL, 'L' },
+        { "level", required_argument, NULL, 'l' },
+        { "console-level", required_argument, NULL, 'n' },
+        { "nopager", no_argument, NULL, 'P' },
+        { "force-prefix", no_argument, NULL, 'p' },
+        { "syslog", no_argument, NULL, 'S' },
+        { "buffer-size", required_argument, NULL, 's' },
+        { "ctime", no_argument, NULL, 'T' },
+        { "notime", no_argument, NULL, 't' },
+        { "userspace", no_argument, NULL, 'u' },
+        { "decode", no_argument, NULL, 'x' },
+        { "since", required_argument, NULL, OPT_SINCE },
+        { "until", required_argument, NULL, OPT_UNTIL },
+        { "seq", required_argument, NULL, OPT_SEQ },
+        { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
+        { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
+        { "follow", no_argument, NULL, 'w' },
+        { "follow-new", no_argument, NULL, 'W' },
+        { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
+        { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
+        { "lost", no_argument, NULL, OPT_LOST },
+        { "quiet", no_argument, NULL, 'q' },
+        { "noescape", no_argument, NULL, OPT_NOESCAPE },
+        { "format", required_argument, NULL, OPT_FORMAT },
+        { "json", optional_argument, NULL, 'J' },
+        { "raw", no_argument, NULL, 'r' },
+        { "output", required_argument, NULL, 'o' },
+        { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
+        { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+        { "boot-id", required_argument, NULL, OPT_BOOT_ID },
+        { "hostname", required_argument, NULL, OPT_HOSTNAME },
+        { "machine-id", required_argument, NULL, OPT_MACHINE_ID },
+        { "upload", required_argument, NULL, OPT_UPLOAD },
+        { "trust", required_argument, NULL, OPT_TRUST },
+        { "key", required_argument, NULL, OPT_KEY },
+        { "cert", required_argument, NULL, OPT_CERT },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        DEVCTX_LONGOPTS,
+        PROBLEM_LONGOPTS,
+        {},
+};
+
+enum options_result options_parse(int argc, char **argv, struct options *o) {
+        enum options_result r;
+        int c;
 
         if (argc > 0 && argv[0]) {
                 const char *base = strrchr(argv[0], '/');
@@ -208,252 +521,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
-                switch (c) {
-                case 'C':
-                        r = set_action(o, ACTION_CLEAR, "--clear");
-                        break;
-                case 'c':
-                        r = set_action(o, ACTION_READ_CLEAR, "--read-clear");
-                        break;
-                case 'D':
-                        r = set_action(o, ACTION_CONSOLE_OFF, "--console-off");
-                        break;
-                case 'E':
-                        r = set_action(o, ACTION_CONSOLE_ON, "--console-on");
-                        break;
-                case 'n':
-                        r = set_action(o, ACTION_CONSOLE_LEVEL, "--console-level");
-                        if (r != OPTIONS_RUN)
-                                return r;
-                        o->console_level = console_parse_level(optarg);
-                        if (o->console_level < 0)
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("unknown console level '%s' (expected 1 to 8 or a level name)"),
-                                      optarg);
-                        break;
-                case 'S':
-                        o->use_syslog = true;
-                        break;
-                case 's': {
-                        uint64_t v;
-
-                        if (parse_u64(optarg, &v) < 0 || v > INT_MAX)
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("invalid buffer size '%s' (expected a number of bytes)"), optarg);
-                        o->buffer_size = (unsigned)v;
-                        break;
-                }
-                case 'K':
-                        r = add_source(o, optarg, false);
-                        break;
-                case 'F':
-                        r = add_source(o, optarg, true);
-                        break;
-                case OPT_INPUT_FORMAT:
-                        if (strcmp(optarg, "kmsg") == 0)
-                                o->input_format = KMSG_FORMAT_KMSG;
-                        else if (strcmp(optarg, "syslog") == 0)
-                                o->input_format = KMSG_FORMAT_SYSLOG;
-                        else if (strcmp(optarg, "export") == 0)
-                                o->input_format = KMSG_FORMAT_EXPORT;
-                        else if (strcmp(optarg, "json") == 0)
-                                o->input_format = KMSG_FORMAT_JSON;
-                        else if (strcmp(optarg, "auto") == 0)
-                                o->input_format = KMSG_FORMAT_AUTO;
-                        else
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("unknown input format '%s' (expected kmsg, syslog, export or json)"),
-                                            optarg);
-                        break;
-                case 'l':
-                        if (filter_parse_levels(&o->filter, optarg) < 0)
-                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
-                        break;
-                case 'f':
-                        if (filter_parse_facilities(&o->filter, optarg) < 0)
-                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
-                        break;
-                case 'k':
-                        filter_add_kernel(&o->filter);
-                        break;
-                case 'u':
-                        filter_add_userspace(&o->filter);
-                        break;
-                case 'g':
-                        if (filter_set_grep(&o->filter, optarg) < 0)
-                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
-                        break;
-                case OPT_SEQ:
-                        if (filter_parse_seq(&o->filter, optarg) < 0)
-                                return options_fail(o, OPTIONS_FAILED, "%s", o->filter.error);
-                        break;
-                case OPT_SINCE:
-                        o->since = optarg;
-                        break;
-                case OPT_UNTIL:
-                        o->until = optarg;
-                        break;
-                case 'd':
-                        stamp_option(o, "--show-delta");
-                        /* Not the same as --time-format delta (timefmt.h). */
-                        timefmt_add(&o->out.time, TIME_SHOW_DELTA);
-                        break;
-                case 'e':
-                        stamp_option(o, "--reltime");
-                        r = set_time_format(o, "reltime");
-                        o->wall_option = "--reltime";
-                        break;
-                case 'H':
-                        stamp_option(o, "--human");
-                        r = set_time_format(o, "reltime");
-                        o->wall_option = "--human";
-                        o->pager = true;
-                        break;
-                case 'T':
-                        stamp_option(o, "--ctime");
-                        r = set_time_format(o, "ctime");
-                        o->wall_option = "--ctime";
-                        break;
-                case 't':
-                        stamp_option(o, "--notime");
-                        r = set_time_format(o, "notime");
-                        break;
-                case OPT_TIME_FORMAT:
-                        r = set_time_format(o, optarg);
-                        if (r == OPTIONS_RUN && timefmt_needs_wall(&o->out.time))
-                                o->wall_option = "--time-format";
-                        break;
-                case OPT_BOOT_TIME:
-                        o->boot_time = optarg;
-                        break;
-                case 'x':
-                        o->out.decode = true;
-                        break;
-                case 'p':
-                        o->out.force_prefix = true;
-                        break;
-                case 'L':
-                        /* util-linux takes -L=always too (getopt leaves the '='). */
-                        if (optarg && *optarg == '=')
-                                optarg++;
-                        e = color_mode_from_name(optarg);
-                        if (e < 0)
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("unknown color mode '%s' (expected auto, always or never)"),
-                                            optarg);
-                        o->color = (enum color_mode)e;
-                        break;
-                case 'P':
-                        o->nopager = true;
-                        break;
-                case OPT_NOESCAPE:
-                        o->out.noescape = true;
-                        break;
-                case OPT_FORMAT:
-                        r = set_format(o, optarg);
-                        break;
-                case 'J':
-                        if (optarg && strcmp(optarg, "dmesg") != 0) {
-                                return options_fail(o, OPTIONS_BAD_USAGE,
-                                            _("unknown --json variant '%s' (only 'dmesg')"), optarg);
-                        }
-                        /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
-                        r = set_format(o, optarg || o->as_dmesg ? "json-dmesg" : "json");
-                        o->json_option = !optarg;
-                        break;
-                case 'r':
-                        r = set_format(o, "syslog");
-                        o->raw_option = true;
-                        break;
-                case 'o': {
-                        const char *bad = NULL;
-
-                        /* The last -o counts, as with lsblk. */
-                        columns_free(&o->columns);
-                        e = columns_parse(&o->columns, optarg, &bad);
-                        if (e == -EINVAL) {
-                                return options_fail(o, OPTIONS_BAD_USAGE, _("unknown column '%s'"), bad);
-                        }
-                        if (e < 0)
-                                return options_fail(o, OPTIONS_FAILED, "%s", strerror(-e));
-                        if (!o->format_set)
-                                o->format = FORMAT_TABLE;
-                        break;
-                }
-                case OPT_LIST_COLUMNS:
-                        return OPTIONS_LIST_COLUMNS;
-                case OPT_NOHEADINGS:
-                        o->out.noheadings = true;
-                        break;
-                case OPT_BOOT_ID:
-                case OPT_MACHINE_ID:
-                        if (id128_parse(optarg, c == OPT_BOOT_ID ? o->boot_id : o->machine_id) < 0)
-                                return options_fail(o, OPTIONS_FAILED, _("bad id '%s' for %s (expected 32 hex digits)"),
-                                            optarg, c == OPT_BOOT_ID ? "--boot-id" : "--machine-id");
-                        if (!o->machine_option)
-                                o->machine_option = c == OPT_BOOT_ID ? "--boot-id" : "--machine-id";
-                        break;
-                case OPT_UPLOAD:
-                        if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected http:// or https://)"), optarg);
-                        o->upload = optarg;
-                        break;
-                case OPT_TRUST:
-                case OPT_KEY:
-                case OPT_CERT:
-                        *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = optarg;
-                        if (!o->tls_option)
-                                o->tls_option = c == OPT_TRUST ? "--trust" : c == OPT_KEY ? "--key" : "--cert";
-                        break;
-                case OPT_HOSTNAME:
-                        if (!*optarg || strlen(optarg) > 255 ||
-                            strcspn(optarg, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12"
-                                            "\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f ") != strlen(optarg))
-                                return options_fail(o, OPTIONS_FAILED,
-                                            _("bad host name for --hostname (1 to 255 bytes, no spaces or control characters)"));
-                        o->hostname = optarg;
-                        if (!o->machine_option)
-                                o->machine_option = "--hostname";
-                        break;
-                case DEVOPT_FIRST ... DEVOPT_LAST:
-                        if (devctx_option(&o->dev, c, optarg) < 0) {
-                                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match",
-                                            optarg);
-                        }
-                        break;
-                case PROBOPT_FIRST ... PROBOPT_LAST: {
-                        char err[400];
-
-                        if (problem_options_add(&o->problems, c, optarg, err, sizeof(err)) < 0)
-                                return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
-                        break;
-                }
-                case 'w':
-                        o->follow = true;
-                        break;
-                case 'W':
-                        o->follow = o->follow_new = true;
-                        break;
-                case OPT_CURSOR_FILE:
-                        o->cursor_file = optarg;
-                        break;
-                case OPT_LOST:
-                        o->lost = true;
-                        break;
-                case OPT_FAIL_ON_LOSS:
-                        o->fail_on_loss = true;
-                        break;
-                case 'q':
-                        o->quiet = true;
-                        break;
-                case 'h':
-                        return OPTIONS_HELP;
-                case 'V':
-                        return OPTIONS_VERSION;
-                default:
-                        return bad_option(o, c, argv, shortopts);
-                }
+                r = c == '?' || c == ':' ? bad_option(o, c, argv, shortopts) : opt_one(o, c, optarg);
                 if (r != OPTIONS_RUN)
                         return r;
         }
