@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "output/loss-text.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "output/sink.h"
 #include "text/utf8.h"

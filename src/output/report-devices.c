@@ -26,7 +26,7 @@
 
 #include "select/device.h"
 #include "base/i18n.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "output/sink.h"
 #include "base/strmap.h"

@@ -24,7 +24,7 @@
 #include "select/device.h"
 #include "base/i18n.h"
 #include "output/loss.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "output/sink.h"
 

@@ -18,7 +18,7 @@
 
 #include "select/device.h"
 #include "base/i18n.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "select/problems.h"
 #include "output/sink.h"

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "select/problems.h"
 #include "output/sink.h"

@@ -134,6 +134,9 @@ void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warn
  */
 int timeline_strip(struct sink *s);
 
+/* json.c: whether the json sink set up last writes records itself, not with json-c (for the tests). */
+bool json_direct(void);
+
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
         sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops,

@@ -21,7 +21,7 @@
 #include <json-c/json.h>
 
 #include "select/device.h"
-#include "output/json.h"
+#include "text/json.h"
 #include "text/writer.h"
 #include "output/sink.h"
 #include "tests.h"
