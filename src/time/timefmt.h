@@ -11,7 +11,9 @@
  * clock is boot time + the time slept before the record (suspend.h) + stamp.  The boot time is known for the live log
  * (CLOCK_REALTIME - CLOCK_BOOTTIME, or btime from /proc/stat; the
  * environment variable KDMESG_BOOT_TIME pins it), and for a dump only when
- * the user gives it (--boot-time).
+ * the user gives it (--boot-time).  This header covers the three files of
+ * time/: timefmt.c (the formats and time stamps), clock.c (the clocks and
+ * the boot time) and parse.c (the time grammar of --since and friends).
  */
 enum time_format {
         TIME_RAW = 0,    /* [    1.234567] */
@@ -64,7 +66,7 @@ struct suspends;
 int64_t timefmt_wall(const struct timefmt *t, uint64_t usec);
 
 /*
- * This machine's clocks: the boot time (CLOCK_REALTIME - CLOCK_BOOTTIME)
+ * clock.c: this machine's clocks: the boot time (CLOCK_REALTIME - CLOCK_BOOTTIME)
  * and the time slept since boot (CLOCK_BOOTTIME - CLOCK_MONOTONIC), µs.
  * KDMESG_TEST_CLOCKS="REALTIME MONOTONIC BOOTTIME" (seconds, with
  * fractions) pins them for tests.  Returns 0 or -errno (-EINVAL for a bad
@@ -84,7 +86,7 @@ bool timefmt_needs_wall(const struct timefmt *t);
 const char *timefmt_name(const struct timefmt *t);
 
 /*
- * The boot time, µs since the epoch: KDMESG_BOOT_TIME if set (any form
+ * clock.c: the boot time, µs since the epoch: KDMESG_BOOT_TIME if set (any form
  * time_parse_absolute() takes; it pins the boot time for any input, as
  * tests need), else, for the live log, from the clocks or btime in
  * /proc/stat.  Returns 0 or -errno: -EINVAL for a bad KDMESG_BOOT_TIME,
@@ -98,6 +100,8 @@ int boot_time_find(bool live, int64_t *ret_usec);
  */
 int boot_time_from_stat(const char *path, int64_t *ret_usec);
 
+/* parse.c: "SECONDS[.FRACTION]" filling all of s, as microseconds; 0 or -EINVAL. */
+int time_parse_seconds(const char *s, int64_t *ret_usec);
 /*
  * An absolute time, µs since the epoch: "@SECONDS[.FRACTION]" or
  * "SECONDS[.FRACTION]" since the epoch, "YYYY-MM-DD[ HH:MM[:SS]]" (also
