@@ -47,6 +47,7 @@ struct options {
         bool nopager;
         enum color_mode color;
         const char *boot_time;         /* --boot-time */
+        bool this_boot;                /* the -K dumps are of the running boot (options_setup_time()) */
         const char *since, *until;
         const char *wall_option;       /* the option that asked for wall-clock times */
         /* The first of -T, -e, -t, -d, -H (util-linux refuses them with -r), and whether it came before -r. */

@@ -15,10 +15,24 @@
 #include "base/i18n.h"
 #include "cli/options.h"
 #include "input/source.h"
+#include "input/this-boot.h"
 #include "pipeline/upload.h"
 #include "time/suspend.h"
 #include "time/timefmt.h"
 #include "text/util.h"
+
+/* Whether every -K dump is of the running boot (-K /dev/kmsg is the ring itself): 1, 0 (*ret_why), -ENOMEM. */
+static int dumps_of_this_boot(const struct options *o, const char **ret_why) {
+        struct this_boot *tb = this_boot_new(NULL);
+        int mine = tb ? 1 : -ENOMEM;
+        size_t i;
+
+        for (i = 0; i < o->n_sources && mine > 0; i++)
+                if (!o->sources[i].device)
+                        mine = this_boot_dump(tb, o->sources[i].path, o->sources[i].format, ret_why);
+        this_boot_free(tb);
+        return mine;
+}
 
 enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
@@ -37,7 +51,14 @@ enum options_result options_setup_time(struct options *o) {
         if (!wall && o->until && !until.monotonic)
                 wall = "--until";
 
-        if (o->boot_time) {
+        if (o->boot_time && strcmp(o->boot_time, "this") == 0) {
+                /* "this": the running boot's, for a dump the user knows to be of it. */
+                e = boot_time_find(true, &t->boot_usec);
+                if (e < 0)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("--boot-time this: this boot's time is not known: %s"), strerror(-e));
+                t->have_boot = true;
+        } else if (o->boot_time) {
                 if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
                         return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
@@ -56,6 +77,25 @@ enum options_result options_setup_time(struct options *o) {
                                     getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
                 from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
+                /* A dump of the running boot is on this boot's clock. */
+                if (e < 0 && (wall || o->format == FORMAT_EXPORT) && o->n_sources > 0 && !o->problems.pstore) {
+                        const char *why = NULL;
+                        int mine = dumps_of_this_boot(o, &why);
+
+                        if (mine < 0)
+                                return options_fail(o, OPTIONS_FAILED, "%s", strerror(-mine));
+                        if (mine > 0) {
+                                /* Its times as the live log's: this boot's clocks, its suspends from the ring. */
+                                e = boot_time_find(true, &t->boot_usec);
+                                t->have_boot = e == 0;
+                                from_clocks = e == 0 && !(pinned && *pinned);
+                                o->this_boot = true;
+                        } else if (wall)
+                                return options_fail(o, OPTIONS_FAILED,
+                                                    _("%s needs the boot time of the machine the dump comes from: "
+                                                      "give it with --boot-time (the dump is not this boot's: %s)"),
+                                                    wall, why);
+                }
                 if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
                         return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
@@ -126,7 +166,8 @@ enum options_result options_setup_export(struct options *o, bool live) {
                 return options_fail(o, OPTIONS_FAILED,
                                     _("--format=export needs the boot time of the machine the dump comes from: "
                                       "give it with --boot-time"));
-        /* The live log is this machine's; a dump's only as the options say, which go first. */
+        /* The live log and a dump of the running boot are this machine's; a dump's only as the options say. */
+        live = live || o->this_boot;
         if (live && !o->boot_id[0])
                 (void)boot_id_read(o->boot_id);
         if (live && !o->machine_id[0])

@@ -70,7 +70,9 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
                 "                               (repeatable: one stamp for each)\n"),
               o);
-        fputs(_("     --boot-time <time>      when the machine a dump comes from booted\n"), o);
+        fputs(_("     --boot-time <time>      when the machine a dump comes from booted (this:\n"
+                "                               this machine's running boot)\n"),
+              o);
         fputs(_(" -x, --decode                facility and level names before messages\n"), o);
         fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);

@@ -126,10 +126,11 @@ BOOT=1700000000
                 run --separate-stderr "$KDMESG" "$opt" -K "$DATA/classic.kmsg"
                 [ "$status" -eq 1 ]
                 [ -z "$output" ]
-                [[ "$stderr" == "kdmesg: "*" needs the boot time of the machine the dump comes from: give it with --boot-time" ]]
+                # (Why it is not this boot's depends on this machine's ring: not compared here.)
+                [[ "$stderr" == "kdmesg: "*" needs the boot time of the machine the dump comes from: give it with --boot-time (the dump is not this boot's: "*")" ]]
         done
         run --separate-stderr "$KDMESG" -T -F "$DATA/classic.syslog"
-        [ "$stderr" = "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+        [[ "$stderr" == "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time (the dump is not this boot's: "*")" ]]
 }
 
 @test "KDMESG_BOOT_TIME pins the boot time of dumps too; --boot-time wins over it" {
