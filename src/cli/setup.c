@@ -177,6 +177,9 @@ enum options_result options_setup_export(struct options *o, bool live) {
         o->out.boot_id = o->boot_id[0] ? o->boot_id : NULL;
         o->out.machine_id = o->machine_id[0] ? o->machine_id : NULL;
         o->out.hostname = o->hostname;
+        /* As journald 252 marks every entry: in the initrd, or the system. */
+        if (live)
+                o->out.runtime_scope = access("/etc/initrd-release", F_OK) == 0 ? "initrd" : "system";
         return OPTIONS_RUN;
 }
 

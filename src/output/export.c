@@ -8,12 +8,13 @@
  * The entry holds the fields journald writes for the same record
  * (systemd.journal-fields(7)): __REALTIME_TIMESTAMP, __MONOTONIC_TIMESTAMP,
  * _BOOT_ID, _SOURCE_MONOTONIC_TIMESTAMP, _TRANSPORT=kernel, PRIORITY,
- * SYSLOG_FACILITY (for userspace facilities only), SYSLOG_IDENTIFIER
+ * SYSLOG_FACILITY (0 for the kernel's own records too), SYSLOG_IDENTIFIER
  * ("kernel" for the kernel's records; for userspace facilities the
  * "ident[pid]: " prefix is taken off the message into SYSLOG_IDENTIFIER
  * and SYSLOG_PID), MESSAGE, every dictionary line as _KERNEL_KEY,
  * _UDEV_SYSNAME and _UDEV_DEVNODE from sysfs, _UDEV_DEVLINK from udev's
- * database, _HOSTNAME and _MACHINE_ID.
+ * database, _HOSTNAME, _MACHINE_ID and, for the live log, _RUNTIME_SCOPE
+ * (journald 252 writes it on every entry: "system", or "initrd" there).
  * kdmesg's own fields keep the rest of the record: SEQNUM, KMSG_FLAGS,
  * KMSG_FIELDS, and KMSG_DICT=KEY=VALUE for a dictionary key that cannot
  * follow _KERNEL_ in a journal field name ([A-Z0-9_], at most 64 bytes in
@@ -90,7 +91,7 @@ static void field_u64(const char *key, uint64_t v) {
 static const char *const own[] = {
         "__REALTIME_TIMESTAMP", "__MONOTONIC_TIMESTAMP", "_BOOT_ID", "_SOURCE_MONOTONIC_TIMESTAMP",
         "_TRANSPORT", "PRIORITY", "SYSLOG_FACILITY", "SYSLOG_IDENTIFIER", "SYSLOG_PID", "MESSAGE",
-        "_HOSTNAME", "_MACHINE_ID", "SEQNUM", "TIMESTAMP", "KMSG_FLAGS", "KMSG_FIELDS", "KMSG_DICT", "KMSG_MESSAGE",
+        "_HOSTNAME", "_MACHINE_ID", "_RUNTIME_SCOPE", "SEQNUM", "TIMESTAMP", "KMSG_FLAGS", "KMSG_FIELDS", "KMSG_DICT", "KMSG_MESSAGE",
         "_UDEV_SYSNAME", "_UDEV_DEVNODE", NULL,
 };
 
@@ -172,6 +173,8 @@ static void machine_fields(const struct output_settings *set, const struct kmsg_
                 field_str("_HOSTNAME", v);
         if ((r && (v = jf(r, "_MACHINE_ID"))) || (v = set->machine_id))
                 field_str("_MACHINE_ID", v);
+        if ((r && (v = jf(r, "_RUNTIME_SCOPE"))) || (v = set->runtime_scope))
+                field_str("_RUNTIME_SCOPE", v);
 }
 
 static int dict_fields(const struct kmsg_record *r) {
@@ -230,7 +233,8 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
                                 field("_UDEV_DEVLINK", val, len);
                 return;
         }
-        if (!dev || !devnames_from_sysfs(names))
+        /* As journald: only for a device sysfs has (a "+pci:..." value names one that may be gone). */
+        if (!dev || !devnames_in_sysfs(names, dev))
                 return;
         name = devnames_get(names, dev);
         if (!name)
@@ -267,10 +271,10 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         msg = kmsg_record_get_message(r, &len);
         if (kmsg_record_has_priority(r)) {
                 field_u64("PRIORITY", kmsg_record_get_level(r));
-                if (kmsg_record_get_facility(r) != 0) {
-                        field_u64("SYSLOG_FACILITY", kmsg_record_get_facility(r));
+                /* journald writes it on every record, the kernel's (0) too: journalctl --facility=kern. */
+                field_u64("SYSLOG_FACILITY", kmsg_record_get_facility(r));
+                if (kmsg_record_get_facility(r) != 0)
                         has_id = export_parse_identifier(msg, len, &id);
-                }
         }
         if (has_id) {
                 field("SYSLOG_IDENTIFIER", id.ident, id.ident_len);

@@ -47,6 +47,8 @@ struct output_settings {
         const char *boot_id;
         const char *hostname;
         const char *machine_id;
+        /* _RUNTIME_SCOPE ("system", "initrd"): journald's for the live log; NULL for a dump. */
+        const char *runtime_scope;
         bool json; /* --lost: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
         /* --problems, --problem: the classification of each record (problems.h), or NULL. */

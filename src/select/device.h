@@ -132,6 +132,12 @@ struct devnames *devnames_new(const struct sysroot *root);
 void devnames_free(struct devnames *n);
 /* The name for a DEVICE value ("b8:0" -> "sda"), or NULL when unknown. */
 const char *devnames_get(struct devnames *n, const char *device);
+/*
+ * Whether sysfs (below the root; names from sysfs only) has the device of
+ * a DEVICE value: "+subsystem:name" as /sys/bus/SUBSYSTEM/devices/NAME or
+ * /sys/class/SUBSYSTEM/NAME, the others by their name.
+ */
+bool devnames_in_sysfs(struct devnames *n, const char *device);
 /* Whether names come from sysfs (the live one, --resolve or --sysroot). */
 bool devnames_from_sysfs(const struct devnames *n);
 /*

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -218,6 +219,25 @@ const char *devnames_get(struct devnames *n, const char *device) {
         e->node.key = e->device;
         strmap_add(n->entries, &e->node);
         return e->name;
+}
+
+bool devnames_in_sysfs(struct devnames *n, const char *device) {
+        const char *name;
+        char path[PATH_MAX];
+        struct devid id;
+        struct stat st;
+        int sl;
+
+        if (!n || !n->sysfs || !device || devid_parse(device, &id) < 0)
+                return false;
+        if (id.kind != '+')
+                return devnames_get(n, device) != NULL;
+        /* "+subsystem:name": where udev looks, a bus's device or a class's ('!' in a name is '/'). */
+        name = strchr(device, ':') + 1;
+        sl = (int)(name - 1 - (device + 1));
+        if (pathf(path, "%s/sys/bus/%.*s/devices/%s", n->root, sl, device + 1, name) == 0 && stat(path, &st) == 0)
+                return true;
+        return pathf(path, "%s/sys/class/%.*s/%s", n->root, sl, device + 1, name) == 0 && stat(path, &st) == 0;
 }
 
 bool devnames_from_sysfs(const struct devnames *n) {

@@ -6,6 +6,10 @@
  *   kmsg-emu write RING COUNT [RATE]   append COUNT records (0: until
  *                                      SIGTERM/SIGINT) at RATE records/s
  *                                      (0 or absent: as fast as possible)
+ *   kmsg-emu append RING PRIO TEXT     append one record with that <PRI>
+ *                                      (facility * 8 + level) and TEXT as
+ *                                      the device shows it: the message,
+ *                                      then "\n KEY=VALUE" dictionary lines
  *   kmsg-emu reboot RING               new boot id, sequence restarts at 0
  *   kmsg-emu clear RING                what "dmesg -C" does (SEEK_DATA)
  *   kmsg-emu get RING FIELD            print first_seq, next_seq, boot_id,
@@ -103,15 +107,18 @@ static long long now_ns(void) {
         return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void append(struct emu_ring *r, const char *word, bool stamp) {
+static void append(struct emu_ring *r, const char *word, bool stamp, int prio) {
         struct emu_slot *s;
 
         lock(r);
         s = &r->slots[r->next_seq % r->capacity];
         s->seq = r->next_seq;
         s->usec = (r->next_seq + 1) * 1000;
-        s->prio = 6;
-        if (stamp)
+        s->prio = prio >= 0 ? (uint32_t)prio : 6;
+        if (prio >= 0) {
+                s->len = (uint32_t)strnlen(word, sizeof(s->text));
+                memcpy(s->text, word, s->len);
+        } else if (stamp)
                 s->len = (uint32_t)snprintf(s->text, sizeof(s->text), "%s %llu t=%lld", word,
                                             (unsigned long long)r->next_seq, now_ns());
         else
@@ -135,7 +142,7 @@ static int cmd_write(struct emu_ring *r, unsigned long long n, double rate) {
         unsigned long long batch = rate >= 2000 ? (unsigned long long)(rate / 1000) : 1;
 
         for (i = 0; (n == 0 || i < n) && !stop; i++) {
-                append(r, word, stamp);
+                append(r, word, stamp, -1);
                 if (rate > 0 && (i + 1) % batch == 0) {
                         long long due = start + (long long)((double)(i + 1) * 1e9 / rate), d = due - now_ns();
 
@@ -183,7 +190,7 @@ static uint64_t field(struct emu_ring *r, const char *name) {
 }
 
 static int usage(void) {
-        fprintf(stderr, "usage: kmsg-emu init|write|reboot|clear|get|wait RING ...\n");
+        fprintf(stderr, "usage: kmsg-emu init|write|append|reboot|clear|get|wait RING ...\n");
         return 2;
 }
 
@@ -217,6 +224,11 @@ int main(int argc, char **argv) {
         r = map(argv[2]);
         if (strcmp(argv[1], "write") == 0 && (argc == 4 || argc == 5))
                 return cmd_write(r, strtoull(argv[3], NULL, 10), argc == 5 ? atof(argv[4]) : 0);
+        if (strcmp(argv[1], "append") == 0 && argc == 5) {
+                append(r, argv[4], false, atoi(argv[3]));
+                tick(r);
+                return 0;
+        }
         if (strcmp(argv[1], "reboot") == 0) {
                 lock(r);
                 new_boot_id(r);

@@ -29,6 +29,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,8 +153,9 @@ static int emu_open(int flags) {
                 errno = -e;
                 return -1;
         }
-        if ((flags & O_ACCMODE) != O_RDONLY) {
-                errno = EPERM; /* the emulation does not take writes */
+        /* Write-only opens are refused; O_RDWR (journald's) reads, and writes as the kernel takes them. */
+        if ((flags & O_ACCMODE) == O_WRONLY) {
+                errno = EPERM;
                 return -1;
         }
         fd = inotify_init1(IN_NONBLOCK | ((flags & O_CLOEXEC) ? IN_CLOEXEC : 0));
@@ -345,9 +347,64 @@ ssize_t read(int fd, void *buf, size_t n) {
         return real_read(fd, buf, n);
 }
 
+/*
+ * A write() to the device adds one record, as the kernel's devkmsg_write()
+ * does: a leading "<N>" gives the level (N & 7) and, when not 0, the
+ * facility (N >> 3); without it, facility user (1) and level 4.  At most
+ * EMU_TEXT_MAX bytes; a trailing newline is dropped.
+ */
+static ssize_t emu_write(const void *buf, size_t n) {
+        const char *p = buf, *end = p + n;
+        unsigned prio = (1u << 3) | 4;
+        struct emu_slot *s;
+        uint64_t t;
+        size_t len;
+        int fd;
+
+        if (n > 1 && p[0] == '<') {
+                const char *q = p + 1;
+                unsigned v = 0;
+
+                while (q < end && *q >= '0' && *q <= '9' && v < 1000000)
+                        v = v * 10 + (unsigned)(*q++ - '0');
+                if (q < end && q > p + 1 && *q == '>') {
+                        prio = (v >> 3 ? v & ~7u : 1u << 3) | (v & 7);
+                        p = q + 1;
+                }
+        }
+        len = (size_t)(end - p);
+        if (len > 0 && p[len - 1] == '\n')
+                len--;
+        if (len > EMU_TEXT_MAX)
+                len = EMU_TEXT_MAX;
+        lock();
+        s = &ring->slots[ring->next_seq % ring->capacity];
+        s->seq = ring->next_seq;
+        s->usec = (ring->next_seq + 1) * 1000;
+        s->prio = prio;
+        s->len = (uint32_t)len;
+        memcpy(s->text, p, len);
+        ring->next_seq++;
+        if (ring->next_seq - ring->first_seq > ring->capacity)
+                ring->first_seq = ring->next_seq - ring->capacity;
+        unlock();
+        /* Wake the readers as kmsg-emu does: a write to the ring's tick queues IN_MODIFY. */
+        t = __atomic_add_fetch(&ring->tick, 1, __ATOMIC_RELAXED);
+        fd = real_open(ring_path, O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+                if (pwrite(fd, &t, sizeof(t), offsetof(struct emu_ring, tick)) < 0) {
+                        /* Readers that poll with a time-out still see it. */
+                }
+                real_close(fd);
+        }
+        return (ssize_t)n;
+}
+
 /* Counted: the reader's writes to standard output (how it batches its output). */
 ssize_t write(int fd, const void *buf, size_t n) {
         resolve();
+        if (is_emu(fd))
+                return emu_write(buf, n);
         if (fd == STDOUT_FILENO && ring)
                 count(&ring->n_out_write);
         return real_write(fd, buf, n);
