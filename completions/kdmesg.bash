@@ -143,13 +143,17 @@ _kdmesg()
                         _filedir -d
                         return
                         ;;
+                --problem-rules)
+                        _filedir
+                        return
+                        ;;
                 --timeline)
                         COMPREPLY=($(compgen -W "auto utf8 ascii" -- "$cur"))
                         return
                         ;;
                 --problem)
                         COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
-                                fs-error io-error thermal segfault warning link-down" -- "$cur"))
+                                fs-error io-error thermal lockdep segfault warning link-down" -- "$cur"))
                         return
                         ;;
                 --match)
@@ -180,7 +184,8 @@ _kdmesg()
                         --upload --trust --key --cert
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices
-                        --problems --problem --fail-on-problem --timeline --timeline=
+                        --problems --problem --fail-on-problem --problem-rules --list-problem-rules
+                        --timeline --timeline=
                         --pstore --pstore= --list
                         --help --version"
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -111,6 +111,10 @@ int main(int argc, char **argv) {
                 goto out;
         }
 
+        if (o.problems.list_rules) {
+                run.status = problem_options_list_rules(&o.problems);
+                goto out;
+        }
         /* The time options are checked before the device options search sysfs. */
         e = options_setup_time(&o);
         if (o.warning)

@@ -8,6 +8,7 @@
 #include "base/i18n.h"
 #include "select/problems.h"
 #include "text/util.h"
+#include "text/writer.h"
 
 const char *problem_options_help(void) {
         return _("\nProblems:\n"
@@ -16,6 +17,9 @@ const char *problem_options_help(void) {
                  "     --problem <kind>        only the records of problems of this kind\n"
                  "                               (repeatable)\n"
                  "     --fail-on-problem       exit with status 4 when a problem was found\n"
+                 "     --problem-rules <file>  use only the rules of this file, not the built-in\n"
+                 "                               ones and those of problems.d\n"
+                 "     --list-problem-rules    list the rules, each with its file and line\n"
                  "     --timeline[=<chars>]    report: message counts over time, one row per\n"
                  "                               level group (per problem kind with --problems);\n"
                  "                               chars: auto, utf8 or ascii\n");
@@ -56,6 +60,12 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
         case PROBOPT_LIST:
                 po->list = true;
                 return 0;
+        case PROBOPT_RULES:
+                po->rules_file = arg;
+                return 0;
+        case PROBOPT_LIST_RULES:
+                po->list_rules = true;
+                return 0;
         case PROBOPT_TIMELINE:
                 po->timeline = true;
                 if (!arg || strcmp(arg, "auto") == 0)
@@ -95,23 +105,45 @@ bool problem_options_active(const struct problem_options *po) {
         return po->report || po->select || po->fail;
 }
 
-int problem_options_setup(struct problem_options *po) {
+static int load_rules(struct problem_options *po) {
         int e;
 
-        if (!problem_options_active(po))
-                return 0;
         po->rules = problems_new();
         if (!po->rules) {
                 warnx_("%s", strerror(ENOMEM));
                 return -ENOMEM;
         }
-        e = problems_load_default(po->rules);
+        e = po->rules_file ? problems_load_file(po->rules, po->rules_file) : problems_load_default(po->rules);
         if (e < 0)
                 warnx_("%s", problems_error(po->rules));
         return e;
 }
 
+int problem_options_setup(struct problem_options *po) {
+        if (!problem_options_active(po))
+                return 0;
+        return load_rules(po);
+}
+
+int problem_options_list_rules(struct problem_options *po) {
+        struct problem_rule_info info;
+        size_t i;
+
+        if (load_rules(po) < 0)
+                return EXIT_BAD_INPUT;
+        for (i = 0; problems_rule_info(po->rules, i, &info) == 0; i++) {
+                out_text(info.source, strlen(info.source), false);
+                out_putc(':');
+                out_u64_digits(info.line);
+                out_puts(": ");
+                out_text(info.text, strlen(info.text), false);
+                out_putc('\n');
+        }
+        return out_close() < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
+}
+
 bool problem_options_select(struct problem_options *po, const struct kmsg_record *r, struct problem_hit *ret) {
+        po->seen++;
         if (problems_classify(po->rules, r, ret) < 0)
                 ret->kind = PROBLEM_NONE;
         po->last = *ret;

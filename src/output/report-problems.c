@@ -45,6 +45,20 @@ struct group {
         char key[];
 };
 
+/*
+ * A problem whose subject may still change (a "retitle" report): counted
+ * when a later record gives the subject, or when its report ends.
+ */
+struct pending {
+        bool on;
+        int kind;
+        bool has_seq, has_time;
+        uint64_t seq, time;
+        char *device, *message;
+        size_t message_len;
+        char subject[256];
+};
+
 struct problems_sink {
         struct sink sink;
         struct problem_options *po;
@@ -52,6 +66,7 @@ struct problems_sink {
         struct strmap *groups;
         bool json;
         char *keybuf;
+        struct pending pend;
 };
 
 static const char others_key[] = "\n(others)";
@@ -90,58 +105,102 @@ static struct group *group_get(struct problems_sink *p, int kind, const char *su
 
 static int json_group(struct problems_sink *p, const struct group *g);
 
+/* Count a problem of p->pend in its group; the device and message move to a new group. */
+static int commit(struct problems_sink *p) {
+        struct pending *pd = &p->pend;
+        struct sink *s = &p->sink;
+        struct group *g;
+        bool fresh;
+        int e = 0;
+
+        if (!pd->on)
+                return 0;
+        pd->on = false;
+        g = group_get(p, pd->kind, pd->subject, &fresh);
+        if (!g)
+                e = -ENOMEM;
+        if (g) {
+                g->count++;
+                if (pd->has_seq) {
+                        if (!g->has_seq)
+                                g->first_seq = pd->seq;
+                        g->has_seq = true;
+                        g->last_seq = pd->seq;
+                }
+                if (pd->has_time) {
+                        if (!g->has_first)
+                                g->first = pd->time;
+                        g->has_first = true;
+                        g->last = pd->time;
+                }
+        }
+        if (g && fresh) {
+                g->device = pd->device;
+                g->message = pd->message;
+                g->message_len = pd->message_len;
+                pd->device = pd->message = NULL;
+        }
+        free(pd->device);
+        free(pd->message);
+        pd->device = pd->message = NULL;
+        if (g && p->json && s->settings->stream) {
+                e = json_group(p, g);
+                sink_end_item(s);
+        }
+        return e;
+}
+
+/* Take the problem r opens into p->pend. */
+static int open_problem(struct problems_sink *p, const struct kmsg_record *r, const struct problem_hit *hit) {
+        struct pending *pd = &p->pend;
+        const char *dev = devctx_devname(p->dev, r), *msg, *nl;
+        size_t len;
+
+        pd->on = true;
+        pd->kind = hit->kind;
+        snprintf(pd->subject, sizeof(pd->subject), "%s", hit->subject ? hit->subject : "");
+        pd->has_seq = kmsg_record_has_seqnum(r);
+        pd->seq = pd->has_seq ? kmsg_record_get_seqnum(r) : 0;
+        pd->has_time = kmsg_record_has_timestamp(r);
+        pd->time = pd->has_time ? kmsg_record_get_timestamp(r) : 0;
+        if (!dev)
+                dev = kmsg_record_get_device(r);
+        if (!dev)
+                dev = hit->devname;
+        msg = kmsg_record_get_message(r, &len);
+        nl = memchr(msg, '\n', len);
+        if (nl)
+                len = (size_t)(nl - msg);
+        pd->device = dev ? strdup(dev) : NULL;
+        pd->message = malloc(len + 1);
+        if ((dev && !pd->device) || !pd->message) {
+                pd->on = false;
+                return -ENOMEM;
+        }
+        memcpy(pd->message, msg, len);
+        pd->message[len] = '\0';
+        pd->message_len = len;
+        return 0;
+}
+
 static int problems_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct problems_sink *p = (struct problems_sink *)s;
         const struct problem_hit *hit = &p->po->last;
-        struct group *g;
-        bool fresh;
+        int e;
 
+        if (hit->retitled && p->pend.on) {
+                snprintf(p->pend.subject, sizeof(p->pend.subject), "%s", hit->subject);
+                return commit(p);
+        }
+        /* A record that is no part of the pending problem's report ends it. */
+        if (p->pend.on && (hit->kind == PROBLEM_NONE || hit->opens) && (e = commit(p)) < 0)
+                return e;
         if (hit->kind == PROBLEM_NONE || !hit->opens)
                 return 0;
-        g = group_get(p, hit->kind, hit->subject ? hit->subject : "", &fresh);
-        if (!g)
-                return -ENOMEM;
-        g->count++;
-        if (kmsg_record_has_seqnum(r)) {
-                if (!g->has_seq)
-                        g->first_seq = kmsg_record_get_seqnum(r);
-                g->has_seq = true;
-                g->last_seq = kmsg_record_get_seqnum(r);
-        }
-        if (kmsg_record_has_timestamp(r)) {
-                if (!g->has_first)
-                        g->first = kmsg_record_get_timestamp(r);
-                g->has_first = true;
-                g->last = kmsg_record_get_timestamp(r);
-        }
-        if (fresh) {
-                const char *dev = devctx_devname(p->dev, r), *msg;
-                size_t len;
-                const char *nl;
-
-                if (!dev)
-                        dev = kmsg_record_get_device(r);
-                if (!dev)
-                        dev = hit->devname;
-                if (dev && !(g->device = strdup(dev)))
-                        return -ENOMEM;
-                msg = kmsg_record_get_message(r, &len);
-                nl = memchr(msg, '\n', len);
-                if (nl)
-                        len = (size_t)(nl - msg);
-                if (!(g->message = malloc(len + 1)))
-                        return -ENOMEM;
-                memcpy(g->message, msg, len);
-                g->message[len] = '\0';
-                g->message_len = len;
-        }
-        if (p->json && s->settings->stream) {
-                int e = json_group(p, g);
-
-                sink_end_item(s);
-                return e;
-        }
-        return 0;
+        e = open_problem(p, r, hit);
+        if (e >= 0 && !hit->provisional)
+                e = commit(p);
+        return e;
 }
 
 static int problems_loss(struct sink *s, const struct kmsg_loss *l) {
@@ -297,19 +356,56 @@ static void list_group(struct strmap_node *node, void *userdata) {
         l->groups[l->n++] = (struct group *)node;
 }
 
+static bool unread(const struct problems_sink *p) {
+        return p->po->unread > 0 || p->po->unread_rest;
+}
+
+/*
+ * What could not be read has no verdict: say how much, after the table (or
+ * as the last JSON line, {"unread":N,"unread_rest":true}).
+ */
+static int report_unread(struct problems_sink *p) {
+        char line[256];
+
+        if (!unread(p))
+                return 0;
+        if (p->json) {
+                out_puts("{\"unread\":");
+                out_u64_digits(p->po->unread);
+                if (p->po->unread_rest)
+                        out_puts(",\"unread_rest\":true");
+                out_puts("}\n");
+                sink_end_item(&p->sink);
+                return 0;
+        }
+        if (p->po->unread > 0) {
+                snprintf(line, sizeof(line), _("Lines that could not be read: %llu; no verdict on them.\n"),
+                         (unsigned long long)p->po->unread);
+                out_puts(line);
+        }
+        if (p->po->unread_rest)
+                out_puts(_("The rest of the input could not be read; no verdict on it.\n"));
+        return 0;
+}
+
 static int problems_finish(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
         struct group_list l = { .n = 0 };
         size_t i;
         int e = 0;
 
+        e = commit(p);
+        if (e < 0)
+                return e;
         /* Following, every group was written as it changed. */
         if (p->json && s->settings->stream)
                 return 0;
         if (p->groups->n == 0) {
-                if (!p->json)
+                if (!p->json && !unread(p))
                         out_puts(_("No known problems found.\n"));
-                return 0;
+                else if (!p->json && p->po->seen > 0)
+                        out_puts(_("No known problems in the records that were read.\n"));
+                return report_unread(p);
         }
         l.groups = calloc(p->groups->n, sizeof(*l.groups));
         if (!l.groups)
@@ -322,7 +418,7 @@ static int problems_finish(struct sink *s) {
         else
                 e = print_table(p, l.groups, l.n);
         free(l.groups);
-        return e;
+        return e < 0 ? e : report_unread(p);
 }
 
 static void free_group(struct strmap_node *node, void *userdata) {
@@ -338,6 +434,8 @@ static void problems_sink_free(struct sink *s) {
 
         if (p->groups)
                 strmap_each(p->groups, free_group, NULL);
+        free(p->pend.device);
+        free(p->pend.message);
         strmap_free(p->groups);
         free(p->keybuf);
         free(p);

@@ -37,6 +37,9 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
 
         run->bad_records++;
         run->status = EXIT_BAD_INPUT;
+        /* --problems gives no verdict on what it could not read. */
+        if (run->problems)
+                run->problems->unread++;
         if (++*shown > MAX_ERRORS_SHOWN)
                 return;
         if (kmsg_reader_is_device(rd))
@@ -349,6 +352,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 default:
                         warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
+                        if (run->problems)
+                                run->problems->unread_rest = true;
                         settle(run, rd);
                         return e;
                 }

@@ -2,7 +2,8 @@
 /*
  * Sorting records into problems with the rules of select/rules.c: the
  * first rule that matches a record decides; a "report" rule opens a
- * multi-line report whose "part" rules take the records after it.
+ * multi-line report, which takes the records after it until one ends it
+ * (see problems_classify() in problems.h).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -25,6 +26,7 @@ static const char *const kind_names[_PROBLEM_MAX] = {
         [PROBLEM_FS_ERROR] = "fs-error",
         [PROBLEM_IO_ERROR] = "io-error",
         [PROBLEM_THERMAL] = "thermal",
+        [PROBLEM_LOCKDEP] = "lockdep",
         [PROBLEM_SEGFAULT] = "segfault",
         [PROBLEM_WARNING] = "warning",
         [PROBLEM_LINK_DOWN] = "link-down",
@@ -43,28 +45,43 @@ int problem_kind_from_name(const char *name) {
         return -EINVAL;
 }
 
-/* Expand template t with the groups m of text into buf. */
-static void expand(char *buf, size_t size, const char *t, const char *text, const regmatch_t *m) {
+/*
+ * Expand template t with the groups m of text into buf; \s is prev, the
+ * report's subject so far.  A subject is one line: a group that holds a
+ * line break gives its first line only.
+ */
+static void expand(char *buf, size_t size, const char *t, const char *text, const regmatch_t *m, const char *prev) {
         size_t n = 0;
 
         for (; *t && n + 1 < size; t++) {
+                const char *from = NULL;
+                size_t len = 0;
+
                 if (*t == '\\' && t[1] >= '1' && t[1] <= '9') {
                         const regmatch_t *g = &m[t[1] - '0'];
-                        size_t len;
 
-                        t++;
-                        if (g->rm_so < 0)
-                                continue;
-                        len = (size_t)(g->rm_eo - g->rm_so);
-                        if (len > size - 1 - n)
-                                len = size - 1 - n;
-                        memcpy(buf + n, text + g->rm_so, len);
-                        n += len;
+                        if (g->rm_so >= 0) {
+                                from = text + g->rm_so;
+                                len = (size_t)(g->rm_eo - g->rm_so);
+                        }
+                } else if (*t == '\\' && t[1] == 's') {
+                        from = prev;
+                        len = strlen(prev);
+                } else {
+                        if (*t == '\\' && t[1] == '\\')
+                                t++;
+                        buf[n++] = *t;
                         continue;
                 }
-                if (*t == '\\' && t[1] == '\\')
-                        t++;
-                buf[n++] = *t;
+                t++;
+                if (!from)
+                        continue;
+                if (memchr(from, '\n', len))
+                        len = (size_t)((const char *)memchr(from, '\n', len) - from);
+                if (len > size - 1 - n)
+                        len = size - 1 - n;
+                memcpy(buf + n, from, len);
+                n += len;
         }
         buf[n] = '\0';
 }
@@ -116,11 +133,90 @@ void problems_break(struct problems *p) {
         p->open = PROBLEM_NONE;
 }
 
+bool problems_report_open(const struct problems *p) {
+        return p->open != PROBLEM_NONE;
+}
+
+/* Whether rec is past the end of the open report by its time or its origin (user space). */
+static bool ends_report(const struct problems *p, const struct kmsg_record *rec) {
+        if (kmsg_record_has_priority(rec) && kmsg_record_get_facility(rec) != 0)
+                return true;
+        if (p->have_last && kmsg_record_has_timestamp(rec)) {
+                uint64_t t = kmsg_record_get_timestamp(rec);
+
+                return t < p->last || t - p->last > REPORT_GAP_USEC;
+        }
+        return false;
+}
+
+static void note_time(struct problems *p, const struct kmsg_record *rec) {
+        p->have_last = kmsg_record_has_timestamp(rec);
+        if (p->have_last)
+                p->last = kmsg_record_get_timestamp(rec);
+}
+
+/* The first rule but parts and stops that matches: its index, or p->n. */
+static size_t first_opener(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
+        size_t i;
+
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (r->type != RULE_PART && r->type != RULE_STOP && matches(r, rec, p->text, len, m))
+                        break;
+        }
+        return i;
+}
+
+/*
+ * A record while a report is open: 1 when it is a part of it (*ret filled),
+ * 0 when it ends the report before it.  *ret_opener: the opener found, or
+ * p->n when none was looked for.
+ */
+static int continue_report(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m,
+                           struct problem_hit *ret, size_t *ret_opener) {
+        size_t i;
+
+        *ret_opener = p->n;
+        if (ends_report(p, rec))
+                return 0;
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if ((r->type != RULE_PART && r->type != RULE_STOP) || (r->kind != KIND_ANY && r->kind != p->open))
+                        continue;
+                if (!matches(r, rec, p->text, len, m))
+                        continue;
+                if (r->type == RULE_STOP)
+                        return 0;
+                ret->kind = p->open;
+                if (r->subject && p->provisional) {
+                        expand(p->subject, sizeof(p->subject), r->subject, p->text, m, p->open_subject);
+                        snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
+                        ret->subject = p->subject;
+                        ret->retitled = true;
+                        p->provisional = false;
+                }
+                note_time(p, rec);
+                if (r->end)
+                        p->open = PROBLEM_NONE;
+                return 1;
+        }
+        /* What opens another problem ends this report; anything else goes on with it. */
+        *ret_opener = first_opener(p, rec, len, m);
+        if (*ret_opener < p->n && p->rules[*ret_opener].type == RULE_PROBLEM)
+                return 0;
+        ret->kind = p->open;
+        note_time(p, rec);
+        return 1;
+}
+
 int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
         size_t len, i;
         const char *msg = kmsg_record_get_message(rec, &len);
         const char *nul;
         regmatch_t m[10];
+        const struct rule *r;
 
         *ret = (struct problem_hit){ .kind = PROBLEM_NONE };
         if (len > MAX_TEXT)
@@ -132,40 +228,38 @@ int problems_classify(struct problems *p, const struct kmsg_record *rec, struct 
         memcpy(p->text, msg, len);
         p->text[len] = '\0';
 
-        if (p->open != PROBLEM_NONE)
-                for (i = 0; i < p->n; i++) {
-                        const struct rule *r = &p->rules[i];
-
-                        if (r->type != RULE_PART || (r->kind != KIND_ANY && r->kind != p->open))
-                                continue;
-                        if (matches(r, rec, p->text, len, m)) {
-                                ret->kind = p->open;
-                                if (r->end)
-                                        p->open = PROBLEM_NONE;
-                                return 0;
-                        }
-                }
-        p->open = PROBLEM_NONE;
-        for (i = 0; i < p->n; i++) {
-                const struct rule *r = &p->rules[i];
-
-                if (r->type == RULE_PART || !matches(r, rec, p->text, len, m))
-                        continue;
-                if (r->type == RULE_IGNORE)
+        i = p->n;
+        if (p->open != PROBLEM_NONE) {
+                if (continue_report(p, rec, len, m, ret, &i) > 0)
                         return 0;
-                ret->kind = r->kind;
-                ret->opens = true;
-                p->subject[0] = '\0';
-                if (r->subject)
-                        expand(p->subject, sizeof(p->subject), r->subject, p->text, m);
-                ret->subject = p->subject;
-                if (r->devname) {
-                        expand(p->devname, sizeof(p->devname), r->devname, p->text, m);
-                        ret->devname = p->devname;
-                }
-                if (r->report)
-                        p->open = r->kind;
+                p->open = PROBLEM_NONE;
+        }
+        /* Records from user space (written to /dev/kmsg) are no kernel problem. */
+        if (kmsg_record_has_priority(rec) && kmsg_record_get_facility(rec) != 0)
                 return 0;
+        if (i == p->n)
+                i = first_opener(p, rec, len, m);
+        if (i == p->n)
+                return 0;
+        r = &p->rules[i];
+        if (r->type == RULE_IGNORE)
+                return 0;
+        ret->kind = r->kind;
+        ret->opens = true;
+        p->subject[0] = '\0';
+        if (r->subject)
+                expand(p->subject, sizeof(p->subject), r->subject, p->text, m, "");
+        ret->subject = p->subject;
+        if (r->devname) {
+                expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "");
+                ret->devname = p->devname;
+        }
+        if (r->report) {
+                p->open = r->kind;
+                p->provisional = r->retitle;
+                ret->provisional = r->retitle;
+                snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
+                note_time(p, rec);
         }
         return 0;
 }

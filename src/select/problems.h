@@ -10,10 +10,11 @@
 #include "libkmsg.h"
 
 /*
- * Known problems: rules read from files (problems-rules.c: the format is in
- * data/problems.rules and kdmesg(1)) sort records into kinds, and the
- * records of one multi-line report (an oops with its call trace and
- * "Modules linked in:") into one problem with a subject.
+ * Known problems: rules (select/rules.c; the format is in
+ * data/problems.rules and kdmesg(1)), built in or read from files
+ * (select/rules-load.c), sort records into kinds, and the records of one
+ * multi-line report (an oops with its registers, call trace and "Modules
+ * linked in:") into one problem with a subject (select/problems.c).
  */
 
 /* The kinds, worst first: the order of the --problems report. */
@@ -29,6 +30,7 @@ enum problem_kind {
         PROBLEM_FS_ERROR,
         PROBLEM_IO_ERROR,
         PROBLEM_THERMAL,
+        PROBLEM_LOCKDEP,
         PROBLEM_SEGFAULT,
         PROBLEM_WARNING,
         PROBLEM_LINK_DOWN,
@@ -55,17 +57,32 @@ struct problems *problems_free(struct problems *p);
 int problems_load_file(struct problems *p, const char *path);
 /* The same for rules in a buffer, named name in errors (tests). */
 int problems_load_buffer(struct problems *p, const char *name, const char *text, size_t len);
+/* The rules built into kdmesg (data/problems.rules at build time), named "<built-in>". */
+int problems_load_builtin(struct problems *p);
 /* What the last failed load found wrong. */
 const char *problems_error(const struct problems *p);
 /* How many rules are loaded. */
 size_t problems_count(const struct problems *p);
 
+/* Where rule i (in the order they are tried) came from. */
+struct problem_rule_info {
+        const char *source; /* the file, or "<built-in>" */
+        unsigned line;
+        const char *text;   /* the rule as written, without leading blanks */
+};
+/* 0 and *ret for rule i; -ENOENT past the last. */
+int problems_rule_info(const struct problems *p, size_t i, struct problem_rule_info *ret);
+
 /*
- * The rules kdmesg uses: the files of dir (default /etc/kdmesg/problems.d,
- * KDMESG_PROBLEMS_DIR replaces it) whose names end in ".rules", in name
- * order, then the shipped file (default /usr/share/kdmesg/problems.rules,
- * KDMESG_PROBLEMS_RULES replaces it).  A missing directory is no error; a
- * missing shipped file is.  Returns 0 or -errno with problems_error() set.
+ * The rules kdmesg uses: the drop-ins, files whose names end in ".rules" in
+ * /etc/kdmesg/problems.d and /usr/share/kdmesg/problems.d (a list separated
+ * by ':', KDMESG_PROBLEMS_DIR replaces it), in name order, a name in an
+ * earlier directory hiding it in later ones; then the shipped rules: the
+ * file /usr/share/kdmesg/problems.rules where it exists, otherwise those
+ * built in (KDMESG_PROBLEMS_RULES names another file to use instead; set
+ * and empty: the built-in ones).  A missing directory is no error; a
+ * missing file that KDMESG_PROBLEMS_RULES names is.  Returns 0 or -errno
+ * with problems_error() set.
  */
 int problems_load_default(struct problems *p);
 
@@ -73,18 +90,31 @@ int problems_load_default(struct problems *p);
 struct problem_hit {
         int kind;        /* enum problem_kind, or PROBLEM_NONE */
         bool opens;      /* the first record of a problem (a report's other records: false) */
-        const char *subject; /* opens: the subject, "" when the rule gives none; valid until the next call */
+        /*
+         * opens: the subject may still change: a later record of the report
+         * can retitle it (a report that waits for it groups it then, or at
+         * its end: problems_classify() of the next record that is not its part).
+         */
+        bool provisional;
+        bool retitled;   /* a record of the report that gave it its subject (in subject) */
+        const char *subject; /* opens, retitled: the subject, "" when the rule gives none; valid until the next call */
         const char *devname; /* opens: the device named by the text, or NULL */
 };
 
 /*
  * Classify the next record, in input order.  A record that continues the
- * report still open (a "part" rule) gets that report's kind.  Returns 0 or
+ * report still open gets that report's kind: a report runs from the record
+ * that opens it up to the one a "part end" rule matches, or up to the first
+ * record that starts something else (a "stop" rule matches it, or it opens
+ * another problem, or it comes from user space, or it is stamped more than
+ * two seconds after the report's last record or before it).  Returns 0 or
  * -ENOMEM.
  */
 int problems_classify(struct problems *p, const struct kmsg_record *r, struct problem_hit *ret);
 /* Forget the open report (a loss or a new source in between). */
 void problems_break(struct problems *p);
+/* Whether a report is open: the next record may still belong to it. */
+bool problems_report_open(const struct problems *p);
 
 /* How --timeline draws: block characters, or ASCII (auto: blocks on a UTF-8 terminal). */
 enum timeline_chars { TIMELINE_AUTO = 0, TIMELINE_UTF8, TIMELINE_ASCII };
@@ -99,8 +129,13 @@ struct problem_options {
         bool list;            /* --list: with --pstore, the dumps */
         uint32_t select;      /* --problem KIND...: bit per kind; 0: all records */
         bool fail;            /* --fail-on-problem */
+        const char *rules_file; /* --problem-rules FILE: only these rules */
+        bool list_rules;      /* --list-problem-rules */
         struct problems *rules; /* loaded by problem_options_setup() when any of these is set */
         uint64_t found;       /* problems (first records) seen in the selected kinds */
+        uint64_t seen;        /* records classified */
+        uint64_t unread;      /* records (lines) of the input that could not be read */
+        bool unread_rest;     /* reading failed: the rest of the input was not read */
         struct problem_hit last; /* the classification of the record just selected */
 };
 
@@ -111,6 +146,8 @@ enum {
         PROBOPT_TIMELINE,
         PROBOPT_PSTORE,
         PROBOPT_LIST,
+        PROBOPT_RULES,
+        PROBOPT_LIST_RULES,
 };
 
 #define PROBLEM_LONGOPTS                                                   \
@@ -119,10 +156,12 @@ enum {
         { "fail-on-problem", no_argument, NULL, PROBOPT_FAIL },             \
         { "timeline", optional_argument, NULL, PROBOPT_TIMELINE },          \
         { "pstore", optional_argument, NULL, PROBOPT_PSTORE },              \
-        { "list", no_argument, NULL, PROBOPT_LIST }
+        { "list", no_argument, NULL, PROBOPT_LIST },                        \
+        { "problem-rules", required_argument, NULL, PROBOPT_RULES },        \
+        { "list-problem-rules", no_argument, NULL, PROBOPT_LIST_RULES }
 
 #define PROBOPT_FIRST PROBOPT_PROBLEMS
-#define PROBOPT_LAST PROBOPT_LIST
+#define PROBOPT_LAST PROBOPT_LIST_RULES
 
 #define EXIT_PROBLEM 4
 
@@ -135,6 +174,8 @@ const char *problem_options_help(void);
 bool problem_options_active(const struct problem_options *po);
 /* Load the rules when needed; 0, or -errno after printing the error. */
 int problem_options_setup(struct problem_options *po);
+/* --list-problem-rules: every rule in the order they are tried, with its file and line; an exit status. */
+int problem_options_list_rules(struct problem_options *po);
 /*
  * Classify a record that passed every other filter; whether it is shown
  * (always without --problem).  *ret gets the classification.

@@ -15,26 +15,15 @@
  * copy their text with \1 to \9 replaced by the regex's groups; a value
  * may be quoted ("...", with \" for a quote) to hold spaces.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/i18n.h"
 #include "select/regex-cost.h"
 #include "select/rules.h"
-
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/share/kdmesg"
-#endif
-#ifndef PKGSYSCONFDIR
-#define PKGSYSCONFDIR "/etc/kdmesg"
-#endif
 
 struct problems *problems_new(void) {
         struct problems *p = calloc(1, sizeof(*p));
@@ -45,6 +34,7 @@ struct problems *problems_new(void) {
 }
 
 static void rule_free_strings(struct rule *r) {
+        free(r->text);
         free(r->subsystem);
         free(r->device);
         free(r->subject);
@@ -66,6 +56,9 @@ struct problems *problems_free(struct problems *p) {
         for (i = 0; i < p->n; i++)
                 rule_done(&p->rules[i]);
         free(p->rules);
+        for (i = 0; i < p->n_sources; i++)
+                free(p->sources[i]);
+        free(p->sources);
         free(p);
         return NULL;
 }
@@ -76,6 +69,30 @@ const char *problems_error(const struct problems *p) {
 
 size_t problems_count(const struct problems *p) {
         return p->n;
+}
+
+int problems_rule_info(const struct problems *p, size_t i, struct problem_rule_info *ret) {
+        if (i >= p->n)
+                return -ENOENT;
+        ret->source = p->rules[i].source;
+        ret->line = p->rules[i].line;
+        ret->text = p->rules[i].text;
+        return 0;
+}
+
+/* The source name as kept for the rules (one copy per name); NULL when out of memory. */
+static const char *intern_source(struct problems *p, const char *name) {
+        char **n;
+
+        if (p->n_sources > 0 && strcmp(p->sources[p->n_sources - 1], name) == 0)
+                return p->sources[p->n_sources - 1];
+        n = realloc(p->sources, (p->n_sources + 1) * sizeof(*n));
+        if (!n)
+                return NULL;
+        p->sources = n;
+        if (!(n[p->n_sources] = strdup(name)))
+                return NULL;
+        return n[p->n_sources++];
 }
 
 static int __attribute__((format(printf, 4, 5)))
@@ -171,24 +188,42 @@ static char *next_word(char **s, bool *ret_unterminated) {
 
 /* The \N references of a template name groups the regex has; 0 or -EINVAL. */
 static int check_template(struct problems *p, const char *name, unsigned line, const char *key, const char *t,
-                          size_t n_groups) {
-        for (; *t; t++)
-                if (*t == '\\' && t[1] >= '1' && t[1] <= '9' && (size_t)(t[1] - '0') > n_groups)
+                          size_t n_groups, bool part) {
+        for (; *t; t++) {
+                if (*t != '\\')
+                        continue;
+                if (t[1] >= '1' && t[1] <= '9' && (size_t)(t[1] - '0') > n_groups)
                         return bad(p, name, line, _("%s=: \\%c, but the regex has %zu groups"), key, t[1],
                                    n_groups);
+                if (t[1] == 's' && !part)
+                        return bad(p, name, line, _("%s=: \\s (the report's subject) is for 'part' rules"), key);
+                if (t[1])
+                        t++;
+        }
         return 0;
 }
 
 static int parse_rule(struct problems *p, const char *name, unsigned line, char *s) {
-        struct rule r = { .kind = PROBLEM_NONE };
+        struct rule r = { .kind = PROBLEM_NONE, .line = line };
         char *w, *re = NULL, *end;
         bool unterminated, icase = false;
+        uint64_t pieces = 0;
         const char *why;
         int e;
 
+        r.source = intern_source(p, name);
+        r.text = strdup(s);
+        if (!r.source || !r.text) {
+                free(r.text);
+                snprintf(p->error, sizeof(p->error), "%s", strerror(ENOMEM));
+                return -ENOMEM;
+        }
+
         w = next_word(&s, &unterminated);
-        if (!w)
+        if (!w) {
+                rule_free_strings(&r);
                 return bad(p, name, line, _("a quoted value has no closing '\"'"));
+        }
         if (strcmp(w, "ignore") == 0)
                 r.type = RULE_IGNORE;
         else if (strcmp(w, "any") == 0)
@@ -201,7 +236,9 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                         strcat(list, problem_kind_name(i));
                         strcat(list, ", ");
                 }
-                return bad(p, name, line, _("unknown kind '%s' (expected %sany or ignore)"), w, list);
+                e = bad(p, name, line, _("unknown kind '%s' (expected %sany or ignore)"), w, list);
+                rule_free_strings(&r);
+                return e;
         }
         for (;;) {
                 while (*s == ' ' || *s == '\t')
@@ -231,8 +268,12 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                         break;
                 if (strcmp(w, "report") == 0 && r.type == RULE_PROBLEM)
                         r.report = true;
-                else if (strcmp(w, "part") == 0 && r.type == RULE_PROBLEM)
+                else if (strcmp(w, "retitle") == 0 && r.type == RULE_PROBLEM && r.report)
+                        r.retitle = true;
+                else if (strcmp(w, "part") == 0 && r.type == RULE_PROBLEM && !r.report)
                         r.type = RULE_PART;
+                else if (strcmp(w, "stop") == 0 && r.type == RULE_PROBLEM && !r.report)
+                        r.type = RULE_STOP;
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
                 else if (strncmp(w, "level=", 6) == 0) {
@@ -261,19 +302,25 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 e = bad(p, name, line, _("no /regex/"));
         else if (!*re)
                 e = bad(p, name, line, _("an empty regex"));
-        else if (r.kind == KIND_ANY && r.type != RULE_PART)
-                e = bad(p, name, line, _("'any' is only for 'part' rules"));
-        else if (r.type == RULE_PART && (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
-                e = bad(p, name, line, _("a 'part' rule takes no conditions and no subject"));
+        else if (r.kind == KIND_ANY && r.type != RULE_PART && r.type != RULE_STOP)
+                e = bad(p, name, line, _("'any' is only for 'part' and 'stop' rules"));
+        else if (r.type == RULE_PART && (r.have_levels || r.subsystem || r.device || r.devname))
+                e = bad(p, name, line, _("a 'part' rule takes no conditions and no devname"));
+        else if (r.type == RULE_STOP && (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
+                e = bad(p, name, line, _("a 'stop' rule takes no conditions and no subject"));
         if (e < 0) {
                 /* Nothing compiled yet: free the strings only. */
                 rule_free_strings(&r);
                 return e;
         }
-        why = regex_cost_check(re);
+        why = regex_cost_measure(re, &pieces);
         if (why) {
                 rule_free_strings(&r);
                 return bad(p, name, line, _("regex too costly: %s"), why);
+        }
+        if (p->pieces + pieces > MAX_TOTAL_PIECES) {
+                rule_free_strings(&r);
+                return bad(p, name, line, _("rules too costly: all rules together over %d pieces"), MAX_TOTAL_PIECES);
         }
         e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
         if (e != 0) {
@@ -283,8 +330,8 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return bad(p, name, line, _("bad regex: %s"), msg);
         }
-        if ((r.subject && check_template(p, name, line, "subject", r.subject, r.re.re_nsub) < 0) ||
-            (r.devname && check_template(p, name, line, "devname", r.devname, r.re.re_nsub) < 0)) {
+        if ((r.subject && check_template(p, name, line, "subject", r.subject, r.re.re_nsub, r.type == RULE_PART) < 0) ||
+            (r.devname && check_template(p, name, line, "devname", r.devname, r.re.re_nsub, false) < 0)) {
                 rule_done(&r);
                 return -EINVAL;
         }
@@ -317,6 +364,7 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 p->cap = cap;
         }
         p->rules[p->n++] = r;
+        p->pieces += pieces;
         return 0;
 }
 
@@ -350,81 +398,4 @@ int problems_load_buffer(struct problems *p, const char *name, const char *text,
                         return e;
         }
         return 0;
-}
-
-int problems_load_file(struct problems *p, const char *path) {
-        struct stat st;
-        char *buf;
-        ssize_t n;
-        int fd, e;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) {
-                e = -errno;
-                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
-                return e;
-        }
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_RULES_FILE) {
-                e = S_ISDIR(st.st_mode) ? -EISDIR : -EFBIG;
-                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
-                close(fd);
-                return e;
-        }
-        buf = malloc((size_t)st.st_size + 1);
-        if (!buf) {
-                close(fd);
-                snprintf(p->error, sizeof(p->error), "%s", strerror(ENOMEM));
-                return -ENOMEM;
-        }
-        n = read(fd, buf, (size_t)st.st_size);
-        e = n < 0 ? -errno : 0;
-        close(fd);
-        if (e < 0)
-                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), path, strerror(-e));
-        else
-                e = problems_load_buffer(p, path, buf, (size_t)n);
-        free(buf);
-        return e;
-}
-
-static int by_name(const struct dirent **a, const struct dirent **b) {
-        return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static int rules_file(const struct dirent *d) {
-        size_t n = strlen(d->d_name);
-
-        return d->d_name[0] != '.' && n > 6 && strcmp(d->d_name + n - 6, ".rules") == 0;
-}
-
-int problems_load_default(struct problems *p) {
-        const char *dir = secure_getenv("KDMESG_PROBLEMS_DIR");
-        const char *shipped = secure_getenv("KDMESG_PROBLEMS_RULES");
-        struct dirent **names = NULL;
-        int n, i, e = 0;
-
-        if (!dir)
-                dir = PKGSYSCONFDIR "/problems.d";
-        if (!shipped)
-                shipped = PKGDATADIR "/problems.rules";
-        /* The user's rules first: the first rule that matches decides. */
-        n = *dir ? scandir(dir, &names, rules_file, by_name) : 0;
-        if (n < 0 && errno != ENOENT && errno != ENOTDIR) {
-                e = -errno;
-                snprintf(p->error, sizeof(p->error), _("cannot read the problem rules %s: %s"), dir, strerror(-e));
-                return e;
-        }
-        for (i = 0; i < n; i++) {
-                char path[4096];
-
-                if (e == 0) {
-                        snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-                        e = problems_load_file(p, path);
-                }
-                free(names[i]);
-        }
-        free(names);
-        if (e < 0)
-                return e;
-        return problems_load_file(p, shipped);
 }

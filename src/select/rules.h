@@ -19,13 +19,22 @@
 #define MAX_SUBJECT 256
 #define MAX_LITERALS 8
 
-enum rule_type { RULE_PROBLEM, RULE_PART, RULE_IGNORE };
+/* All rules together: over this many pieces (regex-cost.h) they are refused. */
+#define MAX_TOTAL_PIECES 200000
+/* A report ends at a record this much later than its last one (µs): a report is printed at once. */
+#define REPORT_GAP_USEC 2000000
+
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE };
 #define KIND_ANY (-2)
 
 struct rule {
         enum rule_type type;
-        int kind; /* KIND_ANY: a part of any report */
+        int kind; /* KIND_ANY: a part or stop of any report */
         bool report, end;
+        bool retitle; /* report: a part rule with subject= may give the subject */
+        const char *source; /* the file (or "(built-in)"), in problems.sources */
+        unsigned line;
+        char *text;         /* the rule as written */
         bool have_levels;
         uint8_t levels;
         char *subsystem, *device;
@@ -41,11 +50,21 @@ struct rule {
 struct problems {
         struct rule *rules;
         size_t n, cap;
+        char **sources; /* the names rules came from */
+        size_t n_sources;
+        uint64_t pieces; /* of all rules */
         int open; /* the kind of the report still open, or PROBLEM_NONE */
+        bool provisional;    /* its subject may still change (a "retitle" rule opened it) */
+        bool have_last;      /* the time of its last record is known */
+        uint64_t last;
         char text[MAX_TEXT + 1];
         char subject[MAX_SUBJECT], devname[MAX_SUBJECT];
+        char open_subject[MAX_SUBJECT]; /* the open report's subject */
         char error[512];
 };
+
+extern const char problems_builtin_text[];
+extern const size_t problems_builtin_size;
 
 /*
  * The quick check before a regex: text that every match contains.  Each

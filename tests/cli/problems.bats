@@ -15,8 +15,8 @@ setup() {
         CASES="$DATA/problems-cases.txt"
 }
 
-KINDS="panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal segfault
-warning link-down"
+KINDS="panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep
+segfault warning link-down"
 
 # The sequence numbers of the case lines of kind $1 (the dump numbers its records from 0).
 expected_seqs() {
@@ -92,8 +92,10 @@ user_rules() {
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --json
         [ "$status" -eq 0 ]
         golden problems/report.json
-        # The 4.19 oops (16 records with its call trace), the 5.15 and the arm64 one are three problems.
-        grep -F '"subject":"NULL pointer dereference"' <<<"$output" | grep -qF '"count":3,"first_seq":'
+        # The 4.19 and the 3.13 oops (16 and 20 records with their call traces) are two problems
+        # in one function; the 5.15 one, without its RIP line, another.
+        grep -F '"subject":"BUG: kernel NULL pointer dereference in crash_init"' <<<"$output" | grep -qF '"count":2,"first_seq":'
+        grep -F '"subject":"BUG: kernel NULL pointer dereference"' <<<"$output" | grep -qF '"count":1,"first_seq":'
 }
 
 @test "the records of a report go with it: --problem oops shows the call trace and Modules linked in" {
@@ -106,19 +108,21 @@ user_rules() {
 }
 
 @test "the other filters apply first" {
-        run "$KDMESG" -K "$DUMP" --problems --json --since 80 --until 85
+        run "$KDMESG" -K "$DUMP" --problems --json --since 340 --until 366
         [ "$status" -eq 0 ]
-        [ "$(grep -c . <<<"$output")" -eq 4 ]
+        [ "$(grep -c . <<<"$output")" -eq 5 ]
         ! grep -vqF '"problem":"mce"' <<<"$output"
         run "$KDMESG" -K "$DUMP" --problems --json --device b8:16
         [ "$status" -eq 0 ]
         # The block layer's error and the SCSI failure with its sense lines: two problems of sdb.
         [ "${#lines[@]}" -eq 1 ]
-        [[ "${lines[0]}" == '{"problem":"io-error","count":2,"first_seq":33,"last_seq":40,'*'"subject":"sdb","device":"b8:16"'* ]]
+        [[ "${lines[0]}" == '{"problem":"io-error","count":2,"first_seq":38,"last_seq":45,'*'"subject":"sdb","device":"b8:16"'* ]]
         run "$KDMESG" -K "$DUMP" --problems --json -l emerg
         [ "$status" -eq 0 ]
-        ! grep -qE '"problem":"(oops|io-error|warning)"' <<<"$output"
+        ! grep -qE '"problem":"(oops|io-error|fs-error)"' <<<"$output"
         grep -qF '"problem":"panic"' <<<"$output"
+        # unregister_netdevice's line is at emerg (pr_emerg), the WARN lines are not.
+        ! grep -qF '"subject":"WARNING' <<<"$output"
 }
 
 @test "--fail-on-problem: exit 4 when a problem was found, 0 and one line when none" {
@@ -174,7 +178,7 @@ RULES
                 [ "${#stderr_lines[@]}" -eq 1 ]
                 [ "${stderr_lines[0]}" = "kdmesg: $d/bad.rules:$1" ]
         }
-        printf '# ok\nsegfault /x/\noom /y/\n' | check_bad "3: unknown kind 'oom' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, segfault, warning, link-down, any or ignore)"
+        printf '# ok\nsegfault /x/\noom /y/\n' | check_bad "3: unknown kind 'oom' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, segfault, warning, link-down, any or ignore)"
         printf 'oops\n' | check_bad "1: no /regex/"
         printf 'oops /a(/\n' | check_bad "1: bad regex: Unmatched ( or \\("
         printf 'oops /abc\n' | check_bad "1: the regex has no closing '/'"
@@ -183,8 +187,9 @@ RULES
         printf 'oops level=bad /abc/\n' | check_bad "1: unknown level 'bad'"
         printf 'oops subject=\\2 /(a)/\n' | check_bad "1: subject=: \\2, but the regex has 1 groups"
         printf 'oops subject="a b /x/\n' | check_bad "1: a quoted value has no closing '\"'"
-        printf 'any /x/\n' | check_bad "1: 'any' is only for 'part' rules"
-        printf 'oops part subject=x /x/\n' | check_bad "1: a 'part' rule takes no conditions and no subject"
+        printf 'any /x/\n' | check_bad "1: 'any' is only for 'part' and 'stop' rules"
+        printf 'oops part level=err /x/\n' | check_bad "1: a 'part' rule takes no conditions and no devname"
+        printf 'oops /^(a*)*\\1X$/\n' | check_bad "1: regex too costly: a back-reference (\\1 to \\9): its matching time has no bound"
         printf 'oops //\n' | check_bad "1: an empty regex"
 }
 
@@ -197,7 +202,7 @@ RULES
 @test "bad combinations and kinds are refused before reading" {
         run --separate-stderr "$KDMESG" -K "$DUMP" --problem oom
         [ "$status" -eq 1 ]
-        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'oom' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal segfault warning link-down)" ]
+        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'oom' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep segfault warning link-down)" ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --lost
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems and --lost cannot be used together" ]
@@ -233,7 +238,9 @@ bash_complete() {
         run bash_complete --problem hu
         [ "$output" = "hung-task" ]
         run bash_complete --proble
-        [ "$output" = "$(printf -- '--problems\n--problem')" ]
+        [ "$output" = "$(printf -- '--problems\n--problem\n--problem-rules')" ]
+        run bash_complete --problem l
+        [ "$output" = "$(printf 'lockdep\nlink-down')" ]
         run bash_complete --fail-on-p
         [ "$output" = "--fail-on-problem" ]
 }
@@ -260,4 +267,100 @@ bash_complete() {
         [ "$(wc -l <"$out")" -eq 2 ]
         [[ "$(sed -n 1p "$out")" == '{"problem":"segfault","count":1,"first_seq":1,"last_seq":1,'* ]]
         [[ "$(sed -n 2p "$out")" == '{"problem":"segfault","count":2,"first_seq":1,"last_seq":3,'* ]]
+}
+
+@test "the rules are built in: kdmesg works from its build tree, with the rules of data/problems.rules" {
+        # Set and empty: the built-in rules, whatever is installed.
+        KDMESG_PROBLEMS_RULES= run --separate-stderr "$KDMESG" -K "$DUMP" --problems --json
+        [ "$status" -eq 0 ]
+        diff -u <("$KDMESG" -K "$DUMP" --problems --json) <(printf '%s\n' "$output")
+        KDMESG_PROBLEMS_RULES= run "$KDMESG" --list-problem-rules
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "<built-in>:"*": any part end /"* ]]
+        [ "${#lines[@]}" -eq "$(grep -cvE '^[[:space:]]*(#|$)' "$KDMESG_PROBLEMS_RULES")" ]
+        # Unset, as a user runs it: the built-in rules unless the data directory has the file.
+        local f
+        for f in /usr/local/share/kdmesg/problems.rules /usr/share/kdmesg/problems.rules; do
+                [ ! -e "$f" ] || skip "$f is installed"
+        done
+        unset KDMESG_PROBLEMS_RULES
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problem panic -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 4 ]
+}
+
+@test "--problem-rules FILE: only its rules; --list-problem-rules names each rule's file and line" {
+        user_rules 10-local.rules <<'RULES'
+# ours
+segfault subject=mine /^mine$/
+RULES
+        printf 'thermal subject=\\1 /^(hot)$/\n' >"$BATS_TEST_TMPDIR/only.rules"
+        run "$KDMESG" --list-problem-rules
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "$KDMESG_PROBLEMS_DIR/10-local.rules:2: segfault subject=mine /^mine\$/" ]
+        [[ "${lines[1]}" == "$KDMESG_PROBLEMS_RULES:"*": any part end "* ]]
+        run "$KDMESG" --problem-rules "$BATS_TEST_TMPDIR/only.rules" --list-problem-rules
+        [ "$status" -eq 0 ]
+        [ "$output" = "$BATS_TEST_TMPDIR/only.rules:1: thermal subject=\\1 /^(hot)\$/" ]
+        printf '4,0,1000,-;hot\n4,1,2000,-;mine\n4,2,3000,-;Kernel panic - not syncing: x\n' >"$BATS_TEST_TMPDIR/d.kmsg"
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/d.kmsg" --problem-rules "$BATS_TEST_TMPDIR/only.rules" --problems --json
+        [ "$status" -eq 0 ]
+        [ "$output" = '{"problem":"thermal","count":1,"first_seq":0,"last_seq":0,"time_first":0.001000,"time_last":0.001000,"subject":"hot","message":"hot"}' ]
+        # Control bytes of a rules file are escaped in the list.
+        printf 'thermal /\033x/\n' >"$BATS_TEST_TMPDIR/esc.rules"
+        run "$KDMESG" --problem-rules "$BATS_TEST_TMPDIR/esc.rules" --list-problem-rules
+        [ "$output" = "$BATS_TEST_TMPDIR/esc.rules:1: thermal /\\x1bx/" ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/d.kmsg" --problem-rules /nonexistent.rules --problems
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot read the problem rules /nonexistent.rules: No such file or directory" ]
+}
+
+@test "a FIFO among the rules files is refused at once, never waited on" {
+        mkdir -p "$KDMESG_PROBLEMS_DIR"
+        mkfifo "$KDMESG_PROBLEMS_DIR/50-fifo.rules"
+        run --separate-stderr timeout 10 "$KDMESG" -K "$DUMP" --problems
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot read the problem rules $KDMESG_PROBLEMS_DIR/50-fifo.rules: not a regular file" ]
+        rm "$KDMESG_PROBLEMS_DIR/50-fifo.rules"
+        mkfifo "$BATS_TEST_TMPDIR/fifo"
+        run --separate-stderr timeout 10 "$KDMESG" -K "$DUMP" --problems --problem-rules "$BATS_TEST_TMPDIR/fifo"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot read the problem rules $BATS_TEST_TMPDIR/fifo: not a regular file" ]
+}
+
+@test "no verdict on unread input: how many lines could not be read, never 'No known problems found.'" {
+        # dmesg -T output: no line of it is a record kdmesg reads.
+        printf '[Mon Nov 13 22:13:20 2023] a[1]: segfault at 0 ip 1 sp 2 error 4 in a[1+1]\n%.0s' 1 2 3 >"$BATS_TEST_TMPDIR/t.txt"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/t.txt" --input-format=kmsg --problems
+        [ "$status" -eq 1 ]
+        [ "$output" = "Lines that could not be read: 3; no verdict on them." ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/t.txt" --input-format=kmsg --problems --json
+        [ "$status" -eq 1 ]
+        [ "$output" = '{"unread":3}' ]
+        # Some read, some not: the verdict is on what was read only.
+        printf '6,0,1000,-;usb 1-1: new device\nnonsense\n' >"$BATS_TEST_TMPDIR/m.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems
+        [ "$status" -eq 1 ]
+        [ "$output" = "$(printf 'No known problems in the records that were read.\nLines that could not be read: 1; no verdict on them.')" ]
+        printf '6,0,1000,-;a[1]: segfault at 0 ip 1 sp 2 error 4 in a[1+1]\nnonsense\n' >"$BATS_TEST_TMPDIR/m.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems
+        [ "${lines[2]}" = "Lines that could not be read: 1; no verdict on them." ]
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems --json
+        [ "${lines[1]}" = '{"unread":1}' ]
+}
+
+@test "a report runs to its end: the 3.x oops with its task line, KASAN and KFENCE to their line of '='" {
+        run "$KDMESG" -K "$DUMP" --problem oops --format=cat
+        [ "$status" -eq 0 ]
+        [[ "$output" == *$'task: ffff880036a1c800 ti: ffff880036b2c000 task.ti: ffff880036b2c000\nRIP: 0010:'* ]]
+        [[ "$output" == *$'Read of size 4 at addr ffff888012345678 by task swapper/1/0\n\nCPU: 1 PID: 0'* ]]
+        [[ "$output" == *$'                   ^\n=================================================================='* ]]
+        [[ "$output" == *$'Out-of-bounds read at 0xffffffffb672efff (1B left of kfence-#17):'* ]]
+        [[ "$output" != *"Disabling lock debugging"* ]]
+        run "$KDMESG" -K "$DUMP" --problem hung-task --format=cat
+        [[ "$output" == *$'getty           D    0   612      1 0x00000000\n'* ]]
+        run "$KDMESG" -K "$DUMP" --problem rcu-stall --format=cat
+        [[ "$output" == *$'rcu_preempt     R  running task        0     9      2 0x00000000\nCall Trace:'* ]]
+        [[ "$output" == *"All QSes seen, last rcu_preempt kthread activity"* ]]
 }

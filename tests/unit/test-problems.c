@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "select/problems.h"
@@ -64,7 +65,7 @@ TEST(kind_names_round_trip) {
 TEST(errors_name_the_line) {
         CHECK_STR(load_error("# c\n\nsegfault /a/\n  bogus /b/\n"),
                   "t.rules:4: unknown kind 'bogus' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, "
-                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, segfault, warning, link-down, any or ignore)");
+                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, segfault, warning, link-down, any or ignore)");
         CHECK_STR(load_error("oops\n"), "t.rules:1: no /regex/");
         /* The regex runs to the last '/'. */
         CHECK_STR(load_error("oops /x/ /y/\n"), "");
@@ -77,8 +78,14 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("\"oops /x/\n"), "t.rules:1: a quoted value has no closing '\"'");
         CHECK_STR(load_error("oops end /x/\n"), "t.rules:1: unknown word 'end'");
         CHECK_STR(load_error("ignore part /x/\n"), "t.rules:1: unknown word 'part'");
-        CHECK_STR(load_error("oops part level=err /x/\n"), "t.rules:1: a 'part' rule takes no conditions and no subject");
-        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part' rules");
+        CHECK_STR(load_error("oops part level=err /x/\n"), "t.rules:1: a 'part' rule takes no conditions and no devname");
+        CHECK_STR(load_error("oops part devname=x /x/\n"), "t.rules:1: a 'part' rule takes no conditions and no devname");
+        CHECK_STR(load_error("oops stop subject=x /x/\n"), "t.rules:1: a 'stop' rule takes no conditions and no subject");
+        CHECK_STR(load_error("oops report stop /x/\n"), "t.rules:1: unknown word 'stop'");
+        CHECK_STR(load_error("oops retitle /x/\n"), "t.rules:1: unknown word 'retitle'");
+        CHECK_STR(load_error("oops subject=\\s /x/\n"), "t.rules:1: subject=: \\s (the report's subject) is for 'part' rules");
+        CHECK_STR(load_error("any part subject=\"\\s in \\1\" /(x)/\nany stop /y/\n"), "");
+        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part' and 'stop' rules");
         CHECK_STR(load_error("oops level=loud /x/\n"), "t.rules:1: unknown level 'loud'");
         CHECK_STR(load_error("oops //\n"), "t.rules:1: an empty regex");
         CHECK(strncmp(load_error("oops /[/\n"), "t.rules:1: bad regex: ", 22) == 0);
@@ -87,6 +94,13 @@ TEST(errors_name_the_line) {
                   "t.rules:1: regex too costly: a repetition of a repetition (undefined in POSIX)");
         CHECK_STR(load_error("oops /a*{2}/\n"), "t.rules:1: regex too costly: a repetition of a repetition (undefined in POSIX)");
         CHECK_STR(load_error("oops /a{256}/\n"), "t.rules:1: regex too costly: a repetition bound over 255");
+        /* Back-references are matched by backtracking: "^(a*)*\1X$" took gigabytes on 8 KB. */
+        CHECK_STR(load_error("oops /^(a*)*\\1X$/\n"),
+                  "t.rules:1: regex too costly: a back-reference (\\1 to \\9): its matching time has no bound");
+        CHECK_STR(load_error("oops /(a)\\9/\n"),
+                  "t.rules:1: regex too costly: a back-reference (\\1 to \\9): its matching time has no bound");
+        /* In a bracket a backslash is itself; an escaped backslash before a digit is no reference. */
+        CHECK_STR(load_error("oops /[\\1]x\\\\1/\n"), "");
         CHECK_STR(load_error("oops /a{1,999999999999999999999}/\n"), "t.rules:1: regex too costly: a repetition bound over 255");
         CHECK_STR(load_error("oops /((a{200}){200})/\n"),
                   "t.rules:1: regex too costly: over 20000 pieces once its repetitions are expanded");
@@ -96,7 +110,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops /[+*{]+ \\++ (a{100}){100} x{1,}[[:space:]]+ ([]+])+/\n"), "");
         CHECK_STR(load_error("a\r\n\toops  level=err+   /x/i  \r\n"), "t.rules:1: unknown kind 'a' (expected panic, "
                   "oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, "
-                  "segfault, warning, link-down, any or ignore)");
+                  "lockdep, segfault, warning, link-down, any or ignore)");
 }
 
 TEST(a_nul_byte_in_a_rules_file) {
@@ -146,38 +160,109 @@ TEST(first_rule_wins_and_ignore) {
         problems_free(p);
 }
 
-TEST(reports_take_their_parts_until_a_line_that_is_none) {
+TEST(reports_take_the_records_up_to_their_end) {
         struct problems *p = load("oops report subject=\\1 /^BUG: (.*)$/\n"
                                   "oops part /^Oops: /\n"
-                                  "any part /^ |^Call Trace:/\n"
                                   "any part end /^---\\[ end trace/\n"
-                                  "warning report /^WARNING: /\n");
+                                  "any stop /^-+\\[ cut here \\]-+$/\n"
+                                  "warning report /^WARNING: /\n"
+                                  "segfault /segfault/\n"
+                                  "ignore /^Oops: boring/\n");
         struct problem_hit h;
 
-        h = classify(p, "1,0,0,-;BUG: null");
-        CHECK(h.kind == PROBLEM_OOPS && h.opens);
+        h = classify(p, "1,0,1000000,-;BUG: null");
+        CHECK(h.kind == PROBLEM_OOPS && h.opens && !h.provisional);
         CHECK_STR(h.subject, "null");
-        h = classify(p, "4,1,0,-;Oops: 0000 [#1]");
+        CHECK(problems_report_open(p));
+        /* A part rule of the kind, and any line at all after it: the report goes on. */
+        h = classify(p, "4,1,1000100,-;Oops: 0000 [#1]");
         CHECK(h.kind == PROBLEM_OOPS && !h.opens);
-        h = classify(p, "4,2,0,-;Call Trace:");
+        CHECK_INT(classify(p, "4,2,1000200,-;task: ffff88003a1c0000 ti: ffff88003a1c4000 task.ti: ffff88003a1c4000").kind,
+                  PROBLEM_OOPS);
+        CHECK_INT(classify(p, "4,3,1000300,-;").kind, PROBLEM_OOPS);
+        CHECK_INT(classify(p, "4,4,1000400,-;Read of size 4 at addr ffff888012345678 by task a/1").kind, PROBLEM_OOPS);
+        /* An ignored line does not end it; its end line is its last. */
+        CHECK_INT(classify(p, "4,5,1000500,-;Oops: boring").kind, PROBLEM_OOPS);
+        h = classify(p, "4,6,1000600,-;---[ end trace 0 ]---");
         CHECK(h.kind == PROBLEM_OOPS && !h.opens);
-        h = classify(p, "4,3,0,-; func+0x1/0x2");
-        CHECK(h.kind == PROBLEM_OOPS && !h.opens);
-        h = classify(p, "4,4,0,-;---[ end trace 0 ]---");
-        CHECK(h.kind == PROBLEM_OOPS && !h.opens);
-        /* After the end, a part is no longer a part. */
-        CHECK_INT(classify(p, "4,5,0,-;Call Trace:").kind, PROBLEM_NONE);
-        /* An "oops part" is not a part of a warning; a line that is none closes the report. */
-        CHECK(classify(p, "4,6,0,-;WARNING: x").opens);
-        CHECK_INT(classify(p, "4,7,0,-;Oops: 0000 [#2]").kind, PROBLEM_NONE);
-        CHECK(classify(p, "4,8,0,-;WARNING: y").opens);
-        CHECK_INT(classify(p, "6,9,0,-;usb 1-1: new device").kind, PROBLEM_NONE);
-        CHECK_INT(classify(p, "4,10,0,-; func+0x1/0x2").kind, PROBLEM_NONE);
-        /* A new problem while one is open is a problem of its own. */
-        CHECK(classify(p, "1,11,0,-;BUG: a").opens);
-        CHECK(classify(p, "1,12,0,-;BUG: b").opens);
+        CHECK(!problems_report_open(p));
+        CHECK_INT(classify(p, "4,7,1000700,-;Call Trace:").kind, PROBLEM_NONE);
+
+        /* Another problem ends it, and is a problem of its own. */
+        CHECK(classify(p, "1,8,1000800,-;BUG: a").opens);
+        CHECK(classify(p, "1,9,1000900,-;BUG: b").opens);
+        h = classify(p, "6,10,1001000,-;x[1]: segfault at 0");
+        CHECK(h.kind == PROBLEM_SEGFAULT && h.opens);
+        CHECK(!problems_report_open(p));
+        /* A stop rule ends it: the line is classified as if no report was open. */
+        CHECK(classify(p, "4,11,1001100,-;WARNING: x").opens);
+        CHECK_INT(classify(p, "4,12,1001200,-;------------[ cut here ]------------").kind, PROBLEM_NONE);
+        CHECK_INT(classify(p, "4,13,1001300,-; func+0x1/0x2").kind, PROBLEM_NONE);
+        /* More than two seconds after its last record, or before it: something else. */
+        CHECK(classify(p, "4,14,1001400,-;WARNING: y").opens);
+        CHECK_INT(classify(p, "4,15,3001400,-;two seconds on").kind, PROBLEM_WARNING);
+        CHECK_INT(classify(p, "4,16,5001401,-;two seconds and a bit").kind, PROBLEM_NONE);
+        CHECK(classify(p, "4,17,6000000,-;WARNING: z").opens);
+        CHECK_INT(classify(p, "4,18,5999999,-;earlier").kind, PROBLEM_NONE);
+        /* A record from user space (facility user: 14 = 1 * 8 + 6) ends it and is no problem. */
+        CHECK(classify(p, "4,19,7000000,-;WARNING: w").opens);
+        CHECK_INT(classify(p, "14,20,7000001,-;BUG: from a program").kind, PROBLEM_NONE);
+        CHECK_INT(classify(p, "4,21,7000002,-;after it").kind, PROBLEM_NONE);
+        /* A loss or another source in between. */
+        CHECK(classify(p, "1,22,8000000,-;BUG: c").opens);
         problems_break(p);
-        CHECK_INT(classify(p, "4,13,0,-;Call Trace:").kind, PROBLEM_NONE);
+        CHECK_INT(classify(p, "4,23,8000001,-;Call Trace:").kind, PROBLEM_NONE);
+        problems_free(p);
+}
+
+TEST(reports_without_time_stamps_end_at_what_ends_them) {
+        static const char text[] = "<3>INFO: task a:1 blocked\n"
+                                   "<6>a               D    0     1      2 0x00000000\n"
+                                   "<6>systemd[1]: Started.\n"
+                                   "<6>after it\n";
+        static const int kinds[] = { PROBLEM_HUNG_TASK, PROBLEM_HUNG_TASK, PROBLEM_NONE, PROBLEM_NONE };
+        struct problems *p = load("hung-task report /^INFO: task /\n"
+                                  "any stop /^[a-z]+\\[[0-9]+\\]: /\n");
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        struct problem_hit h;
+        size_t n = 0;
+
+        /* Records without time stamps (a dmesg without them): no gap can end the report. */
+        CHECK_INT(kmsg_reader_new_buffer(text, sizeof(text) - 1, "t", KMSG_FORMAT_SYSLOG, &rd), 0);
+        while (n < 4 && kmsg_reader_next(rd, &r) > 0) {
+                CHECK(!kmsg_record_has_timestamp(r));
+                CHECK_INT(problems_classify(p, r, &h), 0);
+                CHECK_INT(h.kind, kinds[n]);
+                n++;
+        }
+        CHECK_INT(n, 4);
+        kmsg_reader_unref(rd);
+        problems_free(p);
+}
+
+TEST(a_later_line_retitles_a_provisional_subject) {
+        struct problems *p = load("oops report retitle subject=\"BUG: null\" /^BUG: null/\n"
+                                  "oops report subject=\"kernel BUG\" /^kernel BUG/\n"
+                                  "any part subject=\"\\s in \\1\" /^RIP: ([a-z_]+)\\+/\n");
+        struct problem_hit h;
+
+        h = classify(p, "1,0,1000000,-;BUG: null");
+        CHECK(h.opens && h.provisional && !h.retitled);
+        CHECK_STR(h.subject, "BUG: null");
+        h = classify(p, "4,1,1000001,-;Oops: 0000 [#1]");
+        CHECK(!h.opens && !h.retitled);
+        h = classify(p, "4,2,1000002,-;RIP: foo_bar+0x1/0x2");
+        CHECK(!h.opens && h.retitled);
+        CHECK_STR(h.subject, "BUG: null in foo_bar");
+        /* Once. */
+        h = classify(p, "4,3,1000003,-;RIP: other+0x1/0x2");
+        CHECK(h.kind == PROBLEM_OOPS && !h.retitled);
+        /* A report that is not "retitle" keeps its subject. */
+        h = classify(p, "1,4,1000004,-;kernel BUG at x.c:1!");
+        CHECK(h.opens && !h.provisional);
+        h = classify(p, "4,5,1000005,-;RIP: foo_bar+0x1/0x2");
+        CHECK(h.kind == PROBLEM_OOPS && !h.retitled);
         problems_free(p);
 }
 
@@ -245,6 +330,127 @@ TEST(the_quick_check_keeps_what_the_regex_matches) {
                         test_fail(__FILE__, __LINE__, "/%s/ does not match \"%s\"", cases[i].re, cases[i].text);
                 problems_free(p);
         }
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+        char path[512];
+        FILE *f;
+
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        f = fopen(path, "w");
+        if (!f) {
+                test_fail(__FILE__, __LINE__, "cannot write %s", path);
+                return;
+        }
+        fputs(text, f);
+        fclose(f);
+}
+
+TEST(the_built_in_rules_are_the_shipped_file) {
+        struct problems *b = problems_new(), *f = problems_new();
+        struct problem_rule_info ib, ifile;
+        size_t i;
+
+        CHECK_INT(problems_load_builtin(b), 0);
+        CHECK_INT(problems_load_file(f, SOURCE_ROOT "/data/problems.rules"), 0);
+        CHECK(problems_count(b) > 80);
+        CHECK_INT(problems_count(b), problems_count(f));
+        for (i = 0; i < problems_count(b); i++) {
+                CHECK_INT(problems_rule_info(b, i, &ib), 0);
+                CHECK_INT(problems_rule_info(f, i, &ifile), 0);
+                CHECK_STR(ib.source, "<built-in>");
+                CHECK_STR(ifile.source, SOURCE_ROOT "/data/problems.rules");
+                CHECK_INT(ib.line, ifile.line);
+                CHECK_STR(ib.text, ifile.text);
+        }
+        CHECK_INT(problems_rule_info(b, i, &ib), -ENOENT);
+        problems_free(b);
+        problems_free(f);
+}
+
+TEST(all_rules_together_have_a_budget) {
+        /* 20000 pieces a rule pass alone; the eleventh such rule is refused, by its line. */
+        char *rules = malloc(11 * 40), *t = rules;
+        int i;
+
+        for (i = 0; i < 11; i++)
+                t += sprintf(t, "oops /((abcdefghij){199}){10}x%d/\n", i % 10);
+        CHECK_STR(load_error(rules), "t.rules:11: rules too costly: all rules together over 200000 pieces");
+        free(rules);
+}
+
+TEST(only_regular_files_are_read) {
+        char dir[] = "/tmp/test-problems-XXXXXX", path[256];
+        struct problems *p;
+
+        CHECK(mkdtemp(dir) != NULL);
+        /* A FIFO is refused at once, not waited on. */
+        snprintf(path, sizeof(path), "%s/fifo.rules", dir);
+        CHECK_INT(mkfifo(path, 0600), 0);
+        p = problems_new();
+        CHECK_INT(problems_load_file(p, path), -EINVAL);
+        CHECK(strstr(problems_error(p), "fifo.rules: not a regular file") != NULL);
+        problems_free(p);
+        /* Among the drop-ins too. */
+        setenv("KDMESG_PROBLEMS_DIR", dir, 1);
+        setenv("KDMESG_PROBLEMS_RULES", "", 1);
+        p = problems_new();
+        CHECK_INT(problems_load_default(p), -EINVAL);
+        problems_free(p);
+        unlink(path);
+        /* A directory is refused; /dev/null (a masked drop-in) holds no rules. */
+        p = problems_new();
+        CHECK_INT(problems_load_file(p, dir), -EISDIR);
+        CHECK_INT(problems_load_file(p, "/dev/null"), 0);
+        CHECK_INT(problems_count(p), 0);
+        CHECK_INT(problems_load_file(p, "/dev/zero"), -EINVAL);
+        problems_free(p);
+        rmdir(dir);
+}
+
+TEST(drop_ins_of_earlier_directories_hide_later_ones) {
+        char a[] = "/tmp/test-problems-XXXXXX", b[] = "/tmp/test-problems-XXXXXX", list[128], path[256];
+        struct problem_rule_info info;
+        struct problems *p;
+
+        CHECK(mkdtemp(a) != NULL);
+        CHECK(mkdtemp(b) != NULL);
+        write_file(a, "20-x.rules", "thermal /^a20$/\n");
+        write_file(b, "20-x.rules", "nonsense that is never read\n");
+        write_file(b, "10-y.rules", "\n\npanic /^b10$/\n");
+        snprintf(path, sizeof(path), "%s/30-z.rules", a);
+        CHECK_INT(symlink("/dev/null", path), 0);
+        write_file(b, "30-z.rules", "nonsense that is masked\n");
+        snprintf(list, sizeof(list), "%s:/nonexistent:%s", a, b);
+        setenv("KDMESG_PROBLEMS_DIR", list, 1);
+        setenv("KDMESG_PROBLEMS_RULES", "", 1);
+        p = problems_new();
+        CHECK_INT(problems_load_default(p), 0);
+        /* b's 10-y, a's 20-x, then the built-in rules. */
+        CHECK_INT(problems_rule_info(p, 0, &info), 0);
+        snprintf(path, sizeof(path), "%s/10-y.rules", b);
+        CHECK_STR(info.source, path);
+        CHECK_INT(info.line, 3);
+        CHECK_STR(info.text, "panic /^b10$/");
+        CHECK_INT(problems_rule_info(p, 1, &info), 0);
+        snprintf(path, sizeof(path), "%s/20-x.rules", a);
+        CHECK_STR(info.source, path);
+        CHECK_INT(problems_rule_info(p, 2, &info), 0);
+        CHECK_STR(info.source, "<built-in>");
+        CHECK_INT(classify(p, "0,0,0,-;a20").kind, PROBLEM_THERMAL);
+        problems_free(p);
+        snprintf(path, sizeof(path), "%s/20-x.rules", a);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/30-z.rules", a);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/10-y.rules", b);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/20-x.rules", b);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/30-z.rules", b);
+        unlink(path);
+        rmdir(a);
+        rmdir(b);
 }
 
 TEST(user_rules_come_before_the_shipped_file) {
