@@ -32,7 +32,7 @@
 #include "base/i18n.h"
 #include "pipeline/upload-queue.h"
 #include "pipeline/upload.h"
-#include "text/util.h"
+#include "text/diag.h"
 
 /*
  * libcurl is loaded when --upload is used, not linked: linked, it and its
@@ -143,12 +143,12 @@ static int on_progress(void *userdata, curl_off_t dltotal, curl_off_t dlnow, cur
         return stop ? 1 : 0;
 }
 
-/* The server's answer, made safe for a terminal: its first line, printable ASCII only. */
+/* The server's answer: its first line (warnx_thread() shows its bytes as every outside text is). */
 static void answer_text(const struct upload *u, char *dst, size_t size) {
         size_t i, n = 0;
 
         for (i = 0; i < u->body_len && u->body[i] != '\n' && n + 1 < size; i++)
-                dst[n++] = u->body[i] >= 0x20 && u->body[i] < 0x7f ? u->body[i] : '?';
+                dst[n++] = u->body[i];
         dst[n] = '\0';
 }
 
@@ -247,7 +247,7 @@ static void *sender(void *userdata) {
                         break;
                 n = upload_queue_take(&u->q, &u->buf, &u->cap, &len, &last);
                 if (n < 0) {
-                        fprintf(stderr, _("%s: cannot upload to %s: %s\n"), program, u->cfg.url, strerror(-n));
+                        warnx_thread(_("cannot upload to %s: %s"), u->cfg.url, strerror(-n));
                         fail(u);
                         break;
                 }
@@ -261,8 +261,8 @@ static void *sender(void *userdata) {
                 e = r == POST_OK && has_seq && u->cursor ? cursor_commit(u->cursor, seq, usec) : 0;
                 pthread_mutex_lock(&u->lock);
                 if (e < 0) {
-                        fprintf(stderr, _("%s: cannot update the cursor file %s: %s\n"), program,
-                                shown(cursor_get_path(u->cursor)), strerror(-e));
+                        warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(u->cursor),
+                                     strerror(-e));
                         fail(u);
                         break;
                 }
@@ -270,7 +270,7 @@ static void *sender(void *userdata) {
                         upload_queue_ack(&u->q);
                         pthread_cond_broadcast(&u->space);
                         if (u->failing)
-                                fprintf(stderr, _("%s: uploading to %s again\n"), program, u->cfg.url);
+                                warnx_thread(_("uploading to %s again"), u->cfg.url);
                         u->failing = false;
                         attempt = 0;
                         continue;
@@ -278,25 +278,24 @@ static void *sender(void *userdata) {
                 if (stopping(u))
                         break;
                 if (r == POST_BROKEN) {
-                        fprintf(stderr, _("%s: cannot upload to %s: %s\n"), program, u->cfg.url, u->why);
+                        warnx_thread(_("cannot upload to %s: %s"), u->cfg.url, u->why);
                         fail(u);
                         break;
                 }
                 if (r == POST_REFUSED) {
-                        fprintf(stderr, _("%s: %s refused the upload: %s (is it systemd-journal-remote?)\n"),
-                                program, u->cfg.url, u->why);
+                        warnx_thread(_("%s refused the upload: %s (is it systemd-journal-remote?)"), u->cfg.url,
+                                     u->why);
                         fail(u);
                         break;
                 }
                 attempt++;
                 if (!u->cfg.retry_forever && attempt >= TRIES_MAX) {
-                        fprintf(stderr, _("%s: cannot upload to %s: %s (tried %u times)\n"), program, u->cfg.url,
-                                u->why, attempt);
+                        warnx_thread(_("cannot upload to %s: %s (tried %u times)"), u->cfg.url, u->why, attempt);
                         fail(u);
                         break;
                 }
                 if (u->cfg.retry_forever && !u->failing)
-                        fprintf(stderr, _("%s: cannot upload to %s: %s; retrying\n"), program, u->cfg.url, u->why);
+                        warnx_thread(_("cannot upload to %s: %s; retrying"), u->cfg.url, u->why);
                 u->failing = true;
                 {
                         uint32_t rnd;

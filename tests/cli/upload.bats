@@ -346,3 +346,32 @@ PY
         [ "$stderr" = "kdmesg: --upload needs libcurl (libcurl.so.4), which cannot be loaded: install libcurl4" ]
         [ -z "$output" ]
 }
+
+@test "--upload: the URL and a server's answer reach stderr through the \\xNN escaper, not raw" {
+        # A server that is no collector answers every POST with control bytes and a byte that is not UTF-8.
+        python3 - "$PORT" 3>&- <<'PY' &
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = b"no\x1b[31m\x07 way\xff\nsecond line\n"
+        self.send_response(400)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+        RPID=$!
+        for ((i = 0; i < 100; i++)); do (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.05; done
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $URL refused the upload: HTTP 400: no\\x1b[31m\\x07 way\\xff (is it systemd-journal-remote?)" ]
+        # A URL with control bytes: libcurl refuses it, and the message shows them escaped.
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL/"$'\e]0;x\a' -q
+        kill_remote
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == "kdmesg: cannot upload to $URL/\\x1b]0;x\\x07: "* ]]
+        [[ "$stderr" != *$'\e'* ]]
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Warnings and errors on standard error: the only writer of stderr (diag.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text/diag.h"
+#include "text/writer.h"
+
+const char *program = "kdmesg";
+
+/*
+ * The message fmt makes, as one line "PROGRAM: message\n", made safe for
+ * the terminal as text on standard output is (out_text()); NULL when out
+ * of memory.  Touches no shared state: any thread may call it.
+ */
+static char *vline(const char *fmt, va_list ap) {
+        char *msg, *safe, *line = NULL;
+        int n;
+
+        n = vasprintf(&msg, fmt, ap);
+        if (n < 0)
+                return NULL;
+        safe = text_safe_dup(msg, (size_t)n, false);
+        free(msg);
+        if (safe && asprintf(&line, "%s: %s\n", program, safe) < 0)
+                line = NULL;
+        free(safe);
+        return line;
+}
+
+/* One call writes the line: stdio locks stderr for it, so lines of two threads never mix. */
+static void put_line(const char *line) {
+        if (line)
+                fputs(line, stderr);
+        else
+                fprintf(stderr, "%s: %s\n", program, strerror(ENOMEM));
+}
+
+static void vwarnx(const char *fmt, va_list ap) {
+        char *line;
+
+        out_flush();
+        line = vline(fmt, ap);
+        put_line(line);
+        free(line);
+}
+
+void warnx_(const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vwarnx(fmt, ap);
+        va_end(ap);
+}
+
+void errx_(const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vwarnx(fmt, ap);
+        va_end(ap);
+        exit(EXIT_FAILURE);
+}
+
+void warnx_thread(const char *fmt, ...) {
+        va_list ap;
+        char *line;
+
+        va_start(ap, fmt);
+        line = vline(fmt, ap);
+        va_end(ap);
+        put_line(line);
+        free(line);
+}
+
+const char *shown(const char *s) {
+        static char *last;
+        char *d = text_safe_dup(s, strlen(s), false);
+
+        if (!d)
+                return "?";
+        free(last);
+        last = d;
+        return d;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_DIAG_H
+#define KDMESG_DIAG_H
+
+/*
+ * The one place that writes to standard error (diag.c): warnings and
+ * errors as "PROGRAM: message", the message made safe for the terminal
+ * by the \xNN escaper of the text views (text_safe_into()), so that an
+ * ESC or a BEL from a file name, a URL or a server's answer is shown,
+ * never acted on.  Modules return -errno and leave the words to their
+ * caller; main(), the run loop (per-record warnings) and the upload
+ * thread call these.
+ */
+
+/* The name messages start with: "kdmesg", or the name kdmesg was run as. */
+extern const char *program;
+
+/* "PROGRAM: <message>" on stderr, after flushing standard output (main thread only). */
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warnx_() and exit 1: for bad option arguments, which get one line. */
+void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * warnx_() for another thread (the upload's sender): it leaves standard
+ * output alone, which belongs to the main thread, and writes the line
+ * with one call, so it never interleaves with another message.
+ */
+void warnx_thread(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * s made safe for the terminal (control bytes as \xNN), for the messages not
+ * printed by warnx_(), which does that itself; valid until the next call
+ * (main thread only).
+ */
+const char *shown(const char *s);
+
+#endif
