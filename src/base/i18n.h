@@ -8,6 +8,8 @@
 
 #define _(s) gettext(s)
 #define N_(s) (s)
+/* The singular or plural form for n (po/meson.build names it to xgettext: --keyword=P_:1,2). */
+#define P_(s, p, n) ngettext(s, p, n)
 
 /*
  * Bind the message catalogs.  KDMESG_LOCALEDIR replaces the directory

@@ -57,6 +57,7 @@ static void read_device_source(struct run *run, const char *path, bool follow) {
         if (e < 0) {
                 report_device_error(path, e);
                 run->status = EXIT_BAD_INPUT;
+                run->unopened++;
                 return;
         }
         run_watch(run, rd);
@@ -87,6 +88,7 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 if (fd < 0) {
                         warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
                         run->status = EXIT_BAD_INPUT;
+                        run->unopened++;
                         return;
                 }
                 if (src->syslog_file && looks_binary(fd)) {
@@ -102,6 +104,7 @@ void read_source(struct run *run, const struct source *src, bool follow) {
         if (e < 0) {
                 warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
+                run->unopened++;
         } else if (follow) {
                 kmsg_reader_unref(rd);
                 follow_stream(run, src->path, src->format);
@@ -139,6 +142,7 @@ void read_live(struct run *run, const struct options *o) {
                 else if (e < 0) {
                         report_device_error(o->device_path, e);
                         run->status = EXIT_BAD_INPUT;
+                        run->unopened++;
                         return;
                 }
         }
@@ -147,6 +151,7 @@ void read_live(struct run *run, const struct options *o) {
                 if (e < 0) {
                         warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
+                        run->unopened++;
                         return;
                 }
         }

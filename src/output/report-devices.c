@@ -325,6 +325,12 @@ static int devices_finish(struct sink *s) {
         qsort(rows, l.n, sizeof(*rows), row_cmp);
         if (d->others)
                 rows[l.n++] = d->others;
+        /* Empty: the one line every report has for it (JSON Lines: no object), not a header alone. */
+        if (l.n == 0 && !d->dev->report_json) {
+                free(rows);
+                out_puts(_("-- No messages of a device --\n"));
+                return 0;
+        }
         e = d->dev->report_json ? print_json(d, rows, l.n) : print_table(d, rows, l.n);
         free(rows);
         return e;

@@ -370,6 +370,11 @@ static void print_totals(struct lost_sink *t) {
         const char *sep = " (";
         unsigned c;
 
+        /* No record and no loss: nothing to count in (as every report says it when it has nothing). */
+        if (t->stats.events == 0 && t->all.records == 0) {
+                out_puts(_("-- No messages --\n"));
+                return;
+        }
         if (t->stats.events == 0)
                 out_puts(_("Total: no messages lost"));
         else {
@@ -481,6 +486,9 @@ static int lost_finish(struct sink *s) {
         struct lost_sink *t = (struct lost_sink *)s;
         int e;
 
+        /* Totals would speak for input that was not read: the error about it said enough. */
+        if (s->settings->input_missing)
+                return t->json ? 0 : print_table(t);
         if (t->json)
                 return print_summary_json(t);
         e = print_table(t);

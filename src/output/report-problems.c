@@ -402,9 +402,9 @@ static int problems_finish(struct sink *s) {
                 return 0;
         if (p->groups->n == 0) {
                 if (!p->json && !unread(p))
-                        out_puts(_("No known problems found.\n"));
+                        out_puts(_("-- No known problems found --\n"));
                 else if (!p->json && p->po->seen > 0)
-                        out_puts(_("No known problems in the records that were read.\n"));
+                        out_puts(_("-- No known problems in the records that were read --\n"));
                 return report_unread(p);
         }
         l.groups = calloc(p->groups->n, sizeof(*l.groups));

@@ -292,7 +292,7 @@ static int draw(struct timeline_sink *t) {
         cols = t->width > label + digits + 2 + MIN_COLUMNS ? t->width - label - digits - 2 : MIN_COLUMNS;
         lay_out(t, cols, &lo);
         if (lo.ncols == 0) {
-                out_puts(t->po->report ? _("No known problems found.\n") : _("No messages.\n"));
+                out_puts(t->po->report ? _("-- No known problems found --\n") : _("-- No messages --\n"));
                 return 0;
         }
         for (r = 0; r < t->nrows + 2; r++) {

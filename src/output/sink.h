@@ -51,6 +51,8 @@ struct output_settings {
         const char *runtime_scope;
         bool json; /* --lost: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
+        /* --lost: a source could not be opened: no totals, which would claim what was not read. */
+        bool input_missing;
         /* --problems, --problem: the classification of each record (problems.h), or NULL. */
         struct problem_options *problems;
 };

@@ -228,7 +228,9 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                         return e;
         }
         mark_for_cursor(run, r);
+        run->delivered += in_window;
         if (in_window && wanted(run, r, &m)) {
+                run->shown++;
                 e = run->sink->ops->record(run->sink, r, &m);
                 if (e < 0)
                         return e;

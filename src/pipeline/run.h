@@ -50,6 +50,9 @@ struct run {
         struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
         const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
+        uint64_t delivered;    /* records read in the time window (no duplicates) */
+        uint64_t shown;        /* of them, those the filters let through to the sink */
+        unsigned unopened;     /* sources that could not be opened or read from their start */
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
         bool stream_out;       /* following or keeping a cursor: write whole records */

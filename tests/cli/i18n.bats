@@ -48,7 +48,7 @@ setup() {
         local -a files
         mapfile -t files < <(cd "$SRC" && find src lib -name '*.[ch]' | sort)
         [ "${#files[@]}" -gt 10 ]
-        (cd "$SRC" && xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ \
+        (cd "$SRC" && xgettext --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=P_:1,2 \
                 --force-po -o "$pot" "${files[@]}")
         grep -qF 'msgid "write error"' "$pot"
         msgmerge --quiet --no-wrap -o "$merged" "$SRC/po/de.po" "$pot"

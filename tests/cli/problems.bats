@@ -133,7 +133,7 @@ user_rules() {
         [ "${#lines[@]}" -eq 4 ]
         run "$KDMESG" -K "$DATA/classic.kmsg" --fail-on-problem --problems -q
         [ "$status" -eq 0 ]
-        [ "$output" = "No known problems found." ]
+        [ "$output" = "-- No known problems found --" ]
         run "$KDMESG" -K "$DATA/classic.kmsg" --problems --json -q
         [ "$status" -eq 0 ]
         [ -z "$output" ]
@@ -342,7 +342,7 @@ RULES
         printf '6,0,1000,-;usb 1-1: new device\nnonsense\n' >"$BATS_TEST_TMPDIR/m.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems
         [ "$status" -eq 1 ]
-        [ "$output" = "$(printf 'No known problems in the records that were read.\nLines that could not be read: 1; no verdict on them.')" ]
+        [ "$output" = "$(printf -- '-- No known problems in the records that were read --\nLines that could not be read: 1; no verdict on them.')" ]
         printf '6,0,1000,-;a[1]: segfault at 0 ip 1 sp 2 error 4 in a[1+1]\nnonsense\n' >"$BATS_TEST_TMPDIR/m.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems
         [ "${lines[2]}" = "Lines that could not be read: 1; no verdict on them." ]

@@ -161,11 +161,11 @@ setup() {
 @test "no records: one line" {
         run "$KDMESG" -K "$DATA/empty.kmsg" --timeline
         [ "$status" -eq 0 ]
-        [ "$output" = "No messages." ]
+        [ "$output" = "-- No messages --" ]
         run "$KDMESG" -K "$DATA/empty.kmsg" --timeline --json
         [ -z "$output" ]
         run "$KDMESG" -K "$DATA/basic.kmsg" --timeline --problems -q
-        [ "$output" = "No known problems found." ]
+        [ "$output" = "-- No known problems found --" ]
 }
 
 @test "bad --timeline arguments and combinations are refused" {
