@@ -19,6 +19,7 @@
 #include "base/i18n.h"
 #include "cli/options.h"
 #include "time/timefmt.h"
+#include "text/diag.h"
 #include "text/util.h"
 
 enum options_result options_fail(struct options *o, enum options_result r, const char *fmt, ...) {
@@ -518,6 +519,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                 const char *base = strrchr(argv[0], '/');
 
                 o->as_dmesg = strcmp(base ? base + 1 : argv[0], "dmesg") == 0;
+                /* Run as dmesg, its messages say dmesg: (and "Try 'dmesg --help'"), as the user typed it. */
+                if (o->as_dmesg)
+                        program = "dmesg";
         }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {

@@ -133,6 +133,7 @@ void __attribute__((noreturn)) usage(void) {
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
-        fprintf(o, _("\nFor more details see %s(1).\n"), program);
+        /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's. */
+        fprintf(o, _("\nFor more details see %s(1).\n"), "kdmesg");
         exit(EXIT_SUCCESS);
 }

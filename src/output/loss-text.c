@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "text/color.h"
+#include "text/diag.h"
 #include "base/i18n.h"
 #include "output/loss-text.h"
 #include "text/writer.h"
@@ -85,7 +86,7 @@ void err_loss_line(const struct kmsg_loss *l) {
         if (loss_describe(l, buf, sizeof(buf)) < 0)
                 return;
         out_flush();
-        fprintf(stderr, "kdmesg: %s\n", buf);
+        fprintf(stderr, "%s: %s\n", program, buf);
 }
 
 int boot_describe(uint64_t n, char *buf, size_t size) {
@@ -110,5 +111,5 @@ void err_boot_line(uint64_t n) {
         if (boot_describe(n, buf, sizeof(buf)) < 0)
                 return;
         out_flush();
-        fprintf(stderr, "kdmesg: %s\n", buf);
+        fprintf(stderr, "%s: %s\n", program, buf);
 }

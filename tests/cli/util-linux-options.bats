@@ -192,3 +192,25 @@ for s in d.symlinks:
                 if [ $v = true ]; then [ "$output" = "bin/dmesg kdmesg" ]; else [ -z "$output" ]; fi
         done
 }
+
+@test "under the name dmesg, messages say dmesg: and Try 'dmesg --help'; the man page is still kdmesg(1)" {
+        mkdir -p "$BATS_TEST_TMPDIR/bin"
+        ln -s "$KDMESG" "$BATS_TEST_TMPDIR/bin/dmesg"
+        run --separate-stderr "$BATS_TEST_TMPDIR/bin/dmesg" --bogus
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "dmesg: unrecognized option '--bogus'
+Try 'dmesg --help' for more information." ]
+        run --separate-stderr "$BATS_TEST_TMPDIR/bin/dmesg" -K "$BATS_TEST_TMPDIR/nosuch"
+        [ "$stderr" = "dmesg: cannot open $BATS_TEST_TMPDIR/nosuch: No such file or directory" ]
+        # The loss summary too (classic.kmsg starts after seq 0).
+        run --separate-stderr "$BATS_TEST_TMPDIR/bin/dmesg" -K "$DATA/classic.kmsg"
+        [[ "$stderr" == "dmesg: "* ]]
+        [[ "$stderr" != *kdmesg:* ]]
+        run "$BATS_TEST_TMPDIR/bin/dmesg" --help
+        [[ "$output" == *$'Usage:\n dmesg [options]\n'* ]]
+        [[ "$output" == *"For more details see kdmesg(1)."* ]]
+        # Under its own name, kdmesg.
+        run --separate-stderr "$KDMESG" --bogus
+        [ "$stderr" = "kdmesg: unrecognized option '--bogus'
+Try 'kdmesg --help' for more information." ]
+}
