@@ -4,11 +4,15 @@
  * pipeline (every view, filter and --problems), oldest part first; missing
  * parts are losses where they were.  --pstore --list: the dumps.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <time.h>
 
 #include "base/i18n.h"
@@ -62,9 +66,47 @@ static const char *on_machine(const char *root, const char *path) {
         return n > 0 && strncmp(path, root, n) == 0 && path[n] == '/' ? path + n : path;
 }
 
-static void say_none(const char *root) {
-        warnx_(_("no pstore dumps in %s/sys/fs/pstore or %s/var/lib/systemd/pstore"), root_of(root),
-               root_of(root));
+/*
+ * Whether root's /sys/fs/pstore is no pstore file system: there the kernel
+ * shows no dumps, whatever its backend holds.  An empty directory (the
+ * mount point before the mount, or a saved tree's) is not mounted; one
+ * with files is the pstore whose files they are.
+ */
+static bool pstore_unmounted(const char *root) {
+        char path[4096];
+        struct statfs sf;
+        DIR *d;
+        struct dirent *de;
+        bool empty = true;
+
+        snprintf(path, sizeof(path), "%s/sys/fs/pstore", root_of(root));
+        if (statfs(path, &sf) == 0 && sf.f_type == PSTOREFS_MAGIC)
+                return false;
+        if (!(d = opendir(path)))
+                return false;
+        while (empty && (de = readdir(d)))
+                empty = strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0;
+        closedir(d);
+        return empty;
+}
+
+/* No dumps: say so (for --list on standard output, a report's empty line), and how to mount pstore. */
+static void say_none(const char *root, bool list) {
+        if (list) {
+                char buf[8400];
+
+                /* The --sysroot directory is the user's: made safe for the terminal. */
+                snprintf(buf, sizeof(buf), _("-- No pstore dumps in %s/sys/fs/pstore or %s/var/lib/systemd/pstore --"),
+                         root_of(root), root_of(root));
+                out_text(buf, strlen(buf), false);
+                out_putc('\n');
+        } else
+                warnx_(_("no pstore dumps in %s/sys/fs/pstore or %s/var/lib/systemd/pstore"), root_of(root),
+                       root_of(root));
+        if (pstore_unmounted(root))
+                warnx_(_("%s/sys/fs/pstore is empty and no pstore file system: pstore is not mounted; "
+                         "mount it with: mount -t pstore pstore /sys/fs/pstore"),
+                       root_of(root));
 }
 
 int pstore_list(const char *root) {
@@ -77,11 +119,12 @@ int pstore_list(const char *root) {
                 return EXIT_BAD_INPUT;
         }
         status = set.errors ? EXIT_BAD_INPUT : 0;
+        /* None is an answer, not an error (unless a file could not be read). */
         if (set.n == 0) {
                 if (!set.errors)
-                        say_none(root);
+                        say_none(root, true);
                 pstore_set_done(&set);
-                return EXIT_BAD_INPUT;
+                return status;
         }
         out_puts(_(" N WRITTEN             REASON     PARTS   MISSING BACKEND  SOURCE\n"));
         for (i = 0; i < set.n; i++) {
@@ -158,7 +201,7 @@ void read_pstore(struct run *run, const struct options *o) {
                 run->status = EXIT_BAD_INPUT;
         if (set.n == 0) {
                 if (!set.errors)
-                        say_none(o->dev.root.dir);
+                        say_none(o->dev.root.dir, false);
                 run->status = EXIT_BAD_INPUT;
                 pstore_set_done(&set);
                 return;
@@ -177,8 +220,10 @@ void read_pstore(struct run *run, const struct options *o) {
         warnx_(_("pstore: %s, written %s, parts %s (%s)"), reason, written, parts,
                on_machine(o->dev.root.dir, d->source));
         if (pstore_dump_missing(d) > 0)
-                warnx_(_("pstore: %s: %u parts missing: the lost messages are marked where they were"), reason,
-                       pstore_dump_missing(d));
+                warnx_(P_("pstore: %s: %u part missing: the lost messages are marked where they were",
+                          "pstore: %s: %u parts missing: the lost messages are marked where they were",
+                          pstore_dump_missing(d)),
+                       reason, pstore_dump_missing(d));
         for (i = 0; i < d->n_parts && !run_quit && !run->fatal; i++) {
                 const struct pstore_part *p = &d->parts[i];
                 struct kmsg_reader *rd;

@@ -74,7 +74,7 @@ kd() {
         [ "$status" -eq 0 ]
         golden pstore/newest.txt
         [ "${stderr_lines[0]}" = "kdmesg: pstore: Oops#1, written 2023-11-14 22:14:00, parts 3,1 (/sys/fs/pstore/dmesg-efi-170000004001001)" ]
-        [ "${stderr_lines[1]}" = "kdmesg: pstore: Oops#1: 1 parts missing: the lost messages are marked where they were" ]
+        [ "${stderr_lines[1]}" = "kdmesg: pstore: Oops#1: 1 part missing: the lost messages are marked where they were" ]
         [ "${stderr_lines[2]}" = "kdmesg: an unknown number of messages lost (parts of the pstore dump are missing)" ]
         kd --pstore --json
         [ "$status" -eq 0 ]
@@ -128,7 +128,7 @@ kd() {
         [ -n "$output" ]
 }
 
-@test "no pstore at all, and a dump number beyond the list: one line, exit 1" {
+@test "no pstore at all, and a dump number beyond the list: one line, exit 1 (--list: none is no error)" {
         local r="$BATS_TEST_TMPDIR/empty"
         mkdir -p "$r/sys"
         run --separate-stderr "$KDMESG" --sysroot "$r" --pstore
@@ -136,11 +136,28 @@ kd() {
         [ -z "$output" ]
         [ "$stderr" = "kdmesg: no pstore dumps in $r/sys/fs/pstore or $r/var/lib/systemd/pstore" ]
         run --separate-stderr "$KDMESG" --sysroot "$r" --pstore --list
-        [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: no pstore dumps in $r/sys/fs/pstore or $r/var/lib/systemd/pstore" ]
+        [ "$status" -eq 0 ]
+        [ "$output" = "-- No pstore dumps in $r/sys/fs/pstore or $r/var/lib/systemd/pstore --" ]
+        [ -z "$stderr" ]
         kd --pstore=3
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: --pstore=3: there are 2 dumps (see --pstore --list)" ]
+}
+
+@test "an empty /sys/fs/pstore that is no pstore file system: pstore is not mounted, and how to mount it" {
+        local r="$BATS_TEST_TMPDIR/unmounted"
+        mkdir -p "$r/sys/fs/pstore"
+        run --separate-stderr "$KDMESG" --sysroot "$r" --pstore --list
+        [ "$status" -eq 0 ]
+        [ "$output" = "-- No pstore dumps in $r/sys/fs/pstore or $r/var/lib/systemd/pstore --" ]
+        [ "$stderr" = "kdmesg: $r/sys/fs/pstore is empty and no pstore file system: pstore is not mounted; mount it with: mount -t pstore pstore /sys/fs/pstore" ]
+        run --separate-stderr "$KDMESG" --sysroot "$r" --pstore
+        [ "$status" -eq 1 ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        [[ "${stderr_lines[1]}" == *"pstore is not mounted; mount it with: mount -t pstore pstore /sys/fs/pstore" ]]
+        # With the dumps of systemd-pstore's archive beside it: no hint, the dumps are there.
+        run --separate-stderr "$KDMESG" --sysroot "$ARCHIVE" --pstore --list
+        [[ "$stderr" != *"not mounted"* ]]
 }
 
 @test "bad --pstore arguments and combinations are refused" {
