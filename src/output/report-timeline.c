@@ -270,7 +270,7 @@ static int draw(struct timeline_sink *t) {
                                                "\u2585", "\u2586", "\u2587", "\u2588" };
         static const char ascii[8] = { '.', ':', '-', '=', '+', '*', '#', '@' };
         size_t label = 0, digits = 1, cols, c;
-        uint64_t maxtotal = 0;
+        uint64_t maxtotal = 0, scale = 0;
         struct layout lo;
         char buf[80], end[80];
         unsigned r;
@@ -295,18 +295,20 @@ static int draw(struct timeline_sink *t) {
                 out_puts(t->po->report ? _("-- No known problems found --\n") : _("-- No messages --\n"));
                 return 0;
         }
+        /* One scale for every data row: a full block is the fullest column of any. */
+        for (r = 0; r < t->nrows; r++)
+                for (c = 0; c < lo.ncols && row_shown(t, r, 1); c++) {
+                        uint64_t n = column_sum(t, r, &lo, c);
+
+                        if (n > scale)
+                                scale = n;
+                }
         for (r = 0; r < t->nrows + 2; r++) {
-                uint64_t total = row_total(t, r), max = 0;
+                uint64_t total = row_total(t, r);
                 const char *name = row_name(t, r);
 
                 if (!row_shown(t, r, total))
                         continue;
-                for (c = 0; c < lo.ncols; c++) {
-                        uint64_t n = column_sum(t, r, &lo, c);
-
-                        if (n > max)
-                                max = n;
-                }
                 out_puts(name);
                 pad(label - strlen(name) + 1);
                 for (c = 0; c < lo.ncols; c++) {
@@ -319,8 +321,8 @@ static int draw(struct timeline_sink *t) {
                         else if (r == ROW_BOOT(t))
                                 out_puts(t->utf8 ? "\u2502" : "|");
                         else {
-                                /* Each row to its own maximum; any count shows. */
-                                unsigned h = (unsigned)((n * 8 + max - 1) / max);
+                                /* The one scale; any count shows. */
+                                unsigned h = (unsigned)((n * 8 + scale - 1) / scale);
 
                                 h = h < 1 ? 1 : h > 8 ? 8 : h;
                                 if (t->utf8)
@@ -347,6 +349,23 @@ static int draw(struct timeline_sink *t) {
         pad(label + 1);
         snprintf(end, sizeof(end), _("one column: %s s\n"), buf);
         out_puts(end);
+        /* What a block means: the count of a full one, on every row. */
+        if (scale > 0) {
+                char legend[160];
+
+                if (t->po->report)
+                        snprintf(legend, sizeof(legend),
+                                 P_("%s = %" PRIu64 " problem in a column, every row on this scale\n",
+                                    "%s = %" PRIu64 " problems in a column, every row on this scale\n", scale),
+                                 t->utf8 ? blocks[7] : "@", scale);
+                else
+                        snprintf(legend, sizeof(legend),
+                                 P_("%s = %" PRIu64 " message in a column, every row on this scale\n",
+                                    "%s = %" PRIu64 " messages in a column, every row on this scale\n", scale),
+                                 t->utf8 ? blocks[7] : "@", scale);
+                pad(label + 1);
+                out_puts(legend);
+        }
         return 0;
 }
 

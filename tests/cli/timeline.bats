@@ -27,6 +27,24 @@ setup() {
         [ -z "$output" ]
 }
 
+@test "one scale for every row, and a legend line that says what a full block is" {
+        # 10 errors in one column, 1 notice in another: the notice is a low block, not a full one.
+        local f="$BATS_TEST_TMPDIR/scale.kmsg" i
+        for i in $(seq 0 9); do printf '3,%d,1000000,-;error %d\n' "$i" "$i"; done > "$f"
+        printf '5,10,100000000,-;a notice\n' >> "$f"
+        COLUMNS=40 run "$KDMESG" -K "$f" --timeline=ascii
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "err+    @"* ]]
+        [[ "${lines[2]}" =~ ^\+notice\ +\.\ +1$ ]]
+        [ "${lines[-1]}" = "        @ = 10 messages in a column, every row on this scale" ]
+        COLUMNS=40 run "$KDMESG" -K "$f" --timeline=utf8
+        [ "${lines[-1]}" = "        █ = 10 messages in a column, every row on this scale" ]
+        # One message: the singular.
+        head -1 "$f" > "$BATS_TEST_TMPDIR/one.kmsg"
+        COLUMNS=40 run "$KDMESG" -K "$BATS_TEST_TMPDIR/one.kmsg" --timeline=ascii
+        [ "${lines[-1]}" = "        @ = 1 message in a column, every row on this scale" ]
+}
+
 @test "with --problems: one row per kind found, worst first" {
         COLUMNS=80 run "$KDMESG" -K "$DUMP" --timeline=utf8 --problems
         [ "$status" -eq 0 ]
@@ -34,7 +52,7 @@ setup() {
         # --problem keeps its kinds only.
         COLUMNS=80 run "$KDMESG" -K "$DUMP" --timeline=ascii --problems --problem oops --problem panic
         [ "$status" -eq 0 ]
-        [ "${#lines[@]}" -eq 4 ]
+        [ "${#lines[@]}" -eq 5 ]
         [[ "${lines[0]}" == "panic "* ]]
         [[ "${lines[1]}" == "oops  "* ]]
 }
@@ -141,7 +159,8 @@ setup() {
                 [ -z "$stderr" ]
         done
         COLUMNS=40 run timeout -s KILL 30 "$KDMESG" -K "$f" --timeline=ascii
-        [ "${lines[0]}" = "err+    @                              1" ]
+        # One scale: err+'s 1 is half of +notice's 2.
+        [ "${lines[0]}" = "err+    =                              1" ]
         [ "${lines[2]}" = "+notice              @            =    3" ]
         [ "${lines[3]}" = "        0.000000" ]
 }
