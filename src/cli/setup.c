@@ -184,13 +184,19 @@ enum options_result options_setup_export(struct options *o, bool live) {
 }
 
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
-        const char *mem = getenv("KDMESG_UPLOAD_MEMORY");
+        const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
         uint64_t v;
 
         *ret = (struct upload_config){
                 .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
                 .retry_forever = o->follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+                .stop_ms = UPLOAD_STOP_MS,
         };
+        if (stop && (parse_u64(stop, &v) < 0 || v < 1 || v > 3600000))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad time '%s' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)"), stop);
+        if (stop)
+                ret->stop_ms = (unsigned)v;
         if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
                 return options_fail(o, OPTIONS_FAILED, _("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"),
                                     mem);

@@ -357,7 +357,19 @@ int cursor_idle(struct cursor *c) {
 }
 
 int cursor_commit(struct cursor *c, uint64_t seq, uint64_t usec) {
-        return save(c, true, seq, usec, false, 0, 0);
+        int e = save(c, true, seq, usec, false, 0, 0);
+
+        /*
+         * Delivered is behind everything processed before (-W's start): the
+         * save at exit keeps it, never goes back to an older record.
+         */
+        if (e == 0 && (!c->processed || seq >= c->last_seq)) {
+                c->processed = c->written = true;
+                c->last_seq = c->written_seq = seq;
+                c->last_usec = c->written_usec = usec;
+                c->dirty = c->batch_open = false;
+        }
+        return e;
 }
 
 int cursor_sync(struct cursor *c) {

@@ -147,7 +147,12 @@ static int fill_resume_before(const struct run *run, const struct kmsg_loss *l, 
  */
 static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
         if (run->upload && kmsg_record_has_seqnum(r)) {
-                /* Its entry starts here; the cursor moves once the collector has it. */
+                /*
+                 * Its entry starts here; the cursor moves once the collector
+                 * has it.  The entries before it are handed over first: a
+                 * batch that ends at this mark holds them all.
+                 */
+                out_flush();
                 upload_mark(run->upload, kmsg_record_get_seqnum(r), kmsg_record_get_timestamp(r));
                 return;
         }

@@ -92,7 +92,7 @@ struct upload {
         struct upload_config cfg;
         char *url;
         struct cursor *cursor;
-        volatile sig_atomic_t *quit;
+        volatile sig_atomic_t *quit; /* the reader's: SIGINT/SIGTERM, it stops reading */
 
         pthread_t thread;
         bool started;
@@ -102,6 +102,8 @@ struct upload {
         struct upload_queue q;
         bool ending;   /* no more batches come */
         bool stop;     /* stop now, delivered or not */
+        bool has_deadline; /* ending after a signal: stop at deadline, delivered or not */
+        struct timespec deadline; /* CLOCK_MONOTONIC */
         bool failed;   /* for good, reported */
         bool failing;  /* the last request failed (said once) */
         int failed_fd; /* an eventfd, readable once failed */
@@ -117,9 +119,23 @@ struct upload {
         char why[320];
 };
 
-/* Whether to stop now: told to, or SIGINT/SIGTERM arrived (the reader may be waiting for us). */
-static bool stopping(const struct upload *u) {
-        return u->stop || *u->quit;
+/*
+ * Whether to stop now, delivered or not: told to, or the time after a
+ * signal is up.  A signal alone does not stop the sender: the request in
+ * flight is finished and what was read is sent (upload_finish()).
+ */
+static bool stopping(struct upload *u) {
+        struct timespec now;
+
+        if (u->stop)
+                return true;
+        if (!u->has_deadline)
+                return false;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > u->deadline.tv_sec ||
+            (now.tv_sec == u->deadline.tv_sec && now.tv_nsec >= u->deadline.tv_nsec))
+                u->stop = true;
+        return u->stop;
 }
 
 static size_t on_body(char *p, size_t size, size_t n, void *userdata) {
@@ -448,28 +464,51 @@ bool upload_failed(const struct upload *u) {
         return f;
 }
 
-int upload_finish(struct upload *u, bool stop) {
-        bool ok;
+int upload_finish(struct upload *u, bool signalled) {
+        unsigned limit_ms = signalled ? u->cfg.stop_ms : 0;
+        bool late;
 
         pthread_mutex_lock(&u->lock);
         upload_queue_close(&u->q);
         u->ending = true;
-        u->stop = u->stop || stop;
+        if (limit_ms > 0) {
+                clock_gettime(CLOCK_MONOTONIC, &u->deadline);
+                u->deadline.tv_sec += limit_ms / 1000;
+                u->deadline.tv_nsec += (long)(limit_ms % 1000) * 1000000;
+                if (u->deadline.tv_nsec >= 1000000000) {
+                        u->deadline.tv_sec++;
+                        u->deadline.tv_nsec -= 1000000000;
+                }
+                u->has_deadline = true;
+        }
         pthread_cond_broadcast(&u->work);
         pthread_mutex_unlock(&u->lock);
         if (u->started) {
                 pthread_join(u->thread, NULL);
                 u->started = false;
         }
-        ok = !u->failed && (stopping(u) || u->q.n_closed == 0);
-        return ok ? 0 : -EIO;
+        if (u->failed)
+                return -EIO;
+        late = u->q.n_closed > 0;
+        if (late && limit_ms > 0) {
+                /* Stopped by a signal: what is left is not lost, the cursor still names what was delivered. */
+                warnx_thread(_("stopping: not everything read was delivered to %s within %u ms; "
+                               "the next run sends the rest"),
+                             u->cfg.url, limit_ms);
+                return 0;
+        }
+        return late ? -EIO : 0;
 }
 
 void upload_free(struct upload *u) {
         if (!u)
                 return;
-        if (u->started)
-                upload_finish(u, true);
+        if (u->started) {
+                pthread_mutex_lock(&u->lock);
+                u->stop = true;
+                pthread_mutex_unlock(&u->lock);
+                upload_finish(u, false);
+        }
         upload_queue_done(&u->q);
         if (u->curl)
                 lc.easy_cleanup(u->curl);

@@ -23,7 +23,10 @@ struct upload_config {
         const char *key, *cert; /* client key and certificate */
         bool retry_forever;  /* --follow: keep retrying; otherwise give up after a few tries */
         size_t batch_max, mem_max;
+        unsigned stop_ms;    /* after SIGINT/SIGTERM, the most time to deliver what was read */
 };
+
+
 
 /*
  * Start the sender; it saves cursor (may be NULL) after each accepted
@@ -43,10 +46,15 @@ int upload_write(void *userdata, const void *p, size_t len);
 /* The reader is idle: send what is there now. */
 void upload_idle(struct upload *u);
 /*
- * The end: send everything (unless stop, SIGINT/SIGTERM) and stop the
- * sender.  Returns 0 when everything was delivered, -EIO when not (reported).
+ * The end: send everything and stop the sender, as long as the tries last
+ * (without --follow: a few; with it, for good).  After SIGINT or SIGTERM
+ * (signalled), the request in flight is finished and the rest sent for at
+ * most cfg.stop_ms; then the sender stops and says what it left, and 0 is
+ * returned: the cursor names what was delivered, the next run sends the
+ * rest.  Returns 0, or -EIO when not everything could be delivered
+ * (reported).
  */
-int upload_finish(struct upload *u, bool stop);
+int upload_finish(struct upload *u, bool signalled);
 /* Readable once the upload has failed for good: a following reader polls it too. */
 int upload_get_fd(const struct upload *u);
 /* Whether the upload failed for good (reported); the reader stops. */
@@ -56,5 +64,7 @@ void upload_free(struct upload *u);
 /* Defaults: batches of up to 256 KiB, 16 MiB held at most (KDMESG_UPLOAD_MEMORY changes it). */
 #define UPLOAD_BATCH_MAX (256u * 1024)
 #define UPLOAD_MEM_MAX (16u * 1024 * 1024)
+/* After SIGINT or SIGTERM, what was read is delivered within this long (KDMESG_UPLOAD_STOP_MS). */
+#define UPLOAD_STOP_MS 5000u
 
 #endif

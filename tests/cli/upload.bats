@@ -375,3 +375,96 @@ PY
         [[ "$stderr" == "kdmesg: cannot upload to $URL/\\x1b]0;x\\x07: "* ]]
         [[ "$stderr" != *$'\e'* ]]
 }
+
+@test "--upload -W: a SIGTERM saves the last record delivered, not the newest at the start; the next run sends nothing twice" {
+        emu_init 64
+        emu write 5
+        start_remote
+        kdmesg_bg -W --cursor-file "$C" --upload "$URL" -q
+        # Following (records 0-4 skipped): the new ones arrive.
+        emu wait blocks 1
+        emu write 3
+        wait_seq 7
+        for ((i = 0; i < 100; i++)); do [ "$(cursor_seq)" = 7 ] && break; sleep 0.05; done
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ -z "$(cat "$ERR")" ]
+        # The save at exit kept it (it went back to seq 4 before).
+        [ "$(cursor_seq)" = 7 ]
+        emu write 1
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        run "$CHECK" 5 8 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=4 duplicates=0 lost=0 "* ]]
+}
+
+@test "SIGTERM during a steady flow, 10 times: the request in flight is finished, what was read is sent: 0 duplicates, 0 missing" {
+        local i n
+        emu_init 65536
+        start_remote
+        # 500 records/s until stopped.
+        "$KMSG_EMU" write "$RING" 0 500 3>&- &
+        WPID=$!
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+                n=$(emu get blocks)
+                # A loaded machine may take long for a request: the stop time is not what is tested here.
+                KDMESG_UPLOAD_STOP_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+                # It is following (it waited for records once), and has caught up with the
+                # records written while it started: the flow is steady; SIGTERM is its clean stop.
+                emu wait blocks $((n + 1)) 30
+                wait_seq $(($(emu get next_seq) - 1))
+                sleep "0.$((RANDOM % 5 + 2))"
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+                [ -z "$(cat "$ERR")" ]
+        done
+        kill -TERM "$WPID"
+        wait "$WPID"
+        # The last run catches up and ends.
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        LAST=$(($(emu get next_seq) - 1))
+        [ "$LAST" -ge 500 ]
+        run "$CHECK" 0 "$LAST" 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=$((LAST + 1)) duplicates=0 lost=0 "* ]]
+}
+
+@test "SIGTERM with the collector away: retried for KDMESG_UPLOAD_STOP_MS, then one line; a second SIGTERM ends it at once" {
+        emu_init 64
+        emu write 3
+        KDMESG_UPLOAD_STOP_MS=1500 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        sleep 0.5
+        local t0=$SECONDS
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        # Within the time (and one try's granularity), not at once and not for ever.
+        [ $((SECONDS - t0)) -le 6 ]
+        grep -qx "kdmesg: stopping: not everything read was delivered to $URL within 1500 ms; the next run sends the rest" "$ERR"
+        # Nothing was delivered: the cursor names no record, and the next run sends all three.
+        ! grep -q '^seq=' "$C"
+        start_remote
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        run "$CHECK" 0 2 0 0 < <(journal_json)
+        [[ "$output" == "records=3 duplicates=0 lost=0 "* ]]
+        kill_remote
+        # A second signal does not wait for the first's time.
+        KDMESG_UPLOAD_STOP_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 2
+        emu write 1
+        sleep 0.5
+        kill -TERM "$PID"
+        sleep 0.5
+        t0=$SECONDS
+        stop_bg TERM
+        [ $((SECONDS - t0)) -le 3 ]
+        [ "$STATUS" -eq 143 ]
+        # Usage: a bad time is one line.
+        run --separate-stderr env KDMESG_UPLOAD_STOP_MS=0 "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time '0' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)" ]
+}
