@@ -5,6 +5,9 @@
  * the messages of records to classify, one per line.  A bad file gets
  * -EINVAL and one line "fuzz.rules:LINE: what" with LINE in the file; good
  * rules classify every record as a known kind or none, with a subject.
+ * The lines' records step in time and facility by their first byte (so
+ * that reports end by time and by origin too), and the built-in rules
+ * classify them as well.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +15,21 @@
 
 #include "fuzz-common.h"
 #include "select/problems.h"
+
+/* The built-in rules, loaded once: every input's lines go through them too. */
+static struct problems *builtin;
+
+static void check_hit(struct problems *p, const struct kmsg_record *r) {
+        struct problem_hit h;
+
+        FUZZ_ASSERT(problems_classify(p, r, &h) == 0);
+        FUZZ_ASSERT(h.kind == PROBLEM_NONE || problem_kind_name(h.kind));
+        FUZZ_ASSERT(!h.opens || h.subject);
+        FUZZ_ASSERT(!h.retitled || (h.subject && !h.opens && h.kind != PROBLEM_NONE));
+        FUZZ_ASSERT(!h.provisional || h.opens);
+        if (h.subject)
+                FUZZ_ASSERT(strlen(h.subject) < 256 && !strchr(h.subject, '\n'));
+}
 
 static void classify_lines(struct problems *p, const char *text, size_t len) {
         static const char *const fixed[] = {
@@ -25,6 +43,11 @@ static void classify_lines(struct problems *p, const char *text, size_t len) {
         struct kmsg_record *r;
         size_t i;
 
+        if (!builtin) {
+                builtin = problems_new();
+                FUZZ_ASSERT(builtin && problems_load_builtin(builtin) == 0);
+        }
+
         for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
                 if (kmsg_record_parse(fixed[i], strlen(fixed[i]), &r) >= 0) {
                         FUZZ_ASSERT(problems_classify(p, r, &h) == 0);
@@ -32,17 +55,22 @@ static void classify_lines(struct problems *p, const char *text, size_t len) {
                         FUZZ_ASSERT(!h.opens || (h.subject && strlen(h.subject) < 256));
                         kmsg_record_unref(r);
                 }
-        while (len > 0) {
+        for (i = 0; len > 0; i++) {
                 const char *nl = memchr(text, '\n', len);
                 size_t n = nl ? (size_t)(nl - text) : len;
+                /* The first byte picks the record's time step (a report ends after 2 s) and facility. */
+                unsigned step = n > 0 ? (unsigned char)text[0] : 0;
                 char buf[600];
                 int k;
 
-                k = snprintf(buf, sizeof(buf), "4,9,9,-;%.*s", (int)(n < 500 ? n : 500), text);
+                k = snprintf(buf, sizeof(buf), "%u,%zu,%llu,-;%.*s", step & 0x80 ? 12u : 4u, i + 10,
+                             (unsigned long long)(1000000 + i * 100000 * (step & 0x3f)), (int)(n < 500 ? n : 500),
+                             text);
                 if (k > 0 && kmsg_record_parse(buf, (size_t)k, &r) >= 0) {
-                        FUZZ_ASSERT(problems_classify(p, r, &h) == 0);
-                        FUZZ_ASSERT(h.kind == PROBLEM_NONE || problem_kind_name(h.kind));
-                        FUZZ_ASSERT(!h.opens || h.subject);
+                        check_hit(p, r);
+                        /* The built-in rules on the same records. */
+                        if (builtin)
+                                check_hit(builtin, r);
                         kmsg_record_unref(r);
                 }
                 text += n + (nl ? 1 : 0);

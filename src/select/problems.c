@@ -100,9 +100,12 @@ static bool line_starts_with(const char *text, size_t len, const char *lit, size
         }
 }
 
-static bool matches(const struct rule *r, const struct kmsg_record *rec, const char *text, size_t len,
-                    regmatch_t *m) {
-        if (r->n_literals > 0) {
+static bool matches(const struct problems *p, size_t ri, const struct kmsg_record *rec, const char *text,
+                    size_t len, regmatch_t *m) {
+        const struct rule *r = &p->rules[ri];
+
+        /* The index found a literal of an indexed rule (the callers go through p->cand only). */
+        if (!r->indexed && r->n_literals > 0) {
                 size_t i;
 
                 for (i = 0; i < r->n_literals; i++)
@@ -157,15 +160,16 @@ static void note_time(struct problems *p, const struct kmsg_record *rec) {
 
 /* The first rule but parts and stops that matches: its index, or p->n. */
 static size_t first_opener(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
-        size_t i;
+        size_t c;
 
-        for (i = 0; i < p->n; i++) {
+        for (c = 0; c < p->n_cand; c++) {
+                size_t i = p->cand[c];
                 const struct rule *r = &p->rules[i];
 
-                if (r->type != RULE_PART && r->type != RULE_STOP && matches(r, rec, p->text, len, m))
-                        break;
+                if (r->type != RULE_PART && r->type != RULE_STOP && matches(p, i, rec, p->text, len, m))
+                        return i;
         }
-        return i;
+        return p->n;
 }
 
 /*
@@ -175,22 +179,26 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
  */
 static int continue_report(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m,
                            struct problem_hit *ret, size_t *ret_opener) {
-        size_t i;
+        size_t c;
 
         *ret_opener = p->n;
         if (ends_report(p, rec))
                 return 0;
-        for (i = 0; i < p->n; i++) {
+        for (c = 0; c < p->n_cand; c++) {
+                size_t i = p->cand[c];
                 const struct rule *r = &p->rules[i];
 
                 if ((r->type != RULE_PART && r->type != RULE_STOP) || (r->kind != KIND_ANY && r->kind != p->open))
                         continue;
-                if (!matches(r, rec, p->text, len, m))
+                /* A part rule with a subject is the title line of a report that has none yet. */
+                if (r->subject && !p->provisional)
+                        continue;
+                if (!matches(p, i, rec, p->text, len, m))
                         continue;
                 if (r->type == RULE_STOP)
                         return 0;
                 ret->kind = p->open;
-                if (r->subject && p->provisional) {
+                if (r->subject) {
                         expand(p->subject, sizeof(p->subject), r->subject, p->text, m, p->open_subject);
                         snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
                         ret->subject = p->subject;
@@ -227,6 +235,10 @@ int problems_classify(struct problems *p, const struct kmsg_record *rec, struct 
                 len = (size_t)(nul - msg);
         memcpy(p->text, msg, len);
         p->text[len] = '\0';
+        /* The index of the rules loaded so far (none yet: none built, or more rules since). */
+        if ((!p->bigrams || p->indexed != p->n) && rule_index_build(p) < 0)
+                return -ENOMEM;
+        rule_index_scan(p, p->text, len);
 
         i = p->n;
         if (p->open != PROBLEM_NONE) {

@@ -59,6 +59,7 @@ struct problems *problems_free(struct problems *p) {
         for (i = 0; i < p->n_sources; i++)
                 free(p->sources[i]);
         free(p->sources);
+        rule_index_free(p);
         free(p);
         return NULL;
 }

@@ -45,6 +45,7 @@ struct rule {
         size_t literal_lens[MAX_LITERALS];
         bool literal_anchored[MAX_LITERALS]; /* at the start of a line */
         size_t n_literals;
+        bool indexed;   /* every literal is in the index (two bytes and more) */
 };
 
 struct problems {
@@ -61,7 +62,36 @@ struct problems {
         char subject[MAX_SUBJECT], devname[MAX_SUBJECT];
         char open_subject[MAX_SUBJECT]; /* the open report's subject */
         char error[512];
+        /* The index of the rules' literals (rule-index.c), built before the first record. */
+        size_t indexed;          /* the rules it covers (bigrams NULL: none built) */
+        uint8_t *bigrams;        /* a bit per two bytes that some literal is indexed by */
+        int32_t *heads;          /* per two bytes: the first of its entries, or -1 */
+        struct lit_entry *entries;
+        uint32_t *stamps, gen;   /* rule i may match the record when stamps[i] == gen */
+        uint32_t *always;        /* the rules the index cannot rule out, in order */
+        size_t n_always;
+        uint32_t *hits;          /* the rules with a literal in the record */
+        uint32_t *cand;          /* the rules that may match the record, in order */
+        size_t n_cand;
 };
+
+struct lit_entry {
+        uint32_t rule;
+        uint16_t lit;   /* the literal's number in its rule */
+        uint16_t at;    /* where in the literal its two indexed bytes are */
+        int32_t next;   /* the next entry of the same two bytes, or -1 */
+};
+
+/*
+ * The quick check of all rules at once: one pass over the text finds the
+ * rules one of whose literals it holds.  rule_index_build() indexes the
+ * rules loaded so far (0 or -ENOMEM); rule_index_scan() puts in p->cand
+ * the rules that may match a text, in rule order: those with a literal in
+ * it, and those without literals of two bytes and more.
+ */
+int rule_index_build(struct problems *p);
+void rule_index_scan(struct problems *p, const char *text, size_t len);
+void rule_index_free(struct problems *p);
 
 extern const char problems_builtin_text[];
 extern const size_t problems_builtin_size;

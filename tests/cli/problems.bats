@@ -108,7 +108,7 @@ user_rules() {
 }
 
 @test "the other filters apply first" {
-        run "$KDMESG" -K "$DUMP" --problems --json --since 340 --until 366
+        run "$KDMESG" -K "$DUMP" --problems --json --since 354 --until 379
         [ "$status" -eq 0 ]
         [ "$(grep -c . <<<"$output")" -eq 5 ]
         ! grep -vqF '"problem":"mce"' <<<"$output"

@@ -316,6 +316,12 @@ TEST(the_quick_check_keeps_what_the_regex_matches) {
                 { "^ab(c)?d", "abd" },
                 { "^(rcu: )?INFO: x", "INFO: x" },
                 { "^a\\[b", "a[b" },
+                /* The index keys a literal by its rarest two bytes, anywhere in it. */
+                { "segfault at", "x[1]: segfault at 0" },
+                { "^ab,cd", "q\\x0aab,cd" },
+                { "abc:", "abc:" },
+                { "ab", "xxab" },
+                { "zq", "zq" },
         };
         size_t i;
 
@@ -366,6 +372,32 @@ TEST(the_built_in_rules_are_the_shipped_file) {
         CHECK_INT(problems_rule_info(b, i, &ib), -ENOENT);
         problems_free(b);
         problems_free(f);
+}
+
+TEST(many_rules_one_pass) {
+        /* Rules that share the two bytes they are indexed by, anchored or not, and one without a literal. */
+        struct problems *p = load("thermal /^Xy-one/\n"
+                                  "mce /Xy-two$/\n"
+                                  "panic /^[a-z]+$/\n"
+                                  "segfault /a-Xy-one/\n");
+
+        CHECK_INT(classify(p, "4,0,0,-;Xy-one").kind, PROBLEM_THERMAL);
+        CHECK_INT(classify(p, "4,1,0,-;q Xy-two").kind, PROBLEM_MCE);
+        CHECK_INT(classify(p, "4,2,0,-;abc").kind, PROBLEM_PANIC);
+        CHECK_INT(classify(p, "4,3,0,-;a-Xy-one").kind, PROBLEM_SEGFAULT);
+        CHECK_INT(classify(p, "4,4,0,-;a-Xy-on").kind, PROBLEM_NONE);
+        CHECK_INT(classify(p, "4,5,0,-;Xy").kind, PROBLEM_NONE);
+        problems_free(p);
+}
+
+TEST(no_rules_no_problem) {
+        struct problems *p = problems_new();
+
+        CHECK_INT(classify(p, "0,0,0,-;Kernel panic - not syncing: x").kind, PROBLEM_NONE);
+        CHECK_INT(problems_load_buffer(p, "t.rules", "panic /^Kernel panic/\n", 22), 0);
+        /* Rules loaded after the first record are used from the next one on. */
+        CHECK_INT(classify(p, "0,1,0,-;Kernel panic - not syncing: x").kind, PROBLEM_PANIC);
+        problems_free(p);
 }
 
 TEST(all_rules_together_have_a_budget) {
