@@ -175,6 +175,34 @@ def json_records():
     }
 
 
+def pstore_trees():
+    """pstore trees for fuzz-pstore: a first byte (where the files go), then files separated by NUL FILE NUL."""
+    sep = b"\0FILE\0"
+    part = lambda h, *lines: h + b"\n" + b"".join(l + b"\n" for l in lines)
+    return {
+        "pstore-efi-parts": b"\0" + sep.join([
+            part(b"Panic#1 Part3", b"<6>[    1.000000] Linux version 6.1.0", b"<6>[    2.000000] mounted"),
+            part(b"Panic#1 Part2", b"<1>[  100.000000] BUG: kernel NULL pointer dereference",
+                 b"<4>[  100.000100] Call Trace:", b"<4>[  100.000300]  <TASK>"),
+            part(b"Panic#1 Part1", b"<0>[  101.000000] Kernel panic - not syncing: Fatal exception")]),
+        "pstore-missing-part": b"\x04" + sep.join([
+            part(b"Oops#1 Part3", b"<6>[   10.000000] Linux version 6.6.0"),
+            part(b"Oops#1 Part1", b"<3>[   50.000000] INFO: task blocked", b"continued line")]),
+        "pstore-dmesg-txt": b"\x01" + (b"dmesg-erst-169986240002001:\n" + part(b"Oops#2 Part2", b"<6>[    5.0] older")
+                                       + b"dmesg-erst-169986240001001:\n"
+                                       + part(b"Oops#2 Part1", b"<3>[    6.000000] segfault at 0")),
+        "pstore-txt-duplicates": b"\x01" + part(b"Oops#1 Part2", b"<6>[ 1.0] a") + part(b"Oops#1 Part2", b"<6>[ 2.0] b")
+                                 + part(b"Oops#1 Part1", b"\0 nul", b"<6>[ 3.0] c"),
+        "pstore-txt-no-header": b"\x01dmesg-efi-1:\n<6>[    1.000000] a\ndmesg-efi-2:\n<6>[    2.000000] b",
+        "pstore-systemd-dir": b"\x02" + sep.join([
+            part(b"Oops#1 Part1", b"<6>[ 1.0] a"), part(b"Oops#1 Part2", b"<6>[ 0.5] b"),
+            part(b"Oops#1 Part2", b"<6>[ 0.6] c"), b"Oops#1 Part4294967295\n", b"Oops#1 Part4294967296\n"]),
+        "pstore-odd-headers": b"\x1c" + sep.join([
+            b"Oops#1 Part1\r\n<6>[1.5] crlf\r\n", b"Oops#1 Part0\nzero", b"Oops#1 Part1", b"",
+            b"#1 Part1\n", b"Oops# Part1\n", b"Oops#1 Part1 \n", b"x" * 200 + b"\nOops#1 Part1\n"]),
+    }
+
+
 def write(d, name, data):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, name), "wb") as f:
@@ -197,6 +225,8 @@ def main():
         write(os.path.join(root, "fuzz-cursor"), "seed-" + name, data)
     for name, data in list(json_stream().items()) + list(json_records().items()):
         write(os.path.join(root, "fuzz-json"), "seed-" + name, data)
+    for name, data in pstore_trees().items():
+        write(os.path.join(root, "fuzz-pstore"), "seed-" + name, data)
     for r in RECORDS[3:6] + RECORDS[16:22]:
         write(os.path.join(root, "fuzz-reader"), "seed-" + hashlib.sha1(r).hexdigest()[:12], r)
 

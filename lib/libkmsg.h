@@ -250,6 +250,16 @@ int kmsg_reader_set_follow(struct kmsg_reader *reader, int follow);
  */
 int kmsg_reader_set_interrupt(struct kmsg_reader *reader, const volatile sig_atomic_t *flag, int wake_fd);
 
+/*
+ * Read a part of a file: only the next length bytes of the descriptor,
+ * from where it stands, whose first line is line first_line of the file
+ * (kmsg_reader_get_position() then names the file's lines).  The end of
+ * the range is the end of the input.  Call before the first
+ * kmsg_reader_next() of a stream reader.  Returns 0 or -EINVAL (a device,
+ * a buffer, a reader that has read, first_line 0).
+ */
+int kmsg_reader_set_range(struct kmsg_reader *reader, uint64_t length, uint64_t first_line);
+
 /* The name given at creation ("-" shows as "<stdin>"). */
 const char *kmsg_reader_get_name(const struct kmsg_reader *reader);
 /*

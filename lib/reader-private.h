@@ -34,6 +34,8 @@ struct kmsg_reader {
         bool input_kind_known;
         bool waits;   /* the descriptor is a pipe, FIFO or terminal: read() may block */
         bool general_only; /* tests: every record through the general path, kmsg_scan_record() unused */
+        bool limited; /* kmsg_reader_set_range(): only `left` more bytes are read */
+        uint64_t left;
         const volatile sig_atomic_t *interrupt; /* kmsg_reader_set_interrupt() */
         int wake_fd;
         char *name;

@@ -248,6 +248,16 @@ _public_ int kmsg_reader_set_interrupt(struct kmsg_reader *rd, const volatile si
         return 0;
 }
 
+_public_ int kmsg_reader_set_range(struct kmsg_reader *rd, uint64_t length, uint64_t first_line) {
+        /* A stream that has read nothing yet. */
+        if (!rd || rd->is_device || rd->eof || rd->end > 0 || !rd->ops || first_line == 0)
+                return -EINVAL;
+        rd->limited = true;
+        rd->left = length;
+        rd->line = first_line;
+        return 0;
+}
+
 _public_ const char *kmsg_reader_get_name(const struct kmsg_reader *rd) {
         return rd ? rd->name : NULL;
 }

@@ -114,7 +114,7 @@ static bool may_block(struct kmsg_reader *rd) {
 /* Read more input into the stream buffer.  Returns bytes read, 0 at EOF, or -errno. */
 int stream_fill(struct kmsg_reader *rd) {
         bool grows = true; /* a source without a descriptor behaves as a file */
-        size_t want;
+        size_t want, room;
         ssize_t n;
 
         if (rd->eof)
@@ -134,12 +134,13 @@ int stream_fill(struct kmsg_reader *rd) {
                 }
                 rd->start = 0;
         }
-        /* Room for one read() of a chunk. */
-        if (rd->cap - rd->end < CHUNK) {
-                size_t cap = rd->cap ? rd->cap : CHUNK;
+        /* Room for one read() of a chunk, or of what is left of a range (many small parts, small buffers). */
+        room = rd->limited && rd->left < CHUNK ? (size_t)rd->left + 1 : CHUNK;
+        if (rd->cap - rd->end < room) {
+                size_t cap = rd->cap ? rd->cap : room;
                 char *p;
 
-                while (cap - rd->end < CHUNK)
+                while (cap - rd->end < room)
                         cap *= 2;
                 /* A byte more than cap: room for kmsg_scan_record()'s end mark. */
                 p = realloc(rd->buf, cap + 1);
@@ -151,6 +152,15 @@ int stream_fill(struct kmsg_reader *rd) {
         want = rd->cap - rd->end;
         if (want > CHUNK)
                 want = CHUNK;
+        if (rd->limited) {
+                /* The end of the range is the end of the input. */
+                if (rd->left == 0) {
+                        rd->eof = true;
+                        return 0;
+                }
+                if (want > rd->left)
+                        want = (size_t)rd->left;
+        }
         if (rd->follow && rd->fd >= 0) {
                 struct pollfd p = { .fd = rd->fd, .events = POLLIN };
                 struct stat st;
@@ -216,6 +226,8 @@ int stream_fill(struct kmsg_reader *rd) {
         }
         if (n == 0)
                 rd->eof = true;
+        if (rd->limited)
+                rd->left -= (uint64_t)n;
         rd->end += (size_t)n;
         return (int)n;
 }

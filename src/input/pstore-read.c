@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/vfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/i18n.h"
 #include "text/writer.h"
@@ -112,10 +113,12 @@ static void say_none(const char *root, bool list) {
 int pstore_list(const char *root) {
         struct pstore_set set;
         size_t i;
-        int status;
+        int status, e;
 
-        if (pstore_scan(root, &set, warnx_) < 0) {
-                warnx_("%s", strerror(ENOMEM));
+        e = pstore_scan(root, &set, warnx_, &run_quit);
+        if (e < 0) {
+                if (e != -EINTR)
+                        warnx_("%s", strerror(-e));
                 return EXIT_BAD_INPUT;
         }
         status = set.errors ? EXIT_BAD_INPUT : 0;
@@ -134,7 +137,7 @@ int pstore_list(const char *root) {
                 when(d->written, written, sizeof(written));
                 reason_of(d, reason, sizeof(reason));
                 part_list(d, parts, sizeof(parts));
-                snprintf(buf, sizeof(buf), "%2zu %-19s %-10s %-7s %7u %-8s ", i + 1, written, reason, parts,
+                snprintf(buf, sizeof(buf), "%2zu %-19s %-10s %-7s %7" PRIu64 " %-8s ", i + 1, written, reason, parts,
                          pstore_dump_missing(d), d->backend[0] ? d->backend : "?");
                 out_puts(buf);
                 out_text(on_machine(root, d->source), strlen(on_machine(root, d->source)), false);
@@ -142,30 +145,6 @@ int pstore_list(const char *root) {
         }
         pstore_set_done(&set);
         return status;
-}
-
-/* The time stamp of the first ("[ 1.5]") or last syslog-form line of text; false when none. */
-static bool line_time(const char *text, size_t len, bool last, uint64_t *ret) {
-        size_t i = 0;
-        bool found = false;
-
-        while (i < len) {
-                const char *nl = memchr(text + i, '\n', len - i);
-                size_t end = nl ? (size_t)(nl - text) : len;
-                const char *p = text + i, *b = memchr(p, '[', end - i);
-                unsigned long long s;
-                unsigned us;
-                int n = 0;
-
-                if (b && b - p <= 8 && sscanf(b, "[%llu.%6u]%n", &s, &us, &n) == 2 && n > 0) {
-                        *ret = s * 1000000ull + us;
-                        found = true;
-                        if (!last)
-                                return true;
-                }
-                i = end + 1;
-        }
-        return found;
 }
 
 /* A loss for the missing parts between (or after) the parts read. */
@@ -184,6 +163,38 @@ static int missing_loss(struct run *run, bool has_before, uint64_t before, bool 
         return e;
 }
 
+/* One part through the pipeline, read from its file by its range. */
+static void read_part(struct run *run, const struct pstore_part *p) {
+        struct kmsg_reader *rd;
+        int fd = pstore_part_open(p), e;
+
+        if (fd < 0) {
+                if (fd == -EINVAL)
+                        warnx_(_("%s: not a regular file: skipped"), p->path);
+                else
+                        warnx_(_("cannot read %s: %s"), p->path, strerror(-fd));
+                run->status = EXIT_BAD_INPUT;
+                return;
+        }
+        e = kmsg_reader_new_fd(fd, p->path, KMSG_FORMAT_SYSLOG, &rd);
+        if (e >= 0)
+                e = kmsg_reader_set_range(rd, p->length, p->line);
+        if (e < 0) {
+                warnx_(_("cannot read %s: %s"), p->path, strerror(-e));
+                run->status = EXIT_BAD_INPUT;
+        } else {
+                run_watch(run, rd);
+                run_drain(run, rd);
+        }
+        kmsg_reader_unref(rd);
+        close(fd);
+}
+
+/* Whether a part is missing between two parts read, oldest first; duplicates are no gap. */
+static bool gap_between(const struct pstore_part *older, const struct pstore_part *newer) {
+        return older->part > newer->part + 1;
+}
+
 void read_pstore(struct run *run, const struct options *o) {
         struct pstore_set set;
         const struct pstore_dump *d;
@@ -191,9 +202,12 @@ void read_pstore(struct run *run, const struct options *o) {
         uint64_t last = 0;
         bool have_last = false;
         size_t i;
+        int e;
 
-        if (pstore_scan(o->dev.root.dir, &set, warnx_) < 0) {
-                warnx_("%s", strerror(ENOMEM));
+        e = pstore_scan(o->dev.root.dir, &set, warnx_, &run_quit);
+        if (e < 0) {
+                if (e != -EINTR)
+                        warnx_("%s", strerror(-e));
                 run->status = EXIT_BAD_INPUT;
                 return;
         }
@@ -220,35 +234,34 @@ void read_pstore(struct run *run, const struct options *o) {
         warnx_(_("pstore: %s, written %s, parts %s (%s)"), reason, written, parts,
                on_machine(o->dev.root.dir, d->source));
         if (pstore_dump_missing(d) > 0)
+                /* At most the oldest part's number, an unsigned: it fits %u. */
                 warnx_(P_("pstore: %s: %u part missing: the lost messages are marked where they were",
                           "pstore: %s: %u parts missing: the lost messages are marked where they were",
-                          pstore_dump_missing(d)),
-                       reason, pstore_dump_missing(d));
+                          (unsigned long)pstore_dump_missing(d)),
+                       reason, (unsigned)pstore_dump_missing(d));
+        if (pstore_dump_duplicates(d) > 0)
+                warnx_(_("pstore: %s: parts with the number of an earlier part: %zu (each is read, in the order "
+                         "of their files)"),
+                       reason, pstore_dump_duplicates(d));
         for (i = 0; i < d->n_parts && !run_quit && !run->fatal; i++) {
                 const struct pstore_part *p = &d->parts[i];
-                struct kmsg_reader *rd;
-                uint64_t first;
-                int e;
+                bool newest_gone = i + 1 == d->n_parts && p->part > 1 && !d->truncated;
 
-                if (i > 0 && d->parts[i - 1].part != p->part + 1) {
-                        bool has_first = line_time(p->text, p->len, false, &first);
+                if (i > 0 && gap_between(&d->parts[i - 1], p)) {
+                        uint64_t first = 0;
+                        bool has_first = pstore_part_time(p, false, &first, &run_quit) > 0;
 
                         if (missing_loss(run, have_last, last, has_first, first) < 0)
                                 break;
                 }
-                e = kmsg_reader_new_buffer(p->text, p->len, p->path, KMSG_FORMAT_SYSLOG, &rd);
-                if (e < 0) {
-                        warnx_(_("cannot read %s: %s"), p->path, strerror(-e));
-                        run->status = EXIT_BAD_INPUT;
-                        continue;
-                }
-                run_drain(run, rd);
-                kmsg_reader_unref(rd);
-                if (line_time(p->text, p->len, true, &last))
+                read_part(run, p);
+                /* Where the part ended, for a loss after it. */
+                if ((newest_gone || (i + 1 < d->n_parts && gap_between(p, &d->parts[i + 1]))) &&
+                    pstore_part_time(p, true, &last, &run_quit) > 0)
                         have_last = true;
         }
         /* The newest end is Part1: anything newer than the newest part read is gone. */
-        if (d->n_parts > 0 && d->parts[d->n_parts - 1].part > 1)
+        if (d->n_parts > 0 && d->parts[d->n_parts - 1].part > 1 && !d->truncated && !run_quit && !run->fatal)
                 missing_loss(run, have_last, last, false, 0);
         pstore_set_done(&set);
 }

@@ -11,8 +11,8 @@
 
 #include "base/i18n.h"
 #include "input/pstore.h"
+#include "input/pstore-lines.h"
 
-#define MAX_FILE (16 * 1024 * 1024)
 /* Parts of one dump are written within this many seconds of each other. */
 #define SAME_DUMP_SECONDS 60
 
@@ -24,6 +24,7 @@ struct loose {
         char backend[32];
         time_t mtime;
         char *group; /* a systemd-pstore directory, or NULL: grouped by header and time */
+        bool truncated; /* of a dmesg.txt that has more parts than were taken */
 };
 
 struct scan {
@@ -31,55 +32,26 @@ struct scan {
         size_t n, cap;
         unsigned errors;
         void (*warn)(const char *fmt, ...);
+        const volatile sig_atomic_t *quit;
 };
 
-static int read_file(const char *path, char **ret, size_t *ret_len, time_t *ret_mtime) {
-        struct stat st;
-        char *buf;
-        ssize_t n;
-        int fd, e = 0;
-
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                e = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-                close(fd);
-                return e;
-        }
-        if (st.st_size > MAX_FILE) {
-                close(fd);
-                return -EFBIG;
-        }
-        buf = malloc((size_t)st.st_size + 1);
-        if (!buf) {
-                close(fd);
-                return -ENOMEM;
-        }
-        /* pstore files may read shorter than their size says. */
-        n = read(fd, buf, (size_t)st.st_size);
-        if (n < 0)
-                e = -errno;
-        close(fd);
-        if (e < 0) {
-                free(buf);
-                return e;
-        }
-        buf[n] = '\0';
-        *ret = buf;
-        *ret_len = (size_t)n;
-        *ret_mtime = st.st_mtime;
-        return 0;
+static void cannot_read(struct scan *sc, const char *path, int e) {
+        if (e == -EINVAL)
+                sc->warn(_("%s: not a regular file: skipped"), path);
+        else
+                sc->warn(_("cannot read %s: %s"), path, strerror(-e));
+        sc->errors++;
 }
 
 /* Parse "Reason#N PartM" (the whole line, without its newline). */
-static bool parse_header(const char *line, size_t len, char reason[32], unsigned *count, unsigned *part) {
+static bool parse_header(const struct pstore_line *ln, char reason[32], unsigned *count, unsigned *part) {
         char buf[96];
+        size_t len = pstore_head_len(ln);
         int n = 0;
 
-        if (len >= sizeof(buf))
+        if (ln->len >= sizeof(buf))
                 return false;
-        memcpy(buf, line, len);
+        memcpy(buf, ln->head, len);
         buf[len] = '\0';
         if (len > 0 && buf[len - 1] == '\r')
                 buf[len - 1] = '\0';
@@ -88,34 +60,21 @@ static bool parse_header(const char *line, size_t len, char reason[32], unsigned
         return *part > 0;
 }
 
-/*
- * Empty every line of text[0..*len) that does not start in [from, to), and
- * the line at from (a part's header), keeping the newlines: the reader skips
- * empty lines, and the line numbers of errors stay those of the file.
- */
-static void keep_lines(char *text, size_t *len, size_t from, size_t to) {
-        size_t i = 0, o = 0, n = *len;
+/* systemd-pstore's "dmesg-BACKEND-ID:" before each part of its dmesg.txt; its name goes to name. */
+static bool name_line(const struct pstore_line *ln, char name[64]) {
+        size_t len = pstore_head_len(ln);
 
-        while (i < n) {
-                const char *nl = memchr(text + i, '\n', n - i);
-                size_t end = nl ? (size_t)(nl - text) : n;
-
-                if (i > from && i < to) {
-                        memmove(text + o, text + i, end - i);
-                        o += end - i;
-                }
-                if (nl)
-                        text[o++] = '\n';
-                i = end + 1;
-        }
-        text[o] = '\0';
-        *len = o;
+        if (ln->len <= 7 || ln->len >= 64 || strncmp(ln->head, "dmesg-", 6) != 0 || ln->head[len - 1] != ':' ||
+            memchr(ln->head, ' ', len))
+                return false;
+        memcpy(name, ln->head, len - 1);
+        name[len - 1] = '\0';
+        return true;
 }
 
-/* A header known already (hdr_part > 0), or read from the first line of text. */
-static int add_part_hdr(struct scan *sc, const char *path, char *text, size_t len, time_t mtime, const char *group,
-                        const char *reason, unsigned count, unsigned hdr_part, const char *backend) {
-        const char *base = strrchr(path, '/'), *nl = memchr(text, '\n', len);
+static int add_loose(struct scan *sc, const char *path, const struct stat *st, const char *group, const char *reason,
+                     unsigned count, unsigned part, const char *name, uint64_t offset, uint64_t end, uint64_t line) {
+        const char *base = strrchr(path, '/');
         struct loose *l;
 
         if (sc->n == sc->cap) {
@@ -128,25 +87,15 @@ static int add_part_hdr(struct scan *sc, const char *path, char *text, size_t le
                 sc->cap = cap;
         }
         l = &sc->parts[sc->n];
-        *l = (struct loose){ .mtime = mtime };
-        base = backend ? backend : base ? base + 1 : path;
+        *l = (struct loose){ .mtime = st->st_mtime, .count = count };
+        base = name ? name : base ? base + 1 : path;
         if (strncmp(base, "dmesg-", 6) == 0)
                 sscanf(base + 6, "%31[^-.]", l->backend);
-        if (hdr_part > 0) {
-                snprintf(l->reason, sizeof(l->reason), "%s", reason);
-                l->count = count;
-                l->p.part = hdr_part;
-        } else if (parse_header(text, nl ? (size_t)(nl - text) : len, l->reason, &l->count, &l->p.part))
-                keep_lines(text, &len, 0, len);
-        else {
-                l->reason[0] = '\0';
-                l->count = 0;
-                l->p.part = 1;
-        }
+        snprintf(l->reason, sizeof(l->reason), "%s", reason);
+        l->p = (struct pstore_part){ .part = part, .offset = offset, .length = end > offset ? end - offset : 0,
+                                     .line = line };
         l->p.path = strdup(path);
         l->group = group ? strdup(group) : NULL;
-        l->p.text = text;
-        l->p.len = len;
         if (!l->p.path || (group && !l->group)) {
                 free(l->p.path);
                 free(l->group);
@@ -156,22 +105,21 @@ static int add_part_hdr(struct scan *sc, const char *path, char *text, size_t le
         return 0;
 }
 
-static int add_part(struct scan *sc, const char *path, char *text, size_t len, time_t mtime, const char *group) {
-        return add_part_hdr(sc, path, text, len, mtime, group, NULL, 0, 0, NULL);
-}
-
 static bool ends_with(const char *s, const char *suffix) {
         size_t n = strlen(s), m = strlen(suffix);
 
         return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* One dmesg-* file. */
+/* One dmesg-* file: its first line is its header, the rest its text. */
 static int scan_file(struct scan *sc, const char *path, const char *group) {
-        char *text;
-        size_t len;
-        time_t mtime;
-        int e;
+        struct pstore_lines *ls;
+        struct pstore_line ln;
+        struct stat st;
+        char reason[32] = "";
+        unsigned count = 0, part = 1;
+        uint64_t offset = 0, line = 1;
+        int fd, e;
 
         if (ends_with(path, ".enc.z")) {
                 sc->warn(_("%s: compressed, and the kernel did not decompress it (its pstore "
@@ -180,104 +128,134 @@ static int scan_file(struct scan *sc, const char *path, const char *group) {
                 sc->errors++;
                 return 0;
         }
-        e = read_file(path, &text, &len, &mtime);
-        if (e == -ENOMEM)
-                return e;
-        if (e < 0) {
-                sc->warn(_("cannot read %s: %s"), path, strerror(-e));
-                sc->errors++;
+        fd = pstore_open_regular(path, &st);
+        if (fd < 0) {
+                cannot_read(sc, path, fd);
                 return 0;
         }
-        e = add_part(sc, path, text, len, mtime, group);
-        if (e < 0)
-                free(text);
-        return e;
+        ls = calloc(1, sizeof(*ls));
+        if (!ls) {
+                close(fd);
+                return -ENOMEM;
+        }
+        *ls = (struct pstore_lines){ .fd = fd, .left = (uint64_t)st.st_size, .line = 1, .quit = sc->quit };
+        e = pstore_next_line(ls, &ln);
+        close(fd);
+        free(ls);
+        if (e == -EINTR)
+                return e;
+        if (e < 0) {
+                cannot_read(sc, path, e);
+                return 0;
+        }
+        if (e > 0 && parse_header(&ln, reason, &count, &part)) {
+                offset = ln.len + ln.newline;
+                line = ln.newline ? 2 : 1;
+        } else {
+                /* Without a header: one part of its own. */
+                reason[0] = '\0';
+                count = 0;
+                part = 1;
+        }
+        return add_loose(sc, path, &st, group, reason, count, part, NULL, offset, (uint64_t)st.st_size, line);
 }
 
 /*
  * systemd-pstore's dmesg.txt: for each part, oldest first, a line
- * "dmesg-BACKEND-ID:" and the file's text.  Each part gets a copy of the
- * file with everything but its own lines blanked, so that errors name the
- * lines of dmesg.txt.
+ * "dmesg-BACKEND-ID:" and the file's text.  A part's text runs from after
+ * its header to the file name before the next header.
  */
 struct txt_part {
-        size_t start, end; /* from its header line to the next header */
         char reason[32];
         unsigned count, part;
         char name[64]; /* the "dmesg-BACKEND-ID" line before it */
+        uint64_t offset, line;
 };
-
-static int add_txt_part(struct scan *sc, const char *path, const char *text, size_t len, time_t mtime,
-                        const char *group, const struct txt_part *tp) {
-        char *copy = malloc(len + 1);
-        size_t n = len;
-        int e;
-
-        if (!copy)
-                return -ENOMEM;
-        memcpy(copy, text, len + 1);
-        keep_lines(copy, &n, tp->start, tp->end);
-        e = add_part_hdr(sc, path, copy, n, mtime, group, tp->reason, tp->count, tp->part,
-                         tp->name[0] ? tp->name : NULL);
-        if (e < 0)
-                free(copy);
-        return e;
-}
 
 static int scan_dmesg_txt(struct scan *sc, const char *path, const char *group) {
         struct txt_part tp = { .part = 0 };
-        char *text, name[64] = "";
-        size_t len, i = 0, name_at = 0;
-        time_t mtime;
-        bool any = false;
-        int e = 0;
+        struct pstore_lines *ls;
+        struct pstore_line ln;
+        struct stat st;
+        char name[64] = "";
+        uint64_t name_at = 0, end, lines, cut_at = 0;
+        bool after_name = false, leading = true;
+        size_t n = 0, first = sc->n, i;
+        int fd, e;
 
-        e = read_file(path, &text, &len, &mtime);
-        if (e == -ENOMEM)
-                return e;
-        if (e < 0) {
-                sc->warn(_("cannot read %s: %s"), path, strerror(-e));
-                sc->errors++;
+        fd = pstore_open_regular(path, &st);
+        if (fd < 0) {
+                cannot_read(sc, path, fd);
                 return 0;
         }
-        for (i = 0; i < len && e >= 0;) {
-                const char *nl = memchr(text + i, '\n', len - i);
-                size_t end = nl ? (size_t)(nl - text) : len;
-                struct txt_part next = { .start = i };
+        ls = calloc(1, sizeof(*ls));
+        if (!ls) {
+                close(fd);
+                return -ENOMEM;
+        }
+        *ls = (struct pstore_lines){ .fd = fd, .left = (uint64_t)st.st_size, .line = 1, .quit = sc->quit };
+        while ((e = pstore_next_line(ls, &ln)) > 0) {
+                struct txt_part next = { .part = 0 };
 
-                if (parse_header(text + i, end - i, next.reason, &next.count, &next.part)) {
+                if (parse_header(&ln, next.reason, &next.count, &next.part)) {
                         if (tp.part > 0) {
-                                tp.end = name_at;
-                                e = add_txt_part(sc, path, text, len, mtime, group, &tp);
+                                e = add_loose(sc, path, &st, group, tp.reason, tp.count, tp.part,
+                                              tp.name[0] ? tp.name : NULL, tp.offset, after_name ? name_at : ln.off,
+                                              tp.line);
+                                if (e < 0)
+                                        break;
+                        }
+                        if (n++ >= PSTORE_MAX_TXT_PARTS) {
+                                /* Only counted: the parts read are the first ones. */
+                                if (!cut_at)
+                                        cut_at = ln.number;
+                                tp.part = 0;
+                                continue;
                         }
                         snprintf(next.name, sizeof(next.name), "%s", name);
+                        next.offset = ln.off + ln.len + ln.newline;
+                        next.line = ln.number + ln.newline;
                         tp = next;
-                        any = true;
-                } else if (end - i > 7 && end - i < sizeof(name) && strncmp(text + i, "dmesg-", 6) == 0 &&
-                           text[end - 1] == ':' && !memchr(text + i, ' ', end - i)) {
-                        /* The file name before a part is no log line. */
-                        memcpy(name, text + i, end - i - 1);
-                        name[end - i - 1] = '\0';
-                        name_at = i;
-                        memset(text + i, ' ', end - i);
+                        after_name = false;
+                } else if (name_line(&ln, name)) {
+                        name_at = ln.off;
+                        after_name = true;
                 } else
-                        name_at = end + 1;
-                i = end + 1;
+                        after_name = false;
+                if (leading && !after_name && n == 0) {
+                        /* Without headers, the text starts after the file names before it. */
+                        leading = false;
+                        tp.offset = ln.off;
+                        tp.line = ln.number;
+                }
         }
-        if (e >= 0 && tp.part > 0) {
-                tp.end = len;
-                e = add_txt_part(sc, path, text, len, mtime, group, &tp);
+        end = ls->off;
+        lines = ls->line;
+        close(fd);
+        free(ls);
+        if (e == -EINTR || e == -ENOMEM)
+                return e;
+        if (e < 0) {
+                cannot_read(sc, path, e);
+                return 0;
         }
-        if (e >= 0 && !any) {
+        if (cut_at) {
+                sc->warn(_("%s:%llu: more than %d parts: the %llu parts from this line on are not read"), path,
+                         (unsigned long long)cut_at, PSTORE_MAX_TXT_PARTS,
+                         (unsigned long long)(n - PSTORE_MAX_TXT_PARTS));
+                sc->errors++;
+                for (i = first; i < sc->n; i++)
+                        sc->parts[i].truncated = true;
+        }
+        if (tp.part > 0)
+                return add_loose(sc, path, &st, group, tp.reason, tp.count, tp.part, tp.name[0] ? tp.name : NULL,
+                                 tp.offset, after_name ? name_at : end, tp.line);
+        if (n == 0)
                 /* No headers: one part. */
-                e = add_part(sc, path, text, len, mtime, group);
-                if (e >= 0)
-                        return 0;
-        }
-        free(text);
-        return e;
+                return add_loose(sc, path, &st, group, "", 0, 1, NULL, leading ? end : tp.offset, end,
+                                 leading ? lines : tp.line);
+        return 0;
 }
-
 static int by_name(const struct dirent **a, const struct dirent **b) {
         return strcmp((*a)->d_name, (*b)->d_name);
 }
@@ -308,6 +286,10 @@ static int scan_dir(struct scan *sc, const char *dir, bool archive, int depth) {
                 char path[4096];
                 struct stat st;
 
+                if (sc->quit && *sc->quit) {
+                        e = -EINTR;
+                        break;
+                }
                 if (name[0] == '.')
                         continue;
                 snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -326,10 +308,24 @@ static int scan_dir(struct scan *sc, const char *dir, bool archive, int depth) {
         return e;
 }
 
+/* Oldest first; parts of one number (duplicates) in the order of their files. */
 static int by_part_desc(const void *a, const void *b) {
         const struct pstore_part *x = a, *y = b;
+        int c;
 
-        return x->part > y->part ? -1 : x->part < y->part;
+        if (x->part != y->part)
+                return x->part > y->part ? -1 : 1;
+        c = strcmp(x->path, y->path);
+        if (c != 0)
+                return c;
+        return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Whether two times are within a few seconds (any two time_t values). */
+static bool close_in_time(time_t a, time_t b) {
+        uint64_t d = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+
+        return d <= SAME_DUMP_SECONDS;
 }
 
 static int by_written_desc(const void *a, const void *b) {
@@ -349,7 +345,7 @@ static bool same_dump(const struct pstore_dump *d, const struct loose *l, const 
         if (strcmp(d->reason, l->reason) != 0 || d->count != l->count || strcmp(d->backend, l->backend) != 0 ||
             !d->reason[0])
                 return false;
-        if (d->written - l->mtime > SAME_DUMP_SECONDS || l->mtime - d->written > SAME_DUMP_SECONDS)
+        if (!close_in_time(d->written, l->mtime))
                 return false;
         for (i = 0; i < d->n_parts; i++)
                 if (d->parts[i].part == l->p.part)
@@ -357,8 +353,9 @@ static bool same_dump(const struct pstore_dump *d, const struct loose *l, const 
         return true;
 }
 
-int pstore_scan(const char *root, struct pstore_set *set, void (*warn)(const char *fmt, ...)) {
-        struct scan sc = { .warn = warn };
+int pstore_scan(const char *root, struct pstore_set *set, void (*warn)(const char *fmt, ...),
+                const volatile sig_atomic_t *quit) {
+        struct scan sc = { .warn = warn, .quit = quit };
         char **groups = NULL;
         char dir[4096];
         size_t i, j;
@@ -374,7 +371,7 @@ int pstore_scan(const char *root, struct pstore_set *set, void (*warn)(const cha
         set->errors = sc.errors;
         set->dumps = calloc(sc.n ? sc.n : 1, sizeof(*set->dumps));
         groups = calloc(sc.n ? sc.n : 1, sizeof(*groups));
-        if (e < 0 || !set->dumps || !groups)
+        if (e >= 0 && (!set->dumps || !groups))
                 e = -ENOMEM;
         for (i = 0; i < sc.n && e >= 0; i++) {
                 struct loose *l = &sc.parts[i];
@@ -398,16 +395,20 @@ int pstore_scan(const char *root, struct pstore_set *set, void (*warn)(const cha
                                 break;
                         }
                 }
-                np = realloc(d->parts, (d->n_parts + 1) * sizeof(*np));
-                if (!np) {
-                        e = -ENOMEM;
-                        break;
+                /* Room doubles at each power of two: no copy per part. */
+                if ((d->n_parts & (d->n_parts - 1)) == 0) {
+                        np = realloc(d->parts, (d->n_parts ? 2 * d->n_parts : 1) * sizeof(*np));
+                        if (!np) {
+                                e = -ENOMEM;
+                                break;
+                        }
+                        d->parts = np;
                 }
-                d->parts = np;
                 d->parts[d->n_parts++] = l->p;
                 l->p = (struct pstore_part){};
                 if (l->mtime > d->written)
                         d->written = l->mtime;
+                d->truncated |= l->truncated;
                 /* A dmesg.txt's parts carry the headers the group lacked. */
                 if (!d->reason[0] && l->reason[0]) {
                         snprintf(d->reason, sizeof(d->reason), "%s", l->reason);
@@ -416,7 +417,6 @@ int pstore_scan(const char *root, struct pstore_set *set, void (*warn)(const cha
         }
         for (i = 0; i < sc.n; i++) {
                 free(sc.parts[i].p.path);
-                free(sc.parts[i].p.text);
                 free(sc.parts[i].group);
         }
         free(sc.parts);
@@ -434,10 +434,8 @@ void pstore_set_done(struct pstore_set *set) {
         size_t i, j;
 
         for (i = 0; i < set->n; i++) {
-                for (j = 0; j < set->dumps[i].n_parts; j++) {
+                for (j = 0; j < set->dumps[i].n_parts; j++)
                         free(set->dumps[i].parts[j].path);
-                        free(set->dumps[i].parts[j].text);
-                }
                 free(set->dumps[i].parts);
                 free(set->dumps[i].source);
         }
@@ -445,15 +443,26 @@ void pstore_set_done(struct pstore_set *set) {
         *set = (struct pstore_set){};
 }
 
-unsigned pstore_dump_missing(const struct pstore_dump *d) {
-        unsigned missing = 0;
+uint64_t pstore_dump_missing(const struct pstore_dump *d) {
+        uint64_t missing;
         size_t i;
 
         if (d->n_parts == 0)
                 return 0;
-        /* Parts are oldest first: the last is the newest, Part1 when it is there. */
-        missing = d->parts[d->n_parts - 1].part - 1;
+        /* Parts are oldest first: the last is the newest, Part1 when it is there (or not read). */
+        missing = d->truncated ? 0 : d->parts[d->n_parts - 1].part - 1;
         for (i = 1; i < d->n_parts; i++)
-                missing += d->parts[i - 1].part - d->parts[i].part - 1;
+                if (d->parts[i - 1].part > d->parts[i].part)
+                        missing += d->parts[i - 1].part - d->parts[i].part - 1;
         return missing;
 }
+
+size_t pstore_dump_duplicates(const struct pstore_dump *d) {
+        size_t i, n = 0;
+
+        for (i = 1; i < d->n_parts; i++)
+                if (d->parts[i - 1].part == d->parts[i].part)
+                        n++;
+        return n;
+}
+

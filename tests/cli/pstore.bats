@@ -171,3 +171,89 @@ kd() {
         kd --list
         [ "${stderr_lines[0]}" = "kdmesg: --list lists the dumps of --pstore: add --pstore" ]
 }
+
+@test "a dmesg.txt of many parts: each part's own lines, errors named by the file's lines, time linear" {
+        local d="$BATS_TEST_TMPDIR/r/var/lib/systemd/pstore/1700000000" k
+        mkdir -p "$BATS_TEST_TMPDIR/r/sys" "$d"
+        # 3000 parts (each gave every part a copy of the whole file: quadratic memory).
+        for ((k = 3000; k > 0; k--)); do
+                printf 'dmesg-efi-1700000000%04d:\nOops#1 Part%d\n<6>[%5d.000000] part %d\n' "$k" "$k" "$k" "$k"
+        done >"$d/dmesg.txt"
+        run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 3000 ]
+        [ "${lines[0]}" = "<6>[ 3000.000000] part 3000" ]
+        [ "${lines[2999]}" = "<6>[    1.000000] part 1" ]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        # A bad line in a part is named with its line in dmesg.txt.
+        printf 'dmesg-efi-x:\nOops#2 Part2\n<6>[    1.000000] a\n\x00bad\ndmesg-efi-y:\nOops#2 Part1\n<6>[    2.000000] b\n' \
+                >"$d/dmesg.txt"
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
+        [ "$status" -eq 1 ]
+        [ "$output" = "$(printf '%s\n' '<6>[    1.000000] a' '<6>[    2.000000] b')" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $d/dmesg.txt:4: binary data (NUL byte) in a syslog-form line" ]
+}
+
+@test "a dmesg.txt of more than 4096 parts: the first 4096 are read, the rest named, nothing claimed missing" {
+        local d="$BATS_TEST_TMPDIR/r/var/lib/systemd/pstore/1700000000" k
+        mkdir -p "$BATS_TEST_TMPDIR/r/sys" "$d"
+        for ((k = 5000; k > 0; k--)); do
+                printf 'Oops#1 Part%d\n<6>[%5d.000000] part %d\n' "$k" "$k" "$k"
+        done >"$d/dmesg.txt"
+        run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore --list
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $d/dmesg.txt:8193: more than 4096 parts: the 904 parts from this line on are not read" ]
+        [[ "${lines[1]}" == *" Oops#1     5000-905       0 "* ]]
+        run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
+        [ "$status" -eq 1 ]
+        [ "${#lines[@]}" -eq 4096 ]
+        [ "${lines[-1]}" = "<6>[  905.000000] part 905" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        [[ "$stderr" != *missing* && "$stderr" != *lost* ]]
+}
+
+@test "two parts of one number: duplicates, both read, none missing" {
+        local d="$BATS_TEST_TMPDIR/r/var/lib/systemd/pstore/1700000000"
+        mkdir -p "$BATS_TEST_TMPDIR/r/sys" "$d"
+        printf 'Oops#1 Part2\n<6>[    1.000000] a\nOops#1 Part2\n<6>[    2.000000] b\nOops#1 Part1\n<6>[    3.000000] c\n' \
+                >"$d/dmesg.txt"
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore --list
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == *" Oops#1     2,2,1         0 "* ]]
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
+        [ "$status" -eq 0 ]
+        [ "$output" = "$(printf '%s\n' '<6>[    1.000000] a' '<6>[    2.000000] b' '<6>[    3.000000] c')" ]
+        [ "${stderr_lines[1]}" = "kdmesg: pstore: Oops#1: parts with the number of an earlier part: 1 (each is read, in the order of their files)" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "a FIFO or a device among the pstore files is not opened: one line, exit 1, the rest read" {
+        local r="$BATS_TEST_TMPDIR/r"
+        mkdir -p "$r/sys/fs/pstore" "$r/var/lib/systemd/pstore/1700000000"
+        printf 'Oops#1 Part1\n<6>[    1.000000] a\n' >"$r/sys/fs/pstore/dmesg-efi-1"
+        mkfifo "$r/sys/fs/pstore/dmesg-efi-2" "$r/var/lib/systemd/pstore/1700000000/dmesg.txt"
+        ln -s /dev/null "$r/sys/fs/pstore/dmesg-efi-3"
+        run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$r" --pstore -r
+        [ "$status" -eq 1 ]
+        [ "$output" = "<6>[    1.000000] a" ]
+        [ "${stderr_lines[0]}" = "kdmesg: $r/sys/fs/pstore/dmesg-efi-2: not a regular file: skipped" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $r/sys/fs/pstore/dmesg-efi-3: not a regular file: skipped" ]
+        [ "${stderr_lines[2]}" = "kdmesg: $r/var/lib/systemd/pstore/1700000000/dmesg.txt: not a regular file: skipped" ]
+}
+
+@test "sparse 16 MB pstore files: only the first line of each is read to list them, one at a time to show one" {
+        local p="$BATS_TEST_TMPDIR/r/sys/fs/pstore" k
+        mkdir -p "$p"
+        for ((k = 1; k <= 5; k++)); do
+                printf 'Oops#%d Part1\n<6>[    1.000000] dump %d\n' "$k" "$k" >"$p/dmesg-efi-$k"
+                truncate -s 16777215 "$p/dmesg-efi-$k"
+                touch -d "2023-11-1$k 10:00:00" "$p/dmesg-efi-$k"
+        done
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore --list
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 6 ]
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore=2 -r
+        [ "$status" -eq 1 ]
+        [ "$output" = "<6>[    1.000000] dump 4" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $p/dmesg-efi-4:3: line longer than 1048576 bytes skipped" ]
+}

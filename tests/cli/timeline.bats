@@ -140,7 +140,7 @@ setup() {
         local f="$BATS_TEST_TMPDIR/big.kmsg" sum
         printf '6,0,0,-;at 0\n3,1,9223372036854775808,-;at 2^63\n6,2,18446744073709551615,-;at 2^64-1\n' >"$f"
         printf '6,4,18446744073709551615,-;after a gap\n' >>"$f"
-        COLUMNS=30 run timeout -s KILL 30 "$KDMESG" -K "$f" --timeline --json -q
+        COLUMNS=30 run timeout -s KILL 600 "$KDMESG" -K "$f" --timeline --json -q
         [ "$status" -eq 0 ]
         sum=$(sed -E 's/.*"err\+":([0-9]+),"warn":([0-9]+),"\+notice":([0-9]+),"lost":([0-9]+).*/\1+\2+\3+\4/' \
                 <<<"$output" | paste -sd+ | bc)
@@ -154,11 +154,11 @@ setup() {
         printf '{"time":9223372036854.775808,"pri":6,"msg":"c"}\n{"time":0.000001,"pri":3,"msg":"d"}\n' >>"$f"
         for args in "--timeline=ascii" "--timeline=utf8 -T" "--timeline --time-format=iso" "--timeline --json"; do
                 # shellcheck disable=SC2086
-                KDMESG_BOOT_TIME=@1700000000 COLUMNS=40 run --separate-stderr timeout -s KILL 30 "$KDMESG" -K "$f" $args
+                KDMESG_BOOT_TIME=@1700000000 COLUMNS=40 run --separate-stderr timeout -s KILL 600 "$KDMESG" -K "$f" $args
                 [ "$status" -eq 0 ]
                 [ -z "$stderr" ]
         done
-        COLUMNS=40 run timeout -s KILL 30 "$KDMESG" -K "$f" --timeline=ascii
+        COLUMNS=40 run timeout -s KILL 600 "$KDMESG" -K "$f" --timeline=ascii
         # One scale: err+'s 1 is half of +notice's 2.
         [ "${lines[0]}" = "err+    =                              1" ]
         [ "${lines[2]}" = "+notice              @            =    3" ]
@@ -169,7 +169,7 @@ setup() {
         command -v script >/dev/null || skip "script(1) is not installed"
         local f="$BATS_TEST_TMPDIR/big.kmsg"
         printf '6,0,9223372036854775808,-;a\n6,5,18446744073709551614,-;b\n6,9,18446744073709551615,-;c\n' >"$f"
-        run timeout -s KILL 30 script -qec "stty cols 60; LC_ALL=C.UTF-8 '$KDMESG' -P -K '$f' --lost" /dev/null
+        run timeout -s KILL 600 script -qec "stty cols 60; LC_ALL=C.UTF-8 '$KDMESG' -P -K '$f' --lost" /dev/null
         [ "$status" -eq 0 ]
         output=$(tr -d '\r' <<<"$output")
         [[ "$output" == *"Total: 7 messages lost in 2 gaps (7 gap)"* ]]

@@ -522,6 +522,67 @@ TEST(real_fd_with_chunk_knob) {
 }
 
 /*
+ * kmsg_reader_set_range(): lines 4 to 11 of a file, read from where the
+ * descriptor stands, at every read() size; positions are the file's lines
+ * and the range's end is the input's, even inside a record's dictionary.
+ */
+TEST(range_of_a_file) {
+        static const size_t sizes[] = { 1, 3, 64, 4096 };
+        const char *from = memmem(mixed, sizeof(mixed) - 1, "6,2,200", 7);
+        const char *to = memmem(mixed, sizeof(mixed) - 1, "garbage", 7);
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        size_t i;
+        int fd = memfd_create("kmsg-test", MFD_CLOEXEC);
+
+        if (fd < 0 || !from || !to || write(fd, mixed, sizeof(mixed) - 1) != (ssize_t)(sizeof(mixed) - 1)) {
+                test_fail(__FILE__, __LINE__, "memfd: %m");
+                return;
+        }
+        for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+                struct capped_fd capped = { .fd = fd, .chunk = sizes[i] };
+                char *t;
+
+                CHECK(lseek(fd, from - mixed, SEEK_SET) == from - mixed);
+                CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_KMSG, &rd), 0);
+                reader_set_source(rd, &capped_ops, &capped);
+                CHECK_INT(kmsg_reader_set_range(rd, (uint64_t)(to - from), 4), 0);
+                t = transcript(rd);
+                check_transcript(__FILE__, __LINE__, t,
+                                 "R@4 pri=6 seq=2 usec=200 flags=- fields=caller=T5 caller=T5 msg=second; with=x,y "
+                                 "\\0a |KEY=a=b\n"
+                                 "R@9 pri=6 seq=3 usec=300 flags=c fields= msg=indented header\n"
+                                 "E-74@10 bad header: no ';' before the end of the line\n"
+                                 "R@11 pri=6 seq=4 usec=400 flags=- fields= msg=after bad\n"
+                                 "EOF\n");
+                free(t);
+                /* Once it has read, the range is set. */
+                CHECK_INT(kmsg_reader_set_range(rd, 10, 1), -EINVAL);
+                kmsg_reader_unref(rd);
+        }
+        /* The range ends inside the first record's dictionary: the record ends there. */
+        CHECK(lseek(fd, 0, SEEK_SET) == 0);
+        CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_KMSG, &rd), 0);
+        CHECK_INT(kmsg_reader_set_range(rd, sizeof("6,1,100,-;first\n SUBSYSTEM=usb\n") - 1, 7), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_INT(kmsg_record_get_dict_count(r), 1);
+        CHECK_INT(kmsg_reader_get_position(rd), 7);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+        /* An empty range, and the refusals. */
+        CHECK_INT(kmsg_reader_new_fd(fd, "memfd", KMSG_FORMAT_KMSG, &rd), 0);
+        CHECK_INT(kmsg_reader_set_range(rd, 0, 0), -EINVAL);
+        CHECK_INT(kmsg_reader_set_range(rd, 0, 1), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+        CHECK_INT(kmsg_reader_set_range(NULL, 1, 1), -EINVAL);
+        CHECK_INT(kmsg_reader_new_buffer("x\n", 2, "buf", KMSG_FORMAT_SYSLOG, &rd), 0);
+        CHECK_INT(kmsg_reader_set_range(rd, 1, 1), -EINVAL);
+        kmsg_reader_unref(rd);
+        close(fd);
+}
+
+/*
  * stdin may be inherited with O_NONBLOCK: a pipe that has nothing yet is
  * not the end.  The reader waits for the writer, whose pieces arrive with
  * pauses and split records, and loses nothing.
