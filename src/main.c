@@ -271,10 +271,11 @@ int main(int argc, char **argv) {
                 }
                 e = 0;
         }
-        if (e < 0) {
+        /* -ECANCELED: the cursor file could not be updated (reported); the rest was not written. */
+        if (e < 0 && e != -ECANCELED)
                 fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
+        if (e < 0)
                 run.status = EXIT_BAD_INPUT;
-        }
         if (run.cursor && !run.fatal && e == 0) {
                 e = cursor_sync(run.cursor);
                 if (e < 0) {

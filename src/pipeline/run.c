@@ -412,11 +412,16 @@ int run_exit_status(const struct run *run, bool follow) {
         return 128 + run_quit;
 }
 
-static void cursor_hook(struct run *run, bool before) {
+/*
+ * A failed save before a write stops the output there: what the file
+ * could not name as being written is not written, so that the next run
+ * prints it (once) rather than again.
+ */
+static int cursor_hook(struct run *run, bool before) {
         int e;
 
         if (run->fatal)
-                return;
+                return before ? -ECANCELED : 0;
         e = before ? cursor_before_write(run->cursor) : cursor_after_write(run->cursor);
         if (e < 0) {
                 /* Not warnx_(): it flushes, and this runs inside a flush. */
@@ -425,10 +430,11 @@ static void cursor_hook(struct run *run, bool before) {
                 run->status = EXIT_BAD_INPUT;
                 run->fatal = true;
         }
+        return e;
 }
 
-static void cursor_before(void *userdata) {
-        cursor_hook(userdata, true);
+static int cursor_before(void *userdata) {
+        return cursor_hook(userdata, true);
 }
 
 static void cursor_after(void *userdata) {

@@ -30,11 +30,11 @@ void out_init_locale(void) {
         out_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 }
 
-static void (*hook_before)(void *userdata);
+static int (*hook_before)(void *userdata);
 static void (*hook_after)(void *userdata);
 static void *hook_userdata;
 
-void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata) {
+void out_set_write_hooks(int (*before)(void *userdata), void (*after)(void *userdata), void *userdata) {
         hook_before = before;
         hook_after = after;
         hook_userdata = userdata;
@@ -55,8 +55,9 @@ size_t out_pending(void) {
 void out_drain(void) {
         size_t done = 0;
 
-        if (out_len > 0 && !out_error && hook_before)
-                hook_before(hook_userdata);
+        /* Refused (the cursor file could not name what this write holds): nothing more is written. */
+        if (out_len > 0 && !out_error && hook_before && hook_before(hook_userdata) < 0)
+                out_error = ECANCELED;
 
         if (writer_fn && out_len > 0 && !out_error) {
                 int e = writer_fn(writer_userdata, out_buf, out_len);

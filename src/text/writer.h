@@ -112,7 +112,7 @@ int out_flush(void);
  * each, and none waits long).
  */
 void out_flush_within(unsigned usec);
-/* Flush and return 0, or -errno of the first write error. */
+/* Flush and return 0, or -errno of the first write error (-ECANCELED: see out_set_write_hooks()). */
 int out_close(void);
 /* -errno of the first write error so far, or 0 (does not flush). */
 int out_failed(void);
@@ -123,9 +123,12 @@ size_t out_pending(void);
 static inline uint64_t out_position(void);
 /*
  * Functions called right before and right after each write(2) of buffered
- * output (--cursor-file marks the records in flight).  NULL: none.
+ * output (--cursor-file marks the records in flight).  NULL: none.  When
+ * before returns less than 0, what is buffered is not written, nor is
+ * anything after it: out_failed() and out_close() return -ECANCELED (the
+ * hook reports why).
  */
-void out_set_write_hooks(void (*before)(void *userdata), void (*after)(void *userdata), void *userdata);
+void out_set_write_hooks(int (*before)(void *userdata), void (*after)(void *userdata), void *userdata);
 
 /*
  * Send the buffered output to writer instead of standard output (--upload):

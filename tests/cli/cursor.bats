@@ -399,3 +399,59 @@ kdmesg_emu_t() {
 [    0.007000] record 6" ]
         [ -z "$stderr" ]
 }
+
+# without_room CMD...: CMD with RLIMIT_FSIZE 0, so that every write(2) to a
+# file fails with EFBIG, as a full file system fails it with ENOSPC (SIGXFSZ
+# ignored).  Pipes are not limited: bats' run reads CMD's output through one.
+without_room() {
+        (
+                ulimit -f 0
+                trap '' XFSZ
+                "$@"
+        )
+}
+
+@test "cursor: a cursor file that cannot be written (its file system full): nothing printed, exit 1, no duplicate after" {
+        local CHECK="$TESTS/cli/check-seqs"
+        emu_init 64
+        emu write 50
+        run without_room kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: cannot update the cursor file $C: File too large" ]
+        [ ! -e "$C" ]
+        [ -z "$(ls "$BATS_TEST_TMPDIR" | grep tmp)" ]
+        # Room again: every record, once.
+        kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+        [ ! -s "$BATS_TEST_TMPDIR/err" ]
+        run "$CHECK" 0 49 "$BATS_TEST_TMPDIR/out"
+        [ "$status" -eq 0 ]
+        [ "$output" = "printed=50 lost=0 possibly=0" ]
+        # Resuming: the same; the cursor stays as it was.
+        emu write 50
+        cp "$C" "$BATS_TEST_TMPDIR/before"
+        run without_room kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ "$output" = "kdmesg: cannot update the cursor file $C: File too large" ]
+        cmp "$C" "$BATS_TEST_TMPDIR/before"
+        kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+        [ ! -s "$BATS_TEST_TMPDIR/err" ]
+        run "$CHECK" 50 99 "$BATS_TEST_TMPDIR/out"
+        [ "$output" = "printed=50 lost=0 possibly=0" ]
+}
+
+@test "cursor: the file system fills up mid-run: the output stops where the cursor could not follow; no record twice" {
+        local CHECK="$TESTS/cli/check-seqs" n
+        emu_init 8192
+        emu write 5000
+        # Each run's first N saves succeed, then rename(2) fails with ENOSPC (the shim).
+        for n in 0 1 2 3; do
+                rm -f "$C"
+                KMSG_EMU_RENAME_FAIL_AFTER=$n kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/out1" \
+                        2>"$BATS_TEST_TMPDIR/err1" && return 1
+                [ "$(cat "$BATS_TEST_TMPDIR/err1")" = "kdmesg: cannot update the cursor file $C: No space left on device" ]
+                kdmesg_emu --cursor-file "$C" >"$BATS_TEST_TMPDIR/out2" 2>/dev/null
+                run "$CHECK" 0 4999 "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
+                echo "N=$n: $output"
+                [ "$status" -eq 0 ]
+        done
+}

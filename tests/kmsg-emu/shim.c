@@ -20,6 +20,9 @@
  *                            fails with EINVAL, as the kernel does
  *   KMSG_EMU_CALLER          set: each record has the header field
  *                            caller=T<seq>, as with CONFIG_PRINTK_CALLER
+ *   KMSG_EMU_RENAME_FAIL_AFTER  N: rename() succeeds N times in this
+ *                            process, then fails with ENOSPC (the cursor
+ *                            file's file system filling up mid-run)
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -176,21 +179,21 @@ static int emu_open(int flags) {
 }
 
 static int boot_id_open(void) {
-        int fd, e;
+        int p[2], e;
 
         e = map_ring();
         if (e < 0) {
                 errno = -e;
                 return -1;
         }
-        fd = memfd_create("boot_id", MFD_CLOEXEC);
-        if (fd < 0)
+        /* A pipe, not a memfd: a test may set RLIMIT_FSIZE to 0 (a full disk), which memfd writes obey. */
+        if (pipe2(p, O_CLOEXEC) < 0)
                 return -1;
         lock();
-        dprintf(fd, "%s\n", ring->boot_id);
+        dprintf(p[1], "%s\n", ring->boot_id);
         unlock();
-        real_lseek(fd, 0, SEEK_SET);
-        return fd;
+        close(p[1]);
+        return p[0];
 }
 
 static int dispatch_open(const char *path, int flags, bool *handled) {
@@ -577,7 +580,14 @@ int ppoll(struct pollfd *pfds, nfds_t n, const struct timespec *tmo, const sigse
 
 /* Counted, for the cursor file's updates: each is a rename() over it. */
 int rename(const char *from, const char *to) {
+        static long renames;
+        const char *fail = getenv("KMSG_EMU_RENAME_FAIL_AFTER");
+
         resolve();
+        if (fail && renames++ >= atol(fail)) {
+                errno = ENOSPC;
+                return -1;
+        }
         if (getenv("KMSG_EMU_RING") && map_ring() == 0)
                 count(&ring->n_rename);
         return real_rename(from, to);
