@@ -27,7 +27,6 @@
 #include "cli/options.h"
 #include "text/writer.h"
 #include "text/pager.h"
-#include "select/problems.h"
 #include "input/pstore-read.h"
 #include "pipeline/run.h"
 #include "output/sink.h"
@@ -144,17 +143,19 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        o.out.devices = &o.dev;
+        o.out.devices = &o.dev.namer;
         if (devfilter_active(&o.dev.filter))
                 run.devfilter = &o.dev.filter;
         if (problem_options_setup(&o.problems) < 0) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        /* --timeline and --problems read the classification of each record there. */
-        o.out.problems = &o.problems;
+        /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
+        o.out.problems = &o.problems.sel.tally;
+        o.out.by_problem = o.problems.report;
+        o.out.chars = o.problems.chars;
         if (problem_options_active(&o.problems))
-                run.problems = &o.problems;
+                run.problems = &o.problems.sel;
 
         /*
          * Machine-readable formats get neither colors nor a pager; the
@@ -182,8 +183,11 @@ int main(int argc, char **argv) {
         } else if (o.problems.timeline || o.problems.report) {
                 o.out.json = o.format == FORMAT_JSON;
                 run.sink = sink_new(sink_lookup(o.problems.timeline ? "timeline" : "problems"), &o.out);
+        } else if (o.dev.report) {
+                o.out.json = o.dev.report_json;
+                run.sink = sink_new(sink_lookup("devices"), &o.out);
         } else
-                run.sink = sink_new(o.dev.report ? sink_lookup("devices") : si, &o.out);
+                run.sink = sink_new(si, &o.out);
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
             kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
                 errx_("%s", strerror(ENOMEM));
@@ -291,7 +295,7 @@ int main(int argc, char **argv) {
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }
-        if (o.problems.fail && o.problems.found > 0 && run.status == 0)
+        if (o.problems.fail && o.problems.sel.tally.found > 0 && run.status == 0)
                 run.status = EXIT_PROBLEM;
         run.status = run_exit_status(&run, o.follow);
         run.sink = sink_free(run.sink);

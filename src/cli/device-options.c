@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The device options as a whole: parsing, set-up, and what sinks ask of them. */
+/* The device options as a whole: parsing and set-up (what sinks ask of them: devnamer_*() in select/). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "select/device.h"
-#include "text/escape.h"
+#include "cli/device-options.h"
 #include "base/i18n.h"
-#include "text/writer.h"
 
 const char *devctx_help(void) {
         return _("     --device <dev>          only messages of this device (repeatable): a node\n"
@@ -36,7 +34,7 @@ const char *devctx_help_devices(void) {
 int devctx_option(struct devctx *d, int opt, const char *arg) {
         switch (opt) {
         case DEVOPT_SHOW_DEVICE:
-                d->show_device = true;
+                d->namer.show_device = true;
                 return 0;
         case DEVOPT_RESOLVE:
                 d->resolve = true;
@@ -82,8 +80,9 @@ int devctx_setup(struct devctx *d, bool live, void (*warn)(const char *fmt, ...)
                 return e;
         }
         /* Numbers from another machine mean nothing here: names only when asked. */
-        d->names = devnames_new(live || d->resolve || sysroot ? &d->root : NULL);
-        if (!d->names) {
+        d->namer.names = devnames_new(live || d->resolve || sysroot ? &d->root : NULL);
+        d->namer.by_text = d->filter.text;
+        if (!d->namer.names) {
                 warn("%s", strerror(ENOMEM));
                 return -ENOMEM;
         }
@@ -92,34 +91,6 @@ int devctx_setup(struct devctx *d, bool live, void (*warn)(const char *fmt, ...)
 
 void devctx_done(struct devctx *d) {
         devfilter_done(&d->filter);
-        devnames_free(d->names);
-        d->names = NULL;
-}
-
-const char *devctx_devname(struct devctx *d, const struct kmsg_record *r) {
-        return devnames_get(d->names, kmsg_record_get_device(r));
-}
-
-size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const struct match *m) {
-        const char *name;
-
-        if (!d)
-                return 0;
-        if (m->how == DEVMATCH_TEXT) {
-                out_putc('<');
-                out_text(m->name, strlen(m->name), false);
-                out_write("?> ", 3);
-                return text_width(m->name, strlen(m->name), SIZE_MAX, NULL) + 4;
-        }
-        if (!d->show_device)
-                return 0;
-        name = devctx_devname(d, r);
-        if (!name)
-                name = kmsg_record_get_device(r);
-        if (!name)
-                return 0;
-        out_putc('<');
-        out_text(name, strlen(name), false);
-        out_write("> ", 2);
-        return text_width(name, strlen(name), SIZE_MAX, NULL) + 3;
+        devnames_free(d->namer.names);
+        d->namer.names = NULL;
 }

@@ -6,11 +6,11 @@
 
 #include "text/color.h"
 #include "text/columns.h"
-#include "select/device.h"
+#include "cli/device-options.h"
+#include "cli/problem-options.h"
 #include "select/filter.h"
 #include "output/format.h"
 #include "libkmsg.h"
-#include "select/problems.h"
 #include "output/sink.h"
 
 /* One -K or -F argument. */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --problems, --problem KIND, --fail-on-problem and --timeline: parsing, set-up, selection. */
+/* --problems, --problem KIND, --fail-on-problem and --timeline: parsing and set-up (the selection: select/problem-select.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/i18n.h"
-#include "select/problems.h"
+#include "cli/problem-options.h"
 #include "text/util.h"
 #include "text/writer.h"
 
@@ -94,7 +94,7 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                         snprintf(err, size, _("unknown problem kind '%s' (expected one of: %s)"), arg, list);
                         return -EINVAL;
                 }
-                po->select |= 1u << k;
+                po->sel.kinds |= 1u << k;
                 return 0;
         default:
                 return -EINVAL;
@@ -102,20 +102,21 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
 }
 
 bool problem_options_active(const struct problem_options *po) {
-        return po->report || po->select || po->fail;
+        return po->report || po->sel.kinds || po->fail;
 }
 
 static int load_rules(struct problem_options *po) {
         int e;
 
-        po->rules = problems_new();
-        if (!po->rules) {
+        po->sel.rules = problems_new();
+        if (!po->sel.rules) {
                 warnx_("%s", strerror(ENOMEM));
                 return -ENOMEM;
         }
-        e = po->rules_file ? problems_load_file(po->rules, po->rules_file) : problems_load_default(po->rules);
+        e = po->rules_file ? problems_load_file(po->sel.rules, po->rules_file)
+                           : problems_load_default(po->sel.rules);
         if (e < 0)
-                warnx_("%s", problems_error(po->rules));
+                warnx_("%s", problems_error(po->sel.rules));
         return e;
 }
 
@@ -131,7 +132,7 @@ int problem_options_list_rules(struct problem_options *po) {
 
         if (load_rules(po) < 0)
                 return EXIT_BAD_INPUT;
-        for (i = 0; problems_rule_info(po->rules, i, &info) == 0; i++) {
+        for (i = 0; problems_rule_info(po->sel.rules, i, &info) == 0; i++) {
                 out_text(info.source, strlen(info.source), false);
                 out_putc(':');
                 out_u64_digits(info.line);
@@ -142,18 +143,6 @@ int problem_options_list_rules(struct problem_options *po) {
         return out_close() < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
 }
 
-bool problem_options_select(struct problem_options *po, const struct kmsg_record *r, struct problem_hit *ret) {
-        po->seen++;
-        if (problems_classify(po->rules, r, ret) < 0)
-                ret->kind = PROBLEM_NONE;
-        po->last = *ret;
-        if (po->select && (ret->kind == PROBLEM_NONE || !(po->select & (1u << ret->kind))))
-                return false;
-        if (ret->kind != PROBLEM_NONE && ret->opens)
-                po->found++;
-        return true;
-}
-
 void problem_options_done(struct problem_options *po) {
-        po->rules = problems_free(po->rules);
+        po->sel.rules = problems_free(po->sel.rules);
 }

@@ -101,7 +101,7 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
         v = kmsg_record_get_device(r);
         if (v)
                 put_string(o, COL_DEVICE, v);
-        v = (s->settings->devices ? devctx_devname(s->settings->devices, r) : NULL);
+        v = devnamer_name(s->settings->devices, r);
         if (v)
                 put_string(o, COL_DEVNAME, v);
         /* Selected by --device-text from the message, not by the dictionary. */
@@ -182,7 +182,7 @@ static void text_set(struct text *t, const char *v) {
 
 static void record_texts(const struct sink *s, const struct kmsg_record *r, struct record_texts *t) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r);
-        struct devctx *d = s->settings->devices;
+        const struct devnamer *d = s->settings->devices;
 
         t->flags.p = flags;
         /* "-", as nearly every record has. */
@@ -198,7 +198,7 @@ static void record_texts(const struct sink *s, const struct kmsg_record *r, stru
          * "+subsystem:name" value has a name: the others are not looked up.
          */
         text_set(&t->devname, d && t->device.p && (t->device.p[0] == '+' || devnames_from_sysfs(d->names))
-                                      ? devctx_devname(d, r)
+                                      ? devnamer_name(d, r)
                                       : NULL);
         text_set(&t->boot_id, kmsg_record_get_boot_id(r));
 }

@@ -52,7 +52,7 @@ struct devrow {
 
 struct devices_sink {
         struct sink sink;
-        struct devctx *dev;
+        const struct devnamer *dev;
         struct strmap *rows;
         struct devrow *others; /* the devices after the first DEVICES_ROWS_MAX; NULL: none */
 };
@@ -176,7 +176,7 @@ static int set_usec(const struct devices_sink *d, struct libscols_line *ln, int 
 }
 
 static int fill_line(struct devices_sink *d, struct libscols_line *ln, const struct devrow *w) {
-        const char *name = w == d->others ? NULL : devnames_get(d->dev->names, w->device);
+        const char *name = w == d->others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device);
         char buf[32];
         char *text;
         int e;
@@ -234,7 +234,7 @@ static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
         scols_table_set_name(tb, "devices");
         for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
                 /* INFERRED only with --device-text. */
-                int hidden = i == COL_INFERRED && !d->dev->filter.text ? SCOLS_FL_HIDDEN : 0;
+                int hidden = i == COL_INFERRED && !(d->dev && d->dev->by_text) ? SCOLS_FL_HIDDEN : 0;
                 struct libscols_column *cl = scols_table_new_column(tb, columns[i].name, columns[i].width,
                                                                     columns[i].flags | hidden);
 
@@ -261,7 +261,7 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         for (i = 0; i < n; i++) {
                 const struct devrow *w = rows[i];
                 bool others = w == d->others;
-                const char *name = others ? NULL : devnames_get(d->dev->names, w->device), *text;
+                const char *name = others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device), *text;
                 struct json_object *o = json_object_new_object();
                 size_t len;
                 int e;
@@ -276,7 +276,7 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
                         e = json_add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
                 if (e >= 0)
                         e = json_add(o, "count", json_object_new_uint64(w->count));
-                if (e >= 0 && d->dev->filter.text)
+                if (e >= 0 && d->dev && d->dev->by_text)
                         e = json_add(o, "inferred", json_object_new_uint64(w->inferred));
                 if (e >= 0 && w->worst < NO_LEVEL)
                         e = json_add(o, "level", json_object_new_string(kmsg_level_to_name(w->worst)));
@@ -326,12 +326,12 @@ static int devices_finish(struct sink *s) {
         if (d->others)
                 rows[l.n++] = d->others;
         /* Empty: the one line every report has for it (JSON Lines: no object), not a header alone. */
-        if (l.n == 0 && !d->dev->report_json) {
+        if (l.n == 0 && !d->sink.settings->json) {
                 free(rows);
                 out_puts(_("-- No messages of a device --\n"));
                 return 0;
         }
-        e = d->dev->report_json ? print_json(d, rows, l.n) : print_table(d, rows, l.n);
+        e = d->sink.settings->json ? print_json(d, rows, l.n) : print_table(d, rows, l.n);
         free(rows);
         return e;
 }

@@ -520,7 +520,7 @@ static int lost_init(struct sink *s) {
         t->json = s->settings->json;
         t->live = s->settings->live;
         lost_time = &s->settings->time;
-        if (!t->json && s->settings->problems && isatty(STDOUT_FILENO)) {
+        if (!t->json && isatty(STDOUT_FILENO)) {
                 /* Not through sink_lookup(): sinks.c names this sink. */
                 static const struct sink_info strip = { "timeline", &sink_timeline_ops, 0 };
 

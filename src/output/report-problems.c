@@ -20,7 +20,8 @@
 #include "base/i18n.h"
 #include "text/json.h"
 #include "text/writer.h"
-#include "select/problems.h"
+#include "select/match.h"
+#include "select/problem-select.h"
 #include "output/sink.h"
 #include "base/strmap.h"
 #include "time/timefmt.h"
@@ -61,8 +62,8 @@ struct pending {
 
 struct problems_sink {
         struct sink sink;
-        struct problem_options *po;
-        struct devctx *dev;
+        const struct problem_tally *tally; /* what the run classified: the verdict rests on it */
+        const struct devnamer *dev;
         struct strmap *groups;
         bool json;
         char *keybuf;
@@ -153,7 +154,7 @@ static int commit(struct problems_sink *p) {
 /* Take the problem r opens into p->pend. */
 static int open_problem(struct problems_sink *p, const struct kmsg_record *r, const struct problem_hit *hit) {
         struct pending *pd = &p->pend;
-        const char *dev = devctx_devname(p->dev, r), *msg, *nl;
+        const char *dev = devnamer_name(p->dev, r), *msg, *nl;
         size_t len;
 
         pd->on = true;
@@ -185,7 +186,7 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
 
 static int problems_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct problems_sink *p = (struct problems_sink *)s;
-        const struct problem_hit *hit = &p->po->last;
+        const struct problem_hit *hit = &m->problem;
         int e;
 
         if (hit->retitled && p->pend.on) {
@@ -357,7 +358,7 @@ static void list_group(struct strmap_node *node, void *userdata) {
 }
 
 static bool unread(const struct problems_sink *p) {
-        return p->po->unread > 0 || p->po->unread_rest;
+        return p->tally->unread > 0 || p->tally->unread_rest;
 }
 
 /*
@@ -371,19 +372,19 @@ static int report_unread(struct problems_sink *p) {
                 return 0;
         if (p->json) {
                 out_puts("{\"unread\":");
-                out_u64_digits(p->po->unread);
-                if (p->po->unread_rest)
+                out_u64_digits(p->tally->unread);
+                if (p->tally->unread_rest)
                         out_puts(",\"unread_rest\":true");
                 out_puts("}\n");
                 sink_end_item(&p->sink);
                 return 0;
         }
-        if (p->po->unread > 0) {
+        if (p->tally->unread > 0) {
                 snprintf(line, sizeof(line), _("Lines that could not be read: %llu; no verdict on them.\n"),
-                         (unsigned long long)p->po->unread);
+                         (unsigned long long)p->tally->unread);
                 out_puts(line);
         }
-        if (p->po->unread_rest)
+        if (p->tally->unread_rest)
                 out_puts(_("The rest of the input could not be read; no verdict on it.\n"));
         return 0;
 }
@@ -403,7 +404,7 @@ static int problems_finish(struct sink *s) {
         if (p->groups->n == 0) {
                 if (!p->json && !unread(p))
                         out_puts(_("-- No known problems found --\n"));
-                else if (!p->json && p->po->seen > 0)
+                else if (!p->json && p->tally->seen > 0)
                         out_puts(_("-- No known problems in the records that were read --\n"));
                 return report_unread(p);
         }
@@ -444,13 +445,15 @@ static void problems_sink_free(struct sink *s) {
 static int problems_sink_init(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
 
-        p->po = s->settings->problems;
+        p->tally = s->settings->problems;
         p->dev = s->settings->devices;
         p->json = s->settings->json;
         p->groups = strmap_new(N_BUCKETS);
         /* A kind's name, '/', a subject of at most 255 bytes and its NUL. */
         p->keybuf = malloc(32 + 256 + sizeof(others_key));
-        return p->groups && p->keybuf && p->po ? 0 : -ENOMEM;
+        if (!p->tally)
+                return -EINVAL;
+        return p->groups && p->keybuf ? 0 : -ENOMEM;
 }
 
 const struct sink_ops sink_problems_ops = {

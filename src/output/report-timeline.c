@@ -26,7 +26,7 @@
 #include "base/i18n.h"
 #include "text/json.h"
 #include "text/writer.h"
-#include "select/problems.h"
+#include "select/match.h"
 #include "output/sink.h"
 #include "time/timefmt.h"
 
@@ -40,7 +40,7 @@ static const char *const level_rows[LEVEL_ROWS] = { "err+", "warn", "+notice" };
 
 struct timeline_sink {
         struct sink sink;
-        struct problem_options *po;
+        bool by_problem; /* rows of problem kinds (the record's match says which), not of level groups */
         bool utf8;
         unsigned width; /* of the whole line */
         unsigned nrows; /* data rows: level groups, or problem kinds */
@@ -146,8 +146,8 @@ static int timeline_record(struct sink *s, const struct kmsg_record *r, const st
 
         if (!kmsg_record_has_timestamp(r))
                 return 0;
-        if (t->po->report) {
-                const struct problem_hit *hit = &t->po->last;
+        if (t->by_problem) {
+                const struct problem_hit *hit = &m->problem;
 
                 if (hit->kind != PROBLEM_NONE && hit->opens)
                         add(t, kmsg_record_get_timestamp(r), (unsigned)hit->kind, 1);
@@ -185,7 +185,7 @@ static const char *row_name(const struct timeline_sink *t, unsigned r) {
                 return "lost";
         if (r == ROW_BOOT(t))
                 return "boot";
-        return t->po->report ? problem_kind_name((int)r) : level_rows[r];
+        return t->by_problem ? problem_kind_name((int)r) : level_rows[r];
 }
 
 /* The columns drawn: groups of k fine buckets from first; 0 when there is nothing. */
@@ -248,7 +248,7 @@ static bool row_shown(const struct timeline_sink *t, unsigned r, uint64_t total)
         if (r == ROW_BOOT(t))
                 return t->any_boot;
         /* All level rows; the kinds that were found. */
-        return !t->po->report || total > 0;
+        return !t->by_problem || total > 0;
 }
 
 static uint64_t row_total(struct timeline_sink *t, unsigned r) {
@@ -292,7 +292,7 @@ static int draw(struct timeline_sink *t) {
         cols = t->width > label + digits + 2 + MIN_COLUMNS ? t->width - label - digits - 2 : MIN_COLUMNS;
         lay_out(t, cols, &lo);
         if (lo.ncols == 0) {
-                out_puts(t->po->report ? _("-- No known problems found --\n") : _("-- No messages --\n"));
+                out_puts(t->by_problem ? _("-- No known problems found --\n") : _("-- No messages --\n"));
                 return 0;
         }
         /* One scale for every data row: a full block is the fullest column of any. */
@@ -353,7 +353,7 @@ static int draw(struct timeline_sink *t) {
         if (scale > 0) {
                 char legend[160];
 
-                if (t->po->report)
+                if (t->by_problem)
                         snprintf(legend, sizeof(legend),
                                  P_("%s = %" PRIu64 " problem in a column, every row on this scale\n",
                                     "%s = %" PRIu64 " problems in a column, every row on this scale\n", scale),
@@ -453,12 +453,10 @@ static unsigned line_width(void) {
 static int timeline_init(struct sink *s) {
         struct timeline_sink *t = (struct timeline_sink *)s;
 
-        t->po = s->settings->problems;
-        if (!t->po)
-                return -EINVAL;
+        t->by_problem = s->settings->by_problem;
         /* Decided here, before a pager takes standard output. */
         t->width = line_width();
-        switch (t->po->chars) {
+        switch (s->settings->chars) {
         case TIMELINE_UTF8:
                 t->utf8 = true;
                 break;
@@ -468,7 +466,7 @@ static int timeline_init(struct sink *s) {
         default:
                 t->utf8 = isatty(STDOUT_FILENO) && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
         }
-        t->nrows = t->po->report ? _PROBLEM_MAX : LEVEL_ROWS;
+        t->nrows = t->by_problem ? _PROBLEM_MAX : LEVEL_ROWS;
         t->nb = (size_t)SUBDIV * (t->width > MIN_COLUMNS ? t->width : MIN_COLUMNS);
         t->counts = calloc((t->nrows + 2) * t->nb, sizeof(*t->counts));
         t->tmp = calloc(t->nb, sizeof(*t->tmp));

@@ -254,8 +254,8 @@ static int fragment(const struct kmsg_record *r) {
         return f[0] == '-' && f[1] == '\0' ? 0 : kmsg_record_is_fragment(r);
 }
 
-/* Whether devctx_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
-static bool has_tag(const struct devctx *d, const struct kmsg_record *r, const struct match *m) {
+/* Whether devnamer_write_tag() will write a tag for the record ("<sda> ", "<sda?> "). */
+static bool has_tag(const struct devnamer *d, const struct kmsg_record *r, const struct match *m) {
         return d && (m->how == DEVMATCH_TEXT || (d->show_device && kmsg_record_get_device(r)));
 }
 
@@ -279,7 +279,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
         ss->tag_cols = 0;
         if (has_tag(s->settings->devices, r, m)) {
                 color_on(COLOR_DEVICE);
-                ss->tag_cols = (unsigned)devctx_write_tag(s->settings->devices, r, m);
+                ss->tag_cols = (unsigned)devnamer_write_tag(s->settings->devices, r, m);
                 color_off(COLOR_DEVICE);
         }
         write_text(ss, msg, len, level_slot, true);

@@ -10,8 +10,11 @@
 #include "time/timefmt.h"
 
 struct columns;
-struct devctx;
-struct problem_options;
+struct devnamer;
+struct problem_tally;
+
+/* How --timeline draws: block characters, or ASCII (auto: blocks on a UTF-8 terminal). */
+enum timeline_chars { TIMELINE_AUTO = 0, TIMELINE_UTF8, TIMELINE_ASCII };
 
 /* Settings every output format may read. */
 struct output_settings {
@@ -21,7 +24,7 @@ struct output_settings {
         unsigned caller_width; /* the caller id's width in the text views (caller.h); 0: the default */
         /* Time format and boot time (timefmt.h); a sink copies it to keep its state. */
         struct timefmt time;
-        struct devctx *devices; /* device options: tags, names (device.h) */
+        const struct devnamer *devices; /* device names and tags (select/device.h), or NULL */
         /*
          * Following or uploading: each record and loss event goes out as it
          * comes, none is held back for later ones (a table's column widths,
@@ -49,12 +52,18 @@ struct output_settings {
         const char *machine_id;
         /* _RUNTIME_SCOPE ("system", "initrd"): journald's for the live log; NULL for a dump. */
         const char *runtime_scope;
-        bool json; /* --lost: JSON Lines instead of the table */
+        bool json; /* the reports: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
         /* --lost: a source could not be opened: no totals, which would claim what was not read. */
         bool input_missing;
-        /* --problems, --problem: the classification of each record (problems.h), or NULL. */
-        struct problem_options *problems;
+        /* --timeline: a row per problem kind (with --problems), not per level group; its characters. */
+        bool by_problem;
+        enum timeline_chars chars;
+        /*
+         * --problems: what the run classified (select/problem-select.h), or
+         * NULL; each record's own problem comes in its struct match.
+         */
+        const struct problem_tally *problems;
 };
 
 struct sink;

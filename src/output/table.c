@@ -226,7 +226,7 @@ static int fill_cell(struct table_sink *t, size_t i, const struct column *c, con
                 src_str(x, kmsg_record_get_device(r));
                 return 0;
         case COL_DEVNAME:
-                src_str(x, t->s.settings->devices ? devctx_devname(t->s.settings->devices, r) : NULL);
+                src_str(x, devnamer_name(t->s.settings->devices, r));
                 return 0;
         case COL_MATCH:
                 src_str(x, m->how == DEVMATCH_TEXT ? "text" : NULL);

@@ -14,7 +14,7 @@
 #include "select/device.h"
 #include "base/i18n.h"
 #include "text/writer.h"
-#include "select/problems.h"
+#include "select/problem-select.h"
 #include "pipeline/run.h"
 #include "time/suspend.h"
 #include "pipeline/upload.h"
@@ -39,7 +39,7 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
         run->status = EXIT_BAD_INPUT;
         /* --problems gives no verdict on what it could not read. */
         if (run->problems)
-                run->problems->unread++;
+                run->problems->tally.unread++;
         if (++*shown > MAX_ERRORS_SHOWN)
                 return;
         if (kmsg_reader_is_device(rd))
@@ -166,16 +166,16 @@ static void mark_for_cursor(struct run *run, const struct kmsg_record *r) {
 /*
  * Whether the filters, the device selection and --problem let the record
  * through to the sink; *m gets what the device filter found (all zero
- * without it).  Problems are found among the records the others let
+ * without it) and the record's problem (PROBLEM_NONE without --problem
+ * or --problems).  Problems are found among the records the others let
  * through.
  */
 static bool wanted(struct run *run, const struct kmsg_record *r, struct match *m) {
         struct filter *flt = run->filter;
-        struct problem_hit hit;
 
         return (!flt->active || filter_match(flt, r)) &&
                (!run->devfilter || devfilter_match(run->devfilter, r, m)) &&
-               (!run->problems || problem_options_select(run->problems, r, &hit));
+               (!run->problems || problem_select(run->problems, r, &m->problem));
 }
 
 /* Following or keeping a cursor, output is written in whole records: flush before the buffer fills. */
@@ -200,7 +200,7 @@ static int mark_boot(struct run *run, const struct kmsg_record *r, bool in_windo
 /* Show a record the sequence tracker let through, with the boot it starts and the loss before it. */
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
-        struct match m = {};
+        struct match m = { .problem.kind = PROBLEM_NONE };
         bool in_window;
         int e;
 
@@ -360,7 +360,7 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                         warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
                         if (run->problems)
-                                run->problems->unread_rest = true;
+                                run->problems->tally.unread_rest = true;
                         settle(run, rd);
                         return e;
                 }

@@ -40,7 +40,7 @@ struct run {
         struct sink *sink;
         struct sink *lost;           /* --lost: the report, which also counts every record read */
         struct devfilter *devfilter; /* NULL: no device selection */
-        struct problem_options *problems; /* NULL: records are not classified */
+        struct problem_select *problems; /* --problem, --problems: the classification; NULL: none */
         struct kmsg_seqtrack *track;
         struct filter *filter;
         struct suspends *suspends;   /* the time slept before each record, or NULL */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "libkmsg.h"
+#include "select/match.h"
 
 /* A DEVICE value, parsed without allocating. */
 struct devid {
@@ -36,19 +37,17 @@ struct sysroot {
         const char *dir;
 };
 
-/* Which rule selected a record. */
-enum devmatch {
-        DEVMATCH_NONE = 0,
-        DEVMATCH_DICT, /* by its dictionary */
-        DEVMATCH_TEXT, /* inferred from the message text (--device-text) */
-};
-
-/* What the device filter found for one record (devfilter_match()); all zero: nothing. */
-struct match {
-        enum devmatch how;
-        const char *name;      /* DEVMATCH_TEXT: the name found in its text */
-        const char *device;    /* DEVMATCH_TEXT: that device's DEVICE value */
-        const char *subsystem; /* DEVMATCH_TEXT: and its subsystem, or NULL */
+/* The device options' codes: cli/ routes them to devctx_option(), the filter's to devfilter_add(). */
+enum {
+        DEVOPT_DEVICE = 0x400,
+        DEVOPT_SUBSYSTEM,
+        DEVOPT_MATCH,
+        DEVOPT_WITH_CHILDREN,
+        DEVOPT_DEVICE_TEXT,
+        DEVOPT_SHOW_DEVICE,
+        DEVOPT_RESOLVE,
+        DEVOPT_SYSROOT,
+        DEVOPT_DEVICES,
 };
 
 /* --device, --subsystem, --match, --with-children, --device-text. */
@@ -107,8 +106,9 @@ bool devfilter_active(const struct devfilter *f);
 int devfilter_resolve(struct devfilter *f, const struct sysroot *root, const char **ret_arg,
                       const char **ret_what);
 /*
- * Whether r is selected, and how.  *ret (may be NULL) gets what was found:
- * all zero when r is not selected.
+ * Whether r is selected, and how.  *ret (may be NULL) gets what was found,
+ * its device fields all zero when r is not selected; its problem is left
+ * alone.
  */
 enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, struct match *ret);
 void devfilter_done(struct devfilter *f);
@@ -174,69 +174,23 @@ int pathf(char buf[4096], const char *fmt, ...) __attribute__((format(printf, 2,
 const char *path_basename(const char *p);
 
 /*
- * Everything device options need at run time, for the sinks: the filter
- * (whose last match marks inferred records), names, and --show-device.
+ * What the sinks know of the device options: names for DEVICE values, and
+ * whether a tag goes before each message.  The options (cli/) fill it.
  */
-struct devctx {
-        struct devfilter filter;
+struct devnamer {
         struct devnames *names; /* NULL when names are not resolved */
-        struct sysroot root;
-        bool resolve;     /* --resolve */
-        bool show_device; /* --show-device */
-        bool report;      /* --devices */
-        bool report_json; /* --devices as JSON */
+        bool show_device;       /* --show-device */
+        bool by_text;           /* --device-text: records may be selected by their text */
 };
-
-/* Option codes; options.c routes them to devctx_option(). */
-enum {
-        DEVOPT_DEVICE = 0x400,
-        DEVOPT_SUBSYSTEM,
-        DEVOPT_MATCH,
-        DEVOPT_WITH_CHILDREN,
-        DEVOPT_DEVICE_TEXT,
-        DEVOPT_SHOW_DEVICE,
-        DEVOPT_RESOLVE,
-        DEVOPT_SYSROOT,
-        DEVOPT_DEVICES,
-};
-
-/* getopt_long entries for the options above. */
-#define DEVCTX_LONGOPTS                                                      \
-        { "device", required_argument, NULL, DEVOPT_DEVICE },                \
-        { "subsystem", required_argument, NULL, DEVOPT_SUBSYSTEM },          \
-        { "match", required_argument, NULL, DEVOPT_MATCH },                  \
-        { "with-children", no_argument, NULL, DEVOPT_WITH_CHILDREN },        \
-        { "device-text", no_argument, NULL, DEVOPT_DEVICE_TEXT },            \
-        { "show-device", no_argument, NULL, DEVOPT_SHOW_DEVICE },            \
-        { "resolve", no_argument, NULL, DEVOPT_RESOLVE },                    \
-        { "sysroot", required_argument, NULL, DEVOPT_SYSROOT },              \
-        { "devices", no_argument, NULL, DEVOPT_DEVICES }
-
-#define DEVOPT_FIRST DEVOPT_DEVICE
-#define DEVOPT_LAST DEVOPT_DEVICES
-
-/* Take one option; returns 0, or -EINVAL with a message printed by the caller. */
-int devctx_option(struct devctx *d, int opt, const char *arg);
-/* The --help lines for the device filters (in the Filters section). */
-const char *devctx_help(void);
-/* The --help section "Devices:" (the report, names). */
-const char *devctx_help_devices(void);
-/*
- * After option parsing: check the combination, resolve the arguments and
- * set up names.  live: reading /dev/kmsg (names resolve without
- * --resolve).  Returns 0, or -errno after printing an error through warn.
- */
-int devctx_setup(struct devctx *d, bool live, void (*warn)(const char *fmt, ...));
-void devctx_done(struct devctx *d);
 
 /*
  * The classic view's device tag, written before the message: "<sda> " for
  * --show-device, "<sda1?> " for a record selected from its text (always).
  * Returns its width in columns (text_width(): a raw DEVICE name can hold
- * anything).  d may be NULL.
+ * anything).  n may be NULL.
  */
-size_t devctx_write_tag(struct devctx *d, const struct kmsg_record *r, const struct match *m);
-/* The name for r's DEVICE (NULL when none or unknown); the DEVNAME column. */
-const char *devctx_devname(struct devctx *d, const struct kmsg_record *r);
+size_t devnamer_write_tag(const struct devnamer *n, const struct kmsg_record *r, const struct match *m);
+/* The name for r's DEVICE (NULL when none or unknown, or n is NULL); the DEVNAME column. */
+const char *devnamer_name(const struct devnamer *n, const struct kmsg_record *r);
 
 #endif

@@ -5,7 +5,8 @@
  * interface whose ifindex is 2), "+pci:0000:00:1f.2" -> "0000:00:1f.2".
  * Each value is looked up once and cached; a value without a name is looked
  * up again after a second at the earliest, since when following, a device's
- * first message can come before its sysfs entry.
+ * first message can come before its sysfs entry.  The sinks ask through
+ * a struct devnamer: a record's device name, and the classic view's tag.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "select/device.h"
 #include "base/strmap.h"
+#include "select/device.h"
+#include "text/escape.h"
+#include "text/writer.h"
 
 #define N_BUCKETS 1024
 /* Distinct DEVICE values cached at most; beyond, names are looked up each time. */
@@ -291,4 +294,32 @@ void devnames_each_link(struct devnames *n, const char *device, void (*fn)(const
                 }
         }
         fclose(f);
+}
+
+const char *devnamer_name(const struct devnamer *n, const struct kmsg_record *r) {
+        return n ? devnames_get(n->names, kmsg_record_get_device(r)) : NULL;
+}
+
+size_t devnamer_write_tag(const struct devnamer *n, const struct kmsg_record *r, const struct match *m) {
+        const char *name;
+
+        if (!n)
+                return 0;
+        if (m->how == DEVMATCH_TEXT) {
+                out_putc('<');
+                out_text(m->name, strlen(m->name), false);
+                out_write("?> ", 3);
+                return text_width(m->name, strlen(m->name), SIZE_MAX, NULL) + 4;
+        }
+        if (!n->show_device)
+                return 0;
+        name = devnamer_name(n, r);
+        if (!name)
+                name = kmsg_record_get_device(r);
+        if (!name)
+                return 0;
+        out_putc('<');
+        out_text(name, strlen(name), false);
+        out_write("> ", 2);
+        return text_width(name, strlen(name), SIZE_MAX, NULL) + 3;
 }

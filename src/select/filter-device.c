@@ -156,13 +156,22 @@ static bool matches_ok(const struct devfilter *f, const struct kmsg_record *r) {
         return true;
 }
 
+/* The device filter's part of *ret, from found; the record's problem is problem_select()'s. */
+static void put_found(struct match *ret, const struct match *found) {
+        if (!ret)
+                return;
+        ret->how = found->how;
+        ret->name = found->name;
+        ret->device = found->device;
+        ret->subsystem = found->subsystem;
+}
+
 enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, struct match *ret) {
         enum devmatch m = DEVMATCH_DICT;
         struct match found = {};
         size_t i;
 
-        if (ret)
-                *ret = found;
+        put_found(ret, &found);
         if (f->n_dev_args > 0) {
                 const char *v = kmsg_record_get_device(r);
                 struct devid id;
@@ -200,8 +209,7 @@ enum devmatch devfilter_match(struct devfilter *f, const struct kmsg_record *r, 
         if (f->n_matches > 0 && !matches_ok(f, r))
                 return DEVMATCH_NONE;
         found.how = m;
-        if (ret)
-                *ret = found;
+        put_found(ret, &found);
         if (m == DEVMATCH_TEXT)
                 f->n_text++;
         return m;

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_PROBLEM_OPTIONS_H
+#define KDMESG_PROBLEM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "output/sink.h"
+#include "select/problem-select.h"
+
+/* The settings of --problems, --problem, --fail-on-problem and --timeline (problem-options.c). */
+struct problem_options {
+        bool report;          /* --problems */
+        bool timeline;        /* --timeline: the picture (report-timeline.c) */
+        enum timeline_chars chars;
+        bool pstore;          /* --pstore[=N]: read a crash dump (pstore-read.c) */
+        unsigned pstore_pick; /* N, 1 the newest; 0: the newest */
+        bool list;            /* --list: with --pstore, the dumps */
+        bool fail;            /* --fail-on-problem */
+        const char *rules_file; /* --problem-rules FILE: only these rules */
+        bool list_rules;      /* --list-problem-rules */
+        /*
+         * The selection the run loop makes (select/problem-select.h): the
+         * rules, loaded by problem_options_setup() when any of these is
+         * set, the kinds of --problem, and what was found.
+         */
+        struct problem_select sel;
+};
+
+enum {
+        PROBOPT_PROBLEMS = 0x500,
+        PROBOPT_PROBLEM,
+        PROBOPT_FAIL,
+        PROBOPT_TIMELINE,
+        PROBOPT_PSTORE,
+        PROBOPT_LIST,
+        PROBOPT_RULES,
+        PROBOPT_LIST_RULES,
+};
+
+#define PROBLEM_LONGOPTS                                                   \
+        { "problems", no_argument, NULL, PROBOPT_PROBLEMS },                \
+        { "problem", required_argument, NULL, PROBOPT_PROBLEM },            \
+        { "fail-on-problem", no_argument, NULL, PROBOPT_FAIL },             \
+        { "timeline", optional_argument, NULL, PROBOPT_TIMELINE },          \
+        { "pstore", optional_argument, NULL, PROBOPT_PSTORE },              \
+        { "list", no_argument, NULL, PROBOPT_LIST },                        \
+        { "problem-rules", required_argument, NULL, PROBOPT_RULES },        \
+        { "list-problem-rules", no_argument, NULL, PROBOPT_LIST_RULES }
+
+#define PROBOPT_FIRST PROBOPT_PROBLEMS
+#define PROBOPT_LAST PROBOPT_LIST_RULES
+
+#define EXIT_PROBLEM 4
+
+/* Take one option; returns 0, or -EINVAL for an unknown kind (error in buf). */
+int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size);
+/* The --help section "Problems:" (with --timeline); the --pstore lines for the Input section. */
+const char *problem_options_help_input(void);
+const char *problem_options_help(void);
+/* Whether records are classified at all. */
+bool problem_options_active(const struct problem_options *po);
+/* Load the rules when needed; 0, or -errno after printing the error. */
+int problem_options_setup(struct problem_options *po);
+/* --list-problem-rules: every rule in the order they are tried, with its file and line; an exit status. */
+int problem_options_list_rules(struct problem_options *po);
+void problem_options_done(struct problem_options *po);
+
+#endif
