@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
                 goto out;
         case OPTIONS_BAD_USAGE:
                 warnx_("%s", o.error);
-                fprintf(stderr, _("Try '%s --help' for more information.\n"), program);
+                warnx_plain(_("Try '%s --help' for more information."), program);
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         case OPTIONS_FAILED:
@@ -277,7 +277,7 @@ int main(int argc, char **argv) {
         }
         /* -ECANCELED: the cursor file could not be updated (reported); the rest was not written. */
         if (e < 0 && e != -ECANCELED)
-                fprintf(stderr, "%s: %s: %s\n", program, _("write error"), strerror(-e));
+                warnx_("%s: %s", _("write error"), strerror(-e));
         if (e < 0)
                 run.status = EXIT_BAD_INPUT;
         if (run.cursor && !run.fatal && e == 0) {
@@ -290,8 +290,12 @@ int main(int argc, char **argv) {
         pager_close();
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
-                if (!o.quiet && !o.lost)
-                        loss_stats_summary(&run.loss, stderr, program, run.boots);
+                if (!o.quiet && !o.lost) {
+                        char summary[LOSS_SUMMARY_MAX];
+
+                        loss_stats_describe(&run.loss, run.boots, summary, sizeof(summary));
+                        warnx_("%s", summary);
+                }
                 if (o.fail_on_loss && run.status == 0)
                         run.status = EXIT_LOSS;
         }

@@ -85,8 +85,7 @@ void err_loss_line(const struct kmsg_loss *l) {
 
         if (loss_describe(l, buf, sizeof(buf)) < 0)
                 return;
-        out_flush();
-        fprintf(stderr, "%s: %s\n", program, buf);
+        warnx_("%s", buf);
 }
 
 int boot_describe(uint64_t n, char *buf, size_t size) {
@@ -110,6 +109,5 @@ void err_boot_line(uint64_t n) {
 
         if (boot_describe(n, buf, sizeof(buf)) < 0)
                 return;
-        out_flush();
-        fprintf(stderr, "%s: %s\n", program, buf);
+        warnx_("%s", buf);
 }

@@ -19,7 +19,7 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size);
 void loss_text_set_time(const struct timefmt *t);
 /* Write that text (colored as COLOR_LOSS when colors are on) and a newline to standard output. */
 void out_loss_line(const struct kmsg_loss *l);
-/* Write it to standard error ("kdmesg: ..."), for formats whose stdout must stay parseable. */
+/* Write it to standard error ("kdmesg: ...", warnx_()), for formats whose stdout must stay parseable. */
 void err_loss_line(const struct kmsg_loss *l);
 
 /* The mark of a new boot, "-- boot 2 --", into buf (snprintf's return). */

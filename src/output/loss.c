@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Counting what was lost, and the summary printed at exit. */
+/* Counting what was lost, and the summary main() prints at exit. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "base/i18n.h"
 #include "output/loss.h"
 
@@ -31,35 +34,51 @@ int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret) {
         return 0;
 }
 
-void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program, uint64_t boots) {
+/* Append what fmt makes to buf at *pos, cut to size (buf stays NUL-terminated). */
+static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) {
+        va_list ap;
+        int n;
+
+        if (*pos >= size)
+                return;
+        va_start(ap, fmt);
+        n = vsnprintf(buf + *pos, size - *pos, fmt, ap);
+        va_end(ap);
+        if (n > 0)
+                *pos = *pos + (size_t)n < size ? *pos + (size_t)n : size - 1;
+}
+
+void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, size_t size) {
         const char *sep = " (";
+        size_t pos = 0;
         unsigned c;
 
-        fprintf(f, "%s: ", program);
+        buf[0] = '\0';
         if (s->total > 0 && s->unknown)
-                fprintf(f, _("%llu messages lost, and an unknown number before a reboot"),
-                        (unsigned long long)s->total);
+                append(buf, size, &pos, _("%llu messages lost, and an unknown number before a reboot"),
+                       (unsigned long long)s->total);
         else if (s->total > 0)
-                fprintf(f, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
-                        (unsigned long long)s->total);
+                append(buf, size, &pos, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
+                       (unsigned long long)s->total);
         else if (s->unknown_parts)
-                fputs(_("an unknown number of messages lost (parts of the pstore dump are missing)"), f);
+                append(buf, size, &pos, "%s",
+                       _("an unknown number of messages lost (parts of the pstore dump are missing)"));
         else
-                fputs(_("an unknown number of messages lost before a reboot"), f);
+                append(buf, size, &pos, "%s", _("an unknown number of messages lost before a reboot"));
         for (c = 0; c < LOSS_CAUSES; c++) {
                 if (!s->by_cause[c])
                         continue;
                 if (s->by_cause[c] == s->total && !s->unknown)
                         /* One cause: "23 messages lost (overrun)". */
-                        fprintf(f, "%s%s", sep, kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
+                        append(buf, size, &pos, "%s%s", sep, kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
                 else
-                        fprintf(f, "%s%llu %s", sep, (unsigned long long)s->by_cause[c],
-                                kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
+                        append(buf, size, &pos, "%s%llu %s", sep, (unsigned long long)s->by_cause[c],
+                               kmsg_loss_cause_to_name((enum kmsg_loss_cause)c));
                 sep = ", ";
         }
         if (*sep == ',')
-                fputc(')', f);
+                append(buf, size, &pos, ")");
         if (boots > 1)
-                fprintf(f, _(" in %llu boots"), (unsigned long long)boots);
-        fputc('\n', f);
+                append(buf, size, &pos, _(" in %llu boots"), (unsigned long long)boots);
 }

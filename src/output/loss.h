@@ -29,9 +29,11 @@ static inline bool loss_stats_any(const struct loss_stats *s) {
         return s->events > 0;
 }
 /*
- * The one-line summary for stderr: "kdmesg: 23 messages lost (20 overrun, 3 gap)",
- * and " in 2 boots" when the input held more than one.
+ * The one-line summary for stderr into buf (size bytes, cut to fit):
+ * "23 messages lost (20 overrun, 3 gap)", and " in 2 boots" when the input
+ * held more than one.
  */
-void loss_stats_summary(const struct loss_stats *s, FILE *f, const char *program, uint64_t boots);
+#define LOSS_SUMMARY_MAX 512
+void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, size_t size);
 
 #endif

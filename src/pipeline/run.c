@@ -425,8 +425,7 @@ static int cursor_hook(struct run *run, bool before) {
         e = before ? cursor_before_write(run->cursor) : cursor_after_write(run->cursor);
         if (e < 0) {
                 /* Not warnx_(): it flushes, and this runs inside a flush. */
-                fprintf(stderr, _("%s: cannot update the cursor file %s: %s\n"), program,
-                        shown(cursor_get_path(run->cursor)), strerror(-e));
+                warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(run->cursor), strerror(-e));
                 run->status = EXIT_BAD_INPUT;
                 run->fatal = true;
         }

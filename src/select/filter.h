@@ -11,8 +11,7 @@
 /*
  * Which records are shown: --level, --facility, --kernel, --userspace,
  * --since, --until, --grep and --seq.  Every condition that is set must
- * hold.  The option parsers print one line naming what is wrong and
- * return -EINVAL.
+ * hold.
  */
 struct filter {
         bool active; /* any condition set */

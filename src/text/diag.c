@@ -2,6 +2,7 @@
 /* Warnings and errors on standard error: the only writer of stderr (diag.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ const char *program = "kdmesg";
  * the terminal as text on standard output is (out_text()); NULL when out
  * of memory.  Touches no shared state: any thread may call it.
  */
-static char *vline(const char *fmt, va_list ap) {
+static char *vline(const char *fmt, va_list ap, bool named) {
         char *msg, *safe, *line = NULL;
         int n;
 
@@ -25,7 +26,7 @@ static char *vline(const char *fmt, va_list ap) {
                 return NULL;
         safe = text_safe_dup(msg, (size_t)n, false);
         free(msg);
-        if (safe && asprintf(&line, "%s: %s\n", program, safe) < 0)
+        if (safe && asprintf(&line, "%s%s%s\n", named ? program : "", named ? ": " : "", safe) < 0)
                 line = NULL;
         free(safe);
         return line;
@@ -43,7 +44,7 @@ static void vwarnx(const char *fmt, va_list ap) {
         char *line;
 
         out_flush();
-        line = vline(fmt, ap);
+        line = vline(fmt, ap, true);
         put_line(line);
         free(line);
 }
@@ -70,7 +71,19 @@ void warnx_thread(const char *fmt, ...) {
         char *line;
 
         va_start(ap, fmt);
-        line = vline(fmt, ap);
+        line = vline(fmt, ap, true);
+        va_end(ap);
+        put_line(line);
+        free(line);
+}
+
+void warnx_plain(const char *fmt, ...) {
+        va_list ap;
+        char *line;
+
+        out_flush();
+        va_start(ap, fmt);
+        line = vline(fmt, ap, false);
         va_end(ap);
         put_line(line);
         free(line);

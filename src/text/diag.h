@@ -20,11 +20,14 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* warnx_() and exit 1: for bad option arguments, which get one line. */
 void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * warnx_() for another thread (the upload's sender): it leaves standard
- * output alone, which belongs to the main thread, and writes the line
- * with one call, so it never interleaves with another message.
+ * warnx_() for another thread (the upload's sender), or for code that runs
+ * inside a flush of standard output (the cursor file's hooks): it leaves
+ * standard output alone, which belongs to the main thread, and writes the
+ * line with one call, so it never interleaves with another message.
  */
 void warnx_thread(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line without the program's name, made safe as warnx_()'s (the hint after a usage error). */
+void warnx_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * s made safe for the terminal (control bytes as \xNN), for the messages not
  * printed by warnx_(), which does that itself; valid until the next call
