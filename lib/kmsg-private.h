@@ -119,9 +119,10 @@ int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_
 /*
  * Parse the unsigned decimal at the head of p[0..end); returns bytes used,
  * 0 on none or overflow.  Inline: the header parser calls it three times a
- * record.
+ * record.  (src/base's parse_u64() takes a whole C string instead: the
+ * library works on buffers that are not NUL-terminated.)
  */
-static inline size_t parse_u64(const char *p, const char *end, uint64_t *ret) {
+static inline size_t scan_u64(const char *p, const char *end, uint64_t *ret) {
         const char *s = p, *fast = end - p > 19 ? p + 19 : end;
         uint64_t v = 0;
         unsigned d;
@@ -151,7 +152,7 @@ static inline void record_parse_caller(struct kmsg_record *r, const char *v, siz
         r->caller_off = off;
         /* Lenient: "T123", "C4"; anything else is kept as text only. */
         if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
-                n = parse_u64(v + 1, v + len, &id);
+                n = scan_u64(v + 1, v + len, &id);
                 if (n == len - 1 && id <= UINT32_MAX) {
                         r->has_caller = true;
                         r->caller_kind = v[0];

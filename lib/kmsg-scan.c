@@ -169,7 +169,7 @@ static inline const char *small_number(const char *p, uint64_t *ret);
 
 /*
  * The decimal at p, 1 to 19 digits (which cannot overflow): the byte after
- * it, or NULL.  A longer one is the general path's (parse_u64()).  The
+ * it, or NULL.  A longer one is the general path's (scan_u64()).  The
  * sixteen bytes at p as two words of eight digits where they are in the
  * buffer (nearly always: a record goes on after its numbers), without a
  * loop; else a byte at a time, stopped by the buffer's end mark.

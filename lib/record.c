@@ -244,7 +244,7 @@ bool header_check(const char *p, size_t len) {
         int i;
 
         for (i = 0; i < 3; i++) {
-                n = parse_u64(p, end, &v);
+                n = scan_u64(p, end, &v);
                 if (n == 0)
                         return false;
                 p += n;
@@ -324,7 +324,7 @@ int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_
                 return -EBADMSG;
         }
 
-        n = parse_u64(p, semi, &pri);
+        n = scan_u64(p, semi, &pri);
         if (n == 0 || pri > UINT32_MAX) {
                 *ret_err = "bad header: priority is not a number";
                 return -EBADMSG;
@@ -335,7 +335,7 @@ int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_
                 return -EBADMSG;
         }
         p++;
-        n = parse_u64(p, semi, &r->seqnum);
+        n = scan_u64(p, semi, &r->seqnum);
         if (n == 0) {
                 *ret_err = "bad header: sequence number is not a number";
                 return -EBADMSG;
@@ -346,7 +346,7 @@ int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_
                 return -EBADMSG;
         }
         p++;
-        n = parse_u64(p, semi, &r->usec);
+        n = scan_u64(p, semi, &r->usec);
         if (n == 0) {
                 *ret_err = "bad header: time stamp is not a number";
                 return -EBADMSG;

@@ -202,7 +202,7 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
 static int parse_u64_field(const char *v, size_t len, uint64_t *ret) {
         uint64_t x;
 
-        if (len == 0 || parse_u64(v, v + len, &x) != len)
+        if (len == 0 || scan_u64(v, v + len, &x) != len)
                 return -EINVAL;
         *ret = x;
         return 0;

@@ -43,13 +43,13 @@ static bool header_seq_usec(const char *p, const char *end, uint64_t *ret_seq, u
         if (!header_check(p, (size_t)(end - p)))
                 return false;
         /* The priority, then the seq and the time stamp, each checked: a number that does not parse is no header. */
-        if (!(n = parse_u64(p, end, ret_seq)))
+        if (!(n = scan_u64(p, end, ret_seq)))
                 return false;
         p += n + 1;
-        if (!(n = parse_u64(p, end, ret_seq)))
+        if (!(n = scan_u64(p, end, ret_seq)))
                 return false;
         p += n + 1;
-        return parse_u64(p, end, ret_usec) > 0;
+        return scan_u64(p, end, ret_usec) > 0;
 }
 
 /*

@@ -45,10 +45,9 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 po->pstore = true;
                 po->pstore_pick = 0;
                 if (arg) {
-                        char *end;
-                        unsigned long n = strtoul(arg, &end, 10);
+                        uint64_t n;
 
-                        if (!*arg || *end || n == 0 || n > 100000) {
+                        if (parse_u64(arg, &n) < 0 || n == 0 || n > 100000) {
                                 snprintf(err, size, _("invalid argument for --pstore: '%s' (expected a dump's "
                                                       "number, 1 the newest)"),
                                          arg);

@@ -318,6 +318,7 @@ static int sysfs_devnum_dir(const struct sysroot *root, char kind, uint32_t majo
 static int sysfs_ifindex_dir(const struct sysroot *root, uint32_t ifindex, char ret[PATH_MAX]) {
         char dir[PATH_MAX], path[PATH_MAX], buf[32];
         struct dirent *de;
+        uint64_t v;
         DIR *d;
         int e = -ENODEV;
 
@@ -329,8 +330,8 @@ static int sysfs_ifindex_dir(const struct sysroot *root, uint32_t ifindex, char 
                 if (de->d_name[0] == '.')
                         continue;
                 pathf(path, "%s/%s", dir, de->d_name);
-                if (sysfs_read_attr(path, "ifindex", buf, sizeof(buf)) == 0 &&
-                    strtoul(buf, NULL, 10) == ifindex) {
+                if (sysfs_read_attr(path, "ifindex", buf, sizeof(buf)) == 0 && parse_u64(buf, &v) == 0 &&
+                    v == ifindex) {
                         if (realpath(path, ret))
                                 e = 0;
                         break;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/parse-u64.h"
 #include "base/strmap.h"
 #include "select/device.h"
 #include "text/escape.h"
@@ -106,16 +107,14 @@ static void read_interfaces(struct devnames *n) {
                 return;
         while ((de = readdir(d))) {
                 struct ifname *a;
-                char *end;
-                unsigned long v;
+                uint64_t v;
 
                 if (de->d_name[0] == '.')
                         continue;
                 pathf(path, "%s/%s", dir, de->d_name);
                 if (sysfs_read_attr(path, "ifindex", buf, sizeof(buf)) < 0)
                         continue;
-                v = strtoul(buf, &end, 10);
-                if (*end || v > UINT32_MAX)
+                if (parse_u64(buf, &v) < 0 || v > UINT32_MAX)
                         continue;
                 a = realloc(n->ifs, (n->n_ifs + 1) * sizeof(*a));
                 if (!a)

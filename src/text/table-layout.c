@@ -18,12 +18,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "text/escape.h"
 #include "text/writer.h"
 #include "text/table-layout.h"
+#include "text/util.h"
 
 #define SPACES_MAX 255
 
@@ -229,19 +229,11 @@ static int flags_to_scols(unsigned f) {
  * 0 when standard output is no terminal and COLUMNS is not set (no limit).
  */
 static size_t table_termwidth(void) {
-        const char *env = getenv("COLUMNS");
-        struct winsize ws;
-        char *end;
-        long n;
+        size_t w = term_width();
 
-        if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-                return ws.ws_col;
-        if (env && *env) {
-                n = strtol(env, &end, 10);
-                if (!*end && n > 0 && n < 100000)
-                        return (size_t)n;
-        }
-        return isatty(STDOUT_FILENO) || env ? 80 : 0;
+        if (w > 0 && w < 100000)
+                return w;
+        return isatty(STDOUT_FILENO) || getenv("COLUMNS") ? 80 : 0;
 }
 
 void table_layout_free(struct table_layout *lo) {

@@ -3,12 +3,20 @@
 #define KDMESG_UTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/parse-u64.h"
 #include "text/diag.h"
 
 #define EXIT_BAD_INPUT 1
+
+/*
+ * The width of the terminal standard output goes to, in columns; else
+ * COLUMNS (a positive number); 0 when neither says.  Each view picks its
+ * own fallback.
+ */
+size_t term_width(void);
 
 struct stat;
 /* Whether st is the kernel's kmsg character device (1:11), by whatever name it was found. */
