@@ -57,8 +57,7 @@ static void run_sink(const char *name, const struct output_settings *st, struct 
         FUZZ_ASSERT(s);
         for (i = 0; i < n; i++)
                 FUZZ_ASSERT(s->ops->record(s, recs[i], &(struct match){}) >= 0);
-        if (s->ops->finish)
-                FUZZ_ASSERT(s->ops->finish(s) >= 0);
+        FUZZ_ASSERT(sink_finish(s) >= 0);
         sink_free(s);
         FUZZ_ASSERT(out_flush() == 0);
 }

@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
         o.out.input_missing = run.unopened > 0;
-        run.sink->ops->finish(run.sink);
+        sink_finish(run.sink);
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
         if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.follow && !o.lost &&
             !o.dev.report && !o.problems.timeline && !o.problems.report && isatty(STDOUT_FILENO))

@@ -58,15 +58,10 @@ static int cat_finish(struct sink *s) {
         return 0;
 }
 
-static void cat_free(struct sink *s) {
-        free(s);
-}
-
 const struct sink_ops sink_cat_ops = {
         .size = sizeof(struct cat_sink),
         .record = cat_record,
         .loss = cat_loss,
         .boot = cat_boot,
         .finish = cat_finish,
-        .free = cat_free,
 };

@@ -403,7 +403,6 @@ static int export_finish(struct sink *s) {
 
 static void export_free(struct sink *s) {
         kmsg_loss_unref(((struct export_sink *)s)->pending);
-        free(s);
 }
 
 const struct sink_ops sink_export_ops = {

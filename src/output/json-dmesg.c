@@ -141,10 +141,6 @@ static int json_dmesg_finish(struct sink *s) {
         return 0;
 }
 
-static void json_dmesg_free(struct sink *s) {
-        free(s);
-}
-
 const struct sink_ops sink_json_dmesg_ops = {
         .size = sizeof(struct json_dmesg),
         .init = json_dmesg_init,
@@ -152,5 +148,4 @@ const struct sink_ops sink_json_dmesg_ops = {
         .loss = json_dmesg_loss,
         .boot = json_dmesg_boot,
         .finish = json_dmesg_finish,
-        .free = json_dmesg_free,
 };

@@ -389,14 +389,6 @@ static int json_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         return write_object(s, o);
 }
 
-static int json_finish(struct sink *s) {
-        return 0;
-}
-
-static void json_free(struct sink *s) {
-        free(s);
-}
-
 /*
  * ',"key":' into k (KEY_SIZE bytes) as json-c writes the key: whether it
  * fits, with the whole words the copy may store.
@@ -466,6 +458,4 @@ const struct sink_ops sink_json_ops = {
         .record = json_record,
         .loss = json_loss,
         .boot = json_boot,
-        .finish = json_finish,
-        .free = json_free,
 };

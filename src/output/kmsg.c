@@ -206,19 +206,9 @@ static int kmsg_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         return 0;
 }
 
-static int kmsg_finish(struct sink *s) {
-        return 0;
-}
-
-static void kmsg_free(struct sink *s) {
-        free(s);
-}
-
 const struct sink_ops sink_kmsg_ops = {
         .size = sizeof(struct sink),
         .record = kmsg_record,
         .loss = kmsg_loss,
         .boot = kmsg_boot,
-        .finish = kmsg_finish,
-        .free = kmsg_free,
 };

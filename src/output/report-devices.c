@@ -28,6 +28,7 @@
 #include "base/i18n.h"
 #include "text/json.h"
 #include "text/writer.h"
+#include "output/report.h"
 #include "output/sink.h"
 #include "base/strmap.h"
 
@@ -132,10 +133,6 @@ static int devices_record(struct sink *s, const struct kmsg_record *r, const str
         return 0;
 }
 
-static int devices_loss(struct sink *s, const struct kmsg_loss *l) {
-        return 0;
-}
-
 static int row_cmp(const void *a, const void *b) {
         const struct devrow *x = *(const struct devrow *const *)a, *y = *(const struct devrow *const *)b;
 
@@ -148,12 +145,7 @@ static int row_cmp(const void *a, const void *b) {
 
 enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_INFERRED, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
 
-static const struct {
-        const char *name;
-        double width;
-        int flags;
-        int json;
-} columns[] = {
+static const struct report_column columns[] = {
         [COL_DEVICE] = { "DEVICE", 0.1, 0, SCOLS_JSON_STRING },
         [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING },
         [COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING },
@@ -223,26 +215,14 @@ static int fill_line(struct devices_sink *d, struct libscols_line *ln, const str
 
 /* rows: the n rows to print, in order. */
 static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
-        struct libscols_table *tb = scols_new_table();
+        /* INFERRED only with --device-text. */
+        unsigned long hidden = d->dev && d->dev->by_text ? 0 : 1ul << COL_INFERRED;
+        struct libscols_table *tb = report_table_new(columns, sizeof(columns) / sizeof(columns[0]), hidden, false);
         size_t i;
         int e = 0;
 
         if (!tb)
                 return -ENOMEM;
-        /* The cells are made safe by text_safe_dup(): no second escaping. */
-        scols_table_enable_noencoding(tb, 1);
-        scols_table_set_name(tb, "devices");
-        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++) {
-                /* INFERRED only with --device-text. */
-                int hidden = i == COL_INFERRED && !(d->dev && d->dev->by_text) ? SCOLS_FL_HIDDEN : 0;
-                struct libscols_column *cl = scols_table_new_column(tb, columns[i].name, columns[i].width,
-                                                                    columns[i].flags | hidden);
-
-                if (!cl)
-                        e = -ENOMEM;
-                else
-                        e = scols_column_set_json_type(cl, columns[i].json);
-        }
         for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -261,9 +241,8 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         for (i = 0; i < n; i++) {
                 const struct devrow *w = rows[i];
                 bool others = w == d->others;
-                const char *name = others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device), *text;
+                const char *name = others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device);
                 struct json_object *o = json_object_new_object();
-                size_t len;
                 int e;
 
                 if (!o)
@@ -286,52 +265,35 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
                         e = json_add(o, "last", json_usec_new(w->last));
                 if (e >= 0)
                         e = json_add(o, "msg", json_bytes_new(w->message, w->message_len));
-                text = e >= 0 ? json_object_to_json_string_length(
-                                        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len)
-                              : NULL;
-                if (text) {
-                        out_write(text, len);
-                        out_putc('\n');
+                if (e < 0) {
+                        json_object_put(o);
+                        return -ENOMEM;
                 }
-                json_object_put(o);
-                if (!text)
+                if (report_json_line(o) < 0)
                         return -ENOMEM;
         }
         return 0;
 }
 
-struct row_list {
-        struct devrow **rows;
-        size_t n;
-};
-
-static void list_row(struct strmap_node *node, void *userdata) {
-        struct row_list *l = userdata;
-
-        l->rows[l->n++] = (struct devrow *)node;
-}
-
 static int devices_finish(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
-        struct row_list l = { .n = 0 };
         struct devrow **rows;
+        size_t n;
         int e;
 
         /* The rows, sorted, then the "(others)" row. */
-        rows = l.rows = calloc(d->rows->n + 1, sizeof(*rows));
+        rows = (struct devrow **)report_sorted(d->rows, 1, row_cmp, &n);
         if (!rows)
                 return -ENOMEM;
-        strmap_each(d->rows, list_row, &l);
-        qsort(rows, l.n, sizeof(*rows), row_cmp);
         if (d->others)
-                rows[l.n++] = d->others;
+                rows[n++] = d->others;
         /* Empty: the one line every report has for it (JSON Lines: no object), not a header alone. */
-        if (l.n == 0 && !d->sink.settings->json) {
+        if (n == 0 && !d->sink.settings->json) {
                 free(rows);
                 out_puts(_("-- No messages of a device --\n"));
                 return 0;
         }
-        e = d->sink.settings->json ? print_json(d, rows, l.n) : print_table(d, rows, l.n);
+        e = d->sink.settings->json ? print_json(d, rows, n) : print_table(d, rows, n);
         free(rows);
         return e;
 }
@@ -347,12 +309,9 @@ static void free_row(struct strmap_node *node, void *userdata) {
 static void devices_free(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
 
-        if (d->rows)
-                strmap_each(d->rows, free_row, NULL);
-        strmap_free(d->rows);
+        report_map_free(d->rows, free_row);
         if (d->others)
                 free_row(&d->others->node, NULL);
-        free(d);
 }
 
 static int devices_init(struct sink *s) {
@@ -367,7 +326,6 @@ const struct sink_ops sink_devices_ops = {
         .size = sizeof(struct devices_sink),
         .init = devices_init,
         .record = devices_record,
-        .loss = devices_loss,
         .finish = devices_finish,
         .free = devices_free,
 };

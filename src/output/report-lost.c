@@ -26,6 +26,7 @@
 #include "output/loss.h"
 #include "text/json.h"
 #include "text/writer.h"
+#include "output/report.h"
 #include "output/sink.h"
 
 /* The table's rows: the first and the last this many losses. */
@@ -75,17 +76,14 @@ struct lost_sink {
 
 enum { COL_BOOT, COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
 
-static const struct {
-        const char *name;
-        int flags;
-} columns[] = {
-        [COL_BOOT] = { "BOOT", SCOLS_FL_RIGHT },
-        [COL_FIRST] = { "FIRST_SEQ", SCOLS_FL_RIGHT },
-        [COL_LAST] = { "LAST_SEQ", SCOLS_FL_RIGHT },
-        [COL_COUNT] = { "COUNT", SCOLS_FL_RIGHT },
-        [COL_BEFORE] = { "TIME_BEFORE", SCOLS_FL_RIGHT },
-        [COL_AFTER] = { "TIME_AFTER", SCOLS_FL_RIGHT },
-        [COL_CAUSE] = { "CAUSE", 0 },
+static const struct report_column columns[] = {
+        [COL_BOOT] = { "BOOT", 0, SCOLS_FL_RIGHT },
+        [COL_FIRST] = { "FIRST_SEQ", 0, SCOLS_FL_RIGHT },
+        [COL_LAST] = { "LAST_SEQ", 0, SCOLS_FL_RIGHT },
+        [COL_COUNT] = { "COUNT", 0, SCOLS_FL_RIGHT },
+        [COL_BEFORE] = { "TIME_BEFORE", 0, SCOLS_FL_RIGHT },
+        [COL_AFTER] = { "TIME_AFTER", 0, SCOLS_FL_RIGHT },
+        [COL_CAUSE] = { "CAUSE", 0, 0 },
 };
 
 /* A time in the report: in the time format of the run (-T, --time-format, --boot-time). */
@@ -102,27 +100,6 @@ static bool has_after(const struct kmsg_loss *l) {
 
 static int add(struct json_object *o, const char *key, struct json_object *v) {
         return json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
-}
-
-static int write_json(struct json_object *o) {
-        const char *s;
-
-        if (!o)
-                return -ENOMEM;
-        s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-        if (!s) {
-                json_object_put(o);
-                return -ENOMEM;
-        }
-        out_puts(s);
-        out_putc('\n');
-        json_object_put(o);
-        return 0;
-}
-
-/* Records are not shown: lost_seen() counts them. */
-static int lost_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        return 0;
 }
 
 static void cover(struct coverage *c, uint64_t seq, uint64_t usec) {
@@ -166,7 +143,7 @@ static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         cover(&t->all, seq, usec);
         cover(boot_coverage(t), seq, usec);
         if (t->strip)
-                t->strip->ops->record(t->strip, r, &(struct match){});
+                t->strip->ops->record(t->strip, r, &(struct match){ .problem.kind = PROBLEM_NONE });
 }
 
 static int lost_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
@@ -205,7 +182,7 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
 
                 if (o)
                         add(o, "boot", json_object_new_uint64(copy.boot));
-                return write_json(o);
+                return report_json_line(o);
         }
         e = loss_copy(l, &copy.loss);
         if (e < 0)
@@ -311,13 +288,10 @@ static int print_table(struct lost_sink *t) {
 
         if (t->n_head == 0)
                 return 0;
-        tb = scols_new_table();
+        /* BOOT only when there is more than one. */
+        tb = report_table_new(columns + !boots, sizeof(columns) / sizeof(columns[0]) - !boots, 0, false);
         if (!tb)
                 return -ENOMEM;
-        /* BOOT only when there is more than one. */
-        for (i = boots ? 0 : 1; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
-                if (!scols_table_new_column(tb, columns[i].name, 0, columns[i].flags))
-                        e = -ENOMEM;
         for (i = 0; i < t->n_head && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -479,7 +453,7 @@ static int print_summary_json(struct lost_sink *t) {
                 }
                 add(o, "by_boot", v);
         }
-        return write_json(o);
+        return report_json_line(o);
 }
 
 static int lost_finish(struct sink *s) {
@@ -511,7 +485,6 @@ static void lost_free(struct sink *s) {
         kmsg_loss_unref(t->middle.last.loss);
         free(t->boots);
         sink_free(t->strip);
-        free(t);
 }
 
 static int lost_init(struct sink *s) {
@@ -534,7 +507,6 @@ static int lost_init(struct sink *s) {
 const struct sink_ops sink_lost_ops = {
         .size = sizeof(struct lost_sink),
         .init = lost_init,
-        .record = lost_record,
         .loss = lost_loss,
         .boot = lost_boot,
         .seen = lost_seen,

@@ -22,6 +22,7 @@
 #include "text/writer.h"
 #include "select/match.h"
 #include "select/problem-select.h"
+#include "output/report.h"
 #include "output/sink.h"
 #include "base/strmap.h"
 #include "time/timefmt.h"
@@ -204,10 +205,6 @@ static int problems_record(struct sink *s, const struct kmsg_record *r, const st
         return e;
 }
 
-static int problems_loss(struct sink *s, const struct kmsg_loss *l) {
-        return 0;
-}
-
 static int group_cmp(const void *a, const void *b) {
         const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
 
@@ -222,11 +219,7 @@ static int group_cmp(const void *a, const void *b) {
 
 enum { COL_KIND, COL_COUNT, COL_FIRST, COL_LAST, COL_SUBJECT, COL_DEVICE, COL_MESSAGE };
 
-static const struct {
-        const char *name;
-        double width;
-        int flags;
-} columns[] = {
+static const struct report_column columns[] = {
         [COL_KIND] = { "KIND", 0.1, 0 },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT },
@@ -287,18 +280,13 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
 }
 
 static int print_table(struct problems_sink *p, struct group **groups, size_t n) {
-        struct libscols_table *tb = scols_new_table();
+        struct libscols_table *tb = report_table_new(columns, sizeof(columns) / sizeof(columns[0]), 0,
+                                                     p->sink.settings->noheadings);
         size_t i;
         int e = 0;
 
         if (!tb)
                 return -ENOMEM;
-        /* The cells are made safe by text_safe_dup(): no second escaping. */
-        scols_table_enable_noencoding(tb, 1);
-        scols_table_enable_noheadings(tb, p->sink.settings->noheadings);
-        for (i = 0; i < sizeof(columns) / sizeof(columns[0]) && e >= 0; i++)
-                if (!scols_table_new_column(tb, columns[i].name, columns[i].width, columns[i].flags))
-                        e = -ENOMEM;
         for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -310,8 +298,6 @@ static int print_table(struct problems_sink *p, struct group **groups, size_t n)
 /* One group as a line of JSON: problem, count, first_seq, ..., message. */
 static int json_group(struct problems_sink *p, const struct group *g) {
         struct json_object *o = json_object_new_object();
-        const char *text;
-        size_t len;
         int e;
 
         if (!o)
@@ -335,26 +321,11 @@ static int json_group(struct problems_sink *p, const struct group *g) {
                 e = json_add(o, "device", json_bytes_new(g->device, strlen(g->device)));
         if (e >= 0)
                 e = json_add(o, "message", json_bytes_new(g->message, g->message_len));
-        text = e >= 0 ? json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
-                                                         &len)
-                      : NULL;
-        if (text) {
-                out_write(text, len);
-                out_putc('\n');
+        if (e < 0) {
+                json_object_put(o);
+                return -ENOMEM;
         }
-        json_object_put(o);
-        return text ? 0 : -ENOMEM;
-}
-
-struct group_list {
-        struct group **groups;
-        size_t n;
-};
-
-static void list_group(struct strmap_node *node, void *userdata) {
-        struct group_list *l = userdata;
-
-        l->groups[l->n++] = (struct group *)node;
+        return report_json_line(o);
 }
 
 static bool unread(const struct problems_sink *p) {
@@ -391,8 +362,8 @@ static int report_unread(struct problems_sink *p) {
 
 static int problems_finish(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
-        struct group_list l = { .n = 0 };
-        size_t i;
+        struct group **groups;
+        size_t i, n;
         int e = 0;
 
         e = commit(p);
@@ -408,17 +379,15 @@ static int problems_finish(struct sink *s) {
                         out_puts(_("-- No known problems in the records that were read --\n"));
                 return report_unread(p);
         }
-        l.groups = calloc(p->groups->n, sizeof(*l.groups));
-        if (!l.groups)
+        groups = (struct group **)report_sorted(p->groups, 0, group_cmp, &n);
+        if (!groups)
                 return -ENOMEM;
-        strmap_each(p->groups, list_group, &l);
-        qsort(l.groups, l.n, sizeof(*l.groups), group_cmp);
         if (p->json)
-                for (i = 0; i < l.n && e >= 0; i++)
-                        e = json_group(p, l.groups[i]);
+                for (i = 0; i < n && e >= 0; i++)
+                        e = json_group(p, groups[i]);
         else
-                e = print_table(p, l.groups, l.n);
-        free(l.groups);
+                e = print_table(p, groups, n);
+        free(groups);
         return e < 0 ? e : report_unread(p);
 }
 
@@ -433,13 +402,10 @@ static void free_group(struct strmap_node *node, void *userdata) {
 static void problems_sink_free(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
 
-        if (p->groups)
-                strmap_each(p->groups, free_group, NULL);
+        report_map_free(p->groups, free_group);
         free(p->pend.device);
         free(p->pend.message);
-        strmap_free(p->groups);
         free(p->keybuf);
-        free(p);
 }
 
 static int problems_sink_init(struct sink *s) {
@@ -460,7 +426,6 @@ const struct sink_ops sink_problems_ops = {
         .size = sizeof(struct problems_sink),
         .init = problems_sink_init,
         .record = problems_record,
-        .loss = problems_loss,
         .finish = problems_finish,
         .free = problems_sink_free,
 };

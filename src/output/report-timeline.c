@@ -20,13 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "base/i18n.h"
 #include "text/json.h"
+#include "text/util.h"
 #include "text/writer.h"
 #include "select/match.h"
+#include "output/report.h"
 #include "output/sink.h"
 #include "time/timefmt.h"
 
@@ -383,8 +384,6 @@ static int write_json(struct timeline_sink *t) {
         lay_out(t, t->width, &lo);
         for (c = 0; c < lo.ncols; c++) {
                 struct json_object *o = json_object_new_object(), *counts = json_object_new_object();
-                const char *text = NULL;
-                size_t len;
                 unsigned r;
                 int e;
 
@@ -403,15 +402,11 @@ static int write_json(struct timeline_sink *t) {
                         e = add_json(o, "counts", counts);
                 else
                         json_object_put(counts);
-                if (e >= 0)
-                        text = json_object_to_json_string_length(
-                                o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-                if (text) {
-                        out_write(text, len);
-                        out_putc('\n');
+                if (e < 0) {
+                        json_object_put(o);
+                        return -ENOMEM;
                 }
-                json_object_put(o);
-                if (!text)
+                if (report_json_line(o) < 0)
                         return -ENOMEM;
         }
         return 0;
@@ -435,19 +430,11 @@ static int timeline_finish(struct sink *s) {
 
 /* The width to fill: the terminal's, else COLUMNS, else 80. */
 static unsigned line_width(void) {
-        const char *env = getenv("COLUMNS");
-        struct winsize ws;
-        char *end;
-        long n;
+        size_t w = term_width();
 
-        if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-                return ws.ws_col < MAX_WIDTH ? ws.ws_col : MAX_WIDTH;
-        if (env && *env) {
-                n = strtol(env, &end, 10);
-                if (!*end && n > 0)
-                        return n < MAX_WIDTH ? (unsigned)n : MAX_WIDTH;
-        }
-        return 80;
+        if (!w)
+                return 80;
+        return w < MAX_WIDTH ? (unsigned)w : MAX_WIDTH;
 }
 
 static int timeline_init(struct sink *s) {
@@ -478,7 +465,6 @@ static void timeline_free(struct sink *s) {
 
         free(t->counts);
         free(t->tmp);
-        free(t);
 }
 
 const struct sink_ops sink_timeline_ops = {

@@ -310,10 +310,6 @@ static int short_finish(struct sink *s) {
         return 0;
 }
 
-static void short_free(struct sink *s) {
-        free(s);
-}
-
 static int short_init(struct sink *s) {
         ((struct short_sink *)s)->time = s->settings->time;
         return 0;
@@ -326,5 +322,4 @@ const struct sink_ops sink_short_ops = {
         .loss = short_loss,
         .boot = short_boot,
         .finish = short_finish,
-        .free = short_free,
 };

@@ -23,9 +23,16 @@ struct sink *sink_new(const struct sink_info *si, const struct output_settings *
         return s;
 }
 
+int sink_finish(struct sink *s) {
+        return s->ops->finish ? s->ops->finish(s) : 0;
+}
+
 struct sink *sink_free(struct sink *s) {
-        if (s)
+        if (!s)
+                return NULL;
+        if (s->ops->free)
                 s->ops->free(s);
+        free(s);
         return NULL;
 }
 

@@ -70,15 +70,17 @@ struct sink;
 struct match;
 
 /*
- * What one output format does.  record() gets each record that passed the
- * filters with what the device filter found for it (m, never NULL; all
- * zero without device options), loss() each loss event where it happened
- * in the stream, boot() (optional) where a new boot starts, seen()
- * (optional) every record the input held before filters, finish() the end
- * of input.  Each returns 0 or -errno.
+ * What one output format does.  record() (optional) gets each record that
+ * passed the filters with what the selection found for it (m, never NULL:
+ * the device match, all zero without device options, and the problem),
+ * loss() (optional) each loss event where it happened in the stream,
+ * boot() (optional) where a new boot starts, seen()
+ * (optional) every record the input held before filters, finish()
+ * (optional: sink_finish()) the end of input.  Each returns 0 or -errno.
  * A sink is size bytes, zeroed, that start with a struct sink; init()
- * (optional) sets up the rest and returns 0 or -errno; free() releases
- * the state and the sink, also after init() failed.
+ * (optional) sets up the rest and returns 0 or -errno; free() (optional)
+ * releases what init() and the calls after it took, also after init()
+ * failed; sink_free() then frees the sink itself.
  */
 struct sink_ops {
         size_t size;
@@ -127,6 +129,8 @@ struct sink {
 
 /* A new sink for si, or NULL (out of memory). */
 struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings);
+/* The end of input: finish() when the sink has one; 0 or -errno. */
+int sink_finish(struct sink *s);
 /* Free s (NULL is fine); returns NULL. */
 struct sink *sink_free(struct sink *s);
 

@@ -59,19 +59,9 @@ static int syslog_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) 
         return 0;
 }
 
-static int syslog_finish(struct sink *s) {
-        return 0;
-}
-
-static void syslog_free(struct sink *s) {
-        free(s);
-}
-
 const struct sink_ops sink_syslog_ops = {
         .size = sizeof(struct sink),
         .record = syslog_record,
         .loss = syslog_loss,
         .boot = syslog_boot,
-        .finish = syslog_finish,
-        .free = syslog_free,
 };

@@ -529,7 +529,6 @@ static void table_free(struct sink *s) {
         for (size_t i = 0; i < t->n_held; i++)
                 kmsg_loss_unref(t->held[i].loss);
         free(t->held);
-        free(t);
 }
 
 static int table_init(struct sink *s) {

@@ -52,7 +52,7 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
         int e;
 
         loss_stats_add(&run->loss, l);
-        e = run->sink->ops->loss(run->sink, l);
+        e = run->sink->ops->loss ? run->sink->ops->loss(run->sink, l) : 0;
         /*
          * Keeping a cursor, a loss is written on its own, before the record
          * after it: the cursor file is saved right before a write that holds
@@ -236,7 +236,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         run->delivered += in_window;
         if (in_window && wanted(run, r, &m)) {
                 run->shown++;
-                e = run->sink->ops->record(run->sink, r, &m);
+                e = run->sink->ops->record ? run->sink->ops->record(run->sink, r, &m) : 0;
                 if (e < 0)
                         return e;
         }

@@ -538,7 +538,7 @@ static char *json_dmesg_of(const char *input, size_t len, bool decode, size_t *r
                 write_padded(s, r, &no_match);
                 kmsg_record_unref(r);
         }
-        CHECK_INT(s->ops->finish(s), 0);
+        CHECK_INT(sink_finish(s), 0);
         sink_free(s);
         return captured(ret_len);
 }
