@@ -247,11 +247,10 @@ int main(int argc, char **argv) {
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
         if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.follow && !o.lost &&
             !o.dev.report && !o.problems.timeline && !o.problems.report && isatty(STDOUT_FILENO))
-                fprintf(stderr,
-                        P_("-- No messages selected: the filters let none of the %llu message read through --\n",
-                           "-- No messages selected: the filters let none of the %llu messages read through --\n",
-                           run.delivered),
-                        (unsigned long long)run.delivered);
+                warnx_plain(P_("-- No messages selected: the filters let none of the %llu message read through --",
+                               "-- No messages selected: the filters let none of the %llu messages read through --",
+                               run.delivered),
+                            (unsigned long long)run.delivered);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
         if (o.dev.filter.n_text > 0 && !o.lost && !options_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)
