@@ -69,6 +69,7 @@ static int console_action(const struct options *o) {
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
+        pid_t pager = -1;
         const struct sink_info *si;
         bool live;
         size_t i;
@@ -123,8 +124,6 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        /* Loss lines give their times as the view does (-T, --time-format). */
-        loss_text_set_time(&o.out.time);
         /* The live log is this machine's ring; -K dumps and --pstore are not. */
         live = o.n_sources == 0 && !o.problems.pstore;
         si = sink_of_format(o.format);
@@ -231,7 +230,7 @@ int main(int argc, char **argv) {
         }
 
         if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
-                pager_open();
+                pager = pager_open();
 
         if (o.problems.pstore)
                 read_pstore(&run, &o);
@@ -286,7 +285,7 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                 }
         }
-        pager_close();
+        pager_close(pager);
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
                 if (!o.quiet && !o.lost) {

@@ -41,7 +41,7 @@ static int cat_record(struct sink *s, const struct kmsg_record *r, const struct 
 
 static int cat_loss(struct sink *s, const struct kmsg_loss *l) {
         close_line((struct cat_sink *)s);
-        out_loss_line(l);
+        out_loss_line(l, &s->settings->time);
         sink_end_item(s);
         return 0;
 }

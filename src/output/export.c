@@ -332,7 +332,7 @@ static void write_loss(const struct sink *s, const struct kmsg_loss *l, const st
         field_u64("PRIORITY", 4);
         field_str("SYSLOG_IDENTIFIER", "kdmesg");
         field_str("MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
-        n = loss_describe(l, buf, sizeof(buf));
+        n = loss_describe(l, &set->time, buf, sizeof(buf));
         if (n > 0)
                 field("MESSAGE", buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
         field_u64("KDMESG_LOST", kmsg_loss_get_count(l));

@@ -124,7 +124,7 @@ static int json_dmesg_record(struct sink *s, const struct kmsg_record *r, const 
 }
 
 static int json_dmesg_loss(struct sink *s, const struct kmsg_loss *l) {
-        err_loss_line(l);
+        err_loss_line(l, &s->settings->time);
         return 0;
 }
 

@@ -129,28 +129,35 @@ enum {
 };
 
 #define KEY_SIZE 32
-static struct {
-        char s[KEY_SIZE];
-        size_t n;
-} keys[N_KEYS];
-
-/* ',"level":"err"' for levels 0 to 7. */
-static struct {
-        char s[KEY_SIZE];
-        size_t n;
-} level_members[8];
-
-/* ',"pri":14,"facility":"user","level":"info"' for the priorities of the named facilities, 0 to 23. */
 #define N_FACILITIES 24
 #define PRI_SIZE 56
-static struct {
-        char s[PRI_SIZE];
-        size_t n;
-} pri_members[N_FACILITIES * 8];
+/* The members made once (tables_make()), in the sink's state. */
+struct json_tables {
+        struct {
+                char s[KEY_SIZE];
+                size_t n;
+        } keys[N_KEYS];
+        /* ',"level":"err"' for levels 0 to 7. */
+        struct {
+                char s[KEY_SIZE];
+                size_t n;
+        } level_members[8];
+        /* ',"pri":14,"facility":"user","level":"info"' for the priorities of the named facilities, 0 to 23. */
+        struct {
+                char s[PRI_SIZE];
+                size_t n;
+        } pri_members[N_FACILITIES * 8];
+};
 
-static inline char *put_key(char *o, unsigned id) {
-        memcpy(o, keys[id].s, KEY_SIZE);
-        return o + keys[id].n;
+struct json_sink {
+        struct sink s;
+        bool force_slow; /* json-c writes every record (json_record()) */
+        struct json_tables tab;
+};
+
+static inline char *put_key(const struct json_tables *tab, char *o, unsigned id) {
+        memcpy(o, tab->keys[id].s, KEY_SIZE);
+        return o + tab->keys[id].n;
 }
 
 /* v in decimal at o, which has room for 20 bytes (put_decimal() writes no more). */
@@ -159,11 +166,12 @@ static inline char *put_u64(char *o, uint64_t v) {
 }
 
 /* A key and a text that must be a string. */
-static inline char *jw_text_member(struct jw *w, char *o, unsigned id, const struct text *t) {
+static inline char *jw_text_member(struct jw *w, const struct json_tables *tab, char *o, unsigned id,
+                                   const struct text *t) {
         o = jw_room(w, o, KEY_SIZE);
         if (!o)
                 return NULL;
-        return jw_text(w, put_key(o, id), t->p, t->n);
+        return jw_text(w, put_key(tab, o, id), t->p, t->n);
 }
 
 /*
@@ -236,7 +244,8 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
-static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r, const struct match *m,
+static char *json_put_record(struct jw *w, const struct json_tables *tab, char *o, const struct kmsg_record *r,
+                             const struct match *m,
                              const struct record_texts *t) {
         const char *msg;
         char *start;
@@ -248,62 +257,62 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
         /* Each key with its comma; the first comma is then the '{'. */
         start = o;
         if (kmsg_record_has_seqnum(r))
-                o = put_u64(put_key(o, COL_SEQ), kmsg_record_get_seqnum(r));
+                o = put_u64(put_key(tab, o, COL_SEQ), kmsg_record_get_seqnum(r));
         if (kmsg_record_has_timestamp(r)) {
-                o = put_key(o, COL_TIME);
+                o = put_key(tab, o, COL_TIME);
                 o += put_seconds(o, kmsg_record_get_timestamp(r), 0);
         }
         if (kmsg_record_has_priority(r)) {
                 unsigned pri = kmsg_record_get_priority(r);
 
                 if (pri < N_FACILITIES * 8) {
-                        memcpy(o, pri_members[pri].s, PRI_SIZE);
-                        o += pri_members[pri].n;
+                        memcpy(o, tab->pri_members[pri].s, PRI_SIZE);
+                        o += tab->pri_members[pri].n;
                 } else if (!kmsg_facility_to_name(pri >> 3)) {
                         /* A facility without a name is written as its number, still a string. */
-                        o = put_u64(put_key(o, COL_PRI), pri);
-                        o = put_key(o, COL_FACILITY);
+                        o = put_u64(put_key(tab, o, COL_PRI), pri);
+                        o = put_key(tab, o, COL_FACILITY);
                         *o++ = '"';
                         o = put_u64(o, pri >> 3);
                         *o++ = '"';
-                        memcpy(o, level_members[pri & 7].s, KEY_SIZE);
-                        o += level_members[pri & 7].n;
+                        memcpy(o, tab->level_members[pri & 7].s, KEY_SIZE);
+                        o += tab->level_members[pri & 7].n;
                 } else {
                         w->fail = JW_SLOW;
                         return NULL;
                 }
         }
-        o = put_key(o, COL_FLAGS);
+        o = put_key(tab, o, COL_FLAGS);
         *start = '{';
         if (t->flags.n == 1 && t->flags.p[0] == '-') {
                 memcpy(o, "\"-\"", 3);
                 o += 3;
         } else if (!(o = jw_text(w, o, t->flags.p, t->flags.n)))
                 return NULL;
-        if (t->caller.p && !(o = jw_text_member(w, o, COL_CALLER, &t->caller)))
+        if (t->caller.p && !(o = jw_text_member(w, tab, o, COL_CALLER, &t->caller)))
                 return NULL;
-        if (t->fields.p && !(o = jw_text_member(w, o, KEY_FIELDS, &t->fields)))
+        if (t->fields.p && !(o = jw_text_member(w, tab, o, KEY_FIELDS, &t->fields)))
                 return NULL;
         msg = kmsg_record_get_message(r, &len);
         o = jw_room(w, o, KEY_SIZE);
-        if (!o || !(o = jw_value(w, put_key(o, COL_MESSAGE), msg, len)))
+        if (!o || !(o = jw_value(w, put_key(tab, o, COL_MESSAGE), msg, len)))
                 return NULL;
-        if (t->subsystem.p && !(o = jw_text_member(w, o, COL_SUBSYSTEM, &t->subsystem)))
+        if (t->subsystem.p && !(o = jw_text_member(w, tab, o, COL_SUBSYSTEM, &t->subsystem)))
                 return NULL;
-        if (t->device.p && !(o = jw_text_member(w, o, COL_DEVICE, &t->device)))
+        if (t->device.p && !(o = jw_text_member(w, tab, o, COL_DEVICE, &t->device)))
                 return NULL;
-        if (t->devname.p && !(o = jw_text_member(w, o, COL_DEVNAME, &t->devname)))
+        if (t->devname.p && !(o = jw_text_member(w, tab, o, COL_DEVNAME, &t->devname)))
                 return NULL;
         o = jw_room(w, o, 2 * KEY_SIZE + JW_SLACK);
         if (!o)
                 return NULL;
         /* Selected by --device-text from the message, not by the dictionary. */
         if (m->how == DEVMATCH_TEXT) {
-                o = put_key(o, COL_MATCH);
+                o = put_key(tab, o, COL_MATCH);
                 memcpy(o, "\"text\"", 6);
                 o += 6;
         }
-        o = put_key(o, COL_DICT);
+        o = put_key(tab, o, COL_DICT);
         *o++ = '{';
         for (i = 0; i < t->n_dict; i++) {
                 const char *k, *v;
@@ -320,7 +329,7 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
         }
         *o++ = '}';
         /* Export input's _BOOT_ID: last, after the dictionary. */
-        if (t->boot_id.p && !(o = jw_text_member(w, o, KEY_BOOT_ID, &t->boot_id)))
+        if (t->boot_id.p && !(o = jw_text_member(w, tab, o, KEY_BOOT_ID, &t->boot_id)))
                 return NULL;
         *o++ = '}';
         *o++ = '\n';
@@ -336,24 +345,23 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
  * go through json_record_slow().  The tests compare both paths on the same
  * records (KDMESG_JSON_SLOW=1 forces the slow one).
  */
-static bool force_slow;
-
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        const struct json_sink *js = (const struct json_sink *)s;
         struct jw w = { .lim = out_buf + OUT_BUF_SIZE };
         struct record_texts t;
         char *end;
 
-        if (force_slow)
+        if (js->force_slow)
                 return json_record_slow(s, r, m);
         record_texts(s, r, &t);
-        end = json_put_record(&w, out_buf + out_len, r, m, &t);
+        end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
         if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
                 out_drain();
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
         }
         if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
                 w.stream = true;
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
         }
         if (!end)
                 return json_record_slow(s, r, m);
@@ -362,8 +370,16 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
         return 0;
 }
 
+static bool tables_make(struct json_tables *tab);
+
+/* The same as json_init() decides: the tables are made from constants, so they fit or not in every sink. */
 bool json_direct(void) {
-        return !force_slow;
+        const char *slow = getenv("KDMESG_JSON_SLOW");
+        struct json_tables *tab = malloc(sizeof(*tab));
+        bool ok = tab && tables_make(tab);
+
+        free(tab);
+        return ok && !(slow && *slow == '1');
 }
 
 static int json_loss(struct sink *s, const struct kmsg_loss *l) {
@@ -415,21 +431,21 @@ static bool make_member(char *k, size_t *n, const char *key, const char *value) 
         return true;
 }
 
-static int json_init(struct sink *s) {
-        const char *slow = getenv("KDMESG_JSON_SLOW");
+/* The members of tab; whether every name and key fits them. */
+static bool tables_make(struct json_tables *tab) {
         bool ok = true;
         unsigned i;
 
         for (i = 0; i < N_KEYS; i++)
-                ok &= make_member(keys[i].s, &keys[i].n,
+                ok &= make_member(tab->keys[i].s, &tab->keys[i].n,
                                   i == KEY_FIELDS ? "fields" : i == KEY_BOOT_ID ? "boot_id" : column_info[i].json_key,
                                   NULL);
         for (i = 0; i < 8; i++)
-                ok &= make_member(level_members[i].s, &level_members[i].n, column_info[COL_LEVEL].json_key,
+                ok &= make_member(tab->level_members[i].s, &tab->level_members[i].n, column_info[COL_LEVEL].json_key,
                                   kmsg_level_to_name(i));
         for (i = 0; ok && i < N_FACILITIES * 8; i++) {
                 const char *name = kmsg_facility_to_name(i >> 3);
-                char num[16], fac[KEY_SIZE], *o = pri_members[i].s;
+                char num[16], fac[KEY_SIZE], *o = tab->pri_members[i].s;
                 size_t n;
 
                 /* A facility without a name is written as its number, still a string. */
@@ -438,22 +454,29 @@ static int json_init(struct sink *s) {
                         name = num;
                 }
                 ok = make_member(fac, &n, column_info[COL_FACILITY].json_key, name) &&
-                     keys[COL_PRI].n + 3 + n + level_members[i & 7].n <= PRI_SIZE;
+                     tab->keys[COL_PRI].n + 3 + n + tab->level_members[i & 7].n <= PRI_SIZE;
                 if (!ok)
                         break;
                 memset(o, 0, PRI_SIZE);
-                o = put_u64(put_key(o, COL_PRI), i);
+                o = put_u64(put_key(tab, o, COL_PRI), i);
                 memcpy(o, fac, n);
-                memcpy(o + n, level_members[i & 7].s, level_members[i & 7].n);
-                pri_members[i].n = (size_t)(o + n + level_members[i & 7].n - pri_members[i].s);
+                memcpy(o + n, tab->level_members[i & 7].s, tab->level_members[i & 7].n);
+                tab->pri_members[i].n = (size_t)(o + n + tab->level_members[i & 7].n - tab->pri_members[i].s);
         }
+        return ok;
+}
+
+static int json_init(struct sink *s) {
+        struct json_sink *js = (struct json_sink *)s;
+        const char *slow = getenv("KDMESG_JSON_SLOW");
+
         /* Names or keys that do not fit the tables (none): json-c writes every record. */
-        force_slow = !ok || (slow && *slow == '1');
+        js->force_slow = !tables_make(&js->tab) || (slow && *slow == '1');
         return 0;
 }
 
 const struct sink_ops sink_json_ops = {
-        .size = sizeof(struct sink),
+        .size = sizeof(struct json_sink),
         .init = json_init,
         .record = json_record,
         .loss = json_loss,

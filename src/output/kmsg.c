@@ -44,8 +44,10 @@ static void out_kmsg_flags(const char *flags) {
                 out_escaped(flags, strlen(flags), ESC_KMSG_HEADER);
 }
 
-/* A record too large to read back was said (once). */
-static bool kmsg_too_large_said;
+struct kmsg_sink {
+        struct sink s;
+        bool too_large_said; /* a record too large to read back was said (once) */
+};
 
 /*
  * A 6.3+ kernel cuts a record's line at 2048 bytes without a newline, so
@@ -191,13 +193,13 @@ static int kmsg_record(struct sink *s, const struct kmsg_record *r, const struct
                 out_escaped(val, len, ESC_KMSG);
                 out_putc('\n');
         }
-        sink_check_readback(r, start, &kmsg_too_large_said);
+        sink_check_readback(r, start, &((struct kmsg_sink *)s)->too_large_said);
         sink_end_item(s);
         return 0;
 }
 
 static int kmsg_loss(struct sink *s, const struct kmsg_loss *l) {
-        err_loss_line(l);
+        err_loss_line(l, &s->settings->time);
         return 0;
 }
 
@@ -207,7 +209,7 @@ static int kmsg_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
 }
 
 const struct sink_ops sink_kmsg_ops = {
-        .size = sizeof(struct sink),
+        .size = sizeof(struct kmsg_sink),
         .record = kmsg_record,
         .loss = kmsg_loss,
         .boot = kmsg_boot,

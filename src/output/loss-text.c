@@ -10,14 +10,7 @@
 #include "text/writer.h"
 #include "time/timefmt.h"
 
-/* The time format of the loss lines' times: the view's (NULL: seconds since boot). */
-static const struct timefmt *loss_time;
-
-void loss_text_set_time(const struct timefmt *t) {
-        loss_time = t;
-}
-
-int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
+int loss_describe(const struct kmsg_loss *l, const struct timefmt *t, char *buf, size_t size) {
         char range[48], when[160], before_text[64], after_text[64];
         enum kmsg_loss_cause cause = kmsg_loss_get_cause(l);
         const char *cause_name = kmsg_loss_cause_to_name(cause);
@@ -30,8 +23,8 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
 
         if (count == 0 && cause == KMSG_LOSS_GAP) {
                 /* Missing from a dump without sequence numbers (a pstore part): how many is not known. */
-                timefmt_point(loss_time, before, before_text, sizeof(before_text));
-                timefmt_point(loss_time, after, after_text, sizeof(after_text));
+                timefmt_point(t, before, before_text, sizeof(before_text));
+                timefmt_point(t, after, after_text, sizeof(after_text));
                 if (has_before && after)
                         snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
                 else if (has_before)
@@ -56,8 +49,8 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
                                 count == 1 ? _("-- %" PRIu64 " message possibly lost (seq %s, %s) --")
                                               : _("-- %" PRIu64 " messages possibly lost (seq %s, %s) --"),
                                 count, range, cause_name);
-        timefmt_point(loss_time, before, before_text, sizeof(before_text));
-        timefmt_point(loss_time, after, after_text, sizeof(after_text));
+        timefmt_point(t, before, before_text, sizeof(before_text));
+        timefmt_point(t, after, after_text, sizeof(after_text));
         if (has_before)
                 snprintf(when, sizeof(when), _("between %s and %s"), before_text, after_text);
         else
@@ -68,9 +61,9 @@ int loss_describe(const struct kmsg_loss *l, char *buf, size_t size) {
                         count, range, when, cause_name);
 }
 
-void out_loss_line(const struct kmsg_loss *l) {
+void out_loss_line(const struct kmsg_loss *l, const struct timefmt *t) {
         char buf[320];
-        int n = loss_describe(l, buf, sizeof(buf));
+        int n = loss_describe(l, t, buf, sizeof(buf));
 
         if (n < 0)
                 return;
@@ -80,10 +73,10 @@ void out_loss_line(const struct kmsg_loss *l) {
         out_putc('\n');
 }
 
-void err_loss_line(const struct kmsg_loss *l) {
+void err_loss_line(const struct kmsg_loss *l, const struct timefmt *t) {
         char buf[320];
 
-        if (loss_describe(l, buf, sizeof(buf)) < 0)
+        if (loss_describe(l, t, buf, sizeof(buf)) < 0)
                 return;
         warnx_("%s", buf);
 }

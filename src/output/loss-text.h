@@ -11,16 +11,14 @@ struct timefmt;
 /*
  * The text that marks a loss in the text views:
  * "-- 23 messages lost (seq 1200-1222, between 12.345678 and 12.400001, gap) --",
- * its times in the format loss_text_set_time() gave (timefmt_point()).
- * Returns the length it needs, as snprintf().
+ * its times in the view's time format t (timefmt_point(); NULL: seconds
+ * since boot).  Returns the length it needs, as snprintf().
  */
-int loss_describe(const struct kmsg_loss *l, char *buf, size_t size);
-/* The time format of the times in loss lines from now on (kept, not copied); NULL: seconds since boot. */
-void loss_text_set_time(const struct timefmt *t);
+int loss_describe(const struct kmsg_loss *l, const struct timefmt *t, char *buf, size_t size);
 /* Write that text (colored as COLOR_LOSS when colors are on) and a newline to standard output. */
-void out_loss_line(const struct kmsg_loss *l);
+void out_loss_line(const struct kmsg_loss *l, const struct timefmt *t);
 /* Write it to standard error ("kdmesg: ...", warnx_()), for formats whose stdout must stay parseable. */
-void err_loss_line(const struct kmsg_loss *l);
+void err_loss_line(const struct kmsg_loss *l, const struct timefmt *t);
 
 /* The mark of a new boot, "-- boot 2 --", into buf (snprintf's return). */
 int boot_describe(uint64_t n, char *buf, size_t size);

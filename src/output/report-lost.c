@@ -87,10 +87,8 @@ static const struct report_column columns[] = {
 };
 
 /* A time in the report: in the time format of the run (-T, --time-format, --boot-time). */
-static const struct timefmt *lost_time;
-
-static void fmt_usec(char *buf, size_t size, uint64_t usec) {
-        timefmt_point(lost_time, usec, buf, size);
+static void fmt_usec(const struct timefmt *tf, char *buf, size_t size, uint64_t usec) {
+        timefmt_point(tf, usec, buf, size);
 }
 
 /* A loss whose end or times are not known: a reboot's tail, or an interrupted write. */
@@ -199,7 +197,7 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
         return 0;
 }
 
-static int fill_row(struct libscols_line *ln, const struct row *row, bool boots) {
+static int fill_row(struct libscols_line *ln, const struct row *row, bool boots, const struct timefmt *tf) {
         const struct kmsg_loss *l = row->loss;
         /* Without the BOOT column, every column is one to the left. */
         const int skip = boots ? 0 : -1;
@@ -227,11 +225,11 @@ static int fill_row(struct libscols_line *ln, const struct row *row, bool boots)
         if ((e = scols_line_set_data(ln, skip + COL_COUNT, count ? buf : "?")) < 0)
                 return e;
         if (has_before)
-                fmt_usec(buf, sizeof(buf), before);
+                fmt_usec(tf, buf, sizeof(buf), before);
         if ((e = scols_line_set_data(ln, skip + COL_BEFORE, has_before ? buf : "-")) < 0)
                 return e;
         if (has_after(l))
-                fmt_usec(buf, sizeof(buf), after);
+                fmt_usec(tf, buf, sizeof(buf), after);
         if ((e = scols_line_set_data(ln, skip + COL_AFTER, has_after(l) ? buf : "-")) < 0)
                 return e;
         return scols_line_set_data(ln, skip + COL_CAUSE, cause_name);
@@ -243,7 +241,8 @@ static int fill_row(struct libscols_line *ln, const struct row *row, bool boots)
  * messages (at least, if one had no known size), the time before the
  * first and after the last, and in CAUSE how many gaps they were.
  */
-static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m, bool boots) {
+static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m, bool boots,
+                           const struct timefmt *tf) {
         const struct row *last_row = m->last.loss ? &m->last : &m->first;
         const struct kmsg_loss *first = m->first.loss, *last = last_row->loss;
         const int skip = boots ? 0 : -1;
@@ -268,11 +267,11 @@ static int fill_middle_row(struct libscols_line *ln, const struct lost_middle *m
         if ((e = scols_line_set_data(ln, skip + COL_COUNT, buf)) < 0)
                 return e;
         if (kmsg_loss_has_before(first))
-                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_before(first));
+                fmt_usec(tf, buf, sizeof(buf), kmsg_loss_get_usec_before(first));
         if ((e = scols_line_set_data(ln, skip + COL_BEFORE, kmsg_loss_has_before(first) ? buf : "-")) < 0)
                 return e;
         if (has_after(last))
-                fmt_usec(buf, sizeof(buf), kmsg_loss_get_usec_after(last));
+                fmt_usec(tf, buf, sizeof(buf), kmsg_loss_get_usec_after(last));
         if ((e = scols_line_set_data(ln, skip + COL_AFTER, has_after(last) ? buf : "-")) < 0)
                 return e;
         snprintf(buf, sizeof(buf),
@@ -295,17 +294,18 @@ static int print_table(struct lost_sink *t) {
         for (i = 0; i < t->n_head && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, &t->head[i], boots) : -ENOMEM;
+                e = ln ? fill_row(ln, &t->head[i], boots, &t->sink.settings->time) : -ENOMEM;
         }
         if (t->middle.gaps > 0 && e >= 0) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_middle_row(ln, &t->middle, boots) : -ENOMEM;
+                e = ln ? fill_middle_row(ln, &t->middle, boots, &t->sink.settings->time) : -ENOMEM;
         }
         for (i = 0; i < t->n_tail && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots) : -ENOMEM;
+                e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots,
+                                  &t->sink.settings->time) : -ENOMEM;
         }
         return table_print_free(tb, e);
 }
@@ -325,8 +325,8 @@ static void print_boots(struct lost_sink *t) {
                         out_puts(buf);
                         continue;
                 }
-                fmt_usec(a, sizeof(a), c->first_usec);
-                fmt_usec(b, sizeof(b), c->last_usec);
+                fmt_usec(&t->sink.settings->time, a, sizeof(a), c->first_usec);
+                fmt_usec(&t->sink.settings->time, b, sizeof(b), c->last_usec);
                 snprintf(buf, sizeof(buf),
                          _("Boot %zu: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"), i + 1,
                          c->records, c->first_seq, c->last_seq, a, b);
@@ -386,8 +386,8 @@ static void print_totals(struct lost_sink *t) {
                 print_boots(t);
                 return;
         }
-        fmt_usec(a, sizeof(a), t->all.first_usec);
-        fmt_usec(b, sizeof(b), t->all.last_usec);
+        fmt_usec(&t->sink.settings->time, a, sizeof(a), t->all.first_usec);
+        fmt_usec(&t->sink.settings->time, b, sizeof(b), t->all.last_usec);
         {
                 char buf[320];
 
@@ -492,7 +492,6 @@ static int lost_init(struct sink *s) {
 
         t->json = s->settings->json;
         t->live = s->settings->live;
-        lost_time = &s->settings->time;
         if (!t->json && isatty(STDOUT_FILENO)) {
                 /* Not through sink_lookup(): sinks.c names this sink. */
                 static const struct sink_info strip = { "timeline", &sink_timeline_ops, 0 };

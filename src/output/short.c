@@ -293,7 +293,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
 
 static int short_loss(struct sink *s, const struct kmsg_loss *l) {
         close_line((struct short_sink *)s);
-        out_loss_line(l);
+        out_loss_line(l, &s->settings->time);
         sink_end_item(s);
         return 0;
 }

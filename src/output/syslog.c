@@ -16,8 +16,10 @@
 #include "text/writer.h"
 #include "output/sink.h"
 
-/* A record too large to read back was said (once). */
-static bool syslog_too_large_said;
+struct syslog_sink {
+        struct sink s;
+        bool too_large_said; /* a record too large to read back was said (once) */
+};
 
 static int syslog_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         /* "<PRI>", "[    1.234567] " and the caller id: room for the longest of each. */
@@ -42,13 +44,13 @@ static int syslog_record(struct sink *s, const struct kmsg_record *r, const stru
         msg = kmsg_record_get_message(r, &len);
         out_text_syslog(msg, len, s->settings->noescape);
         out_putc('\n');
-        sink_check_readback(r, start, &syslog_too_large_said);
+        sink_check_readback(r, start, &((struct syslog_sink *)s)->too_large_said);
         sink_end_item(s);
         return 0;
 }
 
 static int syslog_loss(struct sink *s, const struct kmsg_loss *l) {
-        err_loss_line(l);
+        err_loss_line(l, &s->settings->time);
         sink_end_item(s);
         return 0;
 }
@@ -60,7 +62,7 @@ static int syslog_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) 
 }
 
 const struct sink_ops sink_syslog_ops = {
-        .size = sizeof(struct sink),
+        .size = sizeof(struct syslog_sink),
         .record = syslog_record,
         .loss = syslog_loss,
         .boot = syslog_boot,

@@ -281,9 +281,9 @@ static int scols_cell(struct table_sink *t, struct libscols_line *ln, size_t i) 
         return scols_line_set_data(ln, i, p);
 }
 
-static void write_mark(const struct mark *m) {
+static void write_mark(const struct table_sink *t, const struct mark *m) {
         if (m->loss)
-                out_loss_line(m->loss);
+                out_loss_line(m->loss, &t->s.settings->time);
         else
                 out_boot_line(m->boot);
 }
@@ -293,7 +293,7 @@ static void write_held(struct table_sink *t) {
         size_t i;
 
         for (i = 0; i < t->n_held; i++) {
-                write_mark(&t->held[i]);
+                write_mark(t, &t->held[i]);
                 kmsg_loss_unref(t->held[i].loss);
         }
         free(t->held);
@@ -483,7 +483,7 @@ static int table_mark(struct sink *s, const struct mark *mk) {
                         return e;
                 write_held(t);
         }
-        write_mark(mk);
+        write_mark(t, mk);
         sink_end_item(s);
         return 0;
 }

@@ -28,8 +28,7 @@
  */
 #define RECORD_FLUSH_AT (OUT_BUF_SIZE / 4)
 
-volatile sig_atomic_t run_quit;
-static int quit_pipe[2] = { -1, -1 };
+struct run_signal run_signal = { .pipe_w = -1 };
 
 static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
         const char *name = kmsg_reader_get_name(rd);
@@ -377,7 +376,7 @@ static void on_quit(int sig) {
         int saved = errno;
 
         run_quit = sig;
-        if (quit_pipe[1] >= 0 && write(quit_pipe[1], "q", 1) < 0) {
+        if (run_signal.pipe_w >= 0 && write(run_signal.pipe_w, "q", 1) < 0) {
                 /* The pipe is full: a wake-up is already pending. */
         }
         errno = saved;
@@ -391,10 +390,12 @@ static void on_quit(int sig) {
  */
 int run_setup_signals(struct run *run) {
         struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
+        int fds[2];
 
-        if (pipe2(quit_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+        if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0)
                 return -errno;
-        run->quit_fd = quit_pipe[0];
+        run->quit_fd = fds[0];
+        run_signal.pipe_w = fds[1];
         sigemptyset(&sa.sa_mask);
         if (sigaction(SIGINT, &sa, NULL) < 0 || sigaction(SIGTERM, &sa, NULL) < 0)
                 return -errno;

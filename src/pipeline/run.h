@@ -76,7 +76,18 @@ struct run {
         int quit_fd;           /* readable once SIGINT or SIGTERM arrived */
 };
 
-extern volatile sig_atomic_t run_quit;
+/*
+ * What the SIGINT/SIGTERM handler touches: the signal that asks to quit
+ * (0: none) and the write end of the self-pipe that wakes a wait
+ * (run->quit_fd is its read end).  A handler reaches nothing else, so this
+ * is one per process.
+ */
+struct run_signal {
+        volatile sig_atomic_t quit;
+        int pipe_w;
+};
+extern struct run_signal run_signal;
+#define run_quit (run_signal.quit)
 
 /* Pass a loss event to the statistics and the output. */
 int run_loss(struct run *run, const struct kmsg_loss *l);

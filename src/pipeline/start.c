@@ -159,7 +159,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                          */
                         warnx_(_("%s: the cursor's seq %llu is ahead of the newest record (seq %llu): "
                                  "the ring started again, probably after a reboot"),
-                               shown(cursor_get_path(c)), (unsigned long long)seq, (unsigned long long)run->newest_seq);
+                               cursor_get_path(c), (unsigned long long)seq, (unsigned long long)run->newest_seq);
                         same_boot = false;
                 }
                 if (same_boot) {

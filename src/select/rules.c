@@ -111,10 +111,9 @@ bad(struct problems *p, const char *name, unsigned line, const char *fmt, ...) {
 /*
  * A level list as --level takes it: "err,warn", "3", "err+" (err and more
  * severe), "+warn" (warn and less severe).  Sets *mask (bit per level);
- * returns NULL, or the item that is no level (in a static buffer).
+ * returns NULL, or the item that is no level (in item, the caller's).
  */
-static const char *parse_levels(const char *list, uint8_t *mask) {
-        static char item[64];
+static const char *parse_levels(const char *list, uint8_t *mask, char item[64]) {
         const char *p = list;
 
         *mask = 0;
@@ -126,8 +125,8 @@ static const char *parse_levels(const char *list, uint8_t *mask) {
                 char *s = item;
                 int lvl, i;
 
-                if (n >= sizeof(item))
-                        n = sizeof(item) - 1;
+                if (n >= 64)
+                        n = 63;
                 memcpy(item, p, n);
                 item[n] = '\0';
                 p += strcspn(p, ",");
@@ -278,7 +277,8 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
                 else if (strncmp(w, "level=", 6) == 0) {
-                        const char *badlvl = parse_levels(w + 6, &r.levels);
+                        char item[64];
+                        const char *badlvl = parse_levels(w + 6, &r.levels, item);
 
                         if (badlvl) {
                                 rule_free_strings(&r);

@@ -12,7 +12,6 @@
 #include "text/writer.h"
 #include "text/util.h"
 
-#define SEQ_MAX 48
 #define SGR_MAX 32
 #define ESC "\033"
 
@@ -25,23 +24,24 @@ static const char *const slot_names[COLOR_SLOTS] = {
 };
 
 /*
- * Whole escape sequences, so that the defaults are byte for byte those of
- * util-linux 2.43, which writes one sequence per attribute.
+ * The colors of the process (color.h says why one): whole escape sequences,
+ * so that the defaults are byte for byte those of util-linux 2.43, which
+ * writes one sequence per attribute.
  */
-static char slots[COLOR_SLOTS][SEQ_MAX] = {
-        [COLOR_ALERT] = ESC "[7m" ESC "[31m",    /* reverse red */
-        [COLOR_CRIT] = ESC "[1m" ESC "[31m",     /* bold red */
-        [COLOR_ERR] = ESC "[31m",                /* red */
-        [COLOR_WARN] = ESC "[1m",                /* bold */
-        [COLOR_TIME] = ESC "[32m",               /* green */
-        [COLOR_TIMEBREAK] = ESC "[32m" ESC "[1m", /* green bold */
-        [COLOR_SUBSYSTEM] = ESC "[33m",          /* brown */
-        [COLOR_DEVICE] = ESC "[36m",             /* cyan */
-        [COLOR_LOSS] = ESC "[1;35m",             /* bold magenta */
-        [COLOR_SEGFAULT] = ESC "[2m" ESC "[31m", /* half-bright red */
+struct color_state color_state = {
+        .slots = {
+                [COLOR_ALERT] = ESC "[7m" ESC "[31m",    /* reverse red */
+                [COLOR_CRIT] = ESC "[1m" ESC "[31m",     /* bold red */
+                [COLOR_ERR] = ESC "[31m",                /* red */
+                [COLOR_WARN] = ESC "[1m",                /* bold */
+                [COLOR_TIME] = ESC "[32m",               /* green */
+                [COLOR_TIMEBREAK] = ESC "[32m" ESC "[1m", /* green bold */
+                [COLOR_SUBSYSTEM] = ESC "[33m",          /* brown */
+                [COLOR_DEVICE] = ESC "[36m",             /* cyan */
+                [COLOR_LOSS] = ESC "[1;35m",             /* bold magenta */
+                [COLOR_SEGFAULT] = ESC "[2m" ESC "[31m", /* half-bright red */
+        },
 };
-
-bool color_is_on;
 
 int color_mode_from_name(const char *name) {
         if (!name || strcmp(name, "auto") == 0)
@@ -58,7 +58,7 @@ const char *color_slot_name(enum color_slot slot) {
 }
 
 bool color_slot_set(enum color_slot slot) {
-        return slot < COLOR_SLOTS && slots[slot][0];
+        return slot < COLOR_SLOTS && color_state.slots[slot][0];
 }
 
 /* The slot called name (kdmesg's names, and util-linux's "subsys"); -1 if none. */
@@ -87,9 +87,9 @@ static bool valid_sgr(const char *s, size_t n) {
 /* Set a slot to "ESC[<sgr>m" (n bytes of SGR parameters), or off when n is 0. */
 static void set_sgr(int slot, const char *sgr, size_t n) {
         if (n == 0)
-                slots[slot][0] = '\0';
+                color_state.slots[slot][0] = '\0';
         else
-                snprintf(slots[slot], sizeof(slots[slot]), ESC "[%.*sm", (int)n, sgr);
+                snprintf(color_state.slots[slot], sizeof(color_state.slots[slot]), ESC "[%.*sm", (int)n, sgr);
 }
 
 /* "name=SGR:name=SGR". */
@@ -284,20 +284,20 @@ int color_init(enum color_mode mode) {
         struct colors_files cf;
 
         if (mode == COLOR_NEVER) {
-                color_is_on = false;
+                color_state.on = false;
                 return 0;
         }
         if (mode != COLOR_ALWAYS && !terminal_has_colors()) {
-                color_is_on = false;
+                color_state.on = false;
                 return 0;
         }
         find_files(&cf);
         /* Without --color, a disable file wins over an enable file of lower rank. */
         if (mode == COLOR_UNSET && cf.score[FILE_DISABLE] > cf.score[FILE_ENABLE]) {
-                color_is_on = false;
+                color_state.on = false;
                 return 0;
         }
-        color_is_on = true;
+        color_state.on = true;
         if (cf.score[FILE_SCHEME] >= 0)
                 read_scheme(cf.path[FILE_SCHEME]);
         if (spec)
@@ -306,13 +306,13 @@ int color_init(enum color_mode mode) {
 }
 
 void color_start(enum color_slot slot) {
-        if (slot >= COLOR_SLOTS || !slots[slot][0])
+        if (slot >= COLOR_SLOTS || !color_state.slots[slot][0])
                 return;
-        out_puts(slots[slot]);
+        out_puts(color_state.slots[slot]);
 }
 
 void color_end(enum color_slot slot) {
-        if (slot >= COLOR_SLOTS || !slots[slot][0])
+        if (slot >= COLOR_SLOTS || !color_state.slots[slot][0])
                 return;
         out_write(ESC "[0m", 4);
 }

@@ -60,22 +60,32 @@ bool color_slot_set(enum color_slot slot);
 /* The slot's name ("time", "err", ...), for KDMESG_COLORS. */
 const char *color_slot_name(enum color_slot slot);
 
-/* Internals for the inline functions. */
-extern bool color_is_on;
+/*
+ * The colors of the run: whether they are on, and each slot's escape
+ * sequences (the defaults, then color_init()'s changes).  One per process,
+ * as standard output is: set once before the first record, read for every
+ * colored piece by the inline functions below.
+ */
+#define COLOR_SEQ_MAX 48
+struct color_state {
+        bool on;
+        char slots[COLOR_SLOTS][COLOR_SEQ_MAX];
+};
+extern struct color_state color_state;
 void color_start(enum color_slot slot);
 void color_end(enum color_slot slot);
 
 static inline bool color_enabled(void) {
-        return color_is_on;
+        return color_state.on;
 }
 
 static inline void color_on(enum color_slot slot) {
-        if (color_is_on)
+        if (color_state.on)
                 color_start(slot);
 }
 
 static inline void color_off(enum color_slot slot) {
-        if (color_is_on)
+        if (color_state.on)
                 color_end(slot);
 }
 

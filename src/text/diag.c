@@ -88,14 +88,3 @@ void warnx_plain(const char *fmt, ...) {
         put_line(line);
         free(line);
 }
-
-const char *shown(const char *s) {
-        static char *last;
-        char *d = text_safe_dup(s, strlen(s), false);
-
-        if (!d)
-                return "?";
-        free(last);
-        last = d;
-        return d;
-}

@@ -12,7 +12,11 @@
  * thread call these.
  */
 
-/* The name messages start with: "kdmesg", or the name kdmesg was run as. */
+/*
+ * The name messages start with: "kdmesg", or "dmesg" when run under that
+ * name.  Set once as the options are read, read by every message (the
+ * upload thread's too): one per process.
+ */
 extern const char *program;
 
 /* "PROGRAM: <message>" on stderr, after flushing standard output (main thread only). */
@@ -28,11 +32,5 @@ void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format
 void warnx_thread(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A line without the program's name, made safe as warnx_()'s (the hint after a usage error). */
 void warnx_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * s made safe for the terminal (control bytes as \xNN), for the messages not
- * printed by warnx_(), which does that itself; valid until the next call
- * (main thread only).
- */
-const char *shown(const char *s);
 
 #endif

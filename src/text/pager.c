@@ -20,8 +20,6 @@
 
 #define PAGER_ARGS_MAX 32
 
-static pid_t pager_pid;
-
 /* Whether the command needs a shell: anything but words and blanks. */
 static bool needs_shell(const char *cmd) {
         return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}!\n") != NULL;
@@ -57,7 +55,7 @@ bool pager_wanted(void) {
         return !pager || (*pager && strcmp(pager, "cat") != 0);
 }
 
-void pager_open(void) {
+pid_t pager_open(void) {
         const char *pager = getenv("PAGER");
         char buf[1024], *argv[PAGER_ARGS_MAX + 1];
         int fds[2], status[2], child_errno = 0;
@@ -65,7 +63,7 @@ void pager_open(void) {
         pid_t pid;
 
         if (!pager_wanted())
-                return;
+                return -1;
         if (!pager)
                 pager = "less -FRSX";
         if (needs_shell(pager) || strlen(pager) >= sizeof(buf)) {
@@ -76,7 +74,7 @@ void pager_open(void) {
         } else {
                 memcpy(buf, pager, strlen(pager) + 1);
                 if (split_words(buf, argv) == 0)
-                        return;
+                        return -1;
         }
         if (pipe2(fds, O_CLOEXEC) < 0)
                 goto fail;
@@ -118,28 +116,27 @@ void pager_open(void) {
                         ;
                 warnx_(_("cannot run the pager '%s': %s; writing to standard output"), argv[0],
                        strerror(n == (ssize_t)sizeof(child_errno) ? child_errno : EIO));
-                return;
+                return -1;
         }
         if (dup2(fds[1], STDOUT_FILENO) < 0) {
                 warnx_(_("cannot start the pager: %s"), strerror(errno));
                 close(fds[1]);
                 kill(pid, SIGTERM);
                 waitpid(pid, NULL, 0);
-                return;
+                return -1;
         }
         close(fds[1]);
-        pager_pid = pid;
-        return;
+        return pid;
 fail:
         warnx_(_("cannot start the pager: %s"), strerror(errno));
+        return -1;
 }
 
-void pager_close(void) {
-        if (pager_pid <= 0)
+void pager_close(pid_t pid) {
+        if (pid <= 0)
                 return;
         out_flush();
         close(STDOUT_FILENO);
-        while (waitpid(pager_pid, NULL, 0) < 0 && errno == EINTR)
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
                 ;
-        pager_pid = 0;
 }

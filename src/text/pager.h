@@ -3,6 +3,7 @@
 #define KDMESG_PAGER_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /*
  * Whether a pager would run: standard output is a terminal that is not
@@ -16,9 +17,10 @@ bool pager_wanted(void);
  * program cannot be run (not found, not executable), one warning goes to
  * stderr and output stays on standard output.  The caller decides whether
  * paging fits (-H, never for --follow or machine-readable formats).
+ * Returns the pager's pid, or -1 when there is none.
  */
-void pager_open(void);
-/* Close the pipe and wait for the pager to end (after the last output). */
-void pager_close(void);
+pid_t pager_open(void);
+/* Close the pipe and wait for the pager pid (-1: none) to end, after the last output. */
+void pager_close(pid_t pid);
 
 #endif

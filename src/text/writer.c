@@ -15,37 +15,25 @@
 #include "text/writer.h"
 #include "text/utf8.h"
 
-char out_buf[OUT_BUF_SIZE];
-size_t out_len;
-uint64_t out_drained;
-static int out_error;
-/* The locale's character set is not UTF-8: text keeps ASCII only. */
-static bool out_ascii;
+struct out_state out_state;
 
 void out_set_ascii(bool ascii) {
-        out_ascii = ascii;
+        out_state.ascii = ascii;
 }
 
 void out_init_locale(void) {
-        out_ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+        out_state.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 }
-
-static int (*hook_before)(void *userdata);
-static void (*hook_after)(void *userdata);
-static void *hook_userdata;
 
 void out_set_write_hooks(int (*before)(void *userdata), void (*after)(void *userdata), void *userdata) {
-        hook_before = before;
-        hook_after = after;
-        hook_userdata = userdata;
+        out_state.hook_before = before;
+        out_state.hook_after = after;
+        out_state.hook_userdata = userdata;
 }
 
-static int (*writer_fn)(void *userdata, const void *p, size_t len);
-static void *writer_userdata;
-
 void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), void *userdata) {
-        writer_fn = writer;
-        writer_userdata = userdata;
+        out_state.writer = writer;
+        out_state.writer_userdata = userdata;
 }
 
 size_t out_pending(void) {
@@ -56,33 +44,34 @@ void out_drain(void) {
         size_t done = 0;
 
         /* Refused (the cursor file could not name what this write holds): nothing more is written. */
-        if (out_len > 0 && !out_error && hook_before && hook_before(hook_userdata) < 0)
-                out_error = ECANCELED;
+        if (out_len > 0 && !out_state.error && out_state.hook_before &&
+            out_state.hook_before(out_state.hook_userdata) < 0)
+                out_state.error = ECANCELED;
 
-        if (writer_fn && out_len > 0 && !out_error) {
-                int e = writer_fn(writer_userdata, out_buf, out_len);
+        if (out_state.writer && out_len > 0 && !out_state.error) {
+                int e = out_state.writer(out_state.writer_userdata, out_buf, out_len);
 
                 if (e < 0)
-                        out_error = -e;
+                        out_state.error = -e;
                 done = out_len;
         }
         while (done < out_len) {
                 ssize_t n;
 
-                if (out_error) {
+                if (out_state.error) {
                         break;
                 }
                 n = write(STDOUT_FILENO, out_buf + done, out_len - done);
                 if (n < 0) {
                         if (errno == EINTR)
                                 continue;
-                        out_error = errno;
+                        out_state.error = errno;
                         break;
                 }
                 done += (size_t)n;
         }
-        if (out_len > 0 && !out_error && hook_after)
-                hook_after(hook_userdata);
+        if (out_len > 0 && !out_state.error && out_state.hook_after)
+                out_state.hook_after(out_state.hook_userdata);
         out_drained += out_len;
         out_len = 0;
 }
@@ -381,7 +370,7 @@ static inline __attribute__((always_inline)) char *run_into(char *q, const unsig
                         s++;
                         continue;
                 }
-                if (kind != RUN_CLASS && c >= 0x80 && !out_ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
+                if (kind != RUN_CLASS && c >= 0x80 && !out_state.ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
                         do
                                 *q++ = (char)*s++;
                         while (--n);
@@ -485,12 +474,10 @@ char *text_safe_dup(const char *p, size_t len, bool raw) {
 
 int out_flush(void) {
         out_drain();
-        return out_error ? -out_error : 0;
+        return out_state.error ? -out_state.error : 0;
 }
 
 void out_flush_within(unsigned usec) {
-        /* When the wait began, and out_drained then: a flush since starts a new one. */
-        static uint64_t since_ns, since_drained = UINT64_MAX;
         struct timespec ts;
         uint64_t now;
 
@@ -502,16 +489,18 @@ void out_flush_within(unsigned usec) {
                 return;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-        if (since_drained != out_drained) {
-                since_drained = out_drained;
-                since_ns = now;
-        } else if (now - since_ns >= (uint64_t)usec * 1000u) {
+        /* When the wait began, and out_drained then: a flush since starts a new one. */
+        if (!out_state.waiting || out_state.since_drained != out_drained) {
+                out_state.waiting = true;
+                out_state.since_drained = out_drained;
+                out_state.since_ns = now;
+        } else if (now - out_state.since_ns >= (uint64_t)usec * 1000u) {
                 out_drain();
         }
 }
 
 int out_failed(void) {
-        return out_error ? -out_error : 0;
+        return out_state.error ? -out_state.error : 0;
 }
 
 int out_close(void) {

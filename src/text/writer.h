@@ -136,15 +136,39 @@ void out_set_write_hooks(int (*before)(void *userdata), void (*after)(void *user
  */
 void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), void *userdata);
 
-/* Internal buffer, exposed for the inline out_putc(). */
-extern char out_buf[];
-extern size_t out_len;
-extern uint64_t out_drained; /* bytes that left the buffer (written, or lost to an error) */
+#define OUT_BUF_SIZE 65536
+/*
+ * The writer's state: the one mutable singleton of kdmesg that stays (the
+ * others are the program's name, the signal flag, the colors and libcurl's
+ * calls).  Standard output is one per process, every sink, report and
+ * message goes through it in order, and its buffer is filled inline
+ * (out_putc()) for every record: so it is reached directly, not through a
+ * pointer handed around.
+ */
+struct out_state {
+        char buf[OUT_BUF_SIZE];
+        size_t len;
+        uint64_t drained; /* bytes that left the buffer (written, or lost to an error) */
+        int error;        /* the first write error (errno); 0: none */
+        bool ascii;       /* the locale's character set is not UTF-8: text keeps ASCII only */
+        int (*hook_before)(void *userdata);
+        void (*hook_after)(void *userdata);
+        void *hook_userdata;
+        int (*writer)(void *userdata, const void *p, size_t len);
+        void *writer_userdata;
+        /* out_flush_within(): whether a wait runs, when it began, and drained then. */
+        bool waiting;
+        uint64_t since_ns, since_drained;
+};
+extern struct out_state out_state;
+/* The buffer, for the inline writers here and the JSON writer's steps (text/json.h). */
+#define out_buf (out_state.buf)
+#define out_len (out_state.len)
+#define out_drained (out_state.drained)
 
 static inline uint64_t out_position(void) {
         return out_drained + out_len;
 }
-#define OUT_BUF_SIZE 65536
 void out_drain(void);
 void out_write_slow(const void *p, size_t len);
 

@@ -30,6 +30,8 @@ struct suspends {
         uint64_t scanned_seq; /* the last record the prescan saw */
         int64_t offset;
         int64_t (*total_now)(void); /* live: the time slept since boot, now */
+        /* The first bytes of the marks: this runs for every record, and most are passed over at their first byte. */
+        bool mark_first[256];
 };
 
 static const char *const suspend_marks[] = {
@@ -71,27 +73,11 @@ static int64_t logged_duration(const char *msg, size_t len) {
         return sec * 1000000 + usec;
 }
 
-/* The first bytes of the marks: this runs for every record, and most are passed over at their first byte. */
-static bool mark_first[256];
-static bool mark_first_made;
-
-static void make_mark_first(void) {
-        size_t i;
-
-        for (i = 0; i < sizeof(suspend_marks) / sizeof(suspend_marks[0]); i++)
-                mark_first[(unsigned char)suspend_marks[i][0]] = true;
-        for (i = 0; i < sizeof(resume_marks) / sizeof(resume_marks[0]); i++)
-                mark_first[(unsigned char)resume_marks[i][0]] = true;
-        mark_first_made = true;
-}
-
 int suspends_classify(const char *msg, size_t len, int64_t *ret_duration_usec) {
         size_t i;
 
         *ret_duration_usec = -1;
-        if (!mark_first_made)
-                make_mark_first();
-        if (len == 0 || !mark_first[(unsigned char)msg[0]])
+        if (len == 0)
                 return MARK_NONE;
         for (i = 0; i < sizeof(suspend_marks) / sizeof(suspend_marks[0]); i++)
                 if (starts(msg, len, suspend_marks[i]))
@@ -105,7 +91,7 @@ int suspends_classify(const char *msg, size_t len, int64_t *ret_duration_usec) {
         return MARK_NONE;
 }
 
-static int classify_record(const struct kmsg_record *r, int64_t *ret_duration) {
+static int classify_record(const struct suspends *s, const struct kmsg_record *r, int64_t *ret_duration) {
         const char *msg;
         size_t len;
 
@@ -113,16 +99,23 @@ static int classify_record(const struct kmsg_record *r, int64_t *ret_duration) {
         if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) != 0)
                 return MARK_NONE;
         msg = kmsg_record_get_message(r, &len);
+        if (len == 0 || !s->mark_first[(unsigned char)msg[0]])
+                return MARK_NONE;
         return suspends_classify(msg, len, ret_duration);
 }
 
 struct suspends *suspends_new(int64_t total_usec, int64_t (*total_now)(void)) {
         struct suspends *s = calloc(1, sizeof(*s));
+        size_t i;
 
         if (!s)
                 return NULL;
         s->total = total_usec;
         s->total_now = total_now;
+        for (i = 0; i < sizeof(suspend_marks) / sizeof(suspend_marks[0]); i++)
+                s->mark_first[(unsigned char)suspend_marks[i][0]] = true;
+        for (i = 0; i < sizeof(resume_marks) / sizeof(resume_marks[0]); i++)
+                s->mark_first[(unsigned char)resume_marks[i][0]] = true;
         /* Before any resume is seen, the live log's records are after every sleep. */
         s->offset = total_usec > 0 ? total_usec : 0;
         return s;
@@ -144,7 +137,7 @@ struct suspends *suspends_free(struct suspends *s) {
  */
 static bool step(struct suspends *s, const struct kmsg_record *r, int64_t *ret_duration) {
         int64_t d;
-        int mark = classify_record(r, &d);
+        int mark = classify_record(s, r, &d);
         bool next = false;
 
         *ret_duration = -1;
