@@ -132,13 +132,15 @@ int pstore_list(const char *root) {
         out_puts(_(" N WRITTEN             REASON     PARTS   MISSING BACKEND  SOURCE\n"));
         for (i = 0; i < set.n; i++) {
                 const struct pstore_dump *d = &set.dumps[i];
-                char buf[320], written[64], reason[48], parts[64];
+                char buf[400], written[64], reason[48], parts[64], backend[4 * sizeof(d->backend) + 1];
 
                 when(d->written, written, sizeof(written));
                 reason_of(d, reason, sizeof(reason));
                 part_list(d, parts, sizeof(parts));
+                /* The backend is part of a file name: anything but '-' and '.'. */
+                text_safe_into(backend, d->backend, strlen(d->backend), false);
                 snprintf(buf, sizeof(buf), "%2zu %-19s %-10s %-7s %7" PRIu64 " %-8s ", i + 1, written, reason, parts,
-                         pstore_dump_missing(d), d->backend[0] ? d->backend : "?");
+                         pstore_dump_missing(d), backend[0] ? backend : "?");
                 out_puts(buf);
                 out_text(on_machine(root, d->source), strlen(on_machine(root, d->source)), false);
                 out_putc('\n');

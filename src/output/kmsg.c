@@ -11,10 +11,12 @@
  * printable ASCII there, and readers take them as written; but records
  * read from export, JSON or a hostile dump can hold anything in their
  * flags and fields: a newline or a ';' written raw would end the header or
- * the record and forge another, an ESC would reach a terminal.  Their
- * control bytes (below 0x20, 0x7f), ';' and, within the flags, ',' are
- * written as \xNN (read back as that text), so reading the output back
- * gives as many records, never more; other bytes stay as they are.
+ * the record and forge another, an ESC or a C1 control (0x9b, or U+009B
+ * as UTF-8) would reach a terminal.  Their control bytes (below 0x20,
+ * 0x7f), C1 and bidirectional controls in either form (header_keeps()),
+ * ';' and, within the flags, ',' are written as \xNN (read back as that
+ * text), so reading the output back gives as many records, never more;
+ * other bytes stay as they are.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -16,8 +16,8 @@ const char hexdigits[16] = "0123456789abcdef";
          (ALNUM(b) || (b) == '.' || (b) == '_' || (b) == '-' ? ESC_KMSG_KEY : 0) | ((b) < 0x80 ? ESC_ASCII : 0) |   \
          ((b) != '=' && (b) != '\\' ? ESC_EXPORT_KEY : 0) |                                                          \
          ((b) >= 0x20 && (b) < 0x80 && (b) != '"' && (b) != '\\' ? ESC_JSON : 0) |                                \
-         ((b) >= 0x20 && (b) != 0x7f && (b) != ',' && (b) != ';' ? ESC_KMSG_HEADER : 0) |                         \
-         ((b) >= 0x20 && (b) != 0x7f && (b) != ';' ? ESC_KMSG_FIELDS : 0))
+         ((b) >= 0x20 && (b) < 0x7f && (b) != ',' && (b) != ';' ? ESC_KMSG_HEADER : 0) |                         \
+         ((b) >= 0x20 && (b) < 0x7f && (b) != ';' ? ESC_KMSG_FIELDS : 0))
 #define C4(b) CLASS(b), CLASS((b) + 1), CLASS((b) + 2), CLASS((b) + 3)
 #define C16(b) C4(b), C4((b) + 4), C4((b) + 8), C4((b) + 12)
 #define C64(b) C16(b), C16((b) + 16), C16((b) + 32), C16((b) + 48)
@@ -28,11 +28,19 @@ size_t escape_into(char *dst, const char *p, size_t len, unsigned class) {
         const unsigned char *s = (const unsigned char *)p, *end = s + len;
         char *q = dst;
 
-        for (; s < end; s++)
+        while (s < end) {
+                size_t n;
+
                 if (byte_class[*s] & class)
-                        *q++ = (char)*s;
-                else
-                        q += hex_escape(q, *s);
+                        *q++ = (char)*s++;
+                else if ((class == ESC_KMSG_HEADER || class == ESC_KMSG_FIELDS) && *s >= 0x80 &&
+                         (n = header_keeps(s, (size_t)(end - s))) > 0) {
+                        memcpy(q, s, n);
+                        q += n;
+                        s += n;
+                } else
+                        q += hex_escape(q, *s++);
+        }
         *q = '\0';
         return (size_t)(q - dst);
 }

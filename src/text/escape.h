@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "text/utf8.h"
+
 /*
  * Byte classes: which bytes each output form writes as they are.  Every
  * other byte becomes \xNN with lower-case digits (text and cell views keep
@@ -18,7 +20,7 @@ enum {
         ESC_ASCII = 1 << 4,      /* a JSON dictionary key: ASCII */
         ESC_EXPORT_KEY = 1 << 5, /* an export KMSG_DICT key: all but '=' and '\' */
         ESC_JSON = 1 << 6,       /* a JSON string: ASCII from 0x20 but '"' and '\' */
-        ESC_KMSG_HEADER = 1 << 7, /* a kmsg header field: all but control bytes (< 0x20, 0x7f), ',' and ';' */
+        ESC_KMSG_HEADER = 1 << 7, /* a kmsg header field: printable ASCII but ',' and ';', and see header_keeps() */
         ESC_KMSG_FIELDS = 1 << 8, /* the kmsg header's fields after the flags: the same, ',' kept (it separates them) */
 };
 
@@ -67,6 +69,29 @@ static inline size_t hex_escape(char *e, unsigned char c) {
         e[2] = hexdigits[c >> 4];
         e[3] = hexdigits[c & 15];
         return 4;
+}
+
+/*
+ * A byte from 0x80 in a kmsg header field (ESC_KMSG_HEADER, ESC_KMSG_FIELDS)
+ * at p[0..len): how many bytes to write as they are, from it; 0 when it is
+ * written as \xNN.  A valid UTF-8 character is kept, but not a C1 control
+ * (U+0080 to U+009F: U+009B is CSI) nor a bidirectional control, whose
+ * first byte is escaped, and then its other bytes, which continue nothing
+ * written; a byte that continues no character (0x80 to 0xbf: on an 8-bit
+ * terminal 0x80 to 0x9f are the C1 controls themselves) is escaped.  A
+ * byte from 0xc0 that starts no character (a stray lead byte, 0xff) is
+ * kept: readers take the header as written, and no terminal acts on it.
+ */
+static inline size_t header_keeps(const unsigned char *p, size_t len) {
+        uint32_t cp;
+        size_t n;
+
+        if (p[0] < 0xc0)
+                return p[0] < 0x80;
+        n = utf8_decode(p, len, &cp);
+        if (n == 0)
+                return 1;
+        return cp <= 0x9f || utf8_is_bidi_control(cp) ? 0 : n;
 }
 
 /*

@@ -370,6 +370,13 @@ static inline __attribute__((always_inline)) char *run_into(char *q, const unsig
                         s++;
                         continue;
                 }
+                if (kind == RUN_CLASS && (class == ESC_KMSG_HEADER || class == ESC_KMSG_FIELDS) && c >= 0x80 &&
+                    (n = header_keeps(s, (size_t)(end - s))) > 0) {
+                        do
+                                *q++ = (char)*s++;
+                        while (--n);
+                        continue;
+                }
                 if (kind != RUN_CLASS && c >= 0x80 && !out_state.ascii && (n = utf8_valid(s, (size_t)(end - s))) > 0) {
                         do
                                 *q++ = (char)*s++;

@@ -1058,6 +1058,22 @@ PY
 6,1,2000,-,caller=T\x1b[1m\x07;b' ]
 }
 
+@test "kmsg output: C1 controls (0x9b, U+009B) and bidi controls in the flags or the caller are escaped, other bytes kept" {
+        printf '6,0,1000,-,caller=T\2331;a\n6,1,2000,-,caller=T\302\23331m;b\n' > "$BATS_TEST_TMPDIR/c.kmsg"
+        printf '6,2,3000,-\302\233,x=\342\200\256;c\n6,3,4000,-,caller=T\304\233\377\303;d\n' >> "$BATS_TEST_TMPDIR/c.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/c.kmsg" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = '6,0,1000,-,caller=T\x9b1;a' ]
+        [ "${lines[1]}" = '6,1,2000,-,caller=T\xc2\x9b31m;b' ]
+        [ "${lines[2]}" = '6,2,3000,-\xc2\x9b,x=\xe2\x80\xae;c' ]
+        # Valid UTF-8 and stray lead bytes stay: readers take the header as written.
+        [ "${lines[3]}" = "$(printf '6,3,4000,-,caller=T\304\233\377\303;d')" ]
+        # The long-line path (a record whose line reaches byte 2048) escapes the same.
+        printf '6,4,5000,-,caller=T\2331;%02048d\n' 0 > "$BATS_TEST_TMPDIR/l.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/l.kmsg" --format=kmsg
+        [[ "$output" == '6,4,5000,-,caller=T\x9b1;0'* ]]
+}
+
 @test "json: a PRI of 2^31 and more is the same number on the fast and the slow path" {
         printf '2147483648,0,0,-;a\n4294967295,1,0,-;b\n' > "$BATS_TEST_TMPDIR/p.kmsg"
         for slow in 0 1; do

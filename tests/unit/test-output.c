@@ -252,9 +252,9 @@ static bool ref_keeps(unsigned class, unsigned char c) {
                 return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
                        c == '_' || c == '-';
         case ESC_KMSG_HEADER:
-                return c >= 0x20 && c != 0x7f && c != ',' && c != ';';
+                return printable && c != ',' && c != ';';
         case ESC_KMSG_FIELDS:
-                return c >= 0x20 && c != 0x7f && c != ';';
+                return printable && c != ';';
         case ESC_ASCII:
                 return c < 0x80;
         case ESC_CELL:
@@ -269,14 +269,51 @@ static bool ref_keeps(unsigned class, unsigned char c) {
         abort();
 }
 
-static void ref_escaped(struct str *s, const char *p, size_t len, unsigned class) {
-        for (size_t i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)p[i];
+/*
+ * The header classes' bytes from 0x80 (header_keeps() in escape.h), decoded
+ * here on their own: how many to keep, 0 to escape the first.
+ */
+static size_t ref_header_keeps(const unsigned char *p, size_t len) {
+        unsigned c = p[0];
+        size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2, i;
+        uint32_t cp;
 
-                if (ref_keeps(class, c))
+        if (c < 0xc0)
+                return 0;
+        if (c < 0xc2 || c > 0xf4 || len < n)
+                return 1;
+        cp = c & (n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07);
+        for (i = 1; i < n; i++) {
+                if ((p[i] & 0xc0) != 0x80)
+                        return 1;
+                cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+                return 1;
+        /* C1 controls, bidirectional controls. */
+        if (cp <= 0x9f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+                return 0;
+        return n;
+}
+
+static void ref_escaped(struct str *s, const char *p, size_t len, unsigned class) {
+        const unsigned char *u = (const unsigned char *)p;
+        size_t i = 0, n;
+
+        while (i < len) {
+                unsigned char c = u[i];
+
+                if (ref_keeps(class, c)) {
                         put(s, &c, 1);
-                else
+                        i++;
+                } else if ((class == ESC_KMSG_HEADER || class == ESC_KMSG_FIELDS) && c >= 0x80 &&
+                           (n = ref_header_keeps(u + i, len - i)) > 0) {
+                        put(s, u + i, n);
+                        i += n;
+                } else {
                         put_hex(s, c);
+                        i++;
+                }
         }
 }
 
