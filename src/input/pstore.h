@@ -22,7 +22,7 @@
  */
 
 /* A dmesg.txt holds at most this many parts; the rest of it is reported, not read. */
-#define PSTORE_MAX_TXT_PARTS 4096
+#define PSTORE_MAX_TXT_PARTS 1024
 
 /* One part: its file, and where in it its text is (after the header line). */
 struct pstore_part {

@@ -116,8 +116,11 @@ static struct coverage *boot_coverage(struct lost_sink *t) {
         if (t->boot <= t->n_boots)
                 return &t->boots[t->boot - 1];
         if (t->n_boots < BOOTS_LISTED) {
-                struct coverage *v = realloc(t->boots, (t->n_boots + 1) * sizeof(*v));
+                /* Room doubles at each power of two: a copy per boot was quadratic in boots. */
+                struct coverage *v = t->boots;
 
+                if ((t->n_boots & (t->n_boots - 1)) == 0)
+                        v = realloc(t->boots, (t->n_boots ? 2 * t->n_boots : 1) * sizeof(*v));
                 if (v) {
                         t->boots = v;
                         v[t->n_boots] = (struct coverage){};

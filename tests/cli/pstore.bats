@@ -175,15 +175,15 @@ kd() {
 @test "a dmesg.txt of many parts: each part's own lines, errors named by the file's lines, time linear" {
         local d="$BATS_TEST_TMPDIR/r/var/lib/systemd/pstore/1700000000" k
         mkdir -p "$BATS_TEST_TMPDIR/r/sys" "$d"
-        # 3000 parts (each gave every part a copy of the whole file: quadratic memory).
-        for ((k = 3000; k > 0; k--)); do
+        # 1000 parts (each gave every part a copy of the whole file: quadratic memory).
+        for ((k = 1000; k > 0; k--)); do
                 printf 'dmesg-efi-1700000000%04d:\nOops#1 Part%d\n<6>[%5d.000000] part %d\n' "$k" "$k" "$k" "$k"
         done >"$d/dmesg.txt"
         run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
         [ "$status" -eq 0 ]
-        [ "${#lines[@]}" -eq 3000 ]
-        [ "${lines[0]}" = "<6>[ 3000.000000] part 3000" ]
-        [ "${lines[2999]}" = "<6>[    1.000000] part 1" ]
+        [ "${#lines[@]}" -eq 1000 ]
+        [ "${lines[0]}" = "<6>[ 1000.000000] part 1000" ]
+        [ "${lines[999]}" = "<6>[    1.000000] part 1" ]
         [ "${#stderr_lines[@]}" -eq 1 ]
         # A bad line in a part is named with its line in dmesg.txt.
         printf 'dmesg-efi-x:\nOops#2 Part2\n<6>[    1.000000] a\n\x00bad\ndmesg-efi-y:\nOops#2 Part1\n<6>[    2.000000] b\n' \
@@ -194,20 +194,20 @@ kd() {
         [ "${stderr_lines[1]}" = "kdmesg: $d/dmesg.txt:4: binary data (NUL byte) in a syslog-form line" ]
 }
 
-@test "a dmesg.txt of more than 4096 parts: the first 4096 are read, the rest named, nothing claimed missing" {
+@test "a dmesg.txt of more than 1024 parts: the first 1024 are read, the rest named, nothing claimed missing" {
         local d="$BATS_TEST_TMPDIR/r/var/lib/systemd/pstore/1700000000" k
         mkdir -p "$BATS_TEST_TMPDIR/r/sys" "$d"
-        for ((k = 5000; k > 0; k--)); do
+        for ((k = 1500; k > 0; k--)); do
                 printf 'Oops#1 Part%d\n<6>[%5d.000000] part %d\n' "$k" "$k" "$k"
         done >"$d/dmesg.txt"
         run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore --list
         [ "$status" -eq 1 ]
-        [ "${stderr_lines[0]}" = "kdmesg: $d/dmesg.txt:8193: more than 4096 parts: the 904 parts from this line on are not read" ]
-        [[ "${lines[1]}" == *" Oops#1     5000-905       0 "* ]]
+        [ "${stderr_lines[0]}" = "kdmesg: $d/dmesg.txt:2049: more than 1024 parts: the 476 parts from this line on are not read" ]
+        [[ "${lines[1]}" == *" Oops#1     1500-477       0 "* ]]
         run --separate-stderr timeout -s KILL 600 "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore -r
         [ "$status" -eq 1 ]
-        [ "${#lines[@]}" -eq 4096 ]
-        [ "${lines[-1]}" = "<6>[  905.000000] part 905" ]
+        [ "${#lines[@]}" -eq 1024 ]
+        [ "${lines[-1]}" = "<6>[  477.000000] part 477" ]
         [ "${#stderr_lines[@]}" -eq 2 ]
         [[ "$stderr" != *missing* && "$stderr" != *lost* ]]
 }
@@ -256,4 +256,17 @@ kd() {
         [ "$status" -eq 1 ]
         [ "$output" = "<6>[    1.000000] dump 4" ]
         [ "${stderr_lines[1]}" = "kdmesg: $p/dmesg-efi-4:3: line longer than 1048576 bytes skipped" ]
+}
+
+@test "--pstore --list: a backend name with control bytes is escaped" {
+        local p="$BATS_TEST_TMPDIR/r/sys/fs/pstore"
+        mkdir -p "$p"
+        printf 'Oops#1 Part1\n<6>[    1.000000] a\n' >"$p/dmesg-$(printf 'e\033[31m\302\233')-1"
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore --list
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == *' e\x1b[31m\xc2\x9b /sys/fs/pstore/dmesg-e\x1b[31m\xc2\x9b-1' ]]
+        ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$output$stderr"
+        run --separate-stderr "$KDMESG" --sysroot "$BATS_TEST_TMPDIR/r" --pstore
+        [ "$status" -eq 0 ]
+        [[ "$stderr" == *'(/sys/fs/pstore/dmesg-e\x1b[31m\xc2\x9b-1)' ]]
 }
