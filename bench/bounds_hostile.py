@@ -196,7 +196,8 @@ def cases(d):
 
 
 def run_case(kdmesg, argv, how, env):
-    """(wall s, cpu s, peak KiB, exit, stdout+stderr findings, json findings, sanitizer?, SIGTERM ms or None)."""
+    """(wall s, cpu s, peak KiB, exit, stdout+stderr findings, json findings, sanitizer?, SIGTERM ms, "done"
+    when the run ended before the signal, or None)."""
     stats = tempfile.NamedTemporaryFile(prefix="kdmesg-hostile-", delete=False)
     stats.close()
     cmd = [TIME, "-o", stats.name, "-f", "%U %S %M"] + [kdmesg] + [a.encode("utf-8", "surrogateescape")
@@ -248,16 +249,20 @@ def run_case(kdmesg, argv, how, env):
     if "sig" in how:
         p = subprocess.Popen([kdmesg] + argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env=env)
-        time.sleep(0.3)
+        # Halfway through the run (it took wall seconds above), if it is still going.
+        time.sleep(min(wall / 2, 0.3))
         t1 = time.perf_counter()
-        p.send_signal(signal.SIGTERM)
-        try:
-            p.wait(timeout=10)
-            sig_ms = (time.perf_counter() - t1) * 1000
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-            sig_ms = float("inf")
+        if p.poll() is not None:
+            sig_ms = "done"
+        else:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=10)
+                sig_ms = (time.perf_counter() - t1) * 1000
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                sig_ms = float("inf")
     if machine:
         return wall, cpu, rss, status, 0, findings, sanitizer, sig_ms
     return wall, cpu, rss, status, findings, 0, sanitizer, sig_ms
@@ -277,8 +282,8 @@ def run_all(kdmesg, only=None):
             if only and kind not in only:
                 continue
             wall, cpu, rss, status, raw, js, san, sig = run_case(kdmesg, argv, how, env)
-            bad += raw > 0 or san or status == "HANG" or (sig is not None and sig > 100) or rss > 64 * 1024
+            bad += raw > 0 or san or status == "HANG" or (isinstance(sig, float) and sig > 100) or rss > 64 * 1024
             print("%-7s %-40s %8.2f %8.2f %6.1f MiB %6s %4d %4d %4s %8s" % (
                 kind, name.replace("\x1b", "^[")[:40], wall, cpu, rss / 1024, status, raw, js, "yes" if san else "-",
-                "-" if sig is None else "%.0f ms" % sig), flush=True)
+                "-" if sig is None else sig if isinstance(sig, str) else "%.0f ms" % sig), flush=True)
         print("cases over a bound (raw byte, sanitizer, hang, SIGTERM > 100 ms, over 64 MiB): %d" % bad)
