@@ -110,7 +110,9 @@ static uint64_t read_all(int fd, enum kmsg_format format, size_t chunk, bool gen
                 h = exercise_record(r, h);
                 f = kmsg_seqtrack_feed(track, r, &loss);
                 FUZZ_ASSERT(f >= 0 && f <= (KMSG_SEQ_LOSS | KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_DUPLICATE |
-                                            KMSG_SEQ_HELD));
+                                            KMSG_SEQ_HELD | KMSG_SEQ_CLASH));
+                /* A clash is delivered as it is: no loss before it, no boot. */
+                FUZZ_ASSERT(!(f & KMSG_SEQ_CLASH) || f == KMSG_SEQ_CLASH);
                 h = digest_u64(h, (uint64_t)f);
                 FUZZ_ASSERT(!(f & KMSG_SEQ_LOSS) == !loss);
                 /* Before popping: that ends the loss's life. */

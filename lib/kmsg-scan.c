@@ -380,6 +380,9 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                                 return 0;
                         break;
                 }
+                /* A blank line right after the text: a NUL-separated dump may end the text so (the general path). */
+                if (*p == '\n' && r->n_dict == 0)
+                        return 0;
                 if (*p != ' ')
                         break;
                 key = p + 1;

@@ -332,12 +332,16 @@ enum kmsg_loss_cause kmsg_loss_get_cause(const struct kmsg_loss *l);
 #define KMSG_SEQ_NEW_SEGMENT 2 /* a new boot starts (KMSG_SEQ_NEW_BOOT) */
 #define KMSG_SEQ_DUPLICATE 4   /* already seen: skip this record */
 #define KMSG_SEQ_HELD 8        /* the tracker keeps the record for now: see kmsg_seqtrack_pop() */
+#define KMSG_SEQ_CLASH 16      /* a record seen before had this number in this boot: delivered all the same */
 /*
- * A new boot starts with this record: the numbers went backwards onto
- * records not seen, or went on while the time stamp dropped by more than
- * 30 seconds, or the record's boot id (kmsg_record_get_boot_id()) differs
- * from the one before.  The same flag as KMSG_SEQ_NEW_SEGMENT, by the name
- * that says what it means.
+ * A new boot starts with this record: the record's boot id
+ * (kmsg_record_get_boot_id()) is one not seen before, or the time stamp
+ * dropped by more than 30 seconds, whatever the numbers do, except where
+ * the record carries on the numbers by one or is back in line with the
+ * record before the last (one stamp out of line).  Numbers that go back
+ * while the time goes on are duplicates, late records or clashes, never a
+ * boot.  The same flag as KMSG_SEQ_NEW_SEGMENT, by the name that says what
+ * it means.
  */
 #define KMSG_SEQ_NEW_BOOT KMSG_SEQ_NEW_SEGMENT
 
@@ -412,9 +416,10 @@ int kmsg_seqtrack_set_reorder_window(struct kmsg_seqtrack *t, unsigned n);
  */
 int kmsg_seqtrack_settle(struct kmsg_seqtrack *t);
 
-/* Totals: records lost, duplicates skipped, boot segments started. */
+/* Totals: records lost, duplicates skipped, clashes (KMSG_SEQ_CLASH), boot segments started. */
 uint64_t kmsg_seqtrack_get_lost(const struct kmsg_seqtrack *t);
 uint64_t kmsg_seqtrack_get_duplicates(const struct kmsg_seqtrack *t);
+uint64_t kmsg_seqtrack_get_clashes(const struct kmsg_seqtrack *t);
 uint64_t kmsg_seqtrack_get_segments(const struct kmsg_seqtrack *t);
 /* The last sequence number accepted; returns 0, or -ENODATA before any. */
 int kmsg_seqtrack_get_last(const struct kmsg_seqtrack *t, uint64_t *ret_seq);

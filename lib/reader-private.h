@@ -133,6 +133,22 @@ int stream_skip_long_line(struct kmsg_reader *rd);
 int stream_detect(struct kmsg_reader *rd);
 
 /* stream-syslog.c: whether the line p[0..len) starts a syslog-form record. */
+/*
+ * json-text.c: the microseconds of the JSON number v exactly as written
+ * (0 or -EBADMSG), and the pairs at the top of the object in p[0..end)
+ * (valid JSON), which json-c merges where a key repeats.
+ */
+struct json_object;
+int json_usec_of(struct json_object *v, uint64_t *ret);
+size_t json_top_pairs(const char *p, const char *end);
+
+/*
+ * stream-export-prefix.c: put "ident[pid]: " that journald took off a
+ * userspace record's message back in front of it.  0 or -ENOMEM.
+ */
+int export_restore_prefix(struct kmsg_record *r, uint64_t facility, const char *ident, size_t ident_len,
+                          const char *pid, size_t pid_len);
+
 /* syslog-prefix.c: what the head of a syslog-form line says about the record it starts. */
 struct prefix {
         unsigned priority;
@@ -141,6 +157,8 @@ struct prefix {
         bool has_timestamp;
         /* The caller id after the time stamp ("[    T1] " gives "T1"): p[caller_off..+caller_len), or caller_len 0. */
         size_t caller_off, caller_len;
+        bool wall_clock; /* a "dmesg -T" stamp: a time of day, no monotonic time (has_timestamp false) */
+        bool cut_space;  /* the line ends where the printed head had its last space (stripped from a paste) */
 };
 
 /* The head's length (the message follows it), or 0 when the line starts no record. */

@@ -212,47 +212,6 @@ static bool key_is(const char *k, size_t klen, const char *name) {
         return strlen(name) == klen && memcmp(k, name, klen) == 0;
 }
 
-/*
- * journald takes "ident[pid]: " off the message of a record of a userspace
- * facility and writes SYSLOG_IDENTIFIER and SYSLOG_PID; so does kdmesg's
- * export.  Put it back, so that the record's message is the kernel's
- * again (and the export of it writes the same fields).  Older kdmesg wrote
- * SYSLOG_IDENTIFIER=kernel and the whole message: left as it is.
- */
-static int restore_prefix(struct kmsg_record *r, uint64_t facility, const char *ident, size_t ident_len,
-                          const char *pid, size_t pid_len) {
-        const char *msg = r->data + r->msg_off;
-        size_t len = r->msg_len, off, n = 0;
-        char *buf;
-        int e;
-
-        if (facility == 0 || ident_len == 0 || (ident_len == 6 && memcmp(ident, "kernel", 6) == 0) ||
-            memchr(ident, '\n', ident_len) || memchr(ident, ' ', ident_len) || memchr(pid ? pid : "", '\n', pid_len))
-                return 0;
-        buf = malloc(ident_len + pid_len + 4 + len);
-        if (!buf)
-                return -ENOMEM;
-        memcpy(buf, ident, ident_len);
-        n = ident_len;
-        if (pid) {
-                buf[n++] = '[';
-                memcpy(buf + n, pid, pid_len);
-                n += pid_len;
-                buf[n++] = ']';
-        }
-        buf[n++] = ':';
-        buf[n++] = ' ';
-        memcpy(buf + n, msg, len);
-        n += len;
-        e = record_append(r, buf, n, &off);
-        free(buf);
-        if (e < 0)
-                return e;
-        r->msg_off = off;
-        r->msg_len = n;
-        return 0;
-}
-
 /* Map the fields of one complete record in p[0..len) onto r (1: a loss or new-boot entry, not a record). */
 static int build(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
         const char *end = p + len;
@@ -319,16 +278,31 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         }
                         has_fac = true;
                 } else if (key_is(p, klen, "SEQNUM")) {
-                        if (parse_u64_field(val, vlen, &r->seqnum) < 0) {
+                        uint64_t seq;
+
+                        if (parse_u64_field(val, vlen, &seq) < 0) {
                                 *ret_err = "SEQNUM is not a number";
                                 return -EBADMSG;
                         }
+                        /* Two numbers for one entry: neither is taken (a phantom gap or boot either way). */
+                        if (r->has_seqnum && seq != r->seqnum) {
+                                *ret_err = "SEQNUM twice in one entry, with two values";
+                                return -EBADMSG;
+                        }
+                        r->seqnum = seq;
                         r->has_seqnum = true;
                 } else if (key_is(p, klen, "TIMESTAMP")) {
-                        if (parse_u64_field(val, vlen, &r->usec) < 0) {
+                        uint64_t usec;
+
+                        if (parse_u64_field(val, vlen, &usec) < 0) {
                                 *ret_err = "TIMESTAMP is not a number";
                                 return -EBADMSG;
                         }
+                        if (r->has_timestamp && usec != r->usec) {
+                                *ret_err = "TIMESTAMP twice in one entry, with two values";
+                                return -EBADMSG;
+                        }
+                        r->usec = usec;
                         r->has_timestamp = true;
                 } else if (key_is(p, klen, "_SOURCE_MONOTONIC_TIMESTAMP")) {
                         has_src = parse_u64_field(val, vlen, &src_mono) == 0;
@@ -336,6 +310,11 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                         /* Which boot wrote the record: a change starts a new boot (seqtrack). */
                         if (vlen == 0 || memchr(val, '\0', vlen)) {
                                 *ret_err = "_BOOT_ID is empty or holds a NUL byte";
+                                return -EBADMSG;
+                        }
+                        if (r->boot_id_off != SIZE_MAX &&
+                            (strlen(r->data + r->boot_id_off) != vlen || memcmp(r->data + r->boot_id_off, val, vlen) != 0)) {
+                                *ret_err = "_BOOT_ID twice in one entry, with two values";
                                 return -EBADMSG;
                         }
                         e = record_append(r, val, vlen, &r->boot_id_off);
@@ -408,8 +387,19 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                          * Every other field is the journal's (kmsg_record_get_journal_field()),
                          * kept as it was: _HOSTNAME, _BOOT_ID, _UDEV_*, SYSLOG_IDENTIFIER, ...
                          */
-                        if (key_is(p, klen, "__MONOTONIC_TIMESTAMP"))
-                                has_mono = parse_u64_field(val, vlen, &mono) == 0;
+                        if (key_is(p, klen, "__MONOTONIC_TIMESTAMP")) {
+                                uint64_t m = 0;
+                                bool ok = parse_u64_field(val, vlen, &m) == 0;
+
+                                if (has_mono && ok && m != mono) {
+                                        *ret_err = "__MONOTONIC_TIMESTAMP twice in one entry, with two values";
+                                        return -EBADMSG;
+                                }
+                                if (ok) {
+                                        mono = m;
+                                        has_mono = true;
+                                }
+                        }
                         else if (key_is(p, klen, "SYSLOG_IDENTIFIER"))
                                 ident = val, ident_len = vlen;
                         else if (key_is(p, klen, "SYSLOG_PID"))
@@ -427,7 +417,7 @@ static int build(struct kmsg_record *r, const char *p, size_t len, const char **
                 return -EBADMSG;
         }
         if (has_fac && facility != 0 && ident && !has_exact) {
-                e = restore_prefix(r, facility, ident, ident_len, pid, pid_len);
+                e = export_restore_prefix(r, facility, ident, ident_len, pid, pid_len);
                 if (e < 0)
                         return e;
         }

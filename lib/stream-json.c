@@ -142,66 +142,6 @@ static bool seq_is_max_as_written(const struct json_line *l) {
         }
 }
 
-/*
- * Seconds since boot, from the number's text as written, exactly: kdmesg
- * writes six decimals, and a tool in between (jq) may write the same value
- * as 99000 or 2e-06.  Digits past the microsecond are dropped.
- */
-static int usec_of(struct json_object *v, uint64_t *ret) {
-        const char *s = json_object_get_string(v), *p;
-        uint64_t usec = 0;
-        long point = 0, exp = 0, pos, i = 0;
-        bool in_frac = false;
-
-        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-                return -EBADMSG;
-        if (!s || *s < '0' || *s > '9')
-                return -EBADMSG; /* negative, or not a number as written */
-        /* The digits (s up to p, the point skipped) and where the point is. */
-        for (p = s; (*p >= '0' && *p <= '9') || (*p == '.' && !in_frac); p++) {
-                if (*p == '.')
-                        in_frac = true;
-                else if (!in_frac)
-                        point++;
-        }
-        if (*p == 'e' || *p == 'E') {
-                const char *x = p + 1;
-                bool neg = *x == '-';
-
-                if (*x == '-' || *x == '+')
-                        x++;
-                if (*x < '0' || *x > '9')
-                        return -EBADMSG;
-                for (; *x >= '0' && *x <= '9'; x++)
-                        if (exp < 100000)
-                                exp = exp * 10 + (*x - '0');
-                if (*x)
-                        return -EBADMSG;
-                if (neg)
-                        exp = -exp;
-        } else if (*p)
-                return -EBADMSG;
-        /* The value in microseconds is the digits before position pos. */
-        pos = point + exp + 6;
-        for (; s < p && i < pos; s++) {
-                unsigned d = (unsigned)(*s - '0');
-
-                if (*s == '.')
-                        continue;
-                if (usec > UINT64_MAX / 10 || (usec == UINT64_MAX / 10 && d > UINT64_MAX % 10))
-                        return -EBADMSG;
-                usec = usec * 10 + d;
-                i++;
-        }
-        for (; i < pos; i++) {
-                if (usec > UINT64_MAX / 10)
-                        return -EBADMSG;
-                usec *= 10;
-        }
-        *ret = usec;
-        return 0;
-}
-
 /* One top-level pair other than "dict". */
 static int take_value(struct json_line *l, const char *key, struct json_object *v) {
         struct kmsg_record *r = l->r;
@@ -234,7 +174,7 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                 r->has_seqnum = true;
         } else if (strcmp(key, "time") == 0) {
                 l->err = "time is not a number of seconds";
-                e = usec_of(v, &r->usec);
+                e = json_usec_of(v, &r->usec);
                 r->has_timestamp = true;
         } else if (strcmp(key, "pri") == 0) {
                 int64_t x = json_object_get_int64(v);
@@ -483,6 +423,12 @@ static int parse_json_line(struct json_tokener *tok, struct kmsg_record *r, cons
         }
         if (!json_object_is_type(o, json_type_object)) {
                 *ret_err = "not a JSON object";
+                json_object_put(o);
+                return -EBADMSG;
+        }
+        if (json_top_pairs(p, p + len) != (size_t)json_object_object_length(o)) {
+                /* json-c keeps the last of a repeated key: {"seq":2,"seq":9} would be seq 9 without a word. */
+                *ret_err = "a key appears twice in the object";
                 json_object_put(o);
                 return -EBADMSG;
         }

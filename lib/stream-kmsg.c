@@ -111,7 +111,7 @@ static int skip_separators(struct kmsg_reader *rd) {
  * *ret_lines (newlines inside); 0 when more input is needed.
  */
 static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next, uint64_t *ret_lines,
-                       uint64_t *ret_split_seq, size_t *ret_eol) {
+                       uint64_t *ret_split_seq, size_t *ret_eol, size_t *ret_newlines) {
         const char *buf = rd->buf, *p = buf + rd->start, *end = buf + rd->end, *nl, *nul, *lim, *h, *q;
         uint64_t lines = 0;
 
@@ -151,6 +151,27 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
         /* Dictionary lines follow the header, one leading space each. */
         q = nl + 1;
         lines = 1;
+        *ret_newlines = 0;
+        if (q < end && *q == '\n') {
+                /*
+                 * Empty lines between the text and the NUL that ends the
+                 * record (util-linux's -K form): each is a newline at the end
+                 * of the message, as util-linux reads them.  Elsewhere they
+                 * separate records.
+                 */
+                const char *b = q;
+
+                while (b < end && *b == '\n')
+                        b++;
+                if (b == end && !rd->eof)
+                        return 0;
+                if (b < end && *b == '\0') {
+                        *ret_newlines = (size_t)(b - q);
+                        *ret_end = *ret_next = (size_t)(b - buf);
+                        *ret_lines = 1 + (uint64_t)(b - q);
+                        return 1;
+                }
+        }
         for (;;) {
                 int c = dict_line_check(q, (size_t)(end - q));
 
@@ -247,13 +268,34 @@ static int junk_skip(struct kmsg_reader *rd, struct kmsg_state *st) {
         return found;
 }
 
+/* End the message with newlines more newlines (empty lines of a NUL-separated record); 0 or -ENOMEM. */
+static int record_end_message(struct kmsg_record *r, size_t newlines) {
+        size_t len = r->msg_len, off;
+        int e;
+
+        if (newlines > SIZE_MAX / 4)
+                return -ENOMEM;
+        /* A copy at the end: the message need not be the last thing in the data. */
+        e = record_reserve(r, len + newlines);
+        if (e < 0)
+                return e;
+        off = r->data_len;
+        memcpy(r->data + off, r->data + r->msg_off, len);
+        memset(r->data + off + len, '\n', newlines);
+        r->data[off + len + newlines] = '\0';
+        r->data_len += len + newlines + 1;
+        r->msg_off = off;
+        r->msg_len = len + newlines;
+        return 0;
+}
+
 /*
  * The general path: every case, the plain record too (where the scanner
  * left it, or where it is not used).
  */
 static int kmsg_next_general(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
-        size_t rec_end, next, eol;
+        size_t rec_end, next, eol, newlines = 0;
         uint64_t lines, split_seq;
         bool rescanned = false;
         int e;
@@ -277,7 +319,7 @@ static int kmsg_next_general(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         if (skip_record(rd, st))
                                 return too_big(rd);
                 } else if (junk_skip(rd, st)) {
-                        if (scan_record(rd, &rec_end, &next, &lines, &split_seq, &eol)) {
+                        if (scan_record(rd, &rec_end, &next, &lines, &split_seq, &eol, &newlines)) {
                                 struct kmsg_record *r;
                                 const char *err;
 
@@ -290,8 +332,12 @@ static int kmsg_next_general(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 r = reader_record(rd);
                                 if (!r)
                                         return -ENOMEM;
-                                e = record_parse_lines(r, rd->buf + rd->start, rec_end - rd->start,
-                                                       eol - rd->start, &err);
+                                /* With empty lines before a NUL, the record's own bytes end with its first line. */
+                                e = record_parse_lines(r, rd->buf + rd->start,
+                                                       (newlines ? eol + 1 : rec_end) - rd->start, eol - rd->start,
+                                                       &err);
+                                if (e >= 0 && newlines > 0)
+                                        e = record_end_message(r, newlines);
                                 rd->line += lines;
                                 rd->start = next;
                                 if (split_seq) {

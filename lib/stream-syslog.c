@@ -1,13 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The syslog form, as "dmesg -r" and /proc/kmsg print it:
- * "<6>[    1.234567] message", "[    1.234567] message", "<6>message", or
- * with "dmesg -x" names first, "kern  :info  : [    1.234567] message".
- * A line indented by as many spaces as the first line's head is long
- * continues the message before it (the views print multi-line messages
- * so), less that indent.  These lines carry no
- * sequence numbers.  \xNN escapes in the message are decoded as in the
- * kmsg form.
+ * The syslog form, as "dmesg -r" and /proc/kmsg print it, and the human
+ * views util-linux and kdmesg print: "<6>[    1.234567] message",
+ * "[    1.234567] message", "<6>message", "dmesg -x"'s names first
+ * ("kern  :info  : [    1.234567] message"), "dmesg -T"'s wall-clock stamp
+ * ("[Sat Dec  5 23:19:32 2026] message"), each with the caller id after
+ * the stamp, if any ("[    1.234567] [  T123] message").
+ *
+ * A line that starts no record continues the record before it, as
+ * util-linux reads the kernel's syslog(2) buffer: its further lines carry
+ * no indent there, the views indent them by the width of the printed head.
+ * That width is worked out from the head itself (with the space after it,
+ * also where a paste stripped it); a line indented at least that much
+ * loses that indent, any other keeps its bytes.  Blank lines inside a
+ * record are lines of its message (a message that ends in a newline prints
+ * as a blank line after it).  Lines before the first head, and the lines of
+ * a file with no heads at all (a dmesg without time stamps), are records of
+ * their own with no priority and no time, one a line.
+ *
+ * These lines carry no sequence numbers.  \xNN escapes in the message are
+ * decoded only for the bytes a printer escapes (control bytes, DEL, the
+ * backslash, bytes from 0x80): "\x41" stays as typed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +28,7 @@
 
 #include "reader-private.h"
 
-/* A line of white space only carries nothing, as in the kmsg form. */
+/* A line of white space only carries nothing on its own. */
 static bool blank_line(const char *p, size_t len) {
         size_t i;
 
@@ -34,22 +47,50 @@ static size_t leading_spaces(const char *p, size_t len) {
 }
 
 /*
- * Whether the line p[0..len) continues a record whose first line had an
- * indent-byte head: the views print the further lines of a multi-line
- * message indented by the width of that head, and no record starts with a
- * space.  A line indented less does not (junk is reported, not joined), nor
- * a blank line shorter than the indent.  Indent 0 is the error of a line
- * that starts no record: lines indented at all continue it.
+ * Whether the line p[0..len) continues the record before it: it starts no
+ * record of its own.  After a record without a head, only blank lines do
+ * (a file with no heads has a record a line).
  */
-static bool continues(const char *p, size_t len, size_t indent) {
-        size_t sp;
+static bool continues(const char *p, size_t len, bool headless) {
+        struct prefix pf;
 
-        if (len == 0 || memchr(p, '\0', len))
+        if (memchr(p, '\0', len))
                 return false;
-        sp = leading_spaces(p, len);
-        if (blank_line(p, len))
-                return indent > 0 && sp >= indent;
-        return sp >= (indent > 0 ? indent : 1);
+        if (headless)
+                return blank_line(p, len);
+        return syslog_parse_prefix(p, len, &pf) == 0;
+}
+
+/* Whether \xNN stands for a byte that a printer escapes: one it would not print as it is. */
+static bool printer_escapes(unsigned v) {
+        return v < 0x20 || v == 0x5c || v >= 0x7f;
+}
+
+static int hexdigit(char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+/* Decode p[0..len) in place; returns the new length. */
+static size_t unescape_printed(char *p, size_t len) {
+        size_t i, o = 0;
+
+        for (i = 0; i < len; i++) {
+                int h, l;
+
+                if (p[i] == '\\' && len - i >= 4 && p[i + 1] == 'x' && (h = hexdigit(p[i + 2])) >= 0 &&
+                    (l = hexdigit(p[i + 3])) >= 0 && printer_escapes((unsigned)(h << 4 | l))) {
+                        p[o++] = (char)(h << 4 | l);
+                        i += 3;
+                } else
+                        p[o++] = p[i];
+        }
+        return o;
 }
 
 /* The message text being joined from the lines of one record, still escaped. */
@@ -99,6 +140,7 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
         const char *p = rd->buf + rd->start;
         struct prefix pf;
         size_t head, off = len + 1, indent;
+        bool headless;
         int e;
 
         record_reset(r);
@@ -111,6 +153,7 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                 return -EBADMSG;
         }
         head = syslog_parse_prefix(p, len, &pf);
+        headless = head == 0;
         r->priority = pf.priority;
         r->has_priority = pf.has_priority;
         r->usec = pf.usec;
@@ -125,12 +168,8 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                 if (e < 0)
                         return e;
         }
-        /*
-         * A line that starts no record, with none before it (the input was
-         * cut there, or has junk first): it and the lines that continue it
-         * are one error.
-         */
-        indent = head;
+        /* The printed head's width, with its last space where a paste cut it. */
+        indent = head + (pf.cut_space ? 1 : 0);
         st->len = 0;
         e = text_add(st, p + head, len - head, false);
         if (e < 0)
@@ -153,13 +192,14 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                         continue;
                 }
                 n = nl ? (size_t)(nl - q) : avail;
+                if (!nl && n == 0)
+                        break; /* the end of the input after a newline */
                 if (n > 0 && q[n - 1] == '\r')
                         n--;
-                if (!continues(q, n, indent) || st->len + n > rd->max_record)
+                if (!continues(q, n, headless) || st->len + n > rd->max_record)
                         break;
                 sp = leading_spaces(q, n);
-                if (sp > indent)
-                        sp = indent;
+                sp = sp >= indent ? indent : 0;
                 e = text_add(st, q + sp, n - sp, true);
                 if (e < 0)
                         return e;
@@ -167,11 +207,12 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                 has_nl = nl != NULL;
         }
         stream_consume(rd, rd->start + (off < rd->end - rd->start ? off : rd->end - rd->start));
-        if (head == 0) {
-                *ret_err = "not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"";
-                return -EBADMSG;
-        }
-        return record_append_unescaped(r, st->text, st->len, &r->msg_off, &r->msg_len);
+        st->len = unescape_printed(st->text, st->len);
+        e = record_append(r, st->text, st->len, &r->msg_off);
+        if (e < 0)
+                return e;
+        r->msg_len = st->len;
+        return 0;
 }
 
 static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {

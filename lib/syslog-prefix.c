@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The head of a syslog-form line ("<6>[    1.234567] ", "dmesg -x" names):
+ * The head of a syslog-form line ("<6>[    1.234567] ", "dmesg -x" names,
+ * "dmesg -T" stamps, caller ids):
  * parsed for the syslog stream and for format detection (stream.c), which
  * so need not use each other's symbols.
  */
@@ -45,8 +46,9 @@ static size_t decode_prefix(const char *p, const char *end, struct prefix *ret) 
 /*
  * The caller id that util-linux 2.40 and later print after the time stamp,
  * as the kernel prints it on the console: "[" and spaces, 'T' (thread) or
- * 'C' (CPU) and digits, "] ".  Its place goes into ret (offsets from
- * start).  Returns the bytes it takes, or 0.
+ * 'C' (CPU) and digits, "]", then a space or the end of the line (a KASAN
+ * report prints caller ids with no text).  Its place goes into ret
+ * (offsets from start).  Returns the bytes it takes, or 0.
  */
 static size_t caller_prefix(const char *p, const char *end, const char *start, struct prefix *ret) {
         const char *q = p + 1, *id;
@@ -60,17 +62,66 @@ static size_t caller_prefix(const char *p, const char *end, const char *start, s
                 return 0;
         for (q++; q < end && *q >= '0' && *q <= '9' && q - id <= 10; q++)
                 ;
-        if (q - id < 2 || q - id > 11 || end - q < 2 || q[0] != ']' || q[1] != ' ')
+        if (q - id < 2 || q - id > 11 || q == end || q[0] != ']')
+                return 0;
+        if (end - q == 1) {
+                /* Nothing after it: the printed head had a space there. */
+                ret->caller_off = (size_t)(id - start);
+                ret->caller_len = (size_t)(q - id);
+                ret->cut_space = true;
+                return (size_t)(q + 1 - p);
+        }
+        if (q[1] != ' ')
                 return 0;
         ret->caller_off = (size_t)(id - start);
         ret->caller_len = (size_t)(q - id);
         return (size_t)(q + 2 - p);
 }
 
+static bool is_lower(char c) {
+        return c >= 'a' && c <= 'z';
+}
+
+static bool is_upper(char c) {
+        return c >= 'A' && c <= 'Z';
+}
+
+static bool is_digit(char c) {
+        return c >= '0' && c <= '9';
+}
+
 /*
- * The head of a line that starts a record: "<PRI>", "[SECONDS] ", both,
- * or "dmesg -x"'s names before "[SECONDS] ", each followed by the caller
- * id, if there is one.  Returns the length of the
+ * The wall-clock stamp of "dmesg -T": "[Sat Dec  5 23:19:32 2026]", the
+ * ctime() form.  It is a local time in a zone the line does not name,
+ * computed by the printer from a boot time that ignores suspends: it gives
+ * no monotonic time stamp, and the record has none.  Returns the bytes it
+ * takes (without the space after it), or 0.
+ */
+static size_t ctime_stamp(const char *p, const char *end) {
+        const char *q;
+        size_t i;
+
+        if (end - p < 26 || p[0] != '[')
+                return 0;
+        if (!is_upper(p[1]) || !is_lower(p[2]) || !is_lower(p[3]) || p[4] != ' ' || !is_upper(p[5]) ||
+            !is_lower(p[6]) || !is_lower(p[7]) || p[8] != ' ' || (p[9] != ' ' && !is_digit(p[9])) ||
+            !is_digit(p[10]) || p[11] != ' ' || p[14] != ':' || p[17] != ':' || p[20] != ' ')
+                return 0;
+        for (i = 12; i < 20; i++)
+                if (i != 14 && i != 17 && !is_digit(p[i]))
+                        return 0;
+        for (q = p + 21; q < end && is_digit(*q) && q - p < 30; q++)
+                ;
+        if (q - p < 25 || q == end || *q != ']')
+                return 0;
+        return (size_t)(q + 1 - p);
+}
+
+/*
+ * The head of a line that starts a record: "<PRI>", "[SECONDS] " or
+ * "dmesg -T"'s "[Sat Dec  5 23:19:32 2026] ", "<PRI>" or "dmesg -x"'s
+ * names before either stamp, each followed by the caller id, if there is
+ * one.  Returns the length of the
  * head (the message follows it), or 0 when the line starts no record.
  */
 size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
@@ -90,7 +141,14 @@ size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
                 }
         } else if (p < end && *p >= 'a' && *p <= 'z')
                 p += decode_prefix(p, end, ret);
-        if (p < end && *p == '[') {
+        if (p < end && *p == '[' && (q = p + ctime_stamp(p, end)) > p) {
+                ret->wall_clock = true;
+                p = q;
+                if (p == end)
+                        ret->cut_space = true;
+                else if (*p == ' ')
+                        p++;
+        } else if (p < end && *p == '[') {
                 q = p + 1;
                 while (q < end && *q == ' ')
                         q++;
@@ -111,12 +169,14 @@ size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
                                 ret->usec = v * 1000000 + frac;
                                 ret->has_timestamp = true;
                                 p = q + 1;
-                                if (p < end && *p == ' ')
+                                if (p == end)
+                                        ret->cut_space = true;
+                                else if (*p == ' ')
                                         p++;
                         }
                 }
         }
-        if (!ret->has_priority && !ret->has_timestamp)
+        if (!ret->has_priority && !ret->has_timestamp && !ret->wall_clock)
                 return 0;
         p += caller_prefix(p, end, start, ret);
         return (size_t)(p - start);

@@ -172,6 +172,8 @@ int main(int argc, char **argv) {
         run.device_path = o.device_path;
         run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
+        run.following = o.follow;
+        run.quiet_clashes = o.as_dmesg;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
         o.out.caller_width = live && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
                                                                 : CALLER_WIDTH_DEFAULT;
@@ -261,6 +263,9 @@ int main(int argc, char **argv) {
                                  "not marked in --format=%s"),
                                (unsigned long long)o.dev.filter.n_text, output_format_to_name(o.format));
         }
+        if (run.clashes > MAX_CLASHES_SHOWN && !run.quiet_clashes)
+                warnx_(_("%llu records in all had the seq of another record before them (all are kept)"),
+                       (unsigned long long)run.clashes);
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));

@@ -63,13 +63,16 @@ enum options_result options_setup_time(struct options *o) {
                         return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
-                const char *pinned = getenv("KDMESG_BOOT_TIME");
+                const char *pinned = boot_time_pinned();
 
-                /* KDMESG_BOOT_TIME pins it for any input; the clocks know only this boot. */
+                /* KDMESG_BOOT_TIME (or DMESG_TEST_BOOTIME) pins it for any input; the clocks know only this boot. */
                 /* A pstore dump is of an earlier boot, as a -K dump may be. */
                 e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
                 if (e == -EINVAL && pinned && *pinned)
-                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' in KDMESG_BOOT_TIME"), pinned);
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' in %s"), pinned,
+                                            getenv("KDMESG_BOOT_TIME") && *getenv("KDMESG_BOOT_TIME")
+                                                    ? "KDMESG_BOOT_TIME"
+                                                    : "DMESG_TEST_BOOTIME");
                 if (e == -EINVAL)
                         return options_fail(o, OPTIONS_FAILED,
                                     _("bad KDMESG_TEST_CLOCKS '%s' (expected REALTIME MONOTONIC BOOTTIME, "

@@ -72,6 +72,8 @@ struct lost_sink {
         size_t n_boots;
         struct coverage rest;   /* the boots past BOOTS_LISTED, together */
         struct sink *strip;     /* on a terminal: the timeline of the losses, drawn last */
+        uint64_t rotated_before; /* records gone before the input began (lost_coverage()): no loss of this read */
+        bool noseq;             /* a record without a sequence number: losses next to it cannot be known */
 };
 
 enum { COL_BOOT, COL_FIRST, COL_LAST, COL_COUNT, COL_BEFORE, COL_AFTER, COL_CAUSE };
@@ -134,8 +136,10 @@ static void lost_seen(struct sink *s, const struct kmsg_record *r) {
         struct lost_sink *t = (struct lost_sink *)s;
         uint64_t seq, usec;
 
-        if (!kmsg_record_has_seqnum(r))
+        if (!kmsg_record_has_seqnum(r)) {
+                t->noseq = true;
                 return;
+        }
         if (t->boot == 0)
                 t->boot = 1;
         /* Each a call into the library: once. */
@@ -168,13 +172,16 @@ static void middle_add(struct lost_middle *m, struct row row) {
         }
 }
 
-static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
-        struct lost_sink *t = (struct lost_sink *)s;
+/* A loss of this read, or (coverage) records gone before it began: a row either way. */
+static int add_row(struct lost_sink *t, const struct kmsg_loss *l, bool coverage) {
         /* A loss before the first record is the first boot's. */
         struct row copy = { .boot = t->boot ? t->boot : 1 };
         int e;
 
-        loss_stats_add(&t->stats, l);
+        if (coverage)
+                t->rotated_before += kmsg_loss_get_count(l);
+        else
+                loss_stats_add(&t->stats, l);
         if (t->strip && (e = t->strip->ops->loss(t->strip, l)) < 0)
                 return e;
         if (t->json) {
@@ -198,6 +205,14 @@ static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
                 t->tail_start = (t->tail_start + 1) % LOST_ROWS_TAIL;
         }
         return 0;
+}
+
+static int lost_loss(struct sink *s, const struct kmsg_loss *l) {
+        return add_row((struct lost_sink *)s, l, false);
+}
+
+int lost_coverage(struct sink *s, const struct kmsg_loss *l) {
+        return add_row((struct lost_sink *)s, l, true);
 }
 
 static int fill_row(struct libscols_line *ln, const struct row *row, bool boots, const struct timefmt *tf) {
@@ -347,12 +362,14 @@ static void print_totals(struct lost_sink *t) {
         const char *sep = " (";
         unsigned c;
 
-        /* No record and no loss: nothing to count in (as every report says it when it has nothing). */
-        if (t->stats.events == 0 && t->all.records == 0) {
+        if (t->stats.events == 0 && t->noseq)
+                /* Records were read, none with a number: whether any was lost cannot be known. */
+                out_puts(_("Total: unknown, the input has no sequence numbers"));
+        else if (t->stats.events == 0 && t->all.records == 0 && t->rotated_before == 0) {
+                /* No record and no loss: nothing to count in (as every report says it when it has nothing). */
                 out_puts(_("-- No messages --\n"));
                 return;
-        }
-        if (t->stats.events == 0)
+        } else if (t->stats.events == 0)
                 out_puts(_("Total: no messages lost"));
         else {
                 char buf[160];
@@ -381,8 +398,20 @@ static void print_totals(struct lost_sink *t) {
                 }
                 if (*sep == ',')
                         out_putc(')');
+                if (t->noseq)
+                        out_puts(_("; unknown next to the records without sequence numbers"));
         }
         out_putc('\n');
+        if (t->rotated_before > 0) {
+                char buf[160];
+
+                snprintf(buf, sizeof(buf),
+                         t->rotated_before == 1
+                                 ? _("Before the input: %" PRIu64 " record rotated out before reading began (not lost by this read)\n")
+                                 : _("Before the input: %" PRIu64 " records rotated out before reading began (not lost by this read)\n"),
+                         t->rotated_before);
+                out_puts(buf);
+        }
         if (!t->all.have_first)
                 return;
         if (t->boot > 1 && !t->live) {
@@ -417,7 +446,8 @@ static int print_summary_json(struct lost_sink *t) {
                 return -ENOMEM;
         }
         add(o, "lost_total", json_object_new_uint64(t->stats.total));
-        add(o, "lost_unknown", json_object_new_boolean(t->stats.unknown));
+        add(o, "lost_unknown", json_object_new_boolean(t->stats.unknown || t->noseq));
+        add(o, "rotated_before", json_object_new_uint64(t->rotated_before));
         add(o, "gaps", json_object_new_uint64(t->stats.events));
         for (c = 0; c < LOSS_CAUSES; c++)
                 if (t->stats.by_cause[c])

@@ -33,6 +33,7 @@ struct short_sink {
         size_t caller_len;           /* and the caller id, last */
         enum color_slot time_slot;   /* the time stamp's color: time or timebreak */
         unsigned tag_cols;           /* the device tag's width (--show-device, inferred) */
+        bool indent_last;            /* indent the blank line of a newline that ends the message (syslog-form input) */
         /* --decode: the prefix of each priority below 256, made when first needed (len 0: not yet). */
         struct {
                 unsigned char len;
@@ -81,7 +82,13 @@ static void write_more_lines(struct short_sink *ss, const char *msg, size_t len)
                 out_putc('\n');
                 if (ss->s.settings->force_prefix)
                         out_write(ss->prefix, ss->prefix_len);
-                else
+                else if (len > 1 || ss->indent_last)
+                        /*
+                         * The blank line of a newline that ends the message:
+                         * empty for a record of the kmsg form, indented for
+                         * one of the syslog form, as util-linux prints them
+                         * (from /dev/kmsg or -K, from the syslog buffer or -F).
+                         */
                         for (size_t i = text_width(ss->prefix, ss->prefix_len, SIZE_MAX, NULL) + ss->tag_cols; i; i--)
                                 out_putc(' ');
                 /* --noescape writes the bytes as they are, but lines still go under the first. */
@@ -166,6 +173,9 @@ static void write_pieces(struct short_sink *ss, const char *msg, size_t len, int
         }
         while ((nl = memchr(msg, '\n', len))) {
                 write_piece(ss, msg, (size_t)(nl - msg), level_slot, head);
+                if (nl + 1 == msg + len)
+                        /* A newline that ends the message starts no line of its own, as util-linux prints it. */
+                        return;
                 out_putc('\n');
                 put_prefix(ss);
                 len -= (size_t)(nl - msg) + 1;
@@ -275,6 +285,7 @@ static int short_record(struct sink *s, const struct kmsg_record *r, const struc
         }
         close_line(ss);
         write_prefix(ss, r, pri);
+        ss->indent_last = !kmsg_record_has_seqnum(r);
         /* Continuation lines go under the message, after the device tag too. */
         ss->tag_cols = 0;
         if (has_tag(s->settings->devices, r, m)) {

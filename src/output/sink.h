@@ -153,6 +153,12 @@ int timeline_strip(struct sink *s);
 
 /* json.c: whether the json sink set up last writes records itself, not with json-c (for the tests). */
 bool json_direct(void);
+/*
+ * report-lost.c: for the "lost" sink, records gone before the input began
+ * (rotated out before reading started): a row, counted apart from what this
+ * read lost.
+ */
+int lost_coverage(struct sink *s, const struct kmsg_loss *l);
 
 /* The sinks (output-*.c, report-*.c); sinks.c names them. */
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,

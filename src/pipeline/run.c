@@ -66,6 +66,28 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
 }
 
 /*
+ * Records gone before this read could have seen them: rotated out of the
+ * ring before kdmesg started, or numbered before the first record of a
+ * dump or of a boot in it.  That is what the input covers, not a loss of
+ * this read (kdmesg(1), LOST MESSAGES): only --lost lists it, and it
+ * counts neither in the summary on stderr nor for --fail-on-loss.  A
+ * reader that should have seen them keeps them as losses: a cursor file
+ * behind the ring, a start position promised by the probes (what rotated
+ * after them), a new boot found while following.
+ */
+static bool is_coverage(const struct run *run, const struct kmsg_loss *l, int fl) {
+        if (run->cursor || run->upload || kmsg_loss_get_cause(l) != KMSG_LOSS_ROTATED || kmsg_loss_has_before(l))
+                return false;
+        if (fl & KMSG_SEQ_NEW_BOOT)
+                return !run->following;
+        return !run->promised;
+}
+
+int run_coverage(struct run *run, const struct kmsg_loss *l) {
+        return run->lost ? lost_coverage(run->lost, l) : 0;
+}
+
+/*
  * --lost counts every record the input held.  The device gives no
  * duplicates: what it skips is before the cursor, still in the ring.
  */
@@ -213,6 +235,11 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                         suspends_new_boot(run->suspends);
                 suspends_feed(run->suspends, r);
         }
+        if ((fl & KMSG_SEQ_CLASH) && ++run->clashes <= MAX_CLASHES_SHOWN && !run->quiet_clashes)
+                /* Not a duplicate (another message), not a boot (the time goes on): both are shown. */
+                warnx_(_("%s:%llu: seq %llu again, with another message than before: both are kept"),
+                       kmsg_reader_get_name(rd), (unsigned long long)kmsg_reader_get_position(rd),
+                       (unsigned long long)kmsg_record_get_seqnum(r));
         in_window = in_time_window(run, r);
         if (fl & KMSG_SEQ_NEW_BOOT) {
                 e = mark_boot(run, r, in_window);
@@ -225,7 +252,9 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 struct kmsg_loss *own = NULL;
 
                 e = fill_resume_before(run, l, &own);
-                if (e >= 0)
+                if (e >= 0 && is_coverage(run, l, fl))
+                        e = run_coverage(run, l);
+                else if (e >= 0)
                         e = run_loss(run, own ? own : l);
                 kmsg_loss_unref(own);
                 if (e < 0)
@@ -269,7 +298,8 @@ static int emit(struct run *run, struct kmsg_reader *rd, const struct kmsg_recor
                 run->boots = 1;
                 e = judge_start(run, r, &start_loss);
                 if (e > 0) {
-                        e = run_loss(run, start_loss);
+                        /* What rotated out of the ring before its oldest record, before the start. */
+                        e = run_coverage(run, start_loss);
                         kmsg_loss_unref(start_loss);
                 }
                 if (e < 0)

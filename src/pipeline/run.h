@@ -13,6 +13,9 @@
 #include "output/sink.h"
 #include "text/util.h"
 
+/* Clashing sequence numbers named one by one, at most; then counted at exit. */
+#define MAX_CLASHES_SHOWN 10
+
 #define EXIT_LOSS 3
 /*
  * A gap is reported once this many records came after it without filling
@@ -53,12 +56,16 @@ struct run {
         uint64_t delivered;    /* records read in the time window (no duplicates) */
         uint64_t shown;        /* of them, those the filters let through to the sink */
         unsigned unopened;     /* sources that could not be opened or read from their start */
+        uint64_t clashes;      /* records whose seq another record had before (KMSG_SEQ_CLASH) */
+        bool quiet_clashes;    /* under the name dmesg: util-linux says nothing of them, nor does its drop-in */
         int status;
         bool fatal;            /* stop: output or cursor cannot be written */
         bool stream_out;       /* following or keeping a cursor: write whole records */
         /* "--lost" or "--fail-on-loss": say once that input without sequence numbers hides losses. */
         const char *counts_losses;
         bool writes_seq;       /* --format=kmsg: say once that such input gets 0 for a number */
+        bool following;        /* --follow: a new boot found while reading is one a reader should see whole */
+        bool promised;         /* the start promised the first record's seq: what is missing before it is lost */
         bool noseq_warned;
 
         enum run_start start;
@@ -91,6 +98,8 @@ extern struct run_signal run_signal;
 
 /* Pass a loss event to the statistics and the output. */
 int run_loss(struct run *run, const struct kmsg_loss *l);
+/* What the input covers, not a loss (rotated out before reading began): only --lost shows it. */
+int run_coverage(struct run *run, const struct kmsg_loss *l);
 /*
  * Read rd until it has nothing more.  Returns 0 at the end of input,
  * -EAGAIN when nothing more is there for now (device, followed stream),

@@ -24,6 +24,7 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
                         kmsg_seqtrack_expect(run->track, run->have_newest ? run->newest_seq + 1 : 0);
                 else
                         kmsg_seqtrack_expect(run->track, seq);
+                run->promised = true;
                 break;
         case START_PROBED:
                 /*
@@ -38,6 +39,7 @@ int judge_start(struct run *run, const struct kmsg_record *r, struct kmsg_loss *
                         break;
                 /* Lower than promised: the ring started again (a reboot); take it as it is. */
                 kmsg_seqtrack_expect(run->track, seq < run->probed_seq ? seq : run->probed_seq);
+                run->promised = true;
                 if (!run->overrun_at_start)
                         kmsg_seqtrack_note_cause(run->track, KMSG_LOSS_ROTATED);
                 if (run->have_oldest && run->oldest_seq > 0) {
@@ -76,6 +78,8 @@ static bool probe_first(const struct run *run, enum kmsg_seek where, uint64_t *r
         return found;
 }
 
+static void probe_newest(struct run *run);
+
 /*
  * The first record after the last clear, then the oldest record in the
  * ring: what is before the oldest has rotated out, what is between the two
@@ -88,6 +92,18 @@ static void probe_oldest(struct run *run) {
         bool have_clear = probe_first(run, KMSG_SEEK_CLEAR, &clear_seq, &clear_usec);
 
         run->have_oldest = probe_first(run, KMSG_SEEK_START, &run->oldest_seq, &run->oldest_usec);
+        if (!have_clear && run->have_oldest) {
+                /*
+                 * Records in the ring, none after the clear: "dmesg -C" cleared
+                 * them all, and the first record to come is the next one
+                 * written.  Those before it were cleared, not lost.
+                 */
+                probe_newest(run);
+                if (run->have_newest) {
+                        have_clear = true;
+                        clear_seq = run->newest_seq + 1;
+                }
+        }
         run->have_probed = have_clear || run->have_oldest;
         run->probed_seq = run->have_oldest && run->oldest_seq > clear_seq ? run->oldest_seq : clear_seq;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * This machine's clocks (timefmt.h): the boot time and the time slept
- * since boot, pinned for tests by KDMESG_TEST_CLOCKS and KDMESG_BOOT_TIME.
+ * since boot, pinned for tests by KDMESG_TEST_CLOCKS and KDMESG_BOOT_TIME (or
+ * util-linux's DMESG_TEST_BOOTIME).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -76,8 +77,22 @@ int64_t clocks_slept_now(void) {
         return clocks_read(&boot, &slept) == 0 ? slept : 0;
 }
 
+const char *boot_time_pinned(void) {
+        static char buf[64];
+        const char *v = getenv("KDMESG_BOOT_TIME");
+
+        if (v && *v)
+                return v;
+        /* util-linux's own tests give test_dmesg the boot time so: "SECONDS.USEC". */
+        v = getenv("DMESG_TEST_BOOTIME");
+        if (!v || !*v || strlen(v) >= sizeof(buf) - 1)
+                return NULL;
+        snprintf(buf, sizeof(buf), "@%s", v);
+        return buf;
+}
+
 int boot_time_find(bool live, int64_t *ret_usec) {
-        const char *pinned = getenv("KDMESG_BOOT_TIME");
+        const char *pinned = boot_time_pinned();
         int64_t slept;
         int e;
 

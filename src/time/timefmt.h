@@ -86,7 +86,14 @@ bool timefmt_needs_wall(const struct timefmt *t);
 const char *timefmt_name(const struct timefmt *t);
 
 /*
- * clock.c: the boot time, µs since the epoch: KDMESG_BOOT_TIME if set (any form
+ * clock.c: what pins the boot time: KDMESG_BOOT_TIME, else util-linux's test
+ * variable DMESG_TEST_BOOTIME ("SECONDS.USEC", which its test suite sets
+ * for the wall-clock views; kdmesg honours it so that it runs in dmesg's
+ * place there), as a time for time_parse_absolute(); NULL: neither is set.
+ */
+const char *boot_time_pinned(void);
+/*
+ * clock.c: the boot time, µs since the epoch: KDMESG_BOOT_TIME (or DMESG_TEST_BOOTIME) if set (any form
  * time_parse_absolute() takes; it pins the boot time for any input, as
  * tests need), else, for the live log, from the clocks or btime in
  * /proc/stat.  Returns 0 or -errno: -EINVAL for a bad KDMESG_BOOT_TIME,

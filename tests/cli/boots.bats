@@ -39,14 +39,19 @@ $stderr
         [ "$(grep -c -- ' lost ' <<<"$output")" -eq 1 ]
 }
 
-@test "two boots, the second from seq 300 with the time reset: its lost records are rotated, its own" {
+@test "two boots, the second from seq 300 with the time reset: what rotated before each is no loss of the read" {
         every_format forward "$FORWARD"
         run --separate-stderr "$KDMESG" -K "$FORWARD"
-        [ "${lines[4]}" = "-- boot 2 --" ]
-        [ "${lines[5]}" = "-- 300 messages lost (seq 0-299, before 1.200000, rotated) --" ]
+        [ "${lines[3]}" = "-- boot 2 --" ]
+        [ "${lines[4]}" = "[    1.200000] ahci 0000:00:1f.2: AHCI 0001.0300 32 slots 6 ports 6 Gbps" ]
         # Never "47 messages lost (gap)" between the boots, with time going backwards.
         [[ "$output" != *"seq 253-299"* ]]
-        [ "$stderr" = "kdmesg: 551 messages lost (1 gap, 550 rotated) in 2 boots" ]
+        [ "$stderr" = "kdmesg: 1 message lost (gap) in 2 boots" ]
+        # --lost lists what each boot had rotated out before the dump began, apart from the loss.
+        run --separate-stderr "$KDMESG" --lost --fail-on-loss -K "$FORWARD"
+        [ "$status" -eq 3 ]
+        [[ "$output" == *"Total: 1 message lost in 1 gap (1 gap)
+Before the input: 550 records rotated out before reading began (not lost by this read)"* ]]
 }
 
 @test "--lost per boot: a BOOT column, a line per boot, and JSON with boot and boots" {
@@ -87,15 +92,15 @@ $stderr
         [ "$stderr" = "kdmesg: 1 message lost (gap)" ]
         run --separate-stderr "$KDMESG" --lost --json -K "$f"
         [ "$(jq -c 'select(.lost_total) | .boots' <<<"$output")" = 1 ]
-        # 31 s back: a new boot, and the record it lost before is its own.
+        # 31 s back: a new boot; the records before its first were never in the dump, no loss of the read.
         printf '6,0,40000000,-;a\n6,1,41000000,-;b\n6,3,10000000,-;c, 31 s back\n' >"$f"
-        run --separate-stderr "$KDMESG" -K "$f"
+        run --separate-stderr "$KDMESG" --fail-on-loss -K "$f"
         [ "$status" -eq 0 ]
         [ "${lines[2]}" = "-- boot 2 --" ]
-        [ "${lines[3]}" = "-- 3 messages lost (seq 0-2, before 10.000000, rotated) --" ]
-        [ "$stderr" = "kdmesg: 3 messages lost (rotated) in 2 boots" ]
+        [ "${lines[3]}" = "[   10.000000] c, 31 s back" ]
+        [ -z "$stderr" ]
         run --separate-stderr "$KDMESG" --lost --json -K "$f"
-        [ "$(jq -c 'select(.lost_total) | [.boots, .lost_by_cause]' <<<"$output")" = '[2,{"rotated":3}]' ]
+        [ "$(jq -c 'select(.boots) | [.boots, .lost_by_cause, .rotated_before]' <<<"$output")" = '[2,{},3]' ]
 }
 
 @test "export input: a new _BOOT_ID starts a boot; export output keeps each record's boot id" {
@@ -107,9 +112,9 @@ $stderr
         [ "$(jq -c 'select(.boot)' <<<"$output")" = '{"boot":2,"first_seq":13,"boot_id":"c0ffee0123456789abcdef0123456789"}' ]
         # Export out, export in: the same boots.
         KDMESG_BOOT_TIME=0 "$KDMESG" -K "$EXPORT" --format=export >"$BATS_TEST_TMPDIR/x"
-        # Each boot's records; boot 2's entry and the loss entry before its first record.
-        [ "$(grep -c '^_BOOT_ID=4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6$' "$BATS_TEST_TMPDIR/x")" -eq 4 ]
-        [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 4 ]
+        # Each boot's records, and boot 2's entry (what rotated before a dump began is no loss entry).
+        [ "$(grep -c '^_BOOT_ID=4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6$' "$BATS_TEST_TMPDIR/x")" -eq 3 ]
+        [ "$(grep -c '^_BOOT_ID=c0ffee0123456789abcdef0123456789$' "$BATS_TEST_TMPDIR/x")" -eq 3 ]
         # The new boot is an entry of the stream, with the first record's boot id and time.
         [ "$(awk -v RS= '/\nKDMESG_BOOT=2\n/' "$BATS_TEST_TMPDIR/x" | grep -E '^(_BOOT_ID|MESSAGE_ID|MESSAGE|KDMESG_BOOT_FIRST_SEQ)=')" = \
 "_BOOT_ID=c0ffee0123456789abcdef0123456789
@@ -158,4 +163,58 @@ KDMESG_BOOT_FIRST_SEQ=13" ]
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/x"
         [ "$(grep -c -- '^-- boot 2 --$' <<<"$output")" -eq 1 ]
         [[ "$output" != *"kdmesg: -- boot"* ]]
+}
+
+# --- issue 32: losses and boots only where the input proves them -------------
+
+@test "one record with a wild time stamp makes no boot and no loss" {
+        local f="$BATS_TEST_TMPDIR/wild.kmsg"
+        awk 'BEGIN { for (i = 0; i < 1000; i++)
+                printf "6,%d,%s,-;record %d\n", i, i == 500 ? "9223372036854775807" : i == 700 ? "0" : 100000000 + i * 1000, i }' >"$f"
+        run --separate-stderr "$KDMESG" -K "$f" --fail-on-loss
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 1000 ]
+        [[ "$output" != *"-- boot"* ]]
+        run --separate-stderr "$KDMESG" -K "$f" --lost --json
+        [ "$(jq -c 'select(.boots) | [.boots, .lost_total, .rotated_before]' <<<"$output")" = '[1,0,0]' ]
+}
+
+@test "the time jumping back every other record: no boot, nothing lost" {
+        local f="$BATS_TEST_TMPDIR/zigzag.kmsg"
+        awk 'BEGIN { for (i = 0; i < 2000; i++) printf "6,%d,%d,-;r%d\n", i, i % 2 ? 1000 + i : 4000000000 + i, i }' >"$f"
+        run --separate-stderr "$KDMESG" -K "$f" --lost --json --fail-on-loss
+        [ "$status" -eq 0 ]
+        [ "$(jq -c 'select(.boots) | [.boots, .lost_total, .rotated_before, .records]' <<<"$output")" = '[1,0,0,2000]' ]
+}
+
+@test "an alternating _BOOT_ID: two boots, no loss, and a boot seen before is not rotated again" {
+        local f="$BATS_TEST_TMPDIR/alt.export" i
+        for ((i = 0; i < 200; i++)); do
+                printf '_BOOT_ID=%s\nSEQNUM=%d\n__MONOTONIC_TIMESTAMP=%d\nMESSAGE=m%d\n\n' \
+                        "$([ $((i % 2)) -eq 0 ] && echo 0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e || echo 9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4)" \
+                        "$i" "$((1000 + i))" "$i"
+        done >"$f"
+        run --separate-stderr "$KDMESG" -K "$f" --lost --json --fail-on-loss
+        [ "$status" -eq 0 ]
+        [ "$(jq -c 'select(.boots) | [.boots, .lost_total, .rotated_before, .records]' <<<"$output")" = '[2,0,1,200]' ]
+}
+
+@test "a key twice in one JSON object or a field twice in one export entry is a refused record, not a silent winner" {
+        printf '%s\n' '{"seq":1,"time":1.0,"msg":"one"}' '{"seq":2,"seq":9,"time":2.0,"msg":"two keys"}' \
+                '{"seq":2,"time":3.0,"msg":"three","dict":{"K":"a"}}' >"$BATS_TEST_TMPDIR/d.json"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/d.json" --fail-on-loss
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/d.json:2: bad JSON record: a key appears twice in the object" ]
+        [ "$output" = "[    1.000000] one
+[    3.000000] three" ]
+        printf 'SEQNUM=1\nMESSAGE=one\n\nSEQNUM=2\nSEQNUM=9\nMESSAGE=two\n\n_BOOT_ID=aa\n_BOOT_ID=bb\nSEQNUM=2\nMESSAGE=x\n\nSEQNUM=2\n_BOOT_ID=aa\n_BOOT_ID=aa\nMESSAGE=same id twice\n\n' \
+                >"$BATS_TEST_TMPDIR/d.export"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/d.export" -t
+        [ "$status" -eq 1 ]
+        [[ "$stderr" == *"d.export:4: SEQNUM twice in one entry, with two values"* ]]
+        [[ "$stderr" == *"d.export:8: _BOOT_ID twice in one entry, with two values"* ]]
+        [[ "$stderr" != *"boot"*"lost"* ]]
+        [ "$output" = "one
+same id twice" ]
 }

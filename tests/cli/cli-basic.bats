@@ -178,7 +178,8 @@ os.execv(sys.argv[1], sys.argv[1:])" "$1" -K -' sh "$KDMESG" "$DATA/basic.kmsg"
 
 @test "two boots of the same kernel in one dump: the second boot's early records are kept" {
         # Both boots begin with five identical records stamped 0; only the
-        # sixth tells them apart.  None of them is a duplicate.
+        # sixth tells them apart (and the clock went back 35 s: a boot).
+        # None of them is a duplicate.
         run_split "$KDMESG" -K "$DATA/two-boots-same-kernel.kmsg"
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]

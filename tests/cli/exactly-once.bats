@@ -59,7 +59,7 @@ kill_restart() {
         [[ "$output" == *" lost=0 "* ]]
 }
 
-@test "no cursor, a writer flooding a 64-slot ring: each start prints or reports lost every seq up to its last" {
+@test "no cursor, a writer flooding a 64-slot ring: each start prints or reports lost every seq from the oldest it saw" {
         # Records that rotate out between the probe of the oldest record and
         # the open are lost, not skipped.  bench/start-race does 100 starts;
         # here as many as run in 4 seconds.

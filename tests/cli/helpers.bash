@@ -2,7 +2,7 @@
 # Shared set-up for the CLI tests: a pinned environment and golden files.
 export TZ=UTC
 export LC_ALL=C.UTF-8
-unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME
+unset NO_COLOR PAGER LANGUAGE KDMESG_LOCALEDIR KDMESG_COLORS KDMESG_BOOT_TIME DMESG_TEST_BOOTIME
 # No terminal-colors.d of the machine or of the user running the tests.
 export KDMESG_SYSTEM_COLORS_DIR=/nonexistent/terminal-colors.d XDG_CONFIG_HOME=/nonexistent/xdg
 : "${KDMESG:?KDMESG must point at the kdmesg binary}"

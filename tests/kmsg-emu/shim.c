@@ -280,6 +280,28 @@ static void drain_events(int fd) {
                 ;
 }
 
+/*
+ * KMSG_EMU_FIRST_READ=FILE: the lowest sequence number any read() of this
+ * process was handed, written to FILE (bench/start-race: where the ring
+ * started when kdmesg probed it; every later seq must be printed or lost).
+ */
+static void note_first_read(uint64_t seq) {
+        static bool have;
+        static uint64_t lowest;
+        const char *path = getenv("KMSG_EMU_FIRST_READ");
+        FILE *out;
+
+        if (!path || (have && seq >= lowest))
+                return;
+        have = true;
+        lowest = seq;
+        out = fopen(path, "w");
+        if (out) {
+                fprintf(out, "%llu\n", (unsigned long long)seq);
+                fclose(out);
+        }
+}
+
 static ssize_t emu_read(int fd, void *buf, size_t n) {
         struct emu_fd *f = &fds[fd];
         char tmp[EMU_TEXT_MAX + 64];
@@ -335,6 +357,7 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
         }
         f->pos++;
         unlock();
+        note_first_read(f->pos - 1);
         if ((size_t)len > n) {
                 errno = EINVAL; /* the kernel consumed it */
                 return -1;

@@ -163,16 +163,19 @@ TEST(expect_resumes) {
         kmsg_seqtrack_unref(t);
 }
 
-TEST(backwards_starts_a_new_segment) {
+TEST(time_going_back_starts_a_new_boot) {
         struct kmsg_seqtrack *t = new_track();
         const struct kmsg_loss *l;
         struct kmsg_record *r;
         uint64_t i, last = 0;
         int f;
 
-        for (i = 0; i <= 50; i++)
-                CHECK_INT(feed(t, i, &l), 0);
-        /* A dump of the next boot: seq 0 again, other content. */
+        for (i = 0; i <= 50; i++) {
+                r = rec(i, 40000000 + i * 1000000, "boot one");
+                CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
+                kmsg_record_unref(r);
+        }
+        /* A dump of the next boot: seq 0 again, the clock started again. */
         r = rec(0, 0, "Linux version (next boot)");
         CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_NEW_SEGMENT);
         kmsg_record_unref(r);
@@ -182,9 +185,9 @@ TEST(backwards_starts_a_new_segment) {
         CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
         kmsg_record_unref(r);
 
-        /* A third boot whose dump starts at 20 (rotated), far behind. */
+        /* A third boot whose dump starts at 20 (rotated), far behind in time. */
         for (i = 2; i <= 100; i++) {
-                r = rec(i, i, "boot two");
+                r = rec(i, i * 1000000, "boot two");
                 CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
                 kmsg_record_unref(r);
         }
@@ -192,14 +195,52 @@ TEST(backwards_starts_a_new_segment) {
         f = kmsg_seqtrack_feed(t, r, &l);
         kmsg_record_unref(r);
         CHECK_INT(f, KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_LOSS);
-        CHECK_INT(l->first_seq, 0);
-        CHECK_INT(l->count, 20);
-        CHECK_INT(l->has_before, 0);
+        if (f & KMSG_SEQ_LOSS) {
+                CHECK_INT(l->first_seq, 0);
+                CHECK_INT(l->count, 20);
+                CHECK_INT(l->has_before, 0);
+        }
         CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
         /* Never anything near 2^64 lost. */
         CHECK_INT(kmsg_seqtrack_get_lost(t), 20);
         CHECK_INT(kmsg_seqtrack_get_last(t, &last), 0);
         CHECK_INT(last, 20);
+        kmsg_seqtrack_unref(t);
+}
+
+TEST(numbers_going_back_while_time_goes_on_are_no_boot) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l;
+        struct kmsg_record *r;
+        uint64_t i, last = 0;
+        int f;
+
+        /* util-linux's test inputs: numbers that repeat while the time rises. */
+        for (i = 0; i <= 5; i++) {
+                r = rec(i, i * 1000000, "first");
+                CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
+                kmsg_record_unref(r);
+        }
+        r = rec(3, 7000000, "another record numbered 3");
+        l = NULL;
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_CLASH);
+        CHECK(l == NULL);
+        kmsg_record_unref(r);
+        /* Back to 0, 10 s later than the last: a clash, no boot, no loss. */
+        r = rec(0, 17000000, "again from 0");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_CLASH);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        CHECK_INT(kmsg_seqtrack_get_clashes(t), 2);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
+        /* The numbers go on from the highest. */
+        CHECK_INT(kmsg_seqtrack_get_last(t, &last), 0);
+        CHECK_INT(last, 5);
+        r = rec(6, 18000000, "six");
+        f = kmsg_seqtrack_feed(t, r, &l);
+        kmsg_record_unref(r);
+        CHECK_INT(f, 0);
         kmsg_seqtrack_unref(t);
 }
 
@@ -213,9 +254,15 @@ TEST(backwards_beyond_the_window) {
                         test_fail(__FILE__, __LINE__, "seq %" PRIu64 " not consecutive", i);
                         break;
                 }
-        /* Far behind, outside what is remembered: a new segment. */
+        /* Far behind, outside what is remembered, the time going on: delivered, no boot, no loss. */
+        {
+                struct kmsg_record *r = rec(3, 80000000, "late");
+
+                CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
+                kmsg_record_unref(r);
+        }
+        /* The time going back 40 s: a new boot. */
         CHECK_INT(feed(t, 3, &l), KMSG_SEQ_NEW_SEGMENT | KMSG_SEQ_LOSS);
-        CHECK_INT(l->count, 3);
         CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
         CHECK_INT(kmsg_seqtrack_get_lost(t), 3);
         kmsg_seqtrack_unref(t);
@@ -327,7 +374,8 @@ static struct kmsg_record *boot_rec(unsigned b, uint64_t seq) {
                 return rec(seq, 0, msg);
         }
         snprintf(msg, sizeof(msg), "late %" PRIu64, seq);
-        return rec(seq, seq * 1000 + b, msg);
+        /* Later than 30 s: a new boot's records stamped 0 are that far back. */
+        return rec(seq, 40000000 + seq * 1000 + b, msg);
 }
 
 static int feed_boot(struct kmsg_seqtrack *t, unsigned b, uint64_t seq) {
@@ -768,8 +816,10 @@ TEST(reorder_window_noted_cause_and_new_boot_are_not_held) {
         CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_OVERRUN);
         CHECK_INT(kmsg_loss_get_first_seq(l), 13);
         CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
-        /* A gap, then the next boot from 0: the gap is the old boot's. */
-        CHECK_INT(feed(t, 23, &l), KMSG_SEQ_HELD);
+        /* A gap, then the next boot from 0, the clock 50 s back: the gap is the old boot's. */
+        r = rec(23, 50000000, "the last of a boot");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        kmsg_record_unref(r);
         r = rec(0, 0, "Linux version (next boot)");
         CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
         kmsg_record_unref(r);
@@ -813,6 +863,7 @@ TEST(time_dropping_more_than_30s_while_seq_goes_on_is_a_new_boot) {
         CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
         /* 31 s back with the numbers going on: the next boot, whose ring had rotated. */
         CHECK_INT(feed_at(t, 8, 60000000, &l), 0);
+        CHECK_INT(feed_at(t, 9, 60000001, &l), 0);
         l = NULL;
         CHECK_INT(feed_at(t, 100, 29000000, &l), KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
         CHECK_INT(kmsg_loss_get_cause(l), KMSG_LOSS_ROTATED);
@@ -821,11 +872,10 @@ TEST(time_dropping_more_than_30s_while_seq_goes_on_is_a_new_boot) {
         CHECK_INT(kmsg_loss_has_before(l), 0);
         CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
         CHECK_INT(kmsg_seqtrack_get_lost(t), 102);
-        /* Right after it, by one: a new boot whose first record is kept. */
+        /* Right after it, by one: one stamp out of line, no boot (a reboot starts the numbers again). */
         CHECK_INT(feed_at(t, 101, 31000001, &l), 0);
-        CHECK_INT(feed_at(t, 102, 0, &l), KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS);
-        CHECK_INT(kmsg_loss_get_count(l), 102);
-        CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
+        CHECK_INT(feed_at(t, 102, 0, &l), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
         kmsg_seqtrack_unref(t);
 
         /* With the reorder window: the gap before it is the old boot's, settled first. */
@@ -881,7 +931,8 @@ TEST(a_new_boot_id_is_a_new_boot) {
         struct kmsg_seqtrack *t = new_track();
         const struct kmsg_loss *l;
         struct kmsg_record *r;
-        const char *a = "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e", *b = "9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4";
+        const char *a = "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e", *b = "9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4",
+                   *c = "c0ffee0123456789abcdef0123456789";
 
         r = export_rec(1, 2, a, "x");
         CHECK_STR(kmsg_record_get_boot_id(r), a);
@@ -903,12 +954,15 @@ TEST(a_new_boot_id_is_a_new_boot) {
         CHECK_INT(feed_id(t, 4, NULL, &l), 0);
         CHECK_INT(feed_id(t, 5, b, &l), 0);
         /* Back to 0 with the same text and a new id: a new boot at once, never held as a duplicate. */
-        CHECK_INT(feed_id(t, 0, a, &l), KMSG_SEQ_NEW_BOOT);
+        CHECK_INT(feed_id(t, 0, c, &l), KMSG_SEQ_NEW_BOOT);
         CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
         CHECK_INT(kmsg_seqtrack_get_duplicates(t), 0);
         /* The same id again, the same numbers: duplicates, as before. */
-        CHECK_INT(feed_id(t, 1, a, &l), 0);
-        CHECK_INT(feed_id(t, 1, a, &l), KMSG_SEQ_DUPLICATE);
+        CHECK_INT(feed_id(t, 1, c, &l), 0);
+        CHECK_INT(feed_id(t, 1, c, &l), KMSG_SEQ_DUPLICATE);
+        /* Back to a boot id seen before: no new boot, no rotation claimed. */
+        CHECK_INT(feed_id(t, 2, a, &l), 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 3);
         kmsg_seqtrack_unref(t);
 }
 
@@ -943,5 +997,52 @@ TEST(reorder_window_releases_seq_2_64_minus_1) {
         CHECK(kmsg_loss_get_first_seq(l) == 1);
         CHECK(kmsg_loss_get_count(l) == UINT64_MAX - 1);
         CHECK_INT(pop_seq(t, &seq, &l), -ENODATA);
+        kmsg_seqtrack_unref(t);
+}
+
+/* Issue 32's invented losses: hostile time stamps and boot ids make no boot and no loss. */
+TEST(hostile_stamps_and_boot_ids_invent_no_boot_or_loss) {
+        struct kmsg_seqtrack *t = new_track();
+        const struct kmsg_loss *l;
+        uint64_t i;
+        int f, bad = 0;
+
+        /* One record with a wild time stamp among 1,000 (high, then low). */
+        for (i = 0; i < 1000; i++) {
+                uint64_t usec = i == 500 ? UINT64_MAX / 2 : i == 700 ? 0 : 100000000 + i * 1000;
+
+                if (i == 800)
+                        usec = UINT64_MAX / 3; /* and a gap after it: the next one is back in line */
+                f = feed_at(t, i >= 801 ? i + 2 : i, usec, &l);
+                if ((f & ~KMSG_SEQ_LOSS) != 0 || ((f & KMSG_SEQ_LOSS) && i != 801))
+                        bad++;
+        }
+        CHECK_INT(bad, 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 2);
+        kmsg_seqtrack_unref(t);
+
+        /* The time jumping back every other record, 2,000 records. */
+        bad = 0;
+        t = new_track();
+        for (i = 0; i < 2000; i++)
+                if (feed_at(t, i, i % 2 ? 1000 + i : 4000000000 + i, &l) != 0)
+                        bad++;
+        CHECK_INT(bad, 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        kmsg_seqtrack_unref(t);
+
+        /* An alternating _BOOT_ID, 20,000 records: two boots, and only boot 2's seq 0 before its first record. */
+        bad = 0;
+        t = new_track();
+        for (i = 0; i < 20000; i++) {
+                f = feed_id(t, i, i % 2 ? "9e8d7c6b5a4f43e2a1b0c9d8e7f6a5b4" : "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e", &l);
+                if (f != (i == 1 ? (KMSG_SEQ_NEW_BOOT | KMSG_SEQ_LOSS) : 0))
+                        bad++;
+        }
+        CHECK_INT(bad, 0);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 1);
         kmsg_seqtrack_unref(t);
 }

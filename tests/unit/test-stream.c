@@ -713,6 +713,38 @@ TEST(junk_run_returns_to_the_caller) {
  * Issue 13 #4: a header at byte 2048 splits the line only if it is the
  * very next record: seq + 1, a time stamp within an hour of the cut one's.
  */
+/*
+ * util-linux's -K form, records separated by NUL bytes: an empty line
+ * between the text and the NUL ends the message with a newline, as
+ * util-linux 2.43 reads it (each empty line one); after dictionary lines,
+ * and between records separated by newlines, empty lines separate.
+ */
+static const char nul_blank[] =
+        "6,1,1000,-;one\n\0"
+        "6,2,2000,-,caller=T1;two\n\n\0"
+        "6,3,3000,-;three\n\n\n\0"
+        "6,4,4000,-;four\n SUBSYSTEM=x\n\n\0"
+        "6,5,5000,-;five\n\n"
+        "6,6,6000,-;six\n";
+static const char nul_blank_want[] =
+        "R@1 pri=6 seq=1 usec=1000 flags=- fields= msg=one\n"
+        "R@2 pri=6 seq=2 usec=2000 flags=- fields=caller=T1 caller=T1 msg=two\\0a\n"
+        "R@4 pri=6 seq=3 usec=3000 flags=- fields= msg=three\\0a\\0a\n"
+        "R@7 pri=6 seq=4 usec=4000 flags=- fields= msg=four |SUBSYSTEM=x\n"
+        "R@10 pri=6 seq=5 usec=5000 flags=- fields= msg=five\n"
+        "R@12 pri=6 seq=6 usec=6000 flags=- fields= msg=six\n"
+        "EOF\n";
+
+TEST(nul_separated_empty_line_ends_the_message_with_a_newline) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(nul_blank), KMSG_FORMAT_KMSG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, nul_blank_want);
+        free(t);
+        t = check_all_boundaries(__FILE__, __LINE__, LIT(nul_blank), KMSG_FORMAT_AUTO, 0);
+        check_transcript(__FILE__, __LINE__, t, nul_blank_want);
+        free(t);
+}
+
 TEST(split_at_2048_only_before_the_next_record) {
         static const struct {
                 const char *next;
@@ -781,7 +813,8 @@ TEST(split_at_2048_not_inside_the_header) {
  * Multi-line messages in the syslog form, as "dmesg -r", "dmesg" and
  * "dmesg -x" print them: further lines are indented by the width of the
  * first line's head, and exactly that indent is taken off.  A blank line
- * shorter than the indent ends the record; one as long is an empty line.
+ * is a line of the message, as util-linux reads it (a message that ends in
+ * a newline prints so).
  */
 static const char syslog_multi[] =
         "<4>[    1.000000] WARNING: at foo\n"
@@ -801,7 +834,7 @@ static const char syslog_multi[] =
         "   line";
 static const char syslog_multi_want[] =
         "R@1 pri=4 usec=1000000 flags= fields= msg=WARNING: at foo\\0aCall Trace:\\0a <TASK>\\0a"
-        "\\09back\\5cslash\\0a\\0a[    2.000000] not a record\n"
+        "\\09back\\5cslash\\0a\\0a[    2.000000] not a record\\0a\n"
         "R@8 usec=3000000 flags= fields= msg=plain\\0acont\n"
         "R@10 pri=3 usec=4000000 flags= fields= msg=decoded\\0a  two spaces\n"
         "R@12 pri=14 flags= fields= msg=no time\\0ax\n"
@@ -854,9 +887,12 @@ TEST(syslog_caller_every_boundary) {
 }
 
 /*
- * A syslog-form capture cut inside a multi-line message: the lines before
- * the first record are one error; a line indented less than the view
- * indents is junk, reported and not joined.
+ * A syslog-form capture cut inside a multi-line message: each line before
+ * the first record is a record of its own with no priority and no time
+ * (blank lines go with the one before); after a record, every line that
+ * starts none continues it, as util-linux reads it: indented as the view
+ * indents, the indent is taken off, indented less or not at all, kept as
+ * it is.
  */
 static const char syslog_cut[] =
         "                  Call Trace:\n"
@@ -868,12 +904,39 @@ static const char syslog_cut[] =
         "-- 9 messages lost --\n"
         "<6>[    2.000000] last\n";
 static const char syslog_cut_want[] =
-        "E-74@1 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
-        "R@4 pri=4 usec=1000000 flags= fields= msg=first\\0amore\n"
-        "E-74@6 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
-        "E-74@7 not a syslog-form line: expected \"<PRI>\" or \"[SECONDS]\"\n"
+        "R@1 flags= fields= msg=                  Call Trace:\n"
+        "R@2 flags= fields= msg=                   <TASK>\\0a                  \n"
+        "R@4 pri=4 usec=1000000 flags= fields= msg=first\\0amore\\0a  junk\\0a-- 9 messages lost --\n"
         "R@8 pri=6 usec=2000000 flags= fields= msg=last\n"
         "EOF\n";
+
+/*
+ * What people paste: a caller id with no text (KASAN), a head whose last
+ * space a paste cut, "dmesg -T" stamps, lines without time stamps, and
+ * escapes: only those a printer makes are decoded.
+ */
+static const char syslog_paste[] =
+        "[  744.596650][ T3173]\n"
+        "<4>[    1.253015]\n"
+        "                  the message on the next line\n"
+        "[Sat Dec  5 23:19:32 2026] a wall-clock stamp\n"
+        "                           its second line\n"
+        "kern  :warn  : [Sat Dec  5 23:19:33 2026] [  C2] decoded, wall clock, caller\n"
+        "<6>[    2.000000] path C:\\temp\\x41 \\x5cx41 \\x1b \\xc2\\xb0 \\X7F\n";
+static const char syslog_paste_want[] =
+        "R@1 usec=744596650 flags= fields=caller=T3173 caller=T3173 msg=\n"
+        "R@2 pri=4 usec=1253015 flags= fields= msg=\\0athe message on the next line\n"
+        "R@4 flags= fields= msg=a wall-clock stamp\\0aits second line\n"
+        "R@6 pri=4 flags= fields=caller=C2 caller=C2 msg=decoded, wall clock, caller\n"
+        "R@7 pri=6 usec=2000000 flags= fields= msg=path C:\\5ctemp\\5cx41 \\5cx41 \\1b \\c2\\b0 \\5cX7F\n"
+        "EOF\n";
+
+TEST(syslog_paste_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_paste), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_paste_want);
+        free(t);
+}
 
 TEST(syslog_cut_every_boundary) {
         char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_cut), KMSG_FORMAT_SYSLOG, 0);

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The sequence tracker's state, shared by seqtrack.c and its reorder window (seqtrack-window.c). */
+#ifndef KMSG_SEQTRACK_PRIVATE_H
+#define KMSG_SEQTRACK_PRIVATE_H
+
+#include "kmsg-private.h"
+
+/* The sequence numbers remembered (with a fingerprint each) for telling duplicates. */
+#define SEQ_WINDOW 65536u
+/* The most candidate duplicates stamped 0 held before deciding. */
+#define HOLD_MAX 4096u
+/* The largest reorder window: records are held in memory while it is open. */
+#define REORDER_MAX 4096u
+/*
+ * A time stamp that drops by more than this starts a new boot (see
+ * seqtrack.c for when it does not): printk stamps step back across CPUs by
+ * microseconds, a boot takes far longer than this to reach the time where
+ * the last one ended.
+ */
+#define BOOT_TIME_DROP 30000000u
+/* The boot ids remembered: a return to one of them is no new boot. */
+#define BOOT_IDS 8u
+
+struct slot {
+        uint64_t seq;
+        uint32_t fp;
+        uint32_t segment; /* which segment stored it; 0: never */
+};
+
+struct held {
+        struct kmsg_record *r;
+        int flags;
+        struct kmsg_loss *loss; /* owned; NULL without KMSG_SEQ_LOSS */
+};
+
+/* A FIFO of records with their verdicts. */
+struct queue {
+        struct held *v;
+        size_t head;
+        size_t len;
+        size_t cap;
+};
+
+/* Missing sequence numbers first..last, found when fed was made_at. */
+struct hole {
+        uint64_t first, last;
+        uint64_t made_at;
+};
+
+struct kmsg_seqtrack {
+        int n_ref;
+        unsigned reorder;      /* the reorder window in records; 0: gaps are reported at once */
+        uint64_t fed;          /* records fed with a sequence number */
+        struct queue win;      /* held while a hole is open, flags unused */
+        struct hole *holes;    /* the open holes, in sequence order */
+        size_t n_holes, holes_cap;
+        uint64_t win_usec;     /* the time stamp of the record before the first hole */
+        bool tentative;    /* holding candidate duplicates */
+        uint64_t tent_next; /* the next candidate's sequence number */
+        struct queue held;  /* candidates, flags unused */
+        struct queue ready; /* released records, for kmsg_seqtrack_pop() */
+        bool have_last;
+        uint64_t last_seq;
+        uint64_t last_usec;
+        bool have_prev;     /* prev_usec: the time stamp of the record accepted before the last */
+        uint64_t prev_usec;
+        char *boot_id;     /* the last boot id seen (kmsg_record_get_boot_id()), or NULL */
+        char *boot_ids[BOOT_IDS]; /* the boot ids seen, the oldest overwritten first */
+        unsigned next_boot_id;
+        uint64_t seg_first;
+        bool have_expect;
+        uint64_t expect;
+        bool have_cause;
+        enum kmsg_loss_cause cause;
+        struct kmsg_loss *spare; /* allocated before a feed, so a loss found cannot fail */
+        struct kmsg_loss *out;   /* the loss last returned, valid until the next call */
+        struct slot *ring;
+        uint64_t lost;
+        uint64_t dups;
+        uint64_t clashes;
+        uint64_t segments;
+};
+
+/* seqtrack-core.c */
+bool seq_time_drops(const struct kmsg_seqtrack *t, const struct kmsg_record *r);
+int seq_new_segment(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp, struct kmsg_loss *ret_loss);
+int queue_push(struct queue *q, const struct kmsg_record *r, int flags, struct kmsg_loss *l);
+void queue_clear(struct queue *q);
+uint32_t seq_fingerprint(const struct kmsg_record *r);
+bool seq_starts_boot(const struct kmsg_seqtrack *t, const struct kmsg_record *r);
+void seq_accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp);
+bool seq_seen_same(const struct kmsg_seqtrack *t, uint64_t seq, uint32_t fp);
+int seq_push_ready(struct kmsg_seqtrack *t, const struct kmsg_record *r, int flags, const struct kmsg_loss *v);
+int seq_feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+
+/* seqtrack-window.c: the reorder window. */
+int window_feed(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);
+int window_settle_all(struct kmsg_seqtrack *t);
+int window_expire(struct kmsg_seqtrack *t);
+
+/* seqtrack-loss.c */
+struct kmsg_loss *loss_alloc(void);
+
+#endif
