@@ -113,6 +113,7 @@ static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
                         t->dups += t->held.len;
                         break;
                 }
+                /* The rest follow the first by one each, in its new segment: accepted as they are. */
                 f = i == 0 ? seq_new_segment(t, h, seq_fingerprint(h), &loss) : seq_feed_one(t, h, &loss);
                 e = f < 0 ? f : seq_push_ready(t, h, f, &loss);
         }
@@ -123,7 +124,8 @@ static int release_held(struct kmsg_seqtrack *t, const struct kmsg_record *r) {
         f = seq_feed_one(t, r, &loss);
         if (f < 0)
                 return f;
-        if (f & KMSG_SEQ_HELD)
+        /* Held again (the start of another overlap), or a duplicate, which never comes out. */
+        if (f & (KMSG_SEQ_HELD | KMSG_SEQ_DUPLICATE))
                 return KMSG_SEQ_HELD;
         e = seq_push_ready(t, r, f, &loss);
         return e < 0 ? e : KMSG_SEQ_HELD;

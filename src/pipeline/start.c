@@ -88,7 +88,7 @@ static void probe_newest(struct run *run);
  * after the probes.
  */
 static void probe_oldest(struct run *run) {
-        uint64_t clear_seq = 0, clear_usec;
+        uint64_t clear_seq = 0, clear_usec = 0;
         bool have_clear = probe_first(run, KMSG_SEEK_CLEAR, &clear_seq, &clear_usec);
 
         run->have_oldest = probe_first(run, KMSG_SEEK_START, &run->oldest_seq, &run->oldest_usec);
@@ -105,7 +105,18 @@ static void probe_oldest(struct run *run) {
                 }
         }
         run->have_probed = have_clear || run->have_oldest;
-        run->probed_seq = run->have_oldest && run->oldest_seq > clear_seq ? run->oldest_seq : clear_seq;
+        /*
+         * The first record reading after SEEK_DATA must give is the first
+         * probe's: records after the clear are there to read.  Where the
+         * ring rotated past it before the second probe, those records went
+         * after kdmesg started, and are lost; only what was gone before the
+         * first probe rotated out before the start (judge_start()).
+         */
+        run->probed_seq = have_clear ? clear_seq : run->oldest_seq;
+        if (have_clear && run->have_oldest && clear_seq < run->oldest_seq) {
+                run->oldest_seq = clear_seq;
+                run->oldest_usec = clear_usec;
+        }
 }
 
 /* The newest record in the ring, before --follow-new opens at the end. */

@@ -264,7 +264,7 @@ bad_usage() {
         run --separate-stderr env COLUMNS=80 "$KDMESG" -K "$F" --format=table
         [ "$status" -eq 0 ]
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 80 ]
-        [[ "${lines[2]}" == "      1      1.000000 info   pci       +pci:0000:00:1f.2 hello"* ]]
+        [[ "${lines[1]}" == "      1      1.000000 info   pci       +pci:0000:00:1f.2 hello"* ]]
         # 60 columns: DEVICE is cut to fit, the rows keep their layout.
         run --separate-stderr env COLUMNS=60 "$KDMESG" -K "$F" --format=table
         [ "$status" -eq 0 ]

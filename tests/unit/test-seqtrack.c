@@ -1046,3 +1046,30 @@ TEST(hostile_stamps_and_boot_ids_invent_no_boot_or_loss) {
         CHECK_INT(kmsg_seqtrack_get_lost(t), 1);
         kmsg_seqtrack_unref(t);
 }
+
+/* Candidates stamped 0 that no boot explains, then a duplicate: none of them comes out (fuzz-reader found it). */
+TEST(held_candidates_then_a_duplicate_come_out_as_nothing) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        const struct kmsg_loss *l;
+        uint64_t i;
+
+        for (i = 0; i < 10; i++) {
+                r = rec(i, i < 5 ? 0 : i * 1000, "same");
+                CHECK_INT(kmsg_seqtrack_feed(t, r, &l), 0);
+                kmsg_record_unref(r);
+        }
+        for (i = 0; i < 3; i++) {
+                r = rec(i, 0, "same");
+                CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+                kmsg_record_unref(r);
+        }
+        /* Not the next candidate, but a record seen: the time went back 9 ms only, no boot. */
+        r = rec(7, 7000, "same");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_HELD);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_pop(t, &r, &l), -ENODATA);
+        CHECK_INT(kmsg_seqtrack_get_duplicates(t), 4);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 1);
+        kmsg_seqtrack_unref(t);
+}
