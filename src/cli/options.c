@@ -18,6 +18,7 @@
 #include "input/console.h"
 #include "base/i18n.h"
 #include "cli/options.h"
+#include "pipeline/upload.h"
 #include "time/timefmt.h"
 #include "text/diag.h"
 #include "text/util.h"
@@ -324,9 +325,13 @@ static enum options_result opt_machine(struct options *o, int c, const char *arg
 /* --upload, --trust, --key, --cert. */
 static enum options_result opt_upload(struct options *o, int c, const char *arg) {
         if (c == OPT_UPLOAD) {
+                char shown[512];
+
+                /* A user:password in it is never repeated. */
                 if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0)
                         return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected http:// or https://)"), arg);
+                                            _("bad URL '%s' for --upload (expected http:// or https://)"),
+                                            upload_url_shown(arg, shown, sizeof(shown)));
                 o->upload = arg;
                 return OPTIONS_RUN;
         }

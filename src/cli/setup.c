@@ -162,8 +162,18 @@ bool options_marks_inferred(const struct options *o) {
 }
 
 enum options_result options_setup_export(struct options *o, bool live) {
+        const char *max = getenv("KDMESG_JOURNAL_FIELDS_MAX");
+        uint64_t v;
+
         if (!(sink_of_format(o->format)->flags & SINK_BOOT_TIME))
                 return OPTIONS_RUN;
+        /* A collector that takes fewer (or more) fields per entry than journald's 1024. */
+        if (max && (parse_u64(max, &v) < 0 || v < 16 || v > 65536))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad number '%s' in KDMESG_JOURNAL_FIELDS_MAX (fields per entry, 16 to 65536)"),
+                                    max);
+        if (max)
+                o->out.journal_fields_max = (unsigned)v;
         /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
         if (!o->out.time.have_boot)
                 return options_fail(o, OPTIONS_FAILED,
@@ -188,13 +198,22 @@ enum options_result options_setup_export(struct options *o, bool live) {
 
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
         const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
+        const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS");
         uint64_t v;
 
         *ret = (struct upload_config){
                 .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
                 .retry_forever = o->follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
-                .stop_ms = UPLOAD_STOP_MS,
+                .stop_ms = UPLOAD_STOP_MS, .request_ms = UPLOAD_REQUEST_MS,
+                .machine = { .boot_id = o->out.boot_id, .hostname = o->out.hostname,
+                             .machine_id = o->out.machine_id,
+                             .boot_usec = o->out.time.have_boot ? o->out.time.boot_usec : 0 },
         };
+        if (req && (parse_u64(req, &v) < 0 || v < 1 || v > 3600000))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad time '%s' in KDMESG_UPLOAD_TIMEOUT_MS (milliseconds, 1 to 3600000)"), req);
+        if (req)
+                ret->request_ms = (unsigned)v;
         if (stop && (parse_u64(stop, &v) < 0 || v < 1 || v > 3600000))
                 return options_fail(o, OPTIONS_FAILED,
                                     _("bad time '%s' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)"), stop);

@@ -22,6 +22,15 @@
  * fields a record read from export input carried that kdmesg does not
  * make itself are written after them, as they were.
  *
+ * What journald and systemd-journal-remote refuse is never written, since
+ * the collector drops the connection at such an entry and everything
+ * after it (issue 32): __REALTIME_TIMESTAMP and __MONOTONIC_TIMESTAMP are
+ * clamped to journald's range (below 2^55 us), a _BOOT_ID that is no
+ * 128-bit id is left out, a carried __ field (the source journal's
+ * __CURSOR, __SEQNUM, ...) is not passed on, and the fields past the
+ * collector's limit (journald's 1024 per entry) are merged into one,
+ * KMSG_MERGED ("NAME=VALUE" lines).  Each change is said on stderr.
+ *
  * A loss is an entry of its own: KDMESG_LOST (how many, 0 unknown),
  * KDMESG_LOST_FIRST_SEQ, KDMESG_LOST_CAUSE, MESSAGE worded as the loss
  * lines, MESSAGE_ID=EXPORT_LOSS_MESSAGE_ID, SYSLOG_IDENTIFIER=kdmesg.
@@ -34,58 +43,15 @@
 
 #include "select/device.h"
 #include "text/escape.h"
+#include "output/export-fields.h"
 #include "output/export.h"
 #include "output/loss-text.h"
 #include "output/loss.h"
 #include "text/writer.h"
 #include "output/sink.h"
-#include "text/utf8.h"
-
-/* Whether a value must use the binary form. */
-static bool needs_binary(const char *p, size_t len) {
-        size_t i;
-
-        for (i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)p[i];
-
-                if ((c < 0x20 && c != '\t') || c == 0x7f)
-                        return true;
-        }
-        return !utf8_is_valid(p, len);
-}
-
-static void out_le64(uint64_t v) {
-        char b[8];
-        int i;
-
-        for (i = 0; i < 8; i++) {
-                b[i] = (char)(v & 0xff);
-                v >>= 8;
-        }
-        out_write(b, 8);
-}
-
-static void field(const char *key, const char *val, size_t len) {
-        out_puts(key);
-        if (needs_binary(val, len)) {
-                out_putc('\n');
-                out_le64(len);
-        } else
-                out_putc('=');
-        out_write(val, len);
-        out_putc('\n');
-}
-
-static void field_str(const char *key, const char *val) {
-        field(key, val, strlen(val));
-}
-
-static void field_u64(const char *key, uint64_t v) {
-        out_puts(key);
-        out_putc('=');
-        out_u64(v);
-        out_putc('\n');
-}
+#include "text/diag.h"
+#include "base/bootid.h"
+#include "base/i18n.h"
 
 /* Fields kdmesg makes itself: the same names from export input are not written twice. */
 static const char *const own[] = {
@@ -166,15 +132,21 @@ static const char *jf(const struct kmsg_record *r, const char *key) {
  */
 static void machine_fields(const struct output_settings *set, const struct kmsg_record *r) {
         const char *v;
+        char id[33];
 
-        if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id))
-                field_str("_BOOT_ID", v);
+        /* The collector refuses a _BOOT_ID that is no 128-bit id: the input's is checked. */
+        if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id)) {
+                if (id128_parse(v, id) == 0)
+                        export_field_str("_BOOT_ID", id);
+                else
+                        export_ent.bad_boot = v;
+        }
         if ((r && (v = jf(r, "_HOSTNAME"))) || (v = set->hostname))
-                field_str("_HOSTNAME", v);
+                export_field_str("_HOSTNAME", v);
         if ((r && (v = jf(r, "_MACHINE_ID"))) || (v = set->machine_id))
-                field_str("_MACHINE_ID", v);
+                export_field_str("_MACHINE_ID", v);
         if ((r && (v = jf(r, "_RUNTIME_SCOPE"))) || (v = set->runtime_scope))
-                field_str("_RUNTIME_SCOPE", v);
+                export_field_str("_RUNTIME_SCOPE", v);
 }
 
 static int dict_fields(const struct kmsg_record *r) {
@@ -187,7 +159,7 @@ static int dict_fields(const struct kmsg_record *r) {
                         continue;
                 if (kernel_key_ok(key)) {
                         snprintf(name, sizeof(name), "_KERNEL_%s", key);
-                        field(name, val, len);
+                        export_var_field(name, val, len);
                 } else {
                         /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
                         size_t klen = strlen(key), k;
@@ -198,7 +170,7 @@ static int dict_fields(const struct kmsg_record *r) {
                         k = escape_into(kv, key, klen, ESC_EXPORT_KEY);
                         kv[k++] = '=';
                         memcpy(kv + k, val, len);
-                        field("KMSG_DICT", kv, k + len);
+                        export_var_field("KMSG_DICT", kv, k + len);
                         free(kv);
                 }
         }
@@ -206,7 +178,7 @@ static int dict_fields(const struct kmsg_record *r) {
 }
 
 static void devlink_field(const char *link, void *userdata) {
-        field_str("_UDEV_DEVLINK", link);
+        export_var_field("_UDEV_DEVLINK", link, strlen(link));
 }
 
 /*
@@ -224,13 +196,13 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
                 const char *key;
                 size_t i, n = kmsg_record_get_journal_count(r);
 
-                field("_UDEV_SYSNAME", val, len);
+                export_field("_UDEV_SYSNAME", val, len);
                 if ((val = kmsg_record_get_journal_value(r, "_UDEV_DEVNODE", &len)))
-                        field("_UDEV_DEVNODE", val, len);
+                        export_field("_UDEV_DEVNODE", val, len);
                 for (i = 0; i < n; i++)
                         if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 &&
                             strcmp(key, "_UDEV_DEVLINK") == 0)
-                                field("_UDEV_DEVLINK", val, len);
+                                export_var_field("_UDEV_DEVLINK", val, len);
                 return;
         }
         /* As journald: only for a device sysfs has (a "+pci:..." value names one that may be gone). */
@@ -239,74 +211,13 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
         name = devnames_get(names, dev);
         if (!name)
                 return;
-        field_str("_UDEV_SYSNAME", name);
+        export_field_str("_UDEV_SYSNAME", name);
         if (devnames_get_node(names, dev, node, sizeof(node)) == 0)
-                field_str("_UDEV_DEVNODE", node);
+                export_field_str("_UDEV_DEVNODE", node);
         devnames_each_link(names, dev, devlink_field, NULL);
 }
 
 static void flush_loss(struct sink *s, const struct kmsg_record *next);
-
-static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        const struct output_settings *set = s->settings;
-        const char *msg, *key, *val;
-        struct syslog_ident id;
-        bool has_id = false;
-        size_t len, i, n;
-        int e;
-
-        flush_loss(s, r);
-        if (kmsg_record_has_timestamp(r) && set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, kmsg_record_get_timestamp(r)));
-        else if ((val = kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)))
-                field("__REALTIME_TIMESTAMP", val, len);
-        if ((val = kmsg_record_get_journal_value(r, "__MONOTONIC_TIMESTAMP", &len)))
-                field("__MONOTONIC_TIMESTAMP", val, len);
-        else if (kmsg_record_has_timestamp(r))
-                field_u64("__MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
-        machine_fields(set, r);
-        if (kmsg_record_has_timestamp(r))
-                field_u64("_SOURCE_MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
-        field_str("_TRANSPORT", "kernel");
-        msg = kmsg_record_get_message(r, &len);
-        if (kmsg_record_has_priority(r)) {
-                field_u64("PRIORITY", kmsg_record_get_level(r));
-                /* journald writes it on every record, the kernel's (0) too: journalctl --facility=kern. */
-                field_u64("SYSLOG_FACILITY", kmsg_record_get_facility(r));
-                if (kmsg_record_get_facility(r) != 0)
-                        has_id = export_parse_identifier(msg, len, &id);
-        }
-        if (has_id) {
-                field("SYSLOG_IDENTIFIER", id.ident, id.ident_len);
-                if (id.pid)
-                        field("SYSLOG_PID", id.pid, id.pid_len);
-                field("MESSAGE", msg + id.rest, len - id.rest);
-                /* Where "ident[pid]: " + MESSAGE is not the message (white space), the exact one. */
-                if (!prefix_is_plain(msg, len, &id))
-                        field("KMSG_MESSAGE", msg, len);
-        } else {
-                if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) == 0)
-                        field_str("SYSLOG_IDENTIFIER", "kernel");
-                field("MESSAGE", msg, len);
-        }
-        e = dict_fields(r);
-        if (e < 0)
-                return e;
-        udev_fields(set, r);
-        if (kmsg_record_has_seqnum(r))
-                field_u64("SEQNUM", kmsg_record_get_seqnum(r));
-        field_str("KMSG_FLAGS", kmsg_record_get_flags(r));
-        if (*kmsg_record_get_fields(r))
-                field_str("KMSG_FIELDS", kmsg_record_get_fields(r));
-        n = kmsg_record_get_journal_count(r);
-        for (i = 0; i < n; i++)
-                if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key) &&
-                    !(strcmp(key, "_UDEV_DEVLINK") == 0 && jf(r, "_UDEV_SYSNAME")))
-                        field(key, val, len);
-        out_putc('\n');
-        sink_end_item(s);
-        return 0;
-}
 
 /*
  * A loss is written right before the record after it, with that record's
@@ -316,7 +227,124 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
 struct export_sink {
         struct sink base;
         struct kmsg_loss *pending;
+        uint64_t n_adjusted; /* records changed for the collector */
 };
+
+/*
+ * A time stamp of export input: -1 when there is none or it is not a
+ * number (*clamped set then, it is left out), else in journald's range.
+ */
+static int64_t carried_time(const struct kmsg_record *r, const char *key, bool *clamped) {
+        const char *val = kmsg_record_get_journal_value(r, key, NULL);
+        uint64_t v = 0;
+
+        if (!val)
+                return -1;
+        if (!*val || strspn(val, "0123456789") != strlen(val) || strlen(val) > 20) {
+                *clamped = true;
+                return -1;
+        }
+        for (; *val; val++)
+                v = v > EXPORT_TIME_MAX ? v : v * 10 + (uint64_t)(*val - '0');
+        return (int64_t)export_clamp_time(v > EXPORT_TIME_MAX ? INT64_MAX : (int64_t)v, strcmp(key, "__REALTIME_TIMESTAMP") == 0,
+                                   clamped);
+}
+
+/* After the entry: what was changed for the collector, one line per record (ADJUSTED_SHOWN of them). */
+static void say_adjusted(struct export_sink *x, const struct kmsg_record *r) {
+        char what[64];
+
+        if (!export_ent.rt_clamped && !export_ent.mono_clamped && !export_ent.bad_boot && !export_ent.n_merged && !export_ent.merge_failed)
+                return;
+        if (++x->n_adjusted > ADJUSTED_SHOWN)
+                return;
+        if (kmsg_record_has_seqnum(r))
+                snprintf(what, sizeof(what), _("seq %llu"), (unsigned long long)kmsg_record_get_seqnum(r));
+        else
+                snprintf(what, sizeof(what), _("a record without a sequence number"));
+        if (export_ent.rt_clamped || export_ent.mono_clamped)
+                warnx_(_("%s: a time stamp outside journald's range (0 to 2^55 us) is written as its end or "
+                         "left out"),
+                       what);
+        if (export_ent.bad_boot)
+                warnx_(_("%s: _BOOT_ID '%s' is no 128-bit id: left out (the collector refuses it)"), what,
+                       export_ent.bad_boot);
+        if (export_ent.n_merged)
+                warnx_(_("%s: %u fields past the collector's limit of fields per entry go into KMSG_MERGED"), what,
+                       export_ent.n_merged);
+        if (export_ent.merge_failed)
+                warnx_(_("%s: fields past the collector's limit left out: %s"), what, strerror(ENOMEM));
+}
+
+static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        const struct output_settings *set = s->settings;
+        const char *msg, *key, *val;
+        struct syslog_ident id;
+        bool has_id = false;
+        size_t len, i, n;
+        int64_t v;
+        int e;
+
+        flush_loss(s, r);
+        export_entry_begin();
+        if (kmsg_record_has_timestamp(r) && set->time.have_boot)
+                export_field_u64("__REALTIME_TIMESTAMP",
+                          export_clamp_time(timefmt_wall(&set->time, kmsg_record_get_timestamp(r)), true, &export_ent.rt_clamped));
+        else if ((v = carried_time(r, "__REALTIME_TIMESTAMP", &export_ent.rt_clamped)) > 0)
+                export_field_u64("__REALTIME_TIMESTAMP", (uint64_t)v);
+        if ((v = carried_time(r, "__MONOTONIC_TIMESTAMP", &export_ent.mono_clamped)) >= 0)
+                export_field_u64("__MONOTONIC_TIMESTAMP", (uint64_t)v);
+        else if (kmsg_record_has_timestamp(r))
+                export_field_u64("__MONOTONIC_TIMESTAMP",
+                          export_clamp_time(kmsg_record_get_timestamp(r) > INT64_MAX ? INT64_MAX
+                                                                              : (int64_t)kmsg_record_get_timestamp(r),
+                                     false, &export_ent.mono_clamped));
+        machine_fields(set, r);
+        if (kmsg_record_has_timestamp(r))
+                export_field_u64("_SOURCE_MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
+        export_field_str("_TRANSPORT", "kernel");
+        msg = kmsg_record_get_message(r, &len);
+        if (kmsg_record_has_priority(r)) {
+                export_field_u64("PRIORITY", kmsg_record_get_level(r));
+                /* journald writes it on every record, the kernel's (0) too: journalctl --facility=kern. */
+                export_field_u64("SYSLOG_FACILITY", kmsg_record_get_facility(r));
+                if (kmsg_record_get_facility(r) != 0)
+                        has_id = export_parse_identifier(msg, len, &id);
+        }
+        if (has_id) {
+                export_field("SYSLOG_IDENTIFIER", id.ident, id.ident_len);
+                if (id.pid)
+                        export_field("SYSLOG_PID", id.pid, id.pid_len);
+                export_field("MESSAGE", msg + id.rest, len - id.rest);
+                /* Where "ident[pid]: " + MESSAGE is not the message (white space), the exact one. */
+                if (!prefix_is_plain(msg, len, &id))
+                        export_field("KMSG_MESSAGE", msg, len);
+        } else {
+                if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) == 0)
+                        export_field_str("SYSLOG_IDENTIFIER", "kernel");
+                export_field("MESSAGE", msg, len);
+        }
+        export_entry_limit(set->journal_fields_max);
+        e = dict_fields(r);
+        if (e < 0)
+                return e;
+        udev_fields(set, r);
+        if (kmsg_record_has_seqnum(r))
+                export_field_u64("SEQNUM", kmsg_record_get_seqnum(r));
+        export_field_str("KMSG_FLAGS", kmsg_record_get_flags(r));
+        if (*kmsg_record_get_fields(r))
+                export_field_str("KMSG_FIELDS", kmsg_record_get_fields(r));
+        n = kmsg_record_get_journal_count(r);
+        /* The source journal's own __ fields (__CURSOR, __SEQNUM, ...) are not the record's. */
+        for (i = 0; i < n; i++)
+                if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key) &&
+                    strncmp(key, "__", 2) != 0 && !(strcmp(key, "_UDEV_DEVLINK") == 0 && jf(r, "_UDEV_SYSNAME")))
+                        export_var_field(key, val, len);
+        export_entry_end();
+        sink_end_item(s);
+        say_adjusted((struct export_sink *)s, r);
+        return 0;
+}
 
 static void write_loss(const struct sink *s, const struct kmsg_loss *l, const struct kmsg_record *next) {
         const struct output_settings *set = s->settings;
@@ -324,20 +352,23 @@ static void write_loss(const struct sink *s, const struct kmsg_loss *l, const st
         char buf[256];
         int n;
 
+        bool clamped;
+
+        export_entry_begin();
         if (set->time.have_boot)
-                field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, at));
-        field_u64("__MONOTONIC_TIMESTAMP", at);
+                export_field_u64("__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
+        export_field_u64("__MONOTONIC_TIMESTAMP", export_clamp_time(at > INT64_MAX ? INT64_MAX : (int64_t)at, false, &clamped));
         machine_fields(set, next);
-        field_str("_TRANSPORT", "kernel");
-        field_u64("PRIORITY", 4);
-        field_str("SYSLOG_IDENTIFIER", "kdmesg");
-        field_str("MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
+        export_field_str("_TRANSPORT", "kernel");
+        export_field_u64("PRIORITY", 4);
+        export_field_str("SYSLOG_IDENTIFIER", "kdmesg");
+        export_field_str("MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
         n = loss_describe(l, &set->time, buf, sizeof(buf));
         if (n > 0)
-                field("MESSAGE", buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-        field_u64("KDMESG_LOST", kmsg_loss_get_count(l));
-        field_u64("KDMESG_LOST_FIRST_SEQ", kmsg_loss_get_first_seq(l));
-        field_str("KDMESG_LOST_CAUSE", kmsg_loss_cause_to_name(kmsg_loss_get_cause(l)));
+                export_field("MESSAGE", buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+        export_field_u64("KDMESG_LOST", kmsg_loss_get_count(l));
+        export_field_u64("KDMESG_LOST_FIRST_SEQ", kmsg_loss_get_first_seq(l));
+        export_field_str("KDMESG_LOST_CAUSE", kmsg_loss_cause_to_name(kmsg_loss_get_cause(l)));
         out_putc('\n');
         sink_end_item(s);
 }
@@ -373,36 +404,45 @@ static int export_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) 
         int len;
 
         flush_loss(s, NULL);
+        export_entry_begin();
         if (r && kmsg_record_has_timestamp(r)) {
                 uint64_t at = kmsg_record_get_timestamp(r);
+                bool clamped;
 
                 if (set->time.have_boot)
-                        field_u64("__REALTIME_TIMESTAMP", (uint64_t)timefmt_wall(&set->time, at));
-                field_u64("__MONOTONIC_TIMESTAMP", at);
+                        export_field_u64("__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
+                export_field_u64("__MONOTONIC_TIMESTAMP",
+                          export_clamp_time(at > INT64_MAX ? INT64_MAX : (int64_t)at, false, &clamped));
         }
         machine_fields(set, r);
-        field_str("_TRANSPORT", "kernel");
-        field_u64("PRIORITY", 5);
-        field_str("SYSLOG_IDENTIFIER", "kdmesg");
-        field_str("MESSAGE_ID", EXPORT_BOOT_MESSAGE_ID);
+        export_field_str("_TRANSPORT", "kernel");
+        export_field_u64("PRIORITY", 5);
+        export_field_str("SYSLOG_IDENTIFIER", "kdmesg");
+        export_field_str("MESSAGE_ID", EXPORT_BOOT_MESSAGE_ID);
         len = boot_describe(n, buf, sizeof(buf));
         if (len > 0)
-                field("MESSAGE", buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
-        field_u64("KDMESG_BOOT", n);
+                export_field("MESSAGE", buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+        export_field_u64("KDMESG_BOOT", n);
         if (r && kmsg_record_has_seqnum(r))
-                field_u64("KDMESG_BOOT_FIRST_SEQ", kmsg_record_get_seqnum(r));
+                export_field_u64("KDMESG_BOOT_FIRST_SEQ", kmsg_record_get_seqnum(r));
         out_putc('\n');
         sink_end_item(s);
         return 0;
 }
 
 static int export_finish(struct sink *s) {
+        struct export_sink *x = (struct export_sink *)s;
+
         flush_loss(s, NULL);
+        if (x->n_adjusted > ADJUSTED_SHOWN)
+                warnx_(_("%llu records in all had fields changed for the collector (the first %d are named above)"),
+                       (unsigned long long)x->n_adjusted, ADJUSTED_SHOWN);
         return 0;
 }
 
 static void export_free(struct sink *s) {
         kmsg_loss_unref(((struct export_sink *)s)->pending);
+        export_entry_free();
 }
 
 const struct sink_ops sink_export_ops = {

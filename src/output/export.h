@@ -4,11 +4,43 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The MESSAGE_ID of every loss entry in the export stream (journalctl MESSAGE_ID=...). */
 #define EXPORT_LOSS_MESSAGE_ID "9ac1b3703093449dace9a589386bdafe"
 /* The MESSAGE_ID of every new-boot entry in the export stream. */
 #define EXPORT_BOOT_MESSAGE_ID "fab5b5ca374041ef9ca064a2b02def0a"
+
+/*
+ * The most fields of an entry that journald and systemd-journal-remote
+ * take (journal-importer's ENTRY_FIELD_COUNT_MAX); the __ time stamps are
+ * not counted.  KDMESG_JOURNAL_FIELDS_MAX sets another (output_settings).
+ */
+#define EXPORT_FIELDS_MAX 1024
+
+/* journald's range for both time stamps of an entry: below 2^55 us (journal-importer's VALID_REALTIME). */
+#define EXPORT_TIME_MAX ((UINT64_C(1) << 55) - 1)
+
+/* The machine an entry is from: NULL for what is not known; boot_usec 0: no wall clock. */
+struct export_machine {
+        const char *boot_id, *hostname, *machine_id;
+        int64_t boot_usec;
+};
+
+/*
+ * export-refused.c: the length of the first entry of the export form at
+ * p, its ending blank line included; 0 when p holds no whole entry.
+ */
+size_t export_entry_len(const char *p, size_t len);
+/*
+ * export-refused.c: the loss entry that takes the place of record seq
+ * (time stamp usec) when the collector refused its entry:
+ * KDMESG_LOST=1, KDMESG_LOST_FIRST_SEQ, KDMESG_LOST_CAUSE=refused and
+ * KDMESG_REFUSED_REASON, as the loss entries of the stream have them.
+ * malloc()ed into *ret (*ret_len bytes).  0 or -ENOMEM.
+ */
+int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
+                         char **ret, size_t *ret_len);
 
 /* "ident[pid]: " at the head of a message of a userspace facility. */
 struct syslog_ident {

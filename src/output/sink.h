@@ -52,6 +52,8 @@ struct output_settings {
         const char *machine_id;
         /* _RUNTIME_SCOPE ("system", "initrd"): journald's for the live log; NULL for a dump. */
         const char *runtime_scope;
+        /* export: the most fields per entry (0: journald's, EXPORT_FIELDS_MAX); the rest go into KMSG_MERGED. */
+        unsigned journal_fields_max;
         bool json; /* the reports: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
         /* --lost: a source could not be opened: no totals, which would claim what was not read. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --upload: batches of the export stream, held until the collector accepted them (upload-queue.h). */
+/* --upload: the units of the export stream, held until the collector accepted them (upload-queue.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,76 +10,89 @@ void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max)
         *q = (struct upload_queue){ .batch_max = batch_max, .mem_max = mem_max };
 }
 
-static void batch_free(struct upload_batch *b) {
-        if (b) {
-                free(b->data);
-                free(b);
+static void unit_free(struct upload_unit *u) {
+        if (u) {
+                free(u->data);
+                free(u);
         }
 }
 
 void upload_queue_done(struct upload_queue *q) {
         while (q->head) {
-                struct upload_batch *b = q->head;
+                struct upload_unit *u = q->head;
 
-                q->head = b->next;
-                batch_free(b);
+                q->head = u->next;
+                unit_free(u);
         }
-        batch_free(q->open);
+        unit_free(q->open);
         *q = (struct upload_queue){};
 }
 
+static int reserve(struct upload_unit *u, size_t len) {
+        size_t cap = u->cap ? u->cap : 512;
+        char *d;
+
+        if (u->len + len <= u->cap)
+                return 0;
+        while (cap < u->len + len)
+                cap *= 2;
+        d = realloc(u->data, cap);
+        if (!d)
+                return -ENOMEM;
+        u->data = d;
+        u->cap = cap;
+        return 0;
+}
+
 int upload_queue_append(struct upload_queue *q, const void *p, size_t len) {
-        struct upload_batch *b = q->open;
+        struct upload_unit *u = q->open;
 
-        if (!b) {
-                b = q->open = calloc(1, sizeof(*b));
-                if (!b)
+        if (len == 0)
+                return 0;
+        if (!u) {
+                u = q->open = calloc(1, sizeof(*u));
+                if (!u)
                         return -ENOMEM;
         }
-        if (b->len + len > b->cap) {
-                size_t cap = b->cap ? b->cap : 4096;
-                char *d;
-
-                while (cap < b->len + len)
-                        cap *= 2;
-                d = realloc(b->data, cap);
-                if (!d)
-                        return -ENOMEM;
-                b->data = d;
-                b->cap = cap;
-        }
-        memcpy(b->data + b->len, p, len);
-        b->len += len;
+        if (reserve(u, len) < 0)
+                return -ENOMEM;
+        memcpy(u->data + u->len, p, len);
+        u->len += len;
         q->bytes += len;
         return 0;
 }
 
-void upload_queue_close(struct upload_queue *q) {
-        struct upload_batch *b = q->open;
+static void push(struct upload_queue *q, struct upload_unit *u) {
+        if (q->tail)
+                q->tail->next = u;
+        else
+                q->head = u;
+        q->tail = u;
+        q->n_closed++;
+        q->closed_bytes += u->len;
+}
 
-        if (!b || (b->len == 0 && !b->has_seq))
+void upload_queue_close(struct upload_queue *q, uint64_t now_ns) {
+        struct upload_unit *u = q->open;
+
+        if (!u || (u->len == 0 && !u->has_seq))
                 return;
         /* Held for long maybe: no room beyond its bytes (the bound counts bytes, not capacity). */
-        if (b->cap > b->len && b->len > 0) {
-                char *d = realloc(b->data, b->len);
+        if (u->cap > u->len + 64 && u->len > 0) {
+                char *d = realloc(u->data, u->len);
 
                 if (d) {
-                        b->data = d;
-                        b->cap = b->len;
+                        u->data = d;
+                        u->cap = u->len;
                 }
         }
         q->open = NULL;
-        if (q->tail)
-                q->tail->next = b;
-        else
-                q->head = b;
-        q->tail = b;
-        q->n_closed++;
+        u->closed_ns = now_ns;
+        push(q, u);
 }
 
-void upload_queue_mark(struct upload_queue *q, uint64_t seq, uint64_t usec) {
-        if (q->open && q->open->len >= q->batch_max)
-                upload_queue_close(q);
+void upload_queue_mark(struct upload_queue *q, uint64_t seq, uint64_t usec, uint64_t now_ns) {
+        upload_queue_close(q, now_ns);
         if (!q->open) {
                 q->open = calloc(1, sizeof(*q->open));
                 if (!q->open)
@@ -94,18 +107,13 @@ bool upload_queue_full(const struct upload_queue *q) {
         return q->bytes >= q->mem_max;
 }
 
-int upload_queue_take(struct upload_queue *q, char **ret_buf, size_t *ret_cap, size_t *ret_len,
-                      const struct upload_batch **ret_last) {
-        const struct upload_batch *b, *last = NULL;
+int upload_queue_take(struct upload_queue *q, size_t max_units, char **ret_buf, size_t *ret_cap, size_t *ret_len) {
+        const struct upload_unit *u, *end = NULL;
         size_t n = 0, len = 0;
 
-        const struct upload_batch *end = NULL;
-
-        for (b = q->head; b && (n == 0 || len + b->len <= q->batch_max); b = b->next) {
-                len += b->len;
-                if (b->has_seq)
-                        last = b;
-                end = b;
+        for (u = q->head; u && n < max_units && (n == 0 || len + u->len <= q->batch_max); u = u->next) {
+                len += u->len;
+                end = u;
                 n++;
         }
         if (n == 0)
@@ -119,31 +127,113 @@ int upload_queue_take(struct upload_queue *q, char **ret_buf, size_t *ret_cap, s
                 *ret_cap = len;
         }
         len = 0;
-        for (b = q->head; b != end->next; b = b->next) {
-                if (b->len)
-                        memcpy(*ret_buf + len, b->data, b->len);
-                len += b->len;
+        for (u = q->head; u != end->next; u = u->next) {
+                if (u->len)
+                        memcpy(*ret_buf + len, u->data, u->len);
+                len += u->len;
         }
         q->taken = n;
-        q->taken_bytes = len;
         *ret_len = len;
-        *ret_last = last;
         return (int)n;
 }
 
-void upload_queue_ack(struct upload_queue *q) {
-        while (q->taken > 0 && q->head) {
-                struct upload_batch *b = q->head;
+const struct upload_unit *upload_queue_last_seq(const struct upload_queue *q, size_t n) {
+        const struct upload_unit *u, *last = NULL;
 
-                q->head = b->next;
-                if (!q->head)
-                        q->tail = NULL;
-                q->bytes -= b->len;
-                q->n_closed--;
-                q->taken--;
-                batch_free(b);
+        for (u = q->head; u && n > 0; u = u->next, n--)
+                if (u->has_seq)
+                        last = u;
+        return last;
+}
+
+static struct upload_unit *pop(struct upload_queue *q) {
+        struct upload_unit *u = q->head;
+
+        q->head = u->next;
+        if (!q->head)
+                q->tail = NULL;
+        u->next = NULL;
+        q->n_closed--;
+        q->closed_bytes -= u->len;
+        return u;
+}
+
+void upload_queue_ack(struct upload_queue *q, size_t n) {
+        while (n > 0 && q->head) {
+                struct upload_unit *u = pop(q);
+
+                q->bytes -= u->len;
+                unit_free(u);
+                n--;
         }
-        q->taken = q->taken_bytes = 0;
+        q->taken = 0;
+}
+
+int upload_queue_split_head(struct upload_queue *q, size_t (*entry_len)(const char *p, size_t len)) {
+        struct upload_unit *h = q->head, *first = NULL, *last = NULL, *u;
+        size_t off = 0, n = 0;
+
+        if (!h)
+                return 0;
+        if (entry_len(h->data, h->len) >= h->len)
+                return 1;
+        while (off < h->len) {
+                size_t k = entry_len(h->data + off, h->len - off);
+
+                if (k == 0)
+                        k = h->len - off; /* no whole entry: the rest as one */
+                u = calloc(1, sizeof(*u));
+                if (!u || reserve(u, k) < 0) {
+                        free(u);
+                        while (first) {
+                                u = first->next;
+                                unit_free(first);
+                                first = u;
+                        }
+                        return -ENOMEM;
+                }
+                memcpy(u->data, h->data + off, k);
+                u->len = k;
+                u->closed_ns = h->closed_ns;
+                if (last)
+                        last->next = u;
+                else
+                        first = u;
+                last = u;
+                off += k;
+                n++;
+        }
+        /* The record is the last entry; the ones before it (a loss, a boot) name none. */
+        last->has_seq = h->has_seq;
+        last->seq = h->seq;
+        last->usec = h->usec;
+        last->next = h->next;
+        if (q->tail == h)
+                q->tail = last;
+        q->head = first;
+        q->n_closed += n - 1;
+        q->taken = 0;
+        unit_free(h);
+        return (int)n;
+}
+
+int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len) {
+        struct upload_unit *h = q->head;
+        char *d;
+
+        if (!h)
+                return 0;
+        d = malloc(len ? len : 1);
+        if (!d)
+                return -ENOMEM;
+        memcpy(d, p, len);
+        q->bytes = q->bytes - h->len + len;
+        q->closed_bytes = q->closed_bytes - h->len + len;
+        free(h->data);
+        h->data = d;
+        h->len = h->cap = len;
+        q->taken = 0;
+        return 0;
 }
 
 unsigned upload_backoff_ms(unsigned attempt, unsigned base, unsigned cap, uint32_t rnd) {

@@ -3,71 +3,79 @@
 #define KDMESG_UPLOAD_QUEUE_H
 
 /*
- * --upload: the export stream cut into batches, held until the collector
- * has accepted them.  No threads, no network: upload.c drives it (and
- * locks it); the unit tests drive it alone.
+ * --upload: the entries read, held until the collector has accepted them.
+ * No threads, no network, no clock: upload.c drives it (and locks it) and
+ * passes the time; the unit tests drive it alone.
  *
- * Entries are appended to the open batch; a batch is closed at an entry
- * boundary when it reaches the size limit or the reader goes idle, so a
- * record waits for no later record to be sent.  Closed batches wait in
- * order; a send takes the oldest ones, as many as fit in the size limit
- * (at least one), and they leave the queue only when acknowledged (the
- * server answered 2xx): a failed send is retried with the same bytes.  All
- * batches together, open and closed, are kept under the memory bound:
+ * The stream is cut into units at the marks run.c makes before each
+ * record with a sequence number: a unit is the bytes from one mark to the
+ * next, the entries of one record (its loss or boot entry first, when
+ * there is one), and names that record (where the cursor goes once it is
+ * delivered).  A unit is closed at the next mark, or when the reader goes
+ * idle; closed units wait in order.  A send takes the oldest ones, as many
+ * as fit in the batch size (at least one), and they leave the queue only
+ * when acknowledged: a failed send is retried with the same bytes.  All
+ * units together, open and closed, are kept under the memory bound:
  * upload_queue_full() tells the reader to wait.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct upload_batch {
-        struct upload_batch *next;
+struct upload_unit {
+        struct upload_unit *next;
         char *data;
         size_t len, cap;
-        bool has_seq;        /* it ends with a record that has a sequence number */
-        uint64_t seq, usec;  /* that record: where the cursor goes once it is delivered */
+        bool has_seq;       /* it holds a record with a sequence number */
+        uint64_t seq, usec; /* that record */
+        uint64_t closed_ns; /* when it was closed (the caller's clock) */
 };
 
 struct upload_queue {
-        struct upload_batch *head, *tail; /* closed, oldest first */
-        struct upload_batch *open;        /* being filled; NULL: none */
+        struct upload_unit *head, *tail; /* closed, oldest first */
+        struct upload_unit *open;        /* being filled; NULL: none */
         size_t n_closed;
-        size_t bytes;      /* data held in all batches */
-        size_t batch_max;  /* close a batch at an entry boundary from this size on */
+        size_t closed_bytes;
+        size_t bytes;      /* data held in all units */
+        size_t batch_max;  /* a send takes at most this many bytes (one unit at least) */
         size_t mem_max;    /* the memory bound */
-        /* What the last send took: acknowledged or retried as a whole. */
-        size_t taken;      /* batches */
-        size_t taken_bytes;
+        size_t taken;      /* units the last take took: acknowledged or retried */
 };
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max);
 void upload_queue_done(struct upload_queue *q);
 
-/* Append bytes of the entry being written to the open batch.  0 or -ENOMEM. */
+/* Append bytes of the entry being written to the open unit.  0 or -ENOMEM. */
 int upload_queue_append(struct upload_queue *q, const void *p, size_t len);
-/*
- * An entry boundary: the next bytes belong to the record seq (usec).  The
- * open batch is closed first when it has reached the size limit.
- */
-void upload_queue_mark(struct upload_queue *q, uint64_t seq, uint64_t usec);
-/* The reader has nothing more for now (or ended): close the open batch if it holds anything. */
-void upload_queue_close(struct upload_queue *q);
+/* A record begins: the open unit is closed (at now_ns), and the next bytes are record seq's (usec). */
+void upload_queue_mark(struct upload_queue *q, uint64_t seq, uint64_t usec, uint64_t now_ns);
+/* The reader has nothing more for now (or ended): close the open unit if it holds anything. */
+void upload_queue_close(struct upload_queue *q, uint64_t now_ns);
 /* Whether the reader must wait before appending more: the memory bound is reached. */
 bool upload_queue_full(const struct upload_queue *q);
 
 /*
- * The next send: the oldest closed batches, as many as fit in batch_max
- * (at least one), copied into *ret_buf (grown as needed; *ret_cap its
- * size).  *ret_len is the length, *ret_last the last of them with a
- * sequence number (the cursor names its record once they are accepted),
- * or NULL.  Returns the number of
- * batches taken, 0 when none is closed, or -ENOMEM.  A second take without
- * an ack or a retry takes the same batches again.
+ * The next send: the oldest closed units, as many as fit in batch_max and
+ * at most max_units (at least one), copied into *ret_buf (grown as
+ * needed; *ret_cap its size); *ret_len is the length.  Returns the number
+ * of units taken, 0 when none is closed, or -ENOMEM.  A second take
+ * without an ack takes the same ones again (or fewer, with a lower
+ * max_units).
  */
-int upload_queue_take(struct upload_queue *q, char **ret_buf, size_t *ret_cap, size_t *ret_len,
-                      const struct upload_batch **ret_last);
-/* The last taken batches were accepted: free them. */
-void upload_queue_ack(struct upload_queue *q);
+int upload_queue_take(struct upload_queue *q, size_t max_units, char **ret_buf, size_t *ret_cap, size_t *ret_len);
+/* The last unit of the first n taken with a sequence number (where the cursor goes once they are delivered), or NULL. */
+const struct upload_unit *upload_queue_last_seq(const struct upload_queue *q, size_t n);
+/* The first n units taken were accepted: free them. */
+void upload_queue_ack(struct upload_queue *q, size_t n);
+/*
+ * Cut the oldest unit into one unit per entry, entry_len() telling the
+ * length of the first entry of a buffer (0: no whole entry); the record's
+ * sequence number stays with the last.  Returns the number of units it
+ * became (1: one entry only), or -ENOMEM.
+ */
+int upload_queue_split_head(struct upload_queue *q, size_t (*entry_len)(const char *p, size_t len));
+/* Replace the bytes of the oldest unit (a refused entry by the loss entry that says so).  0 or -ENOMEM. */
+int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len);
 
 /*
  * The wait before retry number attempt (1: the first retry) in

@@ -1,22 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --upload URL: a sender thread POSTs the batches of the export stream to
- * systemd-journal-remote with libcurl, one request at a time, and saves
- * the cursor after each 2xx answer, before it sends anything else.  So the
+ * --upload URL: a sender thread takes the batches of the queue to the
+ * collector through its transport, one at a time, and saves the cursor
+ * after each acknowledged batch, before it sends anything else.  So the
  * cursor never names a record the collector has not stored, and a crash
- * can repeat at most the one request that was in flight.
+ * can repeat at most the one batch that was in flight.
  *
- * A failed request (no connection, a reset, a time-out, 408, 429, 5xx) is
- * sent again after a wait that doubles from 0.5 s up to 30 s, with jitter;
- * meanwhile the reader goes on filling the queue up to its memory bound,
- * and then waits: what the ring overwrites in that time is reported by the
- * sequence tracker as a loss (an entry of the stream) once reading goes on.
- * Any other answer (a 4xx, 501, 505: not a journal server, or one that refuses) ends
- * the upload: retrying cannot help.  Without --follow a few tries are made,
- * then kdmesg gives up.
+ * A failed send (no connection, a reset, a time-out, 408, 429, 5xx) is
+ * sent again after a wait that doubles from 0.5 s up to 30 s, with
+ * jitter; meanwhile the reader goes on filling the queue up to its memory
+ * bound, and then waits: what the ring overwrites in that time is
+ * reported by the sequence tracker as a loss (an entry of the stream)
+ * once reading goes on.  Any other answer (a 4xx, 501, 505: not a journal
+ * server, or one that refuses) ends the upload: retrying cannot help.
+ * Without --follow a few tries are made, then kdmesg gives up.
+ *
+ * A collector that drops a batch without an answer may have stored part
+ * of it and refused one entry (journal-remote does so): the batch is then
+ * sent one unit at a time, a unit of several entries split into its
+ * entries, and an entry dropped REFUSALS_MAX times in a row takes the
+ * place of a loss entry that says so, with its sequence number and the
+ * reason; the rest goes on.
  */
-#include <curl/curl.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,97 +33,59 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pipeline/cursor.h"
 #include "base/i18n.h"
+#include "pipeline/cursor.h"
+#include "pipeline/upload-http.h"
 #include "pipeline/upload-queue.h"
 #include "pipeline/upload.h"
 #include "text/diag.h"
-
-/*
- * libcurl is loaded when --upload is used, not linked: linked, it and its
- * own libraries (36 shared objects where kdmesg needs 6) were loaded by
- * every run, which cost each view 3.5 ms of start-up and raised its peak
- * memory from 3.2 to 9 MiB.  Only the calls below are used: found once
- * per process, as the library is loaded once, so they are kept here.
- */
-static struct {
-        CURLcode (*global_init)(long flags);
-        void (*global_cleanup)(void);
-        CURL *(*easy_init)(void);
-        CURLcode (*easy_setopt)(CURL *c, CURLoption opt, ...);
-        CURLcode (*easy_perform)(CURL *c);
-        CURLcode (*easy_getinfo)(CURL *c, CURLINFO info, ...);
-        const char *(*easy_strerror)(CURLcode code);
-        void (*easy_cleanup)(CURL *c);
-        struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
-        void (*slist_free_all)(struct curl_slist *l);
-} lc;
-
-/* POSIX's way to store what dlsym() returns into a function pointer. */
-#define LOAD(h, slot, name) (*(void **)&(slot) = dlsym(h, name))
-
-static int load_curl(void) {
-        void *h;
-
-        if (lc.global_init)
-                return 0;
-        h = dlopen(UPLOAD_LIBCURL, RTLD_NOW | RTLD_LOCAL);
-        if (!h)
-                return -ELIBACC;
-        if (!LOAD(h, lc.global_cleanup, "curl_global_cleanup") || !LOAD(h, lc.easy_init, "curl_easy_init") ||
-            !LOAD(h, lc.easy_setopt, "curl_easy_setopt") || !LOAD(h, lc.easy_perform, "curl_easy_perform") ||
-            !LOAD(h, lc.easy_getinfo, "curl_easy_getinfo") || !LOAD(h, lc.easy_strerror, "curl_easy_strerror") ||
-            !LOAD(h, lc.easy_cleanup, "curl_easy_cleanup") || !LOAD(h, lc.slist_append, "curl_slist_append") ||
-            !LOAD(h, lc.slist_free_all, "curl_slist_free_all") || !LOAD(h, lc.global_init, "curl_global_init")) {
-                dlclose(h);
-                memset(&lc, 0, sizeof(lc));
-                return -ELIBBAD;
-        }
-        return 0;
-}
 
 #define BACKOFF_BASE_MS 500
 #define BACKOFF_CAP_MS 30000
 /* Without --follow: this many tries in all (about 3.5 s of waiting). */
 #define TRIES_MAX 4
-
-enum post_result {
-        POST_OK = 0,
-        POST_RETRY,   /* may work later */
-        POST_REFUSED, /* the server answered no */
-        POST_BROKEN,  /* cannot work: the certificate, the URL */
-};
+/* An entry the collector dropped this many times in a row, alone, is refused. */
+#define REFUSALS_MAX 2
 
 struct upload {
         struct upload_config cfg;
-        char *url;
+        char url[512]; /* as shown: no user:password */
         struct cursor *cursor;
         volatile sig_atomic_t *quit; /* the reader's: SIGINT/SIGTERM, it stops reading */
 
         pthread_t thread;
         bool started;
         pthread_mutex_t lock;
-        pthread_cond_t work;  /* the sender waits: a batch closed, the end, stop */
+        pthread_cond_t work;  /* the sender waits: a unit closed, the end, stop */
         pthread_cond_t space; /* the reader waits: memory freed, or failure */
         struct upload_queue q;
-        bool ending;   /* no more batches come */
+        bool ending;   /* no more units come */
         bool stop;     /* stop now, delivered or not */
         bool has_deadline; /* ending after a signal: stop at deadline, delivered or not */
-        struct timespec deadline; /* CLOCK_MONOTONIC */
+        uint64_t deadline_ns; /* CLOCK_MONOTONIC */
         bool failed;   /* for good, reported */
         bool failing;  /* the last request failed (said once) */
         int failed_fd; /* an eventfd, readable once failed */
 
         /* The sender's own. */
-        CURL *curl;
-        struct curl_slist *headers;
+        struct upload_transport *t;
         char *buf;
         size_t cap;
-        char errbuf[CURL_ERROR_SIZE];
-        char body[128];
-        size_t body_len;
+        size_t *unit_len;
+        size_t unit_cap;
+        size_t probe;     /* units still to be sent one at a time */
+        unsigned refusals; /* times the unit at the head was dropped alone */
+        bool has_commit;  /* delivered, the cursor not yet saved there (sending one at a time) */
+        uint64_t commit_seq, commit_usec;
         char why[320];
 };
+
+static uint64_t now_ns(void) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /*
  * Whether to stop now, delivered or not: told to, or the time after a
@@ -126,77 +93,20 @@ struct upload {
  * flight is finished and what was read is sent (upload_finish()).
  */
 static bool stopping(struct upload *u) {
-        struct timespec now;
-
-        if (u->stop)
-                return true;
-        if (!u->has_deadline)
-                return false;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec > u->deadline.tv_sec ||
-            (now.tv_sec == u->deadline.tv_sec && now.tv_nsec >= u->deadline.tv_nsec))
+        if (!u->stop && u->has_deadline && now_ns() >= u->deadline_ns)
                 u->stop = true;
         return u->stop;
 }
 
-static size_t on_body(char *p, size_t size, size_t n, void *userdata) {
-        struct upload *u = userdata;
-        size_t len = size * n, room = sizeof(u->body) - 1 - u->body_len;
-
-        memcpy(u->body + u->body_len, p, len < room ? len : room);
-        u->body_len += len < room ? len : room;
-        u->body[u->body_len] = '\0';
-        return len;
-}
-
-static int on_progress(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
-                       curl_off_t ulnow) {
+/* The transport asks during a request; the lock is not held then. */
+static bool transport_stop(void *userdata) {
         struct upload *u = userdata;
         bool stop;
 
         pthread_mutex_lock(&u->lock);
         stop = stopping(u);
         pthread_mutex_unlock(&u->lock);
-        return stop ? 1 : 0;
-}
-
-/* The server's answer: its first line (warnx_thread() shows its bytes as every outside text is). */
-static void answer_text(const struct upload *u, char *dst, size_t size) {
-        size_t i, n = 0;
-
-        for (i = 0; i < u->body_len && u->body[i] != '\n' && n + 1 < size; i++)
-                dst[n++] = u->body[i];
-        dst[n] = '\0';
-}
-
-static enum post_result post(struct upload *u, size_t len) {
-        char answer[sizeof(u->body)];
-        long code = 0;
-        CURLcode c;
-
-        u->errbuf[0] = '\0';
-        u->body_len = 0;
-        u->body[0] = '\0';
-        lc.easy_setopt(u->curl, CURLOPT_POSTFIELDS, u->buf);
-        lc.easy_setopt(u->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-        c = lc.easy_perform(u->curl);
-        if (c != CURLE_OK) {
-                snprintf(u->why, sizeof(u->why), "%s", u->errbuf[0] ? u->errbuf : lc.easy_strerror(c));
-                /* A certificate the trust does not vouch for is not a passing failure either. */
-                return c == CURLE_PEER_FAILED_VERIFICATION || c == CURLE_SSL_CACERT_BADFILE ||
-                                       c == CURLE_SSL_CERTPROBLEM || c == CURLE_URL_MALFORMAT ||
-                                       c == CURLE_UNSUPPORTED_PROTOCOL
-                               ? POST_BROKEN
-                               : POST_RETRY;
-        }
-        lc.easy_getinfo(u->curl, CURLINFO_RESPONSE_CODE, &code);
-        if (code >= 200 && code < 300)
-                return POST_OK;
-        answer_text(u, answer, sizeof(answer));
-        snprintf(u->why, sizeof(u->why), "HTTP %ld%s%s", code, answer[0] ? ": " : "", answer);
-        /* 501 and 505: a server that does not take POST at all, as plain web servers answer. */
-        return code == 408 || code == 429 || (code >= 500 && code != 501 && code != 505) ? POST_RETRY
-                                                                                          : POST_REFUSED;
+        return stop;
 }
 
 /* Wait on cond for at most ms milliseconds; called with the lock held. */
@@ -215,23 +125,14 @@ static void timed_wait(struct upload *u, pthread_cond_t *cond, unsigned ms) {
 
 /* Wait ms milliseconds, or less when stopping; called with the lock held. */
 static void wait_ms(struct upload *u, unsigned ms) {
-        struct timespec end, now;
+        uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
 
-        clock_gettime(CLOCK_MONOTONIC, &end);
-        end.tv_sec += ms / 1000;
-        end.tv_nsec += (long)(ms % 1000) * 1000000;
-        if (end.tv_nsec >= 1000000000) {
-                end.tv_sec++;
-                end.tv_nsec -= 1000000000;
-        }
         while (!stopping(u)) {
-                long left;
+                uint64_t now = now_ns();
 
-                clock_gettime(CLOCK_MONOTONIC, &now);
-                left = (end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000;
-                if (left <= 0)
+                if (now >= end)
                         break;
-                timed_wait(u, &u->work, left < 200 ? (unsigned)left : 200);
+                timed_wait(u, &u->work, end - now < 200000000u ? (unsigned)((end - now) / 1000000u) + 1 : 200);
         }
 }
 
@@ -245,130 +146,221 @@ static void fail(struct upload *u) {
         }
 }
 
+/* The lengths of the n units taken, for the transport. */
+static int unit_lengths(struct upload *u, size_t n) {
+        const struct upload_unit *x;
+        size_t i;
+
+        if (n > u->unit_cap) {
+                size_t *p = realloc(u->unit_len, n * sizeof(*p));
+
+                if (!p)
+                        return -ENOMEM;
+                u->unit_len = p;
+                u->unit_cap = n;
+        }
+        for (i = 0, x = u->q.head; i < n && x; i++, x = x->next)
+                u->unit_len[i] = x->len;
+        return 0;
+}
+
+/*
+ * The unit at the head was dropped alone REFUSALS_MAX times: a loss entry
+ * takes its place (it keeps the record's sequence number, so the cursor
+ * passes it once the loss entry is delivered).  Called with the lock held.
+ */
+static int refuse_head(struct upload *u) {
+        struct upload_unit *h = u->q.head;
+        char *entry = NULL;
+        size_t len = 0;
+        int e;
+
+        if (!h->has_seq) {
+                warnx_thread(_("%s refused an entry of kdmesg's own (%s): left out"), u->url, u->why);
+                upload_queue_ack(&u->q, 1);
+                return 0;
+        }
+        e = u->t->ops->refused(u->t, h->seq, h->usec, u->why, &entry, &len);
+        if (e >= 0)
+                e = upload_queue_replace_head(&u->q, entry, len);
+        free(entry);
+        if (e < 0)
+                return e;
+        warnx_thread(_("%s refused the entry of seq %llu (%s): a loss entry says so in its place"), u->url,
+                     (unsigned long long)h->seq, u->why);
+        return 0;
+}
+
+/*
+ * A batch was dropped without an answer: send it unit by unit; a unit
+ * dropped alone is split into its entries, and an entry dropped alone
+ * REFUSALS_MAX times is refused.  Returns whether to send again at once
+ * (else: a failure like any other, retried after a wait).
+ */
+static bool dropped(struct upload *u, size_t n) {
+        int k;
+
+        if (n > 1) {
+                u->probe = n;
+                u->refusals = 0;
+                return true;
+        }
+        k = upload_queue_split_head(&u->q, u->t->ops->entry_len);
+        if (k > 1) {
+                u->probe = (u->probe ? u->probe : 1) + (size_t)k - 1;
+                u->refusals = 0;
+                return true;
+        }
+        if (++u->refusals < REFUSALS_MAX)
+                return false;
+        u->refusals = 0;
+        if (refuse_head(u) < 0) {
+                warnx_thread(_("cannot upload to %s: %s"), u->url, strerror(ENOMEM));
+                fail(u);
+        }
+        return true;
+}
+
+/*
+ * Save the cursor at what was delivered; called with the lock held, which
+ * is let go meanwhile (the reader goes on).  Returns false when it failed
+ * (reported, the upload failed).
+ */
+static bool commit(struct upload *u) {
+        uint64_t seq = u->commit_seq, usec = u->commit_usec;
+        int e;
+
+        if (!u->has_commit || !u->cursor)
+                return true;
+        u->has_commit = false;
+        pthread_mutex_unlock(&u->lock);
+        e = cursor_commit(u->cursor, seq, usec);
+        pthread_mutex_lock(&u->lock);
+        if (e < 0) {
+                warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(u->cursor), strerror(-e));
+                fail(u);
+                return false;
+        }
+        return true;
+}
+
+/* The wait before try attempt + 1; called with the lock held. */
+static void wait_backoff(struct upload *u, unsigned attempt) {
+        uint32_t rnd;
+
+        if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+                rnd = (uint32_t)time(NULL) * 2654435761u;
+        wait_ms(u, upload_backoff_ms(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, rnd));
+}
+
+/* Send the next batch; called with the lock held.  Returns false to end the sender. */
+static bool send_one(struct upload *u, unsigned *attempt) {
+        const struct upload_unit *last;
+        size_t len = 0, acked = 0;
+        enum upload_result r;
+        int n, e;
+
+        n = upload_queue_take(&u->q, u->probe ? 1 : SIZE_MAX, &u->buf, &u->cap, &len);
+        if (n > 0)
+                e = unit_lengths(u, (size_t)n);
+        else
+                e = n;
+        if (e < 0) {
+                warnx_thread(_("cannot upload to %s: %s"), u->url, strerror(-e));
+                fail(u);
+                return false;
+        }
+        pthread_mutex_unlock(&u->lock);
+        r = len > 0 ? u->t->ops->send(u->t, u->buf, len, u->unit_len, (size_t)n, &acked, u->why, sizeof(u->why))
+                    : (acked = (size_t)n, UPLOAD_OK);
+        pthread_mutex_lock(&u->lock);
+        last = acked > 0 ? upload_queue_last_seq(&u->q, acked) : NULL;
+        if (last) {
+                u->has_commit = true;
+                u->commit_seq = last->seq;
+                u->commit_usec = last->usec;
+        }
+        if (acked > 0) {
+                upload_queue_ack(&u->q, acked);
+                u->probe = u->probe > acked ? u->probe - acked : 0;
+                /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
+                if (u->probe == 0 && !commit(u))
+                        return false;
+                u->refusals = 0;
+                pthread_cond_broadcast(&u->space);
+                if (u->failing)
+                        warnx_thread(_("uploading to %s again"), u->url);
+                u->failing = false;
+                *attempt = 0;
+        }
+        if (r == UPLOAD_OK)
+                return true;
+        if (stopping(u))
+                return false;
+        if (r == UPLOAD_BROKEN) {
+                warnx_thread(_("cannot upload to %s: %s"), u->url, u->why);
+                fail(u);
+                return false;
+        }
+        if (r == UPLOAD_REFUSED) {
+                warnx_thread(_("%s refused the upload: %s (is it systemd-journal-remote?)"), u->url, u->why);
+                fail(u);
+                return false;
+        }
+        if (r == UPLOAD_DROPPED && dropped(u, (size_t)n - acked))
+                return !u->failed;
+        ++*attempt;
+        /* An entry dropped once is tried again alone after the wait: not said as a failure yet. */
+        if (r == UPLOAD_DROPPED && u->refusals > 0 && *attempt < TRIES_MAX)
+                return commit(u) && (wait_backoff(u, *attempt), true);
+        if (!u->cfg.retry_forever && *attempt >= TRIES_MAX) {
+                warnx_thread(_("cannot upload to %s: %s (tried %u times)"), u->url, u->why, *attempt);
+                fail(u);
+                return false;
+        }
+        if (u->cfg.retry_forever && !u->failing)
+                warnx_thread(_("cannot upload to %s: %s; retrying"), u->url, u->why);
+        u->failing = true;
+        if (!commit(u))
+                return false;
+        wait_backoff(u, *attempt);
+        return true;
+}
+
 static void *sender(void *userdata) {
         struct upload *u = userdata;
         unsigned attempt = 0;
 
         pthread_mutex_lock(&u->lock);
         for (;;) {
-                const struct upload_batch *last;
-                bool has_seq = false;
-                uint64_t seq = 0, usec = 0;
-                size_t len = 0;
-                enum post_result r;
-                int n, e;
-
                 while (!stopping(u) && u->q.n_closed == 0 && !u->ending)
                         timed_wait(u, &u->work, 200);
                 if (stopping(u) || u->q.n_closed == 0)
                         break;
-                n = upload_queue_take(&u->q, &u->buf, &u->cap, &len, &last);
-                if (n < 0) {
-                        warnx_thread(_("cannot upload to %s: %s"), u->cfg.url, strerror(-n));
-                        fail(u);
+                if (!send_one(u, &attempt))
                         break;
-                }
-                if (last) {
-                        has_seq = true;
-                        seq = last->seq;
-                        usec = last->usec;
-                }
-                pthread_mutex_unlock(&u->lock);
-                r = len > 0 ? post(u, len) : POST_OK;
-                e = r == POST_OK && has_seq && u->cursor ? cursor_commit(u->cursor, seq, usec) : 0;
-                pthread_mutex_lock(&u->lock);
-                if (e < 0) {
-                        warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(u->cursor),
-                                     strerror(-e));
-                        fail(u);
-                        break;
-                }
-                if (r == POST_OK) {
-                        upload_queue_ack(&u->q);
-                        pthread_cond_broadcast(&u->space);
-                        if (u->failing)
-                                warnx_thread(_("uploading to %s again"), u->cfg.url);
-                        u->failing = false;
-                        attempt = 0;
-                        continue;
-                }
-                if (stopping(u))
-                        break;
-                if (r == POST_BROKEN) {
-                        warnx_thread(_("cannot upload to %s: %s"), u->cfg.url, u->why);
-                        fail(u);
-                        break;
-                }
-                if (r == POST_REFUSED) {
-                        warnx_thread(_("%s refused the upload: %s (is it systemd-journal-remote?)"), u->cfg.url,
-                                     u->why);
-                        fail(u);
-                        break;
-                }
-                attempt++;
-                if (!u->cfg.retry_forever && attempt >= TRIES_MAX) {
-                        warnx_thread(_("cannot upload to %s: %s (tried %u times)"), u->cfg.url, u->why, attempt);
-                        fail(u);
-                        break;
-                }
-                if (u->cfg.retry_forever && !u->failing)
-                        warnx_thread(_("cannot upload to %s: %s; retrying"), u->cfg.url, u->why);
-                u->failing = true;
-                {
-                        uint32_t rnd;
-
-                        if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
-                                rnd = (uint32_t)time(NULL) * 2654435761u;
-                        wait_ms(u, upload_backoff_ms(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, rnd));
-                }
         }
+        if (!u->failed)
+                commit(u);
         pthread_mutex_unlock(&u->lock);
         return NULL;
 }
 
-static int setup_curl(struct upload *u) {
-        CURL *c = u->curl = lc.easy_init();
-        size_t n = strlen(u->cfg.url);
+const char *upload_url_shown(const char *url, char *buf, size_t size) {
+        const char *a = strstr(url, "://"), *end, *at = NULL, *p;
 
-        if (!c)
-                return -ENOMEM;
-        /* The path systemd-journal-remote serves, as systemd-journal-upload adds it. */
-        while (n > 0 && u->cfg.url[n - 1] == '/')
-                n--;
-        if (asprintf(&u->url, "%.*s%s", (int)n, u->cfg.url,
-                     n >= 7 && strncmp(u->cfg.url + n - 7, "/upload", 7) == 0 ? "" : "/upload") < 0) {
-                u->url = NULL;
-                return -ENOMEM;
+        if (a) {
+                a += 3;
+                end = a + strcspn(a, "/?#");
+                for (p = a; p < end; p++)
+                        if (*p == '@')
+                                at = p;
         }
-        u->headers = lc.slist_append(NULL, "Content-Type: application/vnd.fdo.journal");
-        u->headers = u->headers ? lc.slist_append(u->headers, "Expect:") : NULL;
-        if (!u->headers)
-                return -ENOMEM;
-        lc.easy_setopt(c, CURLOPT_URL, u->url);
-        lc.easy_setopt(c, CURLOPT_HTTPHEADER, u->headers);
-        lc.easy_setopt(c, CURLOPT_POST, 1L);
-        lc.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-        lc.easy_setopt(c, CURLOPT_ERRORBUFFER, u->errbuf);
-        lc.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-        lc.easy_setopt(c, CURLOPT_WRITEDATA, u);
-        lc.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-        lc.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-        lc.easy_setopt(c, CURLOPT_XFERINFODATA, u);
-        lc.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-        /* A server that stops taking data for 30 s is as good as gone. */
-        lc.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        lc.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
-        lc.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-        if (u->cfg.trust && strcmp(u->cfg.trust, "all") == 0) {
-                lc.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-                lc.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
-        } else if (u->cfg.trust)
-                lc.easy_setopt(c, CURLOPT_CAINFO, u->cfg.trust);
-        if (u->cfg.cert)
-                lc.easy_setopt(c, CURLOPT_SSLCERT, u->cfg.cert);
-        if (u->cfg.key)
-                lc.easy_setopt(c, CURLOPT_SSLKEY, u->cfg.key);
-        return 0;
+        if (at)
+                snprintf(buf, size, "%.*s%s", (int)(a - url), url, at + 1);
+        else
+                snprintf(buf, size, "%s", url);
+        return buf;
 }
 
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
@@ -377,32 +369,30 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
         sigset_t all, old;
         int e;
 
-        e = load_curl();
-        if (e < 0)
-                return e;
-        if (lc.global_init(CURL_GLOBAL_DEFAULT) != 0)
-                return -ENOMEM;
         u = calloc(1, sizeof(*u));
         if (!u)
                 return -ENOMEM;
         u->cfg = *cfg;
+        upload_url_shown(cfg->url, u->url, sizeof(u->url));
         u->cursor = cursor;
+        u->quit = quit;
         u->failed_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
         if (u->failed_fd < 0) {
                 e = -errno;
                 free(u);
                 return e;
         }
-        u->quit = quit;
         pthread_mutex_init(&u->lock, NULL);
         pthread_cond_init(&u->work, NULL);
         pthread_cond_init(&u->space, NULL);
         upload_queue_init(&u->q, cfg->batch_max, cfg->mem_max);
-        e = setup_curl(u);
+        e = upload_http_new(cfg, &u->t);
         if (e < 0) {
                 upload_free(u);
                 return e;
         }
+        u->t->stop = transport_stop;
+        u->t->stop_data = u;
         /* Signals are the reader's: the sender never takes SIGINT or SIGTERM. */
         sigfillset(&all);
         pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -419,7 +409,7 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
 
 void upload_mark(struct upload *u, uint64_t seq, uint64_t usec) {
         pthread_mutex_lock(&u->lock);
-        upload_queue_mark(&u->q, seq, usec);
+        upload_queue_mark(&u->q, seq, usec, now_ns());
         if (u->q.n_closed > 0)
                 pthread_cond_signal(&u->work);
         pthread_mutex_unlock(&u->lock);
@@ -433,7 +423,7 @@ int upload_write(void *userdata, const void *p, size_t len) {
         e = u->failed ? -EIO : upload_queue_append(&u->q, p, len);
         if (e == 0 && upload_queue_full(&u->q)) {
                 /* Hold on: nothing more is read (the ring may overwrite, which is then a loss). */
-                upload_queue_close(&u->q);
+                upload_queue_close(&u->q, now_ns());
                 pthread_cond_signal(&u->work);
                 while (upload_queue_full(&u->q) && !u->failed && !*u->quit)
                         timed_wait(u, &u->space, 200);
@@ -446,7 +436,7 @@ int upload_write(void *userdata, const void *p, size_t len) {
 
 void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
-        upload_queue_close(&u->q);
+        upload_queue_close(&u->q, now_ns());
         if (u->q.n_closed > 0)
                 pthread_cond_signal(&u->work);
         pthread_mutex_unlock(&u->lock);
@@ -470,16 +460,10 @@ int upload_finish(struct upload *u, bool signalled) {
         bool late;
 
         pthread_mutex_lock(&u->lock);
-        upload_queue_close(&u->q);
+        upload_queue_close(&u->q, now_ns());
         u->ending = true;
         if (limit_ms > 0) {
-                clock_gettime(CLOCK_MONOTONIC, &u->deadline);
-                u->deadline.tv_sec += limit_ms / 1000;
-                u->deadline.tv_nsec += (long)(limit_ms % 1000) * 1000000;
-                if (u->deadline.tv_nsec >= 1000000000) {
-                        u->deadline.tv_sec++;
-                        u->deadline.tv_nsec -= 1000000000;
-                }
+                u->deadline_ns = now_ns() + (uint64_t)limit_ms * 1000000u;
                 u->has_deadline = true;
         }
         pthread_cond_broadcast(&u->work);
@@ -495,7 +479,7 @@ int upload_finish(struct upload *u, bool signalled) {
                 /* Stopped by a signal: what is left is not lost, the cursor still names what was delivered. */
                 warnx_thread(_("stopping: not everything read was delivered to %s within %u ms; "
                                "the next run sends the rest"),
-                             u->cfg.url, limit_ms);
+                             u->url, limit_ms);
                 return 0;
         }
         return late ? -EIO : 0;
@@ -511,15 +495,13 @@ void upload_free(struct upload *u) {
                 upload_finish(u, false);
         }
         upload_queue_done(&u->q);
-        if (u->curl)
-                lc.easy_cleanup(u->curl);
-        lc.slist_free_all(u->headers);
-        free(u->url);
+        if (u->t)
+                u->t->ops->free(u->t);
         free(u->buf);
+        free(u->unit_len);
         pthread_cond_destroy(&u->work);
         pthread_cond_destroy(&u->space);
         pthread_mutex_destroy(&u->lock);
         close(u->failed_fd);
         free(u);
-        lc.global_cleanup();
 }

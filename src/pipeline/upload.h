@@ -3,16 +3,18 @@
 #define KDMESG_UPLOAD_H
 
 /*
- * --upload URL: the export stream POSTed to systemd-journal-remote, as
- * systemd-journal-upload does (Content-Type: application/vnd.fdo.journal).
- * A thread of its own sends the batches of upload-queue.h with libcurl,
- * one request at a time, and moves the cursor after each 2xx; the reader
- * goes on meanwhile until the memory bound is reached.
+ * --upload URL: the export stream sent to a collector by a thread of its
+ * own, one batch of upload-queue.h at a time, through a transport
+ * (upload-transport.h): systemd-journal-remote over HTTP (upload-http.c).
+ * The cursor moves after each acknowledged batch; the reader goes on
+ * meanwhile until the memory bound is reached.
  */
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "output/export.h"
 
 struct cursor;
 struct upload;
@@ -24,18 +26,19 @@ struct upload_config {
         bool retry_forever;  /* --follow: keep retrying; otherwise give up after a few tries */
         size_t batch_max, mem_max;
         unsigned stop_ms;    /* after SIGINT/SIGTERM, the most time to deliver what was read */
+        unsigned request_ms; /* the deadline of one request */
+        struct export_machine machine; /* for the loss entry of a record the collector refuses */
 };
 
-
+/* The library --upload loads (dlopen()) for http:// and https://, by its soname. */
+#define UPLOAD_LIBCURL "libcurl.so.4"
 
 /*
  * Start the sender; it saves cursor (may be NULL) after each accepted
  * batch.  The reader's waits end when *quit is set (SIGINT, SIGTERM).
- * libcurl (UPLOAD_LIBCURL) is loaded then: -ELIBACC when it cannot be,
+ * The transport's library is loaded then: -ELIBACC when it cannot be,
  * -ELIBBAD when it lacks a call.  0, or -errno.
  */
-/* The library --upload loads (dlopen()), by its soname. */
-#define UPLOAD_LIBCURL "libcurl.so.4"
 
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
                struct upload **ret);
@@ -66,5 +69,13 @@ void upload_free(struct upload *u);
 #define UPLOAD_MEM_MAX (16u * 1024 * 1024)
 /* After SIGINT or SIGTERM, what was read is delivered within this long (KDMESG_UPLOAD_STOP_MS). */
 #define UPLOAD_STOP_MS 5000u
+/* One request may take this long (KDMESG_UPLOAD_TIMEOUT_MS). */
+#define UPLOAD_REQUEST_MS 60000u
+
+/*
+ * url made fit to show: without the user:password before its host, which
+ * no message repeats.  Into buf (size bytes), which is returned.
+ */
+const char *upload_url_shown(const char *url, char *buf, size_t size);
 
 #endif

@@ -1,104 +1,95 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --upload's batches: cut at entry boundaries, bounded, kept until acknowledged; the retry waits. */
+/* --upload's queue: a unit per record, batches up to the size limit, bounded, kept until acknowledged; the retry waits. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests.h"
+#include "output/export.h"
 #include "pipeline/upload-queue.h"
 
-/* One entry of n bytes for record seq. */
+/* One entry of n bytes for record seq, marked at time seq. */
 static void entry(struct upload_queue *q, uint64_t seq, size_t n) {
         char buf[256];
 
         memset(buf, 'a' + (int)(seq % 26), sizeof(buf));
-        upload_queue_mark(q, seq, seq * 1000);
+        upload_queue_mark(q, seq, seq * 1000, seq);
         CHECK_INT(upload_queue_append(q, buf, n), 0);
 }
 
-TEST(batches_cut_at_the_size_limit_between_entries) {
+TEST(a_unit_per_record_closed_at_the_next_mark_batches_up_to_the_size_limit) {
         struct upload_queue q;
-        const struct upload_batch *last;
+        const struct upload_unit *last;
         char *buf = NULL;
         size_t cap = 0, len = 0;
 
         upload_queue_init(&q, 100, 1000);
-        /* 60 + 60: the second entry goes into the same batch (the limit is checked before an entry). */
         entry(&q, 1, 60);
-        entry(&q, 2, 60);
         CHECK_INT(q.n_closed, 0);
-        entry(&q, 3, 10);
+        entry(&q, 2, 30);
         CHECK_INT(q.n_closed, 1);
-        /* Nothing is taken from the open batch. */
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
-        CHECK_INT(len, 120);
+        CHECK(q.head->seq == 1 && q.head->closed_ns == 2);
+        entry(&q, 3, 30);
+        CHECK_INT(q.n_closed, 2);
+        CHECK_INT(q.closed_bytes, 90);
+        /* Nothing is taken from the open unit; 60 + 30 fit in 100. */
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 2);
+        CHECK_INT(len, 90);
+        last = upload_queue_last_seq(&q, 2);
         CHECK(last && last->seq == 2 && last->usec == 2000);
-        CHECK(buf[0] == 'b' && buf[119] == 'c');
-        /* Not acknowledged: the same batch again. */
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
-        CHECK_INT(len, 120);
-        upload_queue_ack(&q);
-        CHECK_INT(q.bytes, 10);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 0);
-        /* The reader goes idle: the open batch goes at once, however small. */
-        upload_queue_close(&q);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
-        CHECK(len == 10 && last->seq == 3);
-        upload_queue_ack(&q);
+        CHECK(buf[0] == 'b' && buf[89] == 'c');
+        /* Not acknowledged: the same again; one at a time when asked. */
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 2);
+        CHECK_INT(upload_queue_take(&q, 1, &buf, &cap, &len), 1);
+        CHECK_INT(len, 60);
+        upload_queue_ack(&q, 1);
+        CHECK_INT(q.bytes, 60);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 1);
+        upload_queue_ack(&q, 1);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 0);
+        /* The reader goes idle: the open unit is closed, however small. */
+        upload_queue_close(&q, 9);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 1);
+        CHECK(len == 30 && upload_queue_last_seq(&q, 1)->seq == 3 && q.head->closed_ns == 9);
+        upload_queue_ack(&q, 1);
         CHECK_INT(q.bytes, 0);
         CHECK(q.head == NULL && q.tail == NULL);
-        /* Closing with nothing in it makes no batch. */
-        upload_queue_close(&q);
+        /* Closing with nothing in it makes no unit. */
+        upload_queue_close(&q, 10);
         CHECK_INT(q.n_closed, 0);
         free(buf);
         upload_queue_done(&q);
 }
 
-TEST(small_batches_are_sent_together_up_to_the_limit) {
+TEST(entries_without_a_record_and_records_without_bytes) {
         struct upload_queue q;
-        const struct upload_batch *last;
         char *buf = NULL;
         size_t cap = 0, len = 0;
-        uint64_t s;
 
         upload_queue_init(&q, 100, 1000);
-        /* Idle after every record (a slow trickle while the collector was away). */
-        for (s = 10; s < 20; s++) {
-                entry(&q, s, 30);
-                upload_queue_close(&q);
-        }
-        CHECK_INT(q.n_closed, 10);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 3);
-        CHECK(len == 90 && last->seq == 12);
-        /* More closes while a send is out do not change what it took. */
-        entry(&q, 20, 30);
-        upload_queue_close(&q);
-        upload_queue_ack(&q);
-        CHECK_INT(q.n_closed, 8);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 3);
-        CHECK(last->seq == 15 && buf[0] == 'a' + 13 % 26);
-        upload_queue_ack(&q);
-        /* A batch with no record of its own (a loss entry at the end) leaves the cursor where it is. */
-        upload_queue_done(&q);
-        upload_queue_init(&q, 100, 1000);
+        /* A loss entry at the end of input names no record: the cursor stays. */
         CHECK_INT(upload_queue_append(&q, "LOSS\n\n", 6), 0);
-        upload_queue_close(&q);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
-        CHECK(len == 6 && last == NULL);
+        upload_queue_close(&q, 1);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 1);
+        CHECK(len == 6 && upload_queue_last_seq(&q, 1) == NULL);
+        upload_queue_ack(&q, 1);
+        /* A record filtered out writes nothing, and still moves the cursor when delivered. */
+        upload_queue_mark(&q, 7, 7000, 2);
+        upload_queue_close(&q, 3);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 1);
+        CHECK(len == 0 && upload_queue_last_seq(&q, 1)->seq == 7);
+        upload_queue_ack(&q, 1);
         /* An entry larger than a batch is a batch of its own. */
-        upload_queue_ack(&q);
         entry(&q, 30, 200);
-        upload_queue_close(&q);
         entry(&q, 31, 200);
-        upload_queue_close(&q);
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
-        CHECK(len == 200 && last->seq == 30);
+        upload_queue_close(&q, 40);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 1);
+        CHECK(len == 200 && upload_queue_last_seq(&q, 1)->seq == 30);
         free(buf);
         upload_queue_done(&q);
 }
 
-TEST(the_memory_bound_counts_every_batch_until_acknowledged) {
+TEST(the_memory_bound_counts_every_unit_until_acknowledged) {
         struct upload_queue q;
-        const struct upload_batch *last;
         char *buf = NULL;
         size_t cap = 0, len = 0;
         uint64_t s;
@@ -110,11 +101,51 @@ TEST(the_memory_bound_counts_every_batch_until_acknowledged) {
         entry(&q, 9, 50);
         CHECK(upload_queue_full(&q));
         /* Taking (sending) frees nothing; only the collector's answer does. */
-        CHECK_INT(upload_queue_take(&q, &buf, &cap, &len, &last), 1);
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 2);
         CHECK(upload_queue_full(&q));
-        upload_queue_ack(&q);
+        upload_queue_ack(&q, 2);
         CHECK(!upload_queue_full(&q));
-        CHECK_INT(q.bytes, 500 - len);
+        CHECK_INT(q.bytes, 400);
+        free(buf);
+        upload_queue_done(&q);
+}
+
+TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
+        static const char loss[] = "MESSAGE=lost\nKDMESG_LOST=3\n\n";
+        static const char rec[] = "MESSAGE\n\x05\0\0\0\0\0\0\0a\nb\n\nSEQNUM=4\n\n";
+        struct upload_queue q;
+        char *buf = NULL, *repl = NULL;
+        size_t cap = 0, len = 0, rlen = 0;
+        struct export_machine m = { .boot_id = "aba7d49a3f9a484a8905db37a872b9f5" };
+
+        upload_queue_init(&q, 1000, 10000);
+        upload_queue_mark(&q, 4, 4000, 1);
+        CHECK_INT(upload_queue_append(&q, loss, sizeof(loss) - 1), 0);
+        CHECK_INT(upload_queue_append(&q, rec, sizeof(rec) - 1), 0);
+        entry(&q, 5, 10);
+        upload_queue_close(&q, 2);
+        /* The binary field's blank-looking bytes do not end the entry. */
+        CHECK_INT(export_entry_len(rec, sizeof(rec) - 1), sizeof(rec) - 1);
+        CHECK_INT(export_entry_len(rec, 12), 0);
+        CHECK_INT(upload_queue_split_head(&q, export_entry_len), 2);
+        CHECK_INT(q.n_closed, 3);
+        CHECK(!q.head->has_seq && q.head->len == sizeof(loss) - 1);
+        CHECK(q.head->next->has_seq && q.head->next->seq == 4 && q.head->next->len == sizeof(rec) - 1);
+        CHECK_INT(q.bytes, sizeof(loss) - 1 + sizeof(rec) - 1 + 10);
+        /* One entry only: nothing to split. */
+        upload_queue_ack(&q, 1);
+        CHECK_INT(upload_queue_split_head(&q, export_entry_len), 1);
+        /* The refused record: a loss entry in its place, which keeps its sequence number. */
+        CHECK_INT(export_refused_entry(&m, 4, 4000, "Empty reply", &repl, &rlen), 0);
+        CHECK(strstr(repl, "KDMESG_LOST=1\nKDMESG_LOST_FIRST_SEQ=4\nKDMESG_LOST_CAUSE=refused\n"));
+        CHECK(strstr(repl, "_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n"));
+        CHECK_INT(export_entry_len(repl, rlen), rlen);
+        CHECK_INT(upload_queue_replace_head(&q, repl, rlen), 0);
+        CHECK(q.head->seq == 4 && q.head->len == rlen);
+        CHECK_INT(upload_queue_take(&q, 1, &buf, &cap, &len), 1);
+        CHECK(len == rlen && memcmp(buf, repl, rlen) == 0);
+        CHECK_INT(q.bytes, rlen + 10);
+        free(repl);
         free(buf);
         upload_queue_done(&q);
 }

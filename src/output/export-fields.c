@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fields of an export entry (export-fields.h): a value that is not
+ * printable UTF-8 on one line is written in the binary form, "KEY\n", a
+ * little-endian u64 length, the bytes, "\n".  journald and
+ * systemd-journal-remote take at most EXPORT_FIELDS_MAX fields per entry
+ * and drop the connection at an entry with more: the fields a record can
+ * have many of go past that into one, KMSG_MERGED.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/export-fields.h"
+#include "output/export.h"
+#include "text/utf8.h"
+#include "text/writer.h"
+
+/* The fields written after the dictionary that are kdmesg's own (udev's 2, SEQNUM, KMSG_*), and KMSG_MERGED. */
+#define FIELDS_AFTER_DICT 6
+
+/*
+ * Static storage: the entry being written goes to the process's one
+ * writer (out_state, text/writer.h), one entry at a time, from the export
+ * sink in the main thread; its merge buffer is kept from entry to entry.
+ */
+struct export_entry export_ent;
+
+/* Whether a value must use the binary form. */
+static bool needs_binary(const char *p, size_t len) {
+        size_t i;
+
+        for (i = 0; i < len; i++) {
+                unsigned char c = (unsigned char)p[i];
+
+                if ((c < 0x20 && c != '\t') || c == 0x7f)
+                        return true;
+        }
+        return !utf8_is_valid(p, len);
+}
+
+static void out_le64(uint64_t v) {
+        char b[8];
+        int i;
+
+        for (i = 0; i < 8; i++) {
+                b[i] = (char)(v & 0xff);
+                v >>= 8;
+        }
+        out_write(b, 8);
+}
+
+static void count(const char *key) {
+        if (key[0] != '_' || key[1] != '_')
+                export_ent.n++;
+}
+
+void export_entry_begin(void) {
+        char *merged = export_ent.merged;
+        size_t cap = export_ent.merged_cap;
+
+        export_ent = (struct export_entry){ .merged = merged, .merged_cap = cap };
+}
+
+void export_field(const char *key, const char *val, size_t len) {
+        count(key);
+        out_puts(key);
+        if (needs_binary(val, len)) {
+                out_putc('\n');
+                out_le64(len);
+        } else
+                out_putc('=');
+        out_write(val, len);
+        out_putc('\n');
+}
+
+void export_field_str(const char *key, const char *val) {
+        export_field(key, val, strlen(val));
+}
+
+void export_field_u64(const char *key, uint64_t v) {
+        count(key);
+        out_puts(key);
+        out_putc('=');
+        out_u64(v);
+        out_putc('\n');
+}
+
+void export_var_field(const char *key, const char *val, size_t len) {
+        struct export_entry *e = &export_ent;
+        size_t k = strlen(key), need;
+
+        if (!e->limited || e->budget > 0) {
+                if (e->limited)
+                        e->budget--;
+                export_field(key, val, len);
+                return;
+        }
+        need = e->merged_len + k + 1 + len + 1;
+        if (need > e->merged_cap) {
+                size_t cap = e->merged_cap ? e->merged_cap : 4096;
+                char *p;
+
+                while (cap < need)
+                        cap *= 2;
+                p = realloc(e->merged, cap);
+                if (!p) {
+                        e->merge_failed = true;
+                        return;
+                }
+                e->merged = p;
+                e->merged_cap = cap;
+        }
+        memcpy(e->merged + e->merged_len, key, k);
+        e->merged[e->merged_len + k] = '=';
+        memcpy(e->merged + e->merged_len + k + 1, val, len);
+        e->merged[need - 1] = '\n';
+        e->merged_len = need;
+        e->n_merged++;
+}
+
+void export_entry_limit(unsigned max) {
+        if (max == 0)
+                max = EXPORT_FIELDS_MAX;
+        export_ent.limited = true;
+        export_ent.budget = max > export_ent.n + FIELDS_AFTER_DICT ? max - export_ent.n - FIELDS_AFTER_DICT : 0;
+}
+
+void export_entry_end(void) {
+        if (export_ent.n_merged > 0)
+                export_field("KMSG_MERGED", export_ent.merged, export_ent.merged_len - 1);
+        export_ent.limited = false;
+        out_putc('\n');
+}
+
+void export_entry_free(void) {
+        free(export_ent.merged);
+        export_ent = (struct export_entry){};
+}
+
+uint64_t export_clamp_time(int64_t v, bool wall, bool *clamped) {
+        if (wall && v < 1) {
+                *clamped = true;
+                return 1;
+        }
+        if (v < 0 || (uint64_t)v > EXPORT_TIME_MAX) {
+                *clamped = true;
+                return v < 0 ? 0 : EXPORT_TIME_MAX;
+        }
+        return (uint64_t)v;
+}

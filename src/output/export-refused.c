@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The export form outside the record stream, for --upload's sender: where
+ * an entry of a batch ends (to send a refused batch entry by entry), and
+ * the loss entry that takes the place of an entry the collector refused.
+ * Both work on buffers, in any thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/export.h"
+
+size_t export_entry_len(const char *p, size_t len) {
+        size_t i = 0;
+
+        while (i < len) {
+                const char *nl = memchr(p + i, '\n', len - i);
+                size_t line;
+
+                if (!nl)
+                        return 0;
+                line = (size_t)(nl - (p + i));
+                if (line == 0)
+                        return i + 1; /* the blank line that ends the entry */
+                if (memchr(p + i, '=', line)) {
+                        i += line + 1;
+                        continue;
+                }
+                /* A binary field: its name, a little-endian 64-bit length, the bytes, a newline. */
+                {
+                        size_t at = i + line + 1, k;
+                        uint64_t n = 0;
+
+                        if (len - at < 8)
+                                return 0;
+                        for (k = 0; k < 8; k++)
+                                n |= (uint64_t)(unsigned char)p[at + k] << (8 * k);
+                        if (n > len - at - 8 || len - at - 8 - n < 1)
+                                return 0;
+                        i = at + 8 + (size_t)n + 1;
+                }
+        }
+        return 0;
+}
+
+/* A field "KEY=value\n" appended, or the binary form where value has a newline. */
+static int put(char **buf, size_t *len, size_t *cap, const char *key, const char *val) {
+        size_t k = strlen(key), v = strlen(val), need = *len + k + 1 + 8 + v + 1;
+        bool binary = strchr(val, '\n') != NULL;
+
+        if (need > *cap) {
+                size_t c = *cap ? *cap * 2 : 512;
+                char *p;
+
+                while (c < need)
+                        c *= 2;
+                p = realloc(*buf, c);
+                if (!p)
+                        return -ENOMEM;
+                *buf = p;
+                *cap = c;
+        }
+        memcpy(*buf + *len, key, k);
+        *len += k;
+        if (binary) {
+                uint64_t n = v;
+                int i;
+
+                (*buf)[(*len)++] = '\n';
+                for (i = 0; i < 8; i++, n >>= 8)
+                        (*buf)[(*len)++] = (char)(n & 0xff);
+        } else
+                (*buf)[(*len)++] = '=';
+        memcpy(*buf + *len, val, v);
+        *len += v;
+        (*buf)[(*len)++] = '\n';
+        return 0;
+}
+
+int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
+                         char **ret, size_t *ret_len) {
+        char *buf = NULL, num[32], msg[512];
+        size_t len = 0, cap = 0;
+        int e = 0;
+
+        if (m->boot_usec > 0 && usec < EXPORT_TIME_MAX && (uint64_t)m->boot_usec < EXPORT_TIME_MAX - usec) {
+                snprintf(num, sizeof(num), "%llu", (unsigned long long)((uint64_t)m->boot_usec + usec));
+                e = put(&buf, &len, &cap, "__REALTIME_TIMESTAMP", num);
+        }
+        if (e == 0 && usec < EXPORT_TIME_MAX) {
+                snprintf(num, sizeof(num), "%llu", (unsigned long long)usec);
+                e = put(&buf, &len, &cap, "__MONOTONIC_TIMESTAMP", num);
+        }
+        if (e == 0 && m->boot_id)
+                e = put(&buf, &len, &cap, "_BOOT_ID", m->boot_id);
+        if (e == 0 && m->hostname)
+                e = put(&buf, &len, &cap, "_HOSTNAME", m->hostname);
+        if (e == 0 && m->machine_id)
+                e = put(&buf, &len, &cap, "_MACHINE_ID", m->machine_id);
+        snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu, refused by the collector: %s) --",
+                 (unsigned long long)seq, reason);
+        if (e == 0)
+                e = put(&buf, &len, &cap, "_TRANSPORT", "kernel");
+        if (e == 0)
+                e = put(&buf, &len, &cap, "PRIORITY", "4");
+        if (e == 0)
+                e = put(&buf, &len, &cap, "SYSLOG_IDENTIFIER", "kdmesg");
+        if (e == 0)
+                e = put(&buf, &len, &cap, "MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
+        if (e == 0)
+                e = put(&buf, &len, &cap, "MESSAGE", msg);
+        if (e == 0)
+                e = put(&buf, &len, &cap, "KDMESG_LOST", "1");
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)seq);
+        if (e == 0)
+                e = put(&buf, &len, &cap, "KDMESG_LOST_FIRST_SEQ", num);
+        if (e == 0)
+                e = put(&buf, &len, &cap, "KDMESG_LOST_CAUSE", "refused");
+        if (e == 0)
+                e = put(&buf, &len, &cap, "KDMESG_REFUSED_REASON", reason);
+        if (e == 0 && len + 1 > cap) {
+                char *p = realloc(buf, len + 1);
+
+                if (!p)
+                        e = -ENOMEM;
+                else
+                        buf = p;
+        }
+        if (e < 0) {
+                free(buf);
+                return e;
+        }
+        buf[len++] = '\n';
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
