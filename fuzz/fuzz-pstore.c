@@ -80,7 +80,7 @@ static void mkdirs(const char *path) {
         char p[PATH_MAX];
         size_t i;
 
-        snprintf(p, sizeof(p), "%s", path);
+        FUZZ_ASSERT((size_t)snprintf(p, sizeof(p), "%s", path) < sizeof(p));
         for (i = strlen(root) + 1; p[i]; i++)
                 if (p[i] == '/') {
                         p[i] = '\0';

@@ -70,46 +70,6 @@ bool devid_equal(const struct devid *a, const struct devid *b) {
         return a->major == b->major && a->minor == b->minor;
 }
 
-int pathf(char buf[PATH_MAX], const char *fmt, ...) {
-        va_list ap;
-        int n;
-
-        va_start(ap, fmt);
-        n = vsnprintf(buf, PATH_MAX, fmt, ap);
-        va_end(ap);
-        if (n < 0 || n >= PATH_MAX) {
-                buf[0] = '\0';
-                return -ENAMETOOLONG;
-        }
-        return 0;
-}
-
-const char *path_basename(const char *p) {
-        const char *s = strrchr(p, '/');
-
-        return s ? s + 1 : p;
-}
-
-int sysfs_read_attr(const char *dir, const char *attr, char *buf, size_t size) {
-        char path[PATH_MAX];
-        ssize_t n;
-        int fd;
-
-        if (pathf(path, "%s/%s", dir, attr) < 0)
-                return -ENAMETOOLONG;
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        n = read(fd, buf, size - 1);
-        close(fd);
-        if (n < 0)
-                return -errno;
-        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-                n--;
-        buf[n] = '\0';
-        return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Building the resolved set                                          */
 
@@ -238,14 +198,6 @@ int devfilter_add_sysfs_device(struct devfilter *f, const char *dir, bool parent
         return add_name(f, name, device, subsys);
 }
 
-bool sysfs_is_device_dir(const char *dir) {
-        char path[PATH_MAX];
-
-        if (pathf(path, "%s/uevent", dir) < 0)
-                return false;
-        return access(path, F_OK) == 0;
-}
-
 /*
  * --with-children: every device below dir in the sysfs device tree (a
  * disk's partitions, a USB device's interfaces and what hangs off them).
@@ -281,12 +233,16 @@ static int add_children(struct devfilter *f, const char *dir, unsigned depth) {
         return e;
 }
 
+static int add_parent(const char *dir, void *userdata) {
+        return devfilter_add_sysfs_device(userdata, dir, true);
+}
+
 /* A device the user named: itself, the devices above it, and with --with-children those below. */
 static int add_device_dir(struct devfilter *f, const char *dir) {
         int e = devfilter_add_sysfs_device(f, dir, false);
 
         if (e >= 0)
-                e = devfilter_add_parents(f, dir);
+                e = sysfs_each_parent(dir, add_parent, f);
         if (e < 0 || !f->children)
                 return e;
         return add_children(f, dir, 0);

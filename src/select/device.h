@@ -160,10 +160,13 @@ void devnames_each_link(struct devnames *n, const char *device, void (*fn)(const
  * into f's selected set, with its name (or, parent, into the parents' set).
  */
 int devfilter_add_sysfs_device(struct devfilter *f, const char *dir, bool parent);
-/* Every device above the sysfs device directory dir into f's parents' set (device-parents.c). */
-int devfilter_add_parents(struct devfilter *f, const char *dir);
-
-/* sysfs helpers (device.c). */
+/* sysfs helpers (sysfs.c). */
+/*
+ * fn for every device directory above the sysfs device directory dir,
+ * nearest first, up to /sys/devices; stops at fn's first value < 0 and
+ * returns it, else 0.
+ */
+int sysfs_each_parent(const char *dir, int (*fn)(const char *dir, void *userdata), void *userdata);
 /* Whether dir is a device's directory in sysfs (it has a uevent file). */
 bool sysfs_is_device_dir(const char *dir);
 /* Read a small sysfs attribute into buf, without the trailing newline. */
