@@ -58,9 +58,8 @@ messages() {
         run --separate-stderr "$KDMESG" -K "$DATA/formats.kmsg" -r
         [ "$status" -eq 0 ]
         [[ "$output" != *lost* ]]
-        [ "$stderr" = "kdmesg: -- 1 message lost (seq 0, before 1.000000, rotated) --
-kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
-kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
+        [ "$stderr" = "kdmesg: -- 1 message lost (seq 4, between 2.000001 and 99000.000000, gap) --
+kdmesg: 1 message lost (gap)" ]
         "$KDMESG" -K "$DATA/formats.kmsg" -r 2>/dev/null > "$BATS_TEST_TMPDIR/f.syslog"
         run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/f.syslog"
         [ "$status" -eq 0 ]
@@ -94,8 +93,10 @@ kdmesg: 2 messages lost (1 gap, 1 rotated)" ]
         done
 }
 
-@test "detection looks past leading junk and picks the -x syslog form" {
+@test "detection picks the -x syslog form; a leading line that starts no record is a message of its own, as util-linux reads it" {
         diff <(messages -K "$OOPS") <(messages -K - < "$DATA/oops-util-linux-x.syslog")
         { echo '$ dmesg -r'; cat "$DATA/oops-util-linux-r.syslog"; } > "$BATS_TEST_TMPDIR/junk"
-        diff <(messages -K "$OOPS") <(messages -K "$BATS_TEST_TMPDIR/junk")
+        diff <({ echo '$ dmesg -r'; messages -K "$OOPS"; }) <(messages -K "$BATS_TEST_TMPDIR/junk")
+        # util-linux 2.43 (dmesg -F junk -r) prints the same line first.
+        [ "$("$KDMESG" -K "$BATS_TEST_TMPDIR/junk" -r | head -1)" = '$ dmesg -r' ]
 }
