@@ -38,7 +38,8 @@ export_j() {
 @test "export: every field as journald writes it, over dictionaries, userspace facilities and odd keys (golden)" {
         export_j > "$BATS_TEST_TMPDIR/x" 2> "$BATS_TEST_TMPDIR/err"
         cmp "$BATS_TEST_TMPDIR/x" "$EXPECTED/collector/journal.export"
-        [ "$(cat "$BATS_TEST_TMPDIR/err")" = "kdmesg: 12 messages lost (2 gap, 10 rotated)" ]
+        # Seq 0-9 rotated out before the dump was read: coverage, not a loss of this read (issue 30).
+        [ "$(cat "$BATS_TEST_TMPDIR/err")" = "kdmesg: 2 messages lost (gap)" ]
 }
 
 @test "export: the rules, field by field" {
@@ -86,7 +87,7 @@ PY
         [ "$(q 'select(.SEQNUM == ["24"]) | [.KMSG_FLAGS, .MESSAGE]')" = '[["c"],["line one\nline two"]]' ]
         # The losses: entries of their own, right before the record after them.
         [ "$(q 'select(.KDMESG_LOST) | [.KDMESG_LOST[0], .KDMESG_LOST_FIRST_SEQ[0], .KDMESG_LOST_CAUSE[0], .MESSAGE_ID[0], .SYSLOG_IDENTIFIER[0], .PRIORITY[0], .MESSAGE[0], .__MONOTONIC_TIMESTAMP[0], .SEQNUM]' | tr -d '\n')" = \
-          '["10","0","rotated","'$LOSS_ID'","kdmesg","4","-- 10 messages lost (seq 0-9, before 1.000000, rotated) --","1000000",null]["2","22","gap","'$LOSS_ID'","kdmesg","4","-- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --","4000000",null]' ]
+          '["2","22","gap","'$LOSS_ID'","kdmesg","4","-- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --","4000000",null]' ]
 }
 
 @test "export: a dump has no _BOOT_ID, _HOSTNAME, _MACHINE_ID unless given, never zeros; the live log has this machine's" {
@@ -147,7 +148,7 @@ def entries(path):
             e.append(line + b"=" + d[nl + 9:nl + 9 + n]); i = nl + 10 + n
     return out
 a, b = entries(sys.argv[1]), entries(sys.argv[2])
-assert len(a) == len(b) == 15, (len(a), len(b))
+assert len(a) == len(b) == 14, (len(a), len(b))
 for x, y in zip(a, b):
     missing = [f for f in x if f not in y]
     assert not missing, missing
@@ -158,10 +159,9 @@ PY
         "$KDMESG" -K "$BATS_TEST_TMPDIR/y" --format=export --boot-time @1700000000 2>/dev/null |
                 grep -av '^__SEQNUM\|^__CURSOR\|^_RUNTIME_SCOPE\|^__SEQNUM_ID' | cmp - "$BATS_TEST_TMPDIR/x"
         # The collector's queries: the boot, the kernel transport, every loss by its MESSAGE_ID.
-        [ "$(journalctl --file "$BATS_TEST_TMPDIR/j.journal" -k -b "$BOOT" -o cat | wc -l)" -eq 16 ]
+        [ "$(journalctl --file "$BATS_TEST_TMPDIR/j.journal" -k -b "$BOOT" -o cat | wc -l)" -eq 15 ]
         run journalctl --file "$BATS_TEST_TMPDIR/j.journal" MESSAGE_ID=$LOSS_ID -o cat
-        [ "$output" = "-- 10 messages lost (seq 0-9, before 1.000000, rotated) --
--- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --" ]
+        [ "$output" = "-- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --" ]
         run journalctl --file "$BATS_TEST_TMPDIR/j.journal" SYSLOG_IDENTIFIER=systemd -o cat
         [ "$output" = "Started Journal Service." ]
         # journalctl --facility=kern: the kernel's records, as on a journald host (the two of

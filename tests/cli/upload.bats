@@ -88,12 +88,16 @@ while i < len(d):
         kill_remote
         "$KDMESG" "${opts[@]}" --format=export -q > "$BATS_TEST_TMPDIR/want"
         journalctl --directory "$J" -o export --no-pager > "$BATS_TEST_TMPDIR/got"
-        # Each entry we sent is in the journal with all its fields (the journal adds its own: __CURSOR, ...).
+        # Each entry of the export is in the journal with all its fields (the journal adds its own:
+        # __CURSOR, ...).  The upload also sends the loss of seq 0-9, rotated out before the dump was
+        # read: the view leaves it out as coverage, a shipper keeps it (run.c).
         python3 - <(entries "$BATS_TEST_TMPDIR/want") <(entries "$BATS_TEST_TMPDIR/got") <<'PY'
 import ast, sys
 want = [ast.literal_eval(l) for l in open(sys.argv[1])]
 got = [ast.literal_eval(l) for l in open(sys.argv[2])]
-assert len(want) == len(got) == 15, (len(want), len(got))
+assert len(want) == 14 and len(got) == 15, (len(want), len(got))
+assert b"KDMESG_LOST=10" in got[0] and b"KDMESG_LOST_CAUSE=rotated" in got[0], got[0]
+got = got[1:]
 for w, g in zip(want, got):
     missing = [f for f in w if f not in g]
     assert not missing, missing
@@ -116,7 +120,8 @@ PY
         start_remote
         run --separate-stderr kdmesg_emu --upload "$URL"
         [ "$status" -eq 0 ]
-        [ "$stderr" = "kdmesg: 24 messages lost (rotated)" ]
+        # Seq 0-23 rotated out before this one-shot read: coverage, not a loss of it (issue 30).
+        [ -z "$stderr" ]
         kill_remote
         kdmesg_emu --format=export -q > "$BATS_TEST_TMPDIR/want"
         journalctl --directory "$J" -o export --no-pager > "$BATS_TEST_TMPDIR/got"
@@ -124,16 +129,16 @@ PY
 import ast, sys
 want = [ast.literal_eval(l) for l in open(sys.argv[1])]
 got = [ast.literal_eval(l) for l in open(sys.argv[2])]
-assert len(want) == len(got) == 17, (len(want), len(got))
+assert len(want) == len(got) == 16, (len(want), len(got))
 for w, g in zip(want, got):
     missing = [f for f in w if f not in g]
     assert not missing, missing
 PY
         journalctl --directory "$J" -b "$(emu get boot_id | tr -d -)" _HOSTNAME="$(hostname)" \
                 _MACHINE_ID="$(tr -d '\n' < /etc/machine-id)" -o cat --no-pager > "$BATS_TEST_TMPDIR/cat"
-        [ "$(head -1 "$BATS_TEST_TMPDIR/cat")" = "-- 24 messages lost (seq 0-23, before 0.025000, rotated) --" ]
+        [ "$(head -1 "$BATS_TEST_TMPDIR/cat")" = "record 24" ]
         [ "$(tail -1 "$BATS_TEST_TMPDIR/cat")" = "record 39" ]
-        [ "$(wc -l < "$BATS_TEST_TMPDIR/cat")" -eq 17 ]
+        [ "$(wc -l < "$BATS_TEST_TMPDIR/cat")" -eq 16 ]
 }
 
 @test "--upload: unreachable, refusing and non-journal servers are one line each, exit 1" {
