@@ -111,9 +111,9 @@ one_suspend() {
         emu write 1
         # Seqs 2-5 are left: earlier sleeps may have rotated out with 0 and 1.
         KDMESG_TEST_CLOCKS="$CLOCKS" run --separate-stderr kdmesg_emu --time-format=iso -q
-        [ "${lines[0]}" = "-- 2 messages lost (seq 0-1, before 2023-11-14T22:41:40,003000+00:00, rotated) --" ]
-        [ "${lines[1]}" = "2023-11-14T22:41:40,003000+00:00 record 2" ]
-        [ "${lines[3]}" = "2023-11-14T23:11:40,005000+00:00 PM: Timekeeping suspended for 1800 seconds 4" ]
+        # (Rotated out before this one-shot read: no loss line, issue 30.)
+        [ "${lines[0]}" = "2023-11-14T22:41:40,003000+00:00 record 2" ]
+        [ "${lines[2]}" = "2023-11-14T23:11:40,005000+00:00 PM: Timekeeping suspended for 1800 seconds 4" ]
         # Not timed: the total, as util-linux has it.
         emu_init 4
         emu write 3
@@ -121,7 +121,7 @@ one_suspend() {
         KMSG_EMU_TEXT="PM: suspend exit" emu write 1
         emu write 1
         KDMESG_TEST_CLOCKS="$CLOCKS" run --separate-stderr kdmesg_emu --time-format=iso -q
-        [ "${lines[1]}" = "2023-11-14T23:11:40,003000+00:00 record 2" ]
+        [ "${lines[0]}" = "2023-11-14T23:11:40,003000+00:00 record 2" ]
 }
 
 @test "a dump: the durations the log gives are added from their resume on" {

@@ -197,8 +197,11 @@ static inline char *check_all_boundaries(const char *file, int line, const char 
 }
 
 static inline void check_transcript(const char *file, int line, const char *got, const char *want) {
-        if (strcmp(got, want) != 0)
+        if (strcmp(got, want) != 0) {
                 report_diff(file, line, "expected transcript, record", 0, want, got);
+                if (getenv("TRANSCRIPT_DUMP"))
+                        fprintf(stderr, "%s", got);
+        }
 }
 
 #endif

@@ -137,8 +137,9 @@ TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
         CHECK_INT(upload_queue_split_head(&q, export_entry_len), 1);
         /* The refused record: a loss entry in its place, which keeps its sequence number. */
         CHECK_INT(export_refused_entry(&m, 4, 4000, "Empty reply", &repl, &rlen), 0);
-        CHECK(strstr(repl, "KDMESG_LOST=1\nKDMESG_LOST_FIRST_SEQ=4\nKDMESG_LOST_CAUSE=refused\n"));
-        CHECK(strstr(repl, "_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n"));
+        /* The entry is rlen bytes, not a C string. */
+        CHECK(memmem(repl, rlen, "KDMESG_LOST=1\nKDMESG_LOST_FIRST_SEQ=4\nKDMESG_LOST_CAUSE=refused\n", 64));
+        CHECK(memmem(repl, rlen, "_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n", 42));
         CHECK_INT(export_entry_len(repl, rlen), rlen);
         CHECK_INT(upload_queue_replace_head(&q, repl, rlen), 0);
         CHECK(q.head->seq == 4 && q.head->len == rlen);
