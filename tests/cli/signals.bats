@@ -205,6 +205,17 @@ gen_dump() {
         [ ! -s "$BATS_TEST_TMPDIR/err" ]
 }
 
+# wait_reading PID: until the process has read 1 MiB (10 s at most), so that
+# a signal sent then finds it reading, however loaded the machine is.
+wait_reading() {
+        local i n
+        for ((i = 0; i < 100; i++)); do
+                n=$(awk '/^rchar:/ { print $2 }' "/proc/$1/io" 2>/dev/null)
+                [ "${n:-0}" -ge 1048576 ] && return 0
+                sleep 0.1
+        done
+}
+
 @test "signals: kdmesg -w -K /dev/zero and kdmesg -K /dev/zero stop at SIGTERM" {
         [ -r /dev/zero ] || skip "/dev/zero is not available"
         local args
@@ -212,7 +223,7 @@ gen_dump() {
                 # shellcheck disable=SC2086
                 "$KDMESG" $args > /dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
                 PID=$!
-                sleep 0.5
+                wait_reading "$PID"
                 kill -TERM "$PID"
                 for ((i = 0; i < 50; i++)); do
                         kill -0 "$PID" 2>/dev/null || break
@@ -234,7 +245,7 @@ gen_dump() {
                 # shellcheck disable=SC2086
                 "$KDMESG" $args -K /dev/zero > /dev/null 2>"$BATS_TEST_TMPDIR/err" 3>&- &
                 PID=$!
-                sleep 0.5
+                wait_reading "$PID"
                 kill -TERM "$PID"
                 for ((i = 0; i < 50; i++)); do
                         kill -0 "$PID" 2>/dev/null || break
