@@ -107,6 +107,12 @@ def export_stream():
     out["export-huge-length"] = b"MESSAGE\n" + struct.pack("<Q", 2**64 - 1) + b"abc\n\n"
     out["export-truncated"] = b"MESSAGE\n" + struct.pack("<Q", 10) + b"abc"
     out["export-len-cut"] = b"SEQNUM=1\nMESSAGE\n\x05\x00\x00"
+    # KMSG_MERGED, binary and text, a line that is no field, one nested.
+    out["export-merged"] = (rec([(b"SEQNUM", b"1"), (b"MESSAGE", b"m"), (b"_KERNEL_A", b"1"),
+                                 (b"KMSG_MERGED", b"_KERNEL_B=2\nKMSG_DICT=k\\x3d=v\nX_1=\x01\0\nSEQNUM=1")])
+                            + b"SEQNUM=2\nMESSAGE=t\nKMSG_MERGED=_KERNEL_C=3\n\n"
+                            + rec([(b"MESSAGE", b"bad"), (b"KMSG_MERGED", b"A=1\nno field\nKMSG_MERGED=B=2")])
+                            + b"MESSAGE=n\nKMSG_MERGED=KMSG_MERGED=KMSG_MERGED=A=1\n\n")
     return out
 
 def syslog_stream():

@@ -119,7 +119,9 @@ const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *
  * SYSLOG_IDENTIFIER, SYSLOG_PID, MESSAGE_ID and any other field.  The
  * record's own fields are not among them: _BOOT_ID (kmsg_record_get_boot_id()), MESSAGE, PRIORITY,
  * SYSLOG_FACILITY, SEQNUM, TIMESTAMP, _SOURCE_MONOTONIC_TIMESTAMP,
- * KMSG_FLAGS, KMSG_FIELDS, and the dictionary (_KERNEL_KEY, KMSG_DICT).
+ * KMSG_FLAGS, KMSG_FIELDS, and the dictionary (_KERNEL_KEY, KMSG_DICT);
+ * KMSG_MERGED, kdmesg's fields past the collector's limit (NAME=VALUE
+ * lines), is read as the fields it holds, in their place.
  * Records of other forms have none.  The count, entry i (0 or -ERANGE,
  * -EINVAL), and the first value of key (or NULL); pointers stay valid as
  * long as the record.

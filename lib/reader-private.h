@@ -142,6 +142,40 @@ struct json_object;
 int json_usec_of(struct json_object *v, uint64_t *ret);
 size_t json_top_pairs(const char *p, const char *end);
 
+/* The export form (stream-export*.c): the little-endian u64 of a binary field's length. */
+static inline uint64_t export_le64(const unsigned char *p) {
+        uint64_t v = 0;
+        int i;
+
+        for (i = 7; i >= 0; i--)
+                v = v << 8 | p[i];
+        return v;
+}
+
+/* Bytes of a field name: journal fields are upper case, digits and '_'; lower case is taken too. */
+static inline bool export_name_chars(const char *p, size_t n) {
+        size_t i;
+
+        for (i = 0; i < n; i++) {
+                char c = p[i];
+
+                if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+                        return false;
+        }
+        return true;
+}
+
+/*
+ * stream-export-build.c: map the fields of one complete export entry,
+ * p[0..len) starting at line `line`, onto r (reset first).  KMSG_MERGED is
+ * opened where it stands.  Returns 0, 1 for a loss or new-boot entry
+ * kdmesg wrote (not a record), -E2BIG when what the entry decodes to
+ * passes max_record bytes, -ENOMEM, or -EBADMSG with *ret_err set to the
+ * reason (static, or written into err[0..err_size)).
+ */
+int export_build(struct kmsg_record *r, const char *p, size_t len, uint64_t line, size_t max_record, char *err,
+                 size_t err_size, const char **ret_err);
+
 /*
  * stream-export-prefix.c: put "ident[pid]: " that journald took off a
  * userspace record's message back in front of it.  0 or -ENOMEM.

@@ -13,11 +13,18 @@
  * and '\' in KEY escaped as \x3d and \x5c).  Every other field that is not
  * the record's own is kept as a journal field (kmsg_record_get_journal_field()).
  * An entry with KDMESG_LOST or KDMESG_BOOT is a loss or a new boot kdmesg
- * wrote, and is passed over.
+ * wrote, and is passed over.  KMSG_MERGED, the fields kdmesg wrote past
+ * the collector's limit of fields per entry, is opened where it stands
+ * (stream-export-build.c maps the fields onto the record).
  *
  * The extent of a record is found by an incremental scanner, so that a
  * record over the size limit is passed without being held in memory and a
- * length field is only ever checked against the bytes that are there.
+ * length field is only ever checked against the bytes that are there.  A
+ * binary field's value is the record's bytes as they are, so its length
+ * is at most the record limit (max_record).  KMSG_MERGED's is not (its
+ * lines lose their names and '=' to the record): it may take up to the
+ * entry's limit, stream_raw_limit(), and what it decodes to is held to
+ * max_record.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,6 +36,10 @@
 
 enum { XS_FIELD, XS_LINE, XS_LEN, XS_DATA, XS_DATA_NL };
 
+/* The one field whose binary value may be longer than a record. */
+static const char merged_name[] = "KMSG_MERGED";
+#define MERGED_NAME_LEN (sizeof(merged_name) - 1)
+
 /* Incremental scanner state: the reader's state for this format. */
 struct export_scan {
         bool active;       /* inside a record */
@@ -37,6 +48,9 @@ struct export_scan {
         uint64_t remaining; /* bytes of binary data still to pass */
         bool line_has_eq;
         bool line_not_name; /* before any '=', a byte that no field name holds */
+        size_t name_len;    /* bytes of the line before any '=' so far */
+        bool name_merged;   /* and they are the head of "KMSG_MERGED" */
+        bool len_merged;    /* the binary field whose length comes next is KMSG_MERGED */
         bool skipping;     /* the record is too big: discard as we go */
         bool broken;       /* the record is malformed: report at its end */
         const char *why;
@@ -48,6 +62,7 @@ struct export_scan {
         bool bad_len;
         uint64_t bad_line;  /* the line of the field's name */
         uint64_t bad_value;
+        size_t bad_limit;   /* the limit it passed */
         uint64_t dropped;   /* bytes already consumed while skipping */
         /* The last binary length read: where it is, what it says, where its data starts. */
         uint64_t len_line, len_value;
@@ -62,19 +77,6 @@ struct export_scan {
         uint64_t bad_name_line;
 };
 
-/* Bytes of a field name: journal fields are upper case, digits and '_'; lower case is taken too. */
-static bool name_chars(const char *p, size_t n) {
-        size_t i;
-
-        for (i = 0; i < n; i++) {
-                char c = p[i];
-
-                if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
-                        return false;
-        }
-        return true;
-}
-
 /* The line number of the field name that ends just before p (p is past its newline). */
 static uint64_t key_line(const struct kmsg_reader *rd, const char *p) {
         const char *q = rd->buf + rd->start;
@@ -85,15 +87,6 @@ static uint64_t key_line(const struct kmsg_reader *rd, const char *p) {
                 q++;
         }
         return rd->line + nls - 1;
-}
-
-static uint64_t le64(const unsigned char *p) {
-        uint64_t v = 0;
-        int i;
-
-        for (i = 7; i >= 0; i--)
-                v = v << 8 | p[i];
-        return v;
 }
 
 /*
@@ -117,17 +110,24 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                         xs->state = XS_LINE;
                         xs->line_has_eq = false;
                         xs->line_not_name = false;
+                        xs->name_len = 0;
+                        xs->name_merged = true;
                         break;
                 case XS_LINE: {
                         const char *eq;
 
                         nl = memchr(p, '\n', avail);
                         if (!xs->line_has_eq) {
-                                size_t seg = nl ? (size_t)(nl - p) : avail;
+                                size_t seg = nl ? (size_t)(nl - p) : avail, k, i;
 
                                 eq = memchr(p, '=', seg);
-                                if (!name_chars(p, eq ? (size_t)(eq - p) : seg))
+                                k = eq ? (size_t)(eq - p) : seg;
+                                if (!export_name_chars(p, k))
                                         xs->line_not_name = true;
+                                for (i = 0; i < k && xs->name_merged; i++)
+                                        xs->name_merged = xs->name_len + i < MERGED_NAME_LEN &&
+                                                          p[i] == merged_name[xs->name_len + i];
+                                xs->name_len += k;
                                 if (eq)
                                         xs->line_has_eq = true;
                         }
@@ -141,15 +141,19 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                                 xs->bad_name = xs->broken = xs->skipping = true;
                                 xs->bad_name_line = key_line(rd, rd->buf + xs->off);
                         }
+                        xs->len_merged = !xs->line_has_eq && xs->name_merged && xs->name_len == MERGED_NAME_LEN;
                         /* Resynchronising: no line starts a binary field. */
                         xs->state = xs->line_has_eq || xs->broken ? XS_FIELD : XS_LEN;
                         break;
                 }
-                case XS_LEN:
+                case XS_LEN: {
+                        size_t limit;
+
                         if (avail < 8)
                                 return 0;
-                        xs->remaining = le64((const unsigned char *)p);
-                        if (xs->remaining > rd->max_record) {
+                        xs->remaining = export_le64((const unsigned char *)p);
+                        limit = xs->len_merged ? stream_raw_limit(rd) : rd->max_record;
+                        if (xs->remaining > limit) {
                                 /*
                                  * No record can hold it: the length is wrong
                                  * (or text).  Pass the rest of the entry, up
@@ -158,6 +162,7 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                                 xs->bad_len = xs->broken = true;
                                 xs->bad_line = key_line(rd, p);
                                 xs->bad_value = xs->remaining;
+                                xs->bad_limit = limit;
                                 xs->remaining = 0;
                                 xs->skipping = true;
                                 xs->state = XS_FIELD;
@@ -171,6 +176,7 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                         xs->off += 8;
                         xs->state = XS_DATA;
                         break;
+                }
                 case XS_DATA:
                         if (avail < xs->remaining) {
                                 xs->remaining -= avail;
@@ -196,240 +202,6 @@ static int scan(struct kmsg_reader *rd, struct export_scan *xs) {
                         break;
                 }
         }
-}
-
-/* A field value that is all one unsigned decimal; *ret untouched on failure. */
-static int parse_u64_field(const char *v, size_t len, uint64_t *ret) {
-        uint64_t x;
-
-        if (len == 0 || scan_u64(v, v + len, &x) != len)
-                return -EINVAL;
-        *ret = x;
-        return 0;
-}
-
-static bool key_is(const char *k, size_t klen, const char *name) {
-        return strlen(name) == klen && memcmp(k, name, klen) == 0;
-}
-
-/* Map the fields of one complete record in p[0..len) onto r (1: a loss or new-boot entry, not a record). */
-static int build(struct kmsg_record *r, const char *p, size_t len, const char **ret_err) {
-        const char *end = p + len;
-        uint64_t level = 6, facility = 0, mono = 0, src_mono = 0;
-        bool has_level = false, has_fac = false, has_msg = false, has_mono = false, has_src = false;
-        bool is_mark = false, has_exact = false;
-        const char *ident = NULL, *pid = NULL;
-        size_t ident_len = 0, pid_len = 0;
-        int e;
-
-        record_reset(r);
-        while (p < end && *p != '\n') {
-                const char *nl = memchr(p, '\n', (size_t)(end - p)), *eq, *val;
-                size_t klen, vlen;
-
-                if (!nl)
-                        nl = end;
-                eq = memchr(p, '=', (size_t)(nl - p));
-                if (eq) {
-                        klen = (size_t)(eq - p);
-                        val = eq + 1;
-                        vlen = (size_t)(nl - val);
-                        if (vlen > 0 && val[vlen - 1] == '\r')
-                                vlen--;
-                } else {
-                        klen = (size_t)(nl - p);
-                        if ((size_t)(end - nl) < 9) {
-                                *ret_err = "truncated binary field";
-                                return -EBADMSG;
-                        }
-                        vlen = (size_t)le64((const unsigned char *)nl + 1);
-                        val = nl + 9;
-                        if ((size_t)(end - val) < vlen) {
-                                *ret_err = "truncated binary field";
-                                return -EBADMSG;
-                        }
-                        nl = val + vlen;
-                }
-                if (klen == 0) {
-                        *ret_err = "field with an empty name";
-                        return -EBADMSG;
-                }
-
-                if (key_is(p, klen, "MESSAGE")) {
-                        if (has_exact) {
-                                p = nl + 1;
-                                continue;
-                        }
-                        e = record_append(r, val, vlen, &r->msg_off);
-                        if (e < 0)
-                                return e;
-                        r->msg_len = vlen;
-                        has_msg = true;
-                } else if (key_is(p, klen, "PRIORITY")) {
-                        if (parse_u64_field(val, vlen, &level) < 0 || level > 7) {
-                                *ret_err = "PRIORITY is not a number from 0 to 7";
-                                return -EBADMSG;
-                        }
-                        has_level = true;
-                } else if (key_is(p, klen, "SYSLOG_FACILITY")) {
-                        if (parse_u64_field(val, vlen, &facility) < 0 || facility > 255) {
-                                *ret_err = "SYSLOG_FACILITY is not a number from 0 to 255";
-                                return -EBADMSG;
-                        }
-                        has_fac = true;
-                } else if (key_is(p, klen, "SEQNUM")) {
-                        uint64_t seq;
-
-                        if (parse_u64_field(val, vlen, &seq) < 0) {
-                                *ret_err = "SEQNUM is not a number";
-                                return -EBADMSG;
-                        }
-                        /* Two numbers for one entry: neither is taken (a phantom gap or boot either way). */
-                        if (r->has_seqnum && seq != r->seqnum) {
-                                *ret_err = "SEQNUM twice in one entry, with two values";
-                                return -EBADMSG;
-                        }
-                        r->seqnum = seq;
-                        r->has_seqnum = true;
-                } else if (key_is(p, klen, "TIMESTAMP")) {
-                        uint64_t usec;
-
-                        if (parse_u64_field(val, vlen, &usec) < 0) {
-                                *ret_err = "TIMESTAMP is not a number";
-                                return -EBADMSG;
-                        }
-                        if (r->has_timestamp && usec != r->usec) {
-                                *ret_err = "TIMESTAMP twice in one entry, with two values";
-                                return -EBADMSG;
-                        }
-                        r->usec = usec;
-                        r->has_timestamp = true;
-                } else if (key_is(p, klen, "_SOURCE_MONOTONIC_TIMESTAMP")) {
-                        has_src = parse_u64_field(val, vlen, &src_mono) == 0;
-                } else if (key_is(p, klen, "_BOOT_ID")) {
-                        /* Which boot wrote the record: a change starts a new boot (seqtrack). */
-                        if (vlen == 0 || memchr(val, '\0', vlen)) {
-                                *ret_err = "_BOOT_ID is empty or holds a NUL byte";
-                                return -EBADMSG;
-                        }
-                        if (r->boot_id_off != SIZE_MAX &&
-                            (strlen(r->data + r->boot_id_off) != vlen || memcmp(r->data + r->boot_id_off, val, vlen) != 0)) {
-                                *ret_err = "_BOOT_ID twice in one entry, with two values";
-                                return -EBADMSG;
-                        }
-                        e = record_append(r, val, vlen, &r->boot_id_off);
-                        if (e < 0)
-                                return e;
-                } else if (key_is(p, klen, "KDMESG_LOST") || key_is(p, klen, "KDMESG_BOOT")) {
-                        /*
-                         * A loss or new-boot entry (kdmesg --format=export):
-                         * the gap and the boot are found again from the records.
-                         */
-                        is_mark = true;
-                } else if (klen > 8 && memcmp(p, "_KERNEL_", 8) == 0) {
-                        /* journald's name for every dictionary line: _KERNEL_KEY.  A key is a C string. */
-                        if (memchr(p + 8, '\0', klen - 8)) {
-                                *ret_err = "dictionary key (a _KERNEL_ field's name) holds a NUL byte";
-                                return -EBADMSG;
-                        }
-                        e = record_add_dict(r, p + 8, klen - 8, val, vlen, false);
-                        if (e < 0)
-                                return e;
-                } else if (key_is(p, klen, "SUBSYSTEM") || key_is(p, klen, "DEVICE")) {
-                        /* The seed patch's structured form names them bare. */
-                        e = record_add_dict(r, p, klen, val, vlen, false);
-                        if (e < 0)
-                                return e;
-                } else if (key_is(p, klen, "KMSG_MESSAGE")) {
-                        /* The exact message, where MESSAGE lost white space to journald's rule. */
-                        e = record_append(r, val, vlen, &r->msg_off);
-                        if (e < 0)
-                                return e;
-                        r->msg_len = vlen;
-                        has_msg = has_exact = true;
-                } else if (key_is(p, klen, "KMSG_FLAGS")) {
-                        e = record_append(r, val, vlen, &r->flags_off);
-                        if (e < 0)
-                                return e;
-                } else if (key_is(p, klen, "KMSG_FIELDS")) {
-                        e = record_set_fields(r, val, vlen);
-                        if (e < 0)
-                                return e;
-                } else if (key_is(p, klen, "KMSG_DICT")) {
-                        /*
-                         * A dictionary pair whose key is not a journal field name: KEY=VALUE,
-                         * with '=' and '\' in KEY escaped as \x3d and \x5c (as kmsg escapes).
-                         */
-                        const char *deq = memchr(val, '=', vlen);
-                        size_t kl;
-                        char *k;
-
-                        if (!deq || deq == val) {
-                                *ret_err = "KMSG_DICT is not KEY=VALUE";
-                                return -EBADMSG;
-                        }
-                        kl = (size_t)(deq - val);
-                        k = malloc(kl);
-                        if (!k)
-                                return -ENOMEM;
-                        kl = kmsg_unescape(k, val, kl);
-                        /* A key is a C string: one that would hold a NUL stays as written. */
-                        if (memchr(k, '\0', kl))
-                                e = record_add_dict(r, val, (size_t)(deq - val), deq + 1,
-                                                    (size_t)(val + vlen - deq - 1), false);
-                        else
-                                e = record_add_dict(r, k, kl, deq + 1, (size_t)(val + vlen - deq - 1), false);
-                        free(k);
-                        if (e < 0)
-                                return e;
-                } else {
-                        /*
-                         * Every other field is the journal's (kmsg_record_get_journal_field()),
-                         * kept as it was: _HOSTNAME, _BOOT_ID, _UDEV_*, SYSLOG_IDENTIFIER, ...
-                         */
-                        if (key_is(p, klen, "__MONOTONIC_TIMESTAMP")) {
-                                uint64_t m = 0;
-                                bool ok = parse_u64_field(val, vlen, &m) == 0;
-
-                                if (has_mono && ok && m != mono) {
-                                        *ret_err = "__MONOTONIC_TIMESTAMP twice in one entry, with two values";
-                                        return -EBADMSG;
-                                }
-                                if (ok) {
-                                        mono = m;
-                                        has_mono = true;
-                                }
-                        }
-                        else if (key_is(p, klen, "SYSLOG_IDENTIFIER"))
-                                ident = val, ident_len = vlen;
-                        else if (key_is(p, klen, "SYSLOG_PID"))
-                                pid = val, pid_len = vlen;
-                        e = record_add_journal(r, p, klen, val, vlen);
-                        if (e < 0)
-                                return e;
-                }
-                p = nl + 1;
-        }
-        if (is_mark)
-                return 1;
-        if (!has_msg) {
-                *ret_err = "record has no MESSAGE field";
-                return -EBADMSG;
-        }
-        if (has_fac && facility != 0 && ident && !has_exact) {
-                e = export_restore_prefix(r, facility, ident, ident_len, pid, pid_len);
-                if (e < 0)
-                        return e;
-        }
-        if (!r->has_timestamp && (has_src || has_mono)) {
-                r->usec = has_src ? src_mono : mono;
-                r->has_timestamp = true;
-        }
-        r->priority = (unsigned)(facility << 3 | level);
-        r->has_priority = has_level || has_fac;
-        if (!has_level)
-                r->priority = (unsigned)(facility << 3 | 6);
-        return 0;
 }
 
 static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
@@ -495,6 +267,7 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                                  xs->state == XS_DATA_NL);
                         struct kmsg_record *r;
                         const char *err = NULL;
+                        char why[200];
 
                         xs->active = false;
                         if (xs->bad_len) {
@@ -503,9 +276,10 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 stream_consume(rd, rec_end);
                                 reader_set_error(rd,
                                                  "line %" PRIu64 ": binary field length %" PRIu64
-                                                 " is over the %zu-byte record limit: %" PRIu64
+                                                 " is over the %zu-byte %s limit: %" PRIu64
                                                  " bytes skipped to %s",
-                                                 xs->bad_line, xs->bad_value, rd->max_record, n,
+                                                 xs->bad_line, xs->bad_value, xs->bad_limit,
+                                                 xs->bad_limit > rd->max_record ? "entry" : "record", n,
                                                  done ? "the next blank line" : "the end of the input");
                                 return -EBADMSG;
                         }
@@ -544,8 +318,11 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                                 err = "truncated binary field at the end of the input";
                                 e = -EBADMSG;
                         } else
-                                e = build(r, rd->buf + rd->start, rec_end - rd->start, &err);
+                                e = export_build(r, rd->buf + rd->start, rec_end - rd->start, rd->pos,
+                                                 rd->max_record, why, sizeof(why), &err);
                         stream_consume(rd, rec_end);
+                        if (e == -E2BIG)
+                                reader_set_error(rd, "record larger than %zu bytes skipped", rd->max_record);
                         if (e == 1)
                                 continue; /* a loss entry */
                         return stream_take(rd, r, e, "", err, ret);

@@ -5,7 +5,8 @@
  * little-endian u64 length, the bytes, "\n".  journald and
  * systemd-journal-remote take at most EXPORT_FIELDS_MAX fields per entry
  * and drop the connection at an entry with more: the fields a record can
- * have many of go past that into one, KMSG_MERGED.
+ * have many of go past that into one, KMSG_MERGED, written last; kdmesg -K
+ * reads its lines back as those fields (lib/stream-export-build.c).
  */
 #include <stdlib.h>
 #include <string.h>

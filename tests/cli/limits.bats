@@ -102,3 +102,67 @@ sys.stdout.write("{\"seq\":0,\"msg\":\"" + "\\u0001" * 400000 + "\"}\n{\"seq\":1
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --format=kmsg
         [ -z "$stderr" ]
 }
+
+@test "limits: the fields past KDMESG_JOURNAL_FIELDS_MAX go into KMSG_MERGED and read back as they were, in order" {
+        local d="$BATS_TEST_TMPDIR"
+        # 40 dictionary lines: _KERNEL_ keys, keys for KMSG_DICT (one with '='), values with a tab, a
+        # control byte, a NUL, a CR, a byte that is no UTF-8 and one that is.
+        python3 - "$d/dict.kmsg" <<'PY'
+import sys
+out = ["6,0,1000,-;many keys\n"]
+for i in range(40):
+    if i % 3 == 0:
+        out.append(" K%d=v%d\n" % (i, i))
+    elif i % 3 == 1:
+        out.append(" low.key-%d=tab\\x09ctl\\x01nul\\x00cr\\x0d hi\\xff \\xc2\\xb0\n" % i)
+    else:
+        out.append(" k\\x3d%d=a=b\n" % i)
+out.append("6,1,2000,-;after\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:02.0\n")
+open(sys.argv[1], "w").write("".join(out))
+PY
+        "$KDMESG" -K "$d/dict.kmsg" --format=kmsg > "$d/want"
+        run --separate-stderr env KDMESG_JOURNAL_FIELDS_MAX=16 "$KDMESG" -K "$d/dict.kmsg" --format=export
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: seq 0: 36 fields past the collector's limit of fields per entry go into KMSG_MERGED" ]
+        env KDMESG_JOURNAL_FIELDS_MAX=16 "$KDMESG" -K "$d/dict.kmsg" --format=export > "$d/x" 2>/dev/null
+        [ "$(grep -ac '^KMSG_MERGED$' "$d/x")" -eq 1 ]
+        run --separate-stderr "$KDMESG" -K "$d/x" --format=kmsg
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        cmp "$d/want" <(printf '%s\n' "$output")
+
+        # Export input: device links and carried fields merged too; read back, the export without a
+        # limit is the one of the input, field for field.
+        python3 - "$d/in.export" <<'PY'
+import sys
+f = [("SEQNUM", "3"), ("_SOURCE_MONOTONIC_TIMESTAMP", "5000"), ("PRIORITY", "4"), ("MESSAGE", "carried")]
+f += [("_KERNEL_K%d" % i, "v%d" % i) for i in range(8)] + [("KMSG_DICT", "low.%d=x" % i) for i in range(4)]
+f += [("_UDEV_SYSNAME", "sda"), ("_UDEV_DEVNODE", "/dev/sda")]
+f += [("_UDEV_DEVLINK", "/dev/disk/by-id/%d" % i) for i in range(5)] + [("X_%d" % i, "c%d" % i) for i in range(12)]
+open(sys.argv[1], "w").write("".join("%s=%s\n" % kv for kv in f) + "\n")
+PY
+        "$KDMESG" -K "$d/in.export" --format=export > "$d/plain"
+        env KDMESG_JOURNAL_FIELDS_MAX=16 "$KDMESG" -K "$d/in.export" --format=export > "$d/x1" 2>/dev/null
+        [ "$(grep -ac '^KMSG_MERGED$' "$d/x1")" -eq 1 ]
+        run --separate-stderr "$KDMESG" -K "$d/x1" --format=export
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        cmp "$d/plain" <(printf '%s\n\n' "$output")
+}
+
+@test "limits: KMSG_MERGED in the text form reads back; a line of it that is no field is an error naming it" {
+        local f="$BATS_TEST_TMPDIR/t.export"
+        printf 'SEQNUM=5\nMESSAGE=m\n_KERNEL_A=1\nKMSG_MERGED=_KERNEL_B=2\n_KERNEL_C=3\n\n%s\n\n%s\n\n' \
+                'SEQNUM=6
+MESSAGE=n
+KMSG_MERGED=oops' 'SEQNUM=7
+MESSAGE=o' > "$f"
+        run --separate-stderr "$KDMESG" -K "$f" --format=kmsg
+        [ "$status" -eq 1 ]
+        [ "$output" = "6,5,0;m
+ A=1
+ B=2
+ C=3
+6,7,0;o" ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: $f:7: line 9 (line 1 of KMSG_MERGED): not NAME=VALUE" ]
+}
