@@ -152,7 +152,6 @@ int main(int argc, char **argv) {
         /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
         o.out.problems = &o.problems.sel.tally;
         o.out.by_problem = o.problems.report;
-        o.out.chars = o.problems.chars;
         if (problem_options_active(&o.problems))
                 run.problems = &o.problems.sel;
 
@@ -170,25 +169,19 @@ int main(int argc, char **argv) {
         run.filter = &o.filter;
         run.suspends = o.suspends;
         run.device_path = o.device_path;
-        run.counts_losses = o.lost ? "--lost" : o.fail_on_loss ? "--fail-on-loss" : NULL;
+        run.counts_losses = o.sink->flags & SINK_LOSSES ? o.sink->option : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
         run.following = o.follow;
         run.quiet_clashes = o.as_dmesg;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
         o.out.caller_width = live && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
                                                                 : CALLER_WIDTH_DEFAULT;
-        if (o.lost) {
-                o.out.json = o.format == FORMAT_JSON;
-                o.out.live = live;
-                run.sink = run.lost = sink_new(sink_lookup("lost"), &o.out);
-        } else if (o.problems.timeline || o.problems.report) {
-                o.out.json = o.format == FORMAT_JSON;
-                run.sink = sink_new(sink_lookup(o.problems.timeline ? "timeline" : "problems"), &o.out);
-        } else if (o.dev.report) {
-                o.out.json = o.dev.report_json;
-                run.sink = sink_new(sink_lookup("devices"), &o.out);
-        } else
-                run.sink = sink_new(si, &o.out);
+        /* The reports print JSON Lines with --json; --lost reports the live ring's coverage. */
+        o.out.json = o.format == FORMAT_JSON;
+        o.out.live = live;
+        run.sink = sink_new(o.sink, &o.out);
+        if (o.sink->flags & SINK_LOSSES)
+                run.lost = run.sink;
         if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
             kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
                 errx_("%s", strerror(ENOMEM));
@@ -246,14 +239,14 @@ int main(int argc, char **argv) {
         o.out.input_missing = run.unopened > 0;
         sink_finish(run.sink);
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
-        if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.follow && !o.lost &&
-            !o.dev.report && !o.problems.timeline && !o.problems.report && isatty(STDOUT_FILENO))
+        if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.follow &&
+            o.sink->kind == SINK_FORMAT && isatty(STDOUT_FILENO))
                 warnx_plain(P_("-- No messages selected: the filters let none of the %llu message read through --",
                                "-- No messages selected: the filters let none of the %llu messages read through --",
                                run.delivered),
                             (unsigned long long)run.delivered);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
-        if (o.dev.filter.n_text > 0 && !o.lost && !options_marks_inferred(&o)) {
+        if (o.dev.filter.n_text > 0 && !options_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)
                         warnx_(_("records selected by their message (--device-text): %llu; "
                                  "the MATCH column marks them"),
@@ -293,7 +286,7 @@ int main(int argc, char **argv) {
         pager_close(pager);
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
-                if (!o.quiet && !o.lost) {
+                if (!o.quiet && !(o.sink->flags & SINK_LOSSES)) {
                         char summary[LOSS_SUMMARY_MAX];
 
                         loss_stats_describe(&run.loss, run.boots, summary, sizeof(summary));

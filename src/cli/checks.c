@@ -10,12 +10,56 @@
 #include "base/i18n.h"
 #include "cli/options.h"
 
-/* Whether the sink of --format has flag (SINK_LOST, ...: sink.h). */
-static bool format_has(const struct options *o, unsigned flag) {
-        return sink_of_format(o->format)->flags & flag;
+/* The first of the reports (a SINK_BIT mask) in the table. */
+static const struct sink_info *first_report(unsigned reports) {
+        unsigned r = 0;
+
+        while (r + 1 < _REPORT_MAX && !(reports & SINK_BIT(r)))
+                r++;
+        return sink_report(r);
+}
+
+/*
+ * The reports asked for, each as its row in the sink table says, in the
+ * order of the table: the reports and --follow it excludes, the formats it
+ * prints in.  A report that another one combines (--timeline --problems)
+ * is part of that one and not checked on its own.
+ */
+static enum options_result check_reports(struct options *o) {
+        unsigned combined = 0, r, x;
+
+        for (r = 0; r < _REPORT_MAX; r++)
+                if (o->reports & SINK_BIT(r))
+                        combined |= sink_report(r)->combines;
+        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
+        for (r = 0; r < _REPORT_MAX; r++)
+                if ((o->reports & SINK_BIT(r)) && (sink_report(r)->flags & SINK_JSON_LINES) && o->as_dmesg &&
+                    o->json_option && o->format == FORMAT_JSON_DMESG)
+                        o->format = FORMAT_JSON;
+        for (r = 0; r < _REPORT_MAX; r++) {
+                const struct sink_info *si = sink_report(r);
+
+                if (!(o->reports & SINK_BIT(r)) || (combined & SINK_BIT(r)))
+                        continue;
+                if (si->bad_columns && o->format == FORMAT_TABLE && !o->format_set)
+                        return options_fail(o, OPTIONS_BAD_USAGE, "%s", _(si->bad_columns));
+                for (x = 0; x < _REPORT_MAX; x++)
+                        if ((si->excludes & o->reports & SINK_BIT(x)))
+                                return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->conflict), sink_report(x)->option);
+                if ((si->excludes & SINK_X_FOLLOW) && o->follow)
+                        return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->conflict), "--follow");
+                if (!(si->formats & SINK_BIT(o->format)))
+                        return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->bad_format),
+                                                 output_format_to_name(o->format));
+                if (si->bad_follow && o->follow && o->format != FORMAT_JSON)
+                        return options_fail(o, OPTIONS_BAD_USAGE, "%s", _(si->bad_follow));
+        }
+        return OPTIONS_RUN;
 }
 
 enum options_result options_check(struct options *o) {
+        enum options_result r;
+
         if (o->raw_option && o->stamp_option && o->format == FORMAT_SYSLOG) {
                 /* As util-linux: -r has its own stamps; the options are named in the order given. */
                 return options_fail(o, OPTIONS_BAD_USAGE, _("%s and %s cannot be combined"),
@@ -46,50 +90,6 @@ enum options_result options_check(struct options *o) {
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
                        o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
         }
-        if (o->tls_option && !o->upload)
-                return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
-        if (o->upload) {
-                if (o->format_set && o->format != FORMAT_EXPORT)
-                        return options_fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
-                                    output_format_to_name(o->format));
-                if (o->lost || o->dev.report || o->problems.report || o->problems.timeline ||
-                    o->action != ACTION_PRINT)
-                        return options_fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices"
-                                    : o->problems.timeline ? "--timeline" : o->problems.report ? "--problems"
-                                    : o->action_option);
-                o->format = FORMAT_EXPORT;
-        }
-        if (o->machine_option && (o->format != FORMAT_EXPORT || o->lost || o->dev.report)) {
-                return options_fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
-                            o->machine_option,
-                            o->lost ? "--lost" : o->dev.report ? "--devices" : output_format_to_name(o->format));
-        }
-        if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
-                return options_fail(o, OPTIONS_BAD_USAGE,
-                            _("-o chooses the columns of --format=table, not of --format=%s"),
-                       output_format_to_name(o->format));
-        }
-        /* util-linux has no such reports: their --json stays JSON Lines under any name. */
-        if (o->as_dmesg && o->json_option && o->format == FORMAT_JSON_DMESG && (o->dev.report || o->lost))
-                o->format = FORMAT_JSON;
-        if (o->dev.report) {
-                /* The report is a table, or JSON Lines with --json. */
-                if (o->format == FORMAT_JSON)
-                        o->dev.report_json = true;
-                else if (!format_has(o, SINK_DEVICES)) {
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--devices prints a table, or JSON with --json; not --format=%s"),
-                               output_format_to_name(o->format));
-                }
-        }
-        if (o->lost) {
-                if (o->dev.report || o->follow || !format_has(o, SINK_LOST)) {
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--lost prints a table, or JSON with --json; not with %s"),
-                               o->dev.report ? "--devices" : o->follow ? "--follow" : output_format_to_name(o->format));
-                }
-        }
         if (o->problems.list && !o->problems.pstore)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
         if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
@@ -97,31 +97,35 @@ enum options_result options_check(struct options *o) {
                 return options_fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
                             o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
                             : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
-        if (o->problems.timeline) {
-                /* A picture, or JSON Lines with --json; with --problems, its rows are the kinds. */
-                if (o->lost || o->dev.report || o->follow)
-                        return options_fail(o, OPTIONS_BAD_USAGE, _("--timeline and %s cannot be used together"),
-                                    o->lost ? "--lost" : o->dev.report ? "--devices" : "--follow");
-                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT)
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--timeline draws a picture, or JSON with --json; not --format=%s"),
+        if (o->tls_option && !o->upload)
+                return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
+        if (o->upload) {
+                if (o->format_set && o->format != FORMAT_EXPORT)
+                        return options_fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),
                                     output_format_to_name(o->format));
-        } else if (o->problems.report) {
-                /* The report is a table, or JSON Lines with --json; following, only JSON. */
-                if (o->format == FORMAT_TABLE && !o->format_set)
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems has columns of its own; -o chooses those of --format=table"));
-                if (o->lost || o->dev.report)
-                        return options_fail(o, OPTIONS_BAD_USAGE, _("--problems and %s cannot be used together"),
-                                    o->lost ? "--lost" : "--devices");
-                if (o->format != FORMAT_JSON && o->format != FORMAT_SHORT && o->format != FORMAT_TABLE)
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems prints a table, or JSON with --json; not --format=%s"),
-                                    output_format_to_name(o->format));
-                if (o->follow && o->format != FORMAT_JSON)
-                        return options_fail(o, OPTIONS_BAD_USAGE,
-                                    _("--problems --follow writes JSON Lines as problems come: add --json"));
+                if (o->reports || o->action != ACTION_PRINT)
+                        return options_fail(o, OPTIONS_BAD_USAGE, _("--upload cannot be combined with %s"),
+                                            o->reports ? first_report(o->reports)->option : o->action_option);
+                o->format = FORMAT_EXPORT;
         }
+        if (o->machine_option && (o->format != FORMAT_EXPORT || o->reports)) {
+                return options_fail(o, OPTIONS_BAD_USAGE, _("%s names the records of --format=export, not of %s"),
+                                    o->machine_option,
+                                    o->reports ? first_report(o->reports)->option : output_format_to_name(o->format));
+        }
+        if (o->columns.n > 0 && o->format != FORMAT_TABLE) {
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                            _("-o chooses the columns of --format=table, not of --format=%s"),
+                       output_format_to_name(o->format));
+        }
+        r = check_reports(o);
+        if (r != OPTIONS_RUN)
+                return r;
+        o->sink = sink_choose(o->format, o->reports);
+        /* --problems, also as the rows of --timeline, classifies the records. */
+        for (unsigned i = 0; i < _REPORT_MAX; i++)
+                if ((o->reports & SINK_BIT(i)) && (sink_report(i)->flags & SINK_CLASSIFIES))
+                        o->problems.report = true;
         if (o->columns.n == 0 && columns_add_defaults(&o->columns) < 0)
                 return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         /* The table marks inferred matches in its MATCH column: shown by default with --device-text. */

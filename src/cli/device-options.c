@@ -23,9 +23,7 @@ const char *devctx_help(void) {
 }
 
 const char *devctx_help_devices(void) {
-        return _("\nDevices:\n"
-                 "     --devices               report: one line per device that logged messages\n"
-                 "     --show-device           show the device name before each message: <name>\n"
+        return _("     --show-device           show the device name before each message: <name>\n"
                  "     --resolve               name devices of a dump (-K) from this /sys\n"
                  "     --sysroot <dir>         use the sysfs saved in <dir>/sys for names and\n"
                  "                               --device\n");
@@ -41,9 +39,6 @@ int devctx_option(struct devctx *d, int opt, const char *arg) {
                 return 0;
         case DEVOPT_SYSROOT:
                 d->root.dir = arg;
-                return 0;
-        case DEVOPT_DEVICES:
-                d->report = true;
                 return 0;
         default:
                 return devfilter_add(&d->filter, opt, arg);

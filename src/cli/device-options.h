@@ -15,8 +15,6 @@ struct devctx {
         struct devnamer namer;
         struct sysroot root;
         bool resolve;     /* --resolve */
-        bool report;      /* --devices */
-        bool report_json; /* --devices as JSON */
 };
 
 /* getopt_long entries for the options above. */
@@ -28,17 +26,16 @@ struct devctx {
         { "device-text", no_argument, NULL, DEVOPT_DEVICE_TEXT },            \
         { "show-device", no_argument, NULL, DEVOPT_SHOW_DEVICE },            \
         { "resolve", no_argument, NULL, DEVOPT_RESOLVE },                    \
-        { "sysroot", required_argument, NULL, DEVOPT_SYSROOT },              \
-        { "devices", no_argument, NULL, DEVOPT_DEVICES }
+        { "sysroot", required_argument, NULL, DEVOPT_SYSROOT }
 
 #define DEVOPT_FIRST DEVOPT_DEVICE
-#define DEVOPT_LAST DEVOPT_DEVICES
+#define DEVOPT_LAST DEVOPT_SYSROOT
 
 /* Take one option; returns 0, or -EINVAL with a message printed by the caller. */
 int devctx_option(struct devctx *d, int opt, const char *arg);
 /* The --help lines for the device filters (in the Filters section). */
 const char *devctx_help(void);
-/* The --help section "Devices:" (the report, names). */
+/* The --help lines of the section "Devices:" after --devices (names). */
 const char *devctx_help_devices(void);
 /*
  * After option parsing: check the combination, resolve the arguments and

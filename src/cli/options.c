@@ -32,6 +32,14 @@ enum options_result options_fail(struct options *o, enum options_result r, const
         return r;
 }
 
+enum options_result options_fail_with(struct options *o, enum options_result r, const char *msg, const char *arg) {
+        const char *p = strstr(msg, "%s");
+
+        if (!p)
+                return options_fail(o, r, "%s", msg);
+        return options_fail(o, r, "%.*s%s%s", (int)(p - msg), msg, arg, p + 2);
+}
+
 /*
  * getopt_long() runs with opterr = 0 so that its complaints carry our
  * program name and not argv[0]; this says what went wrong, in one line.
@@ -68,7 +76,6 @@ enum {
         OPT_NOHEADINGS,
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
-        OPT_LOST,
         OPT_BOOT_ID,
         OPT_HOSTNAME,
         OPT_MACHINE_ID,
@@ -76,6 +83,7 @@ enum {
         OPT_TRUST,
         OPT_KEY,
         OPT_CERT,
+        OPT_REPORT = 0x200, /* + enum sink_report */
 };
 
 static enum options_result set_format(struct options *o, const char *name) {
@@ -341,6 +349,14 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
         return OPTIONS_RUN;
 }
 
+/* A report's option (--lost, --devices, --timeline, --problems): its row in the sink table. */
+static enum options_result opt_report(struct options *o, const struct sink_info *si, const char *arg) {
+        o->reports |= SINK_BIT(si - sink_report(0));
+        if (si->set_arg && si->set_arg(&o->out, arg) < 0)
+                return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->bad_arg), arg);
+        return OPTIONS_RUN;
+}
+
 /* One option of the command line, c as getopt_long() returns it. */
 static enum options_result opt_one(struct options *o, int c, char *arg) {
         char err[400];
@@ -439,15 +455,14 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
         case OPT_CURSOR_FILE:
                 o->cursor_file = arg;
                 return OPTIONS_RUN;
-        case OPT_LOST:
-                o->lost = true;
-                return OPTIONS_RUN;
         case OPT_FAIL_ON_LOSS:
                 o->fail_on_loss = true;
                 return OPTIONS_RUN;
         case 'q':
                 o->quiet = true;
                 return OPTIONS_RUN;
+        case OPT_REPORT ... OPT_REPORT + _REPORT_MAX - 1:
+                return opt_report(o, sink_report((unsigned)(c - OPT_REPORT)), arg);
         case 'h':
                 return OPTIONS_HELP;
         case 'V':
@@ -458,6 +473,7 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
 }
 
 static const char shortopts[] = ":CcDdEeF:f:g:HhJK:kL::l:n:o:PpqrSs:TtuVWwx";
+/* The options but the reports', which options_parse() adds from the sink table. */
 static const struct option longopts[] = {
         { "clear", no_argument, NULL, 'C' },
         { "read-clear", no_argument, NULL, 'c' },
@@ -493,7 +509,6 @@ static const struct option longopts[] = {
         { "follow-new", no_argument, NULL, 'W' },
         { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },
         { "fail-on-loss", no_argument, NULL, OPT_FAIL_ON_LOSS },
-        { "lost", no_argument, NULL, OPT_LOST },
         { "quiet", no_argument, NULL, 'q' },
         { "noescape", no_argument, NULL, OPT_NOESCAPE },
         { "format", required_argument, NULL, OPT_FORMAT },
@@ -517,8 +532,17 @@ static const struct option longopts[] = {
 };
 
 enum options_result options_parse(int argc, char **argv, struct options *o) {
+        struct option all[sizeof(longopts) / sizeof(longopts[0]) + _REPORT_MAX];
+        size_t n = sizeof(longopts) / sizeof(longopts[0]) - 1;
         enum options_result r;
+        size_t i;
         int c;
+
+        memcpy(all, longopts, n * sizeof(longopts[0]));
+        for (i = 0; i < _REPORT_MAX; i++)
+                all[n++] = (struct option){ sink_report((unsigned)i)->option + 2, sink_report((unsigned)i)->has_arg, NULL,
+                                            OPT_REPORT + (int)i };
+        all[n] = (struct option){ 0 };
 
         if (argc > 0 && argv[0]) {
                 const char *base = strrchr(argv[0], '/');
@@ -529,7 +553,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
                         program = "dmesg";
         }
         opterr = 0;
-        while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, shortopts, all, NULL)) >= 0) {
                 r = c == '?' || c == ':' ? bad_option(o, c, argv, shortopts) : opt_one(o, c, optarg);
                 if (r != OPTIONS_RUN)
                         return r;
@@ -537,7 +561,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         if (optind < argc)
                 o->stray = argv[optind];
         mark_devices(o);
-        for (size_t i = 0; i < o->n_sources; i++)
+        for (i = 0; i < o->n_sources; i++)
                 o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
         return OPTIONS_RUN;
 }

@@ -59,12 +59,13 @@ struct options {
         struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
+        unsigned reports;              /* the reports asked for: SINK_BIT(REPORT_...) (sink.h) */
+        const struct sink_info *sink;  /* what prints: a report's row, or the format's (options_check()) */
         struct columns columns;
         bool follow;
         bool follow_new;
         bool quiet;
         bool fail_on_loss;
-        bool lost;
         const char *cursor_file;
         /* -K naming the kmsg device as the only source: the live log, from this path; NULL: /dev/kmsg. */
         const char *device_path;
@@ -104,6 +105,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o);
 /* Put the message into o->error; returns r. */
 enum options_result options_fail(struct options *o, enum options_result r, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
+/* The same for a message from a table (not a literal), its one "%s" replaced by arg. */
+enum options_result options_fail_with(struct options *o, enum options_result r, const char *msg, const char *arg);
 /*
  * After options_parse() returned OPTIONS_RUN: check every combination of
  * options, and complete what they leave open (the default columns).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --problems, --problem KIND, --fail-on-problem and --timeline: parsing and set-up (the selection: select/problem-select.c). */
+/* --problem KIND, --fail-on-problem, --pstore and the rules: parsing and set-up (the selection: select/problem-select.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,18 +11,12 @@
 #include "text/writer.h"
 
 const char *problem_options_help(void) {
-        return _("\nProblems:\n"
-                 "     --problems              report: known problems (oops, oom-kill, io-error,\n"
-                 "                               ...) grouped by kind and subject, worst first\n"
-                 "     --problem <kind>        only the records of problems of this kind\n"
+        return _("     --problem <kind>        only the records of problems of this kind\n"
                  "                               (repeatable)\n"
                  "     --fail-on-problem       exit with status 4 when a problem was found\n"
                  "     --problem-rules <file>  use only the rules of this file, not the built-in\n"
                  "                               ones and those of problems.d\n"
-                 "     --list-problem-rules    list the rules, each with its file and line\n"
-                 "     --timeline[=<chars>]    report: message counts over time, one row per\n"
-                 "                               level group (per problem kind with --problems);\n"
-                 "                               chars: auto, utf8 or ascii\n");
+                 "     --list-problem-rules    list the rules, each with its file and line\n");
 }
 
 const char *problem_options_help_input(void) {
@@ -35,9 +29,6 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
         int k;
 
         switch (opt) {
-        case PROBOPT_PROBLEMS:
-                po->report = true;
-                return 0;
         case PROBOPT_FAIL:
                 po->fail = true;
                 return 0;
@@ -64,20 +55,6 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 return 0;
         case PROBOPT_LIST_RULES:
                 po->list_rules = true;
-                return 0;
-        case PROBOPT_TIMELINE:
-                po->timeline = true;
-                if (!arg || strcmp(arg, "auto") == 0)
-                        po->chars = TIMELINE_AUTO;
-                else if (strcmp(arg, "utf8") == 0)
-                        po->chars = TIMELINE_UTF8;
-                else if (strcmp(arg, "ascii") == 0)
-                        po->chars = TIMELINE_ASCII;
-                else {
-                        snprintf(err, size, _("unknown --timeline characters '%s' (expected auto, utf8 or ascii)"),
-                                 arg);
-                        return -EINVAL;
-                }
                 return 0;
         case PROBOPT_PROBLEM:
                 k = problem_kind_from_name(arg);

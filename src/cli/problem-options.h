@@ -8,11 +8,9 @@
 #include "output/sink.h"
 #include "select/problem-select.h"
 
-/* The settings of --problems, --problem, --fail-on-problem and --timeline (problem-options.c). */
+/* The settings of --problem, --fail-on-problem and --pstore, and whether records are classified (problem-options.c). */
 struct problem_options {
-        bool report;          /* --problems */
-        bool timeline;        /* --timeline: the picture (report-timeline.c) */
-        enum timeline_chars chars;
+        bool report;          /* --problems: the report, or the rows of --timeline (set by cli from the sink table) */
         bool pstore;          /* --pstore[=N]: read a crash dump (pstore-read.c) */
         unsigned pstore_pick; /* N, 1 the newest; 0: the newest */
         bool list;            /* --list: with --pstore, the dumps */
@@ -28,10 +26,8 @@ struct problem_options {
 };
 
 enum {
-        PROBOPT_PROBLEMS = 0x500,
-        PROBOPT_PROBLEM,
+        PROBOPT_PROBLEM = 0x500,
         PROBOPT_FAIL,
-        PROBOPT_TIMELINE,
         PROBOPT_PSTORE,
         PROBOPT_LIST,
         PROBOPT_RULES,
@@ -39,23 +35,21 @@ enum {
 };
 
 #define PROBLEM_LONGOPTS                                                   \
-        { "problems", no_argument, NULL, PROBOPT_PROBLEMS },                \
         { "problem", required_argument, NULL, PROBOPT_PROBLEM },            \
         { "fail-on-problem", no_argument, NULL, PROBOPT_FAIL },             \
-        { "timeline", optional_argument, NULL, PROBOPT_TIMELINE },          \
         { "pstore", optional_argument, NULL, PROBOPT_PSTORE },              \
         { "list", no_argument, NULL, PROBOPT_LIST },                        \
         { "problem-rules", required_argument, NULL, PROBOPT_RULES },        \
         { "list-problem-rules", no_argument, NULL, PROBOPT_LIST_RULES }
 
-#define PROBOPT_FIRST PROBOPT_PROBLEMS
+#define PROBOPT_FIRST PROBOPT_PROBLEM
 #define PROBOPT_LAST PROBOPT_LIST_RULES
 
 #define EXIT_PROBLEM 4
 
 /* Take one option; returns 0, or -EINVAL for an unknown kind (error in buf). */
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size);
-/* The --help section "Problems:" (with --timeline); the --pstore lines for the Input section. */
+/* The --help lines of --problem, --fail-on-problem and the rules options; the --pstore lines for the Input section. */
 const char *problem_options_help_input(void);
 const char *problem_options_help(void);
 /* Whether records are classified at all. */

@@ -152,12 +152,13 @@ enum options_result options_setup_time(struct options *o) {
  * message: the classic view (<name?>), JSON ("match":"text"), the table
  * with its MATCH column and the --devices report (INFERRED).  The others
  * are record formats read back by programs (syslog, kmsg, export,
- * json-dmesg) or the bare message (cat), which a mark would change.
+ * json-dmesg) or the bare message (cat), which a mark would change.  The
+ * other reports show no records one by one: there is nothing to mark.
  */
 bool options_marks_inferred(const struct options *o) {
-        const struct sink_info *si = o->dev.report ? sink_lookup("devices") : sink_of_format(o->format);
+        const struct sink_info *si = o->sink;
 
-        return (si->flags & SINK_MARKS_INFERRED) ||
+        return si->kind == SINK_REPORT || (si->flags & SINK_MARKS_INFERRED) ||
                ((si->flags & SINK_MATCH_COLUMN) && columns_have(&o->columns, COL_MATCH));
 }
 

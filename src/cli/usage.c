@@ -1,11 +1,48 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --help: the options by section, as util-linux lays them out. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/i18n.h"
 #include "cli/options.h"
 #include "text/util.h"
+
+/* Columns of text s on a terminal: its bytes but UTF-8 continuation bytes. */
+static size_t columns_of(const char *s) {
+        size_t n = 0;
+
+        for (; *s; s++)
+                n += ((unsigned char)*s & 0xc0) != 0x80;
+        return n;
+}
+
+/* The --format line: the names of the format rows of the sink table, filled to 80 columns. */
+static void format_list(FILE *o) {
+        const char *head = _("     --format <format>       output format:");
+        const char *or = _("or");
+        const struct sink_info *si;
+        size_t width = columns_of(head), i;
+        char word[64];
+
+        fputs(head, o);
+        for (i = 0; (si = sink_format_at(i)) != NULL; i++) {
+                bool last = !sink_format_at(i + 1);
+
+                /* "a, b, c or d": a comma after each but the last two, the word for "or" before the last. */
+                if (last && i > 0) {
+                        snprintf(word, sizeof(word), "%s %s", or, si->name);
+                } else
+                        snprintf(word, sizeof(word), "%s%s", si->name, sink_format_at(i + 2) ? "," : "");
+                if (width + 1 + columns_of(word) > 80) {
+                        fputs("\n                              ", o);
+                        width = 30;
+                }
+                fprintf(o, " %s", word);
+                width += 1 + columns_of(word);
+        }
+        fputc('\n', o);
+}
 
 void __attribute__((noreturn)) usage(void) {
         FILE *o = stdout;
@@ -41,13 +78,16 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
 
         fputs(devctx_help(), o);
+        fputs(_("\nDevices:\n"), o);
+        fputs(_(sink_report(REPORT_DEVICES)->help), o);
         fputs(devctx_help_devices(), o);
+        fputs(_("\nProblems:\n"), o);
+        fputs(_(sink_report(REPORT_PROBLEMS)->help), o);
         fputs(problem_options_help(), o);
+        fputs(_(sink_report(REPORT_TIMELINE)->help), o);
 
         fputs(_("\nOutput formats:\n"), o);
-        fputs(_("     --format <format>       output format: short, table, json, json-dmesg,\n"
-                "                               syslog, kmsg, export or cat\n"),
-              o);
+        format_list(o);
         fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
                 "                               util-linux dmesg --json document\n"),
               o);
@@ -89,9 +129,7 @@ void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
-        fputs(_("     --lost                  report the lost messages instead of the records\n"
-                "                               (a table, or JSON with --json)\n"),
-              o);
+        fputs(_(sink_report(REPORT_LOST)->help), o);
 
         fputs(_("\nShipping to a collector:\n"), o);
         fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"

@@ -123,7 +123,7 @@ void read_live(struct run *run, const struct options *o) {
 
         if (!use_syslog) {
                 struct kmsg_loss *loss;
-                enum kmsg_seek where = plan_device_start(run, o->lost, o->follow_new, &loss);
+                enum kmsg_seek where = plan_device_start(run, o->sink->flags & SINK_LOSSES, o->follow_new, &loss);
 
                 if (loss)
                         run_loss(run, loss);

@@ -4,7 +4,11 @@
 
 #include "output/sink.h"
 
-/* Output formats, chosen with --format=FMT. */
+/*
+ * Output formats, chosen with --format=FMT: the format rows of the sink
+ * table (sinks.c), in its order.  A format that no code names needs no
+ * value here.
+ */
 enum output_format {
         FORMAT_SHORT = 0, /* the classic view (default) */
         FORMAT_TABLE,     /* libsmartcols table, columns from -o */
@@ -14,10 +18,9 @@ enum output_format {
         FORMAT_KMSG,      /* the /dev/kmsg text form, re-escaped */
         FORMAT_EXPORT,    /* the journal export format */
         FORMAT_CAT,       /* the message only */
-        _FORMAT_MAX,
 };
 
-/* The format for a name, or -EINVAL; and back (sinks.c, whose rows are in this order). */
+/* The format for a name, or -EINVAL; and back (sinks.c). */
 int output_format_from_name(const char *name);
 const char *output_format_to_name(enum output_format f);
 /* The sink for the format (NULL for none). */

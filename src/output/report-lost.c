@@ -526,10 +526,8 @@ static int lost_init(struct sink *s) {
         t->json = s->settings->json;
         t->live = s->settings->live;
         if (!t->json && isatty(STDOUT_FILENO)) {
-                /* Not through sink_lookup(): sinks.c names this sink. */
-                static const struct sink_info strip = { "timeline", &sink_timeline_ops, 0 };
-
-                t->strip = sink_new(&strip, s->settings);
+                /* The companion of its row in the sink table: --timeline's strip. */
+                t->strip = sink_new(s->info->companion, s->settings);
                 if (!t->strip)
                         return -ENOMEM;
         }

@@ -437,6 +437,18 @@ static unsigned line_width(void) {
         return w < MAX_WIDTH ? (unsigned)w : MAX_WIDTH;
 }
 
+int timeline_set_chars(struct output_settings *s, const char *arg) {
+        if (!arg || strcmp(arg, "auto") == 0)
+                s->chars = TIMELINE_AUTO;
+        else if (strcmp(arg, "utf8") == 0)
+                s->chars = TIMELINE_UTF8;
+        else if (strcmp(arg, "ascii") == 0)
+                s->chars = TIMELINE_ASCII;
+        else
+                return -EINVAL;
+        return 0;
+}
+
 static int timeline_init(struct sink *s) {
         struct timeline_sink *t = (struct timeline_sink *)s;
 

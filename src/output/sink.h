@@ -101,32 +101,87 @@ struct sink_ops {
         void (*free)(struct sink *s);
 };
 
-/* What main() needs to know of a sink (sinks.c has one row per sink). */
+/*
+ * The table of sinks (sinks.c): one row per output format (--format=NAME)
+ * and per report (--lost, --devices, --timeline, --problems).  --help, the
+ * checks of option combinations, the choice of the sink and the tests of
+ * the completions read the rows.
+ */
+enum sink_kind {
+        SINK_FORMAT, /* chosen with --format=NAME (or -J, -r, -o) */
+        SINK_REPORT, /* chosen with its own option, --NAME; prints in one of its formats */
+};
+
+/* What main() and the checks need to know of a sink: the flags of a row. */
 enum {
         SINK_PAGER = 1 << 0,        /* for a reader on a terminal: may go through the pager */
         SINK_COLORS = 1 << 1,       /* uses colors (syslog and cat: their loss lines only) */
-        SINK_LOST = 1 << 2,         /* --lost can print its report in this format */
-        SINK_DEVICES = 1 << 3,      /* --devices can print its report in this format */
-        SINK_MARKS_INFERRED = 1 << 4, /* marks the records --device-text selected by their text */
-        SINK_MATCH_COLUMN = 1 << 5, /* marks them when its MATCH column is shown (table) */
-        SINK_WRITES_SEQ = 1 << 6,   /* writes sequence numbers (0 for input without them) */
-        SINK_BOOT_TIME = 1 << 7,    /* needs the boot time (and uses the boot id) */
+        SINK_MARKS_INFERRED = 1 << 2, /* marks the records --device-text selected by their text */
+        SINK_MATCH_COLUMN = 1 << 3, /* marks them when its MATCH column is shown (table) */
+        SINK_WRITES_SEQ = 1 << 4,   /* writes sequence numbers (0 for input without them) */
+        SINK_BOOT_TIME = 1 << 5,    /* needs the boot time (and uses the boot id) */
+        /* Reports: */
+        SINK_LOSSES = 1 << 6,       /* the report of losses: sees every record read, is the summary stderr would get */
+        SINK_JSON_LINES = 1 << 7,   /* util-linux has no such report: -J is JSON Lines even under the name dmesg */
+        SINK_CLASSIFIES = 1 << 8,   /* needs each record's problem classification (problems.h) */
 };
 
+/* The reports, the first rows of the table: bit 1 << REPORT_x in excludes, combines and options.reports. */
+enum sink_report {
+        REPORT_LOST = 0,
+        REPORT_DEVICES,
+        REPORT_TIMELINE,
+        REPORT_PROBLEMS,
+        _REPORT_MAX,
+};
+
+#define SINK_BIT(x) (1u << (x))
+/* In a report's excludes: --follow. */
+#define SINK_X_FOLLOW (1u << 31)
+
+struct output_settings;
 struct sink_info {
-        const char *name;
+        const char *name;     /* --format=NAME; a report: its option without the dashes */
+        enum sink_kind kind;
         const struct sink_ops *ops;
         unsigned flags;
+        /* A report only: */
+        const char *option;   /* "--lost" */
+        int has_arg;          /* no_argument, or optional_argument (getopt.h) */
+        /* Take the option's argument (NULL: none given); 0, or -EINVAL: bad_arg says so, with the argument. */
+        int (*set_arg)(struct output_settings *s, const char *arg);
+        const char *bad_arg;
+        const char *help;     /* its lines in --help, untranslated (N_()) */
+        unsigned formats;     /* the formats it prints in: SINK_BIT(FORMAT_...) */
+        /* The reports (SINK_BIT(REPORT_...)) and SINK_X_FOLLOW it refuses, named by conflict ("... %s"). */
+        unsigned excludes;
+        const char *conflict;
+        const char *bad_format; /* "... %s": not in this format (the format's name) */
+        const char *bad_columns; /* has columns of its own: -o alone (an implied table) is refused so */
+        const char *bad_follow;  /* following, it writes JSON Lines only: without --json it is refused so */
+        unsigned combines;    /* reports that change it instead of printing (--timeline --problems) */
+        /* A sink it may make for itself (report-lost.c: the timeline strip under the table), or NULL. */
+        const struct sink_info *companion;
 };
 
 /* The sink called name ("short", ..., "lost", "devices"), or NULL (sinks.c; by format: sink_of_format()). */
 const struct sink_info *sink_lookup(const char *name);
+/* The row of report r (enum sink_report). */
+const struct sink_info *sink_report(unsigned r);
+/* The formats, in the order of the table: i from 0 while it gives one. */
+const struct sink_info *sink_format_at(size_t i);
+/*
+ * The sink that prints: the first of reports (a SINK_BIT mask) that no other
+ * one of them combines, else the format's.
+ */
+const struct sink_info *sink_choose(unsigned format, unsigned reports);
 
 /* The start of every sink's state. */
 struct sink {
         const char *name;
         const struct sink_ops *ops;
         const struct output_settings *settings;
+        const struct sink_info *info; /* its row */
 };
 
 /* A new sink for si, or NULL (out of memory). */
@@ -152,6 +207,8 @@ void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warn
  * axis (--lost on a terminal ends with it); nothing when there was none.
  */
 int timeline_strip(struct sink *s);
+/* report-timeline.c: take --timeline's argument (auto, utf8, ascii; NULL: auto); 0 or -EINVAL. */
+int timeline_set_chars(struct output_settings *s, const char *arg);
 
 /* json.c: whether the json sink set up last writes records itself, not with json-c (for the tests). */
 bool json_direct(void);
@@ -161,10 +218,5 @@ bool json_direct(void);
  * read lost.
  */
 int lost_coverage(struct sink *s, const struct kmsg_loss *l);
-
-/* The sinks (output-*.c, report-*.c); sinks.c names them. */
-extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops,
-        sink_syslog_ops, sink_kmsg_ops, sink_export_ops, sink_cat_ops, sink_lost_ops, sink_devices_ops,
-        sink_problems_ops, sink_timeline_ops;
 
 #endif

@@ -47,7 +47,6 @@ enum {
         DEVOPT_SHOW_DEVICE,
         DEVOPT_RESOLVE,
         DEVOPT_SYSROOT,
-        DEVOPT_DEVICES,
 };
 
 /* --device, --subsystem, --match, --with-children, --device-text. */

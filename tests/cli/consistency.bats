@@ -57,11 +57,18 @@ help_long_options() {
         [ "$("$KDMESG" -V)" = "$("$KDMESG" --version)" ]
 }
 
+# The names of the sink table's rows (src/output/sinks.c): "formats" or "reports".
+sink_rows() {
+        : "${SINK_ROWS:?SINK_ROWS must point at the sink-rows helper}"
+        "$SINK_ROWS" "$1"
+}
+
 @test "the man page describes every output format, time format and exit status of --help" {
         local f formats times codes section missing=
-        formats=$("$KDMESG" --help | sed -n '/--format <format>/,/cat$/p' | tr -s ' ,\n' '\n' |
-                grep -xE 'short|table|json|json-dmesg|syslog|kmsg|export|cat')
-        [ "$(wc -w <<<"$formats")" -eq 8 ]
+        # The formats --help lists are the format rows of the sink table.
+        formats=$("$KDMESG" --help | sed -n '/--format <format>/,/^ *-/p' | sed '$d' | sed 's/.*output format://' |
+                tr -s ' ,\n' '\n' | grep -vxE '|or')
+        [ "$formats" = "$(sink_rows formats)" ]
         # Every name --format takes is one the program accepts ...
         for f in $formats; do
                 KDMESG_BOOT_TIME=@0 "$KDMESG" --format="$f" -K "$DATA/classic.kmsg" >/dev/null 2>&1 ||
@@ -223,6 +230,30 @@ option_tokens() {
         done
         echo "completed but not in --help:$extra"
         [ -z "$extra" ]
+}
+
+@test "the completions offer the formats of the sink table, and its reports" {
+        local f o missing= rows bash zsh
+        rows=$(sink_rows formats | sort)
+        # bash: the words of --format; zsh: the values of --format=.
+        bash=$(sed -n '/^ *--format)$/,/;;/p' "$BASHCOMP" | grep -oE 'compgen -W "[^"]*"' |
+                sed 's/compgen -W "//; s/"$//' | tr ' ' '\n' | sort)
+        zsh=$(grep -oE -- "--format=\[[^]]*\]:format:\([^)]*\)" "$ZSHCOMP" | sed 's/.*:(//; s/)$//' | tr ' ' '\n' | sort)
+        echo "rows: $rows"
+        echo "bash: $bash"
+        echo "zsh: $zsh"
+        [ -n "$rows" ]
+        [ "$bash" = "$rows" ]
+        [ "$zsh" = "$rows" ]
+        # Every report is an option of --help, completed by both shells.
+        for o in $(sink_rows reports); do
+                "$KDMESG" --help | grep -qE -- "^ +$o(\[|  )" || missing+=" $o(--help)"
+                grep -qE -- "(^|[^[:alnum:]-])$o([^[:alnum:]-]|\$)" "$BASHCOMP" || missing+=" $o(kdmesg.bash)"
+                grep -qE -- "(^|[^[:alnum:]-])$o([^[:alnum:]-]|\$)" "$ZSHCOMP" || missing+=" $o(_kdmesg)"
+        done
+        echo "missing:$missing"
+        [ -z "$missing" ]
+        [ "$(sink_rows reports | wc -l)" -ge 4 ]
 }
 
 @test "the man page source is valid scdoc" {
