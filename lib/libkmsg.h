@@ -152,6 +152,16 @@ enum kmsg_format {
         KMSG_FORMAT_JSON,     /* kdmesg --json: JSON Lines, one object per record */
 };
 
+/* The name of an input form: "kmsg", "syslog", "export", "json"; "auto" for KMSG_FORMAT_AUTO; NULL for none. */
+const char *kmsg_format_to_name(enum kmsg_format format);
+/* The form of a name as kmsg_format_to_name() gives it (case matters), or -EINVAL. */
+int kmsg_format_from_name(const char *name);
+/*
+ * The input forms the readers know, in the order libkmsg lists them: the
+ * n-th (0 the first), or KMSG_FORMAT_AUTO past the last.
+ */
+enum kmsg_format kmsg_format_nth(unsigned n);
+
 /* Where a device reader starts. */
 enum kmsg_seek {
         KMSG_SEEK_START = 0, /* oldest record in the ring (SEEK_SET) */

@@ -10,8 +10,20 @@
 
 struct kmsg_reader;
 
-/* One input format of stream readers (stream-*.c). */
+/*
+ * One input form of stream readers (stream-*.c): a row of the table of
+ * forms (stream_forms, stream.c), which detection, the readers and
+ * kmsg_format_to_name() read.
+ */
 struct stream_ops {
+        enum kmsg_format format;
+        const char *name; /* "kmsg": kmsg_format_to_name(), kdmesg's --input-format */
+        /*
+         * Whether the line [p, end) (its newline and a '\r' before it
+         * removed; not blank) starts a record of this form.  Detection
+         * counts such lines (stream.c); the forms' lines never start alike.
+         */
+        bool (*detect)(const char *p, const char *end);
         /* kmsg_reader_next() for the format; the format's state is rd->state. */
         int (*next)(struct kmsg_reader *rd, struct kmsg_record **ret);
         /* Free rd->state (NULL when the format never allocated it). */
@@ -22,6 +34,8 @@ extern const struct stream_ops stream_kmsg_ops;
 extern const struct stream_ops stream_export_ops;
 extern const struct stream_ops stream_syslog_ops;
 extern const struct stream_ops stream_json_ops;
+/* The form of format, or NULL (KMSG_FORMAT_AUTO, out of range). */
+const struct stream_ops *stream_form(enum kmsg_format format);
 
 struct kmsg_reader {
         int n_ref;

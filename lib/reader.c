@@ -374,10 +374,9 @@ static int stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                         return e;
         }
         if (!rd->fmt)
-                rd->fmt = rd->format == KMSG_FORMAT_EXPORT   ? &stream_export_ops
-                          : rd->format == KMSG_FORMAT_SYSLOG ? &stream_syslog_ops
-                          : rd->format == KMSG_FORMAT_JSON   ? &stream_json_ops
-                                                             : &stream_kmsg_ops;
+                rd->fmt = stream_form(rd->format);
+        if (!rd->fmt)
+                rd->fmt = &stream_kmsg_ops;
         return rd->fmt->next(rd, ret);
 }
 

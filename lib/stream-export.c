@@ -350,7 +350,22 @@ static int export_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         }
 }
 
+/* "KEY=value", or "KEY" alone before a binary value, in the first column. */
+static bool export_detect(const char *p, const char *end) {
+        const char *q;
+
+        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z')))
+                return false;
+        for (q = p + 1; q < end && *q != '='; q++)
+                if (!(*q == '_' || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+                        return false;
+        return true;
+}
+
 const struct stream_ops stream_export_ops = {
+        .format = KMSG_FORMAT_EXPORT,
+        .name = "export",
+        .detect = export_detect,
         .next = export_next,
         .free = free,
 };

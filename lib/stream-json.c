@@ -531,7 +531,17 @@ static void json_free(void *state) {
         json_tokener_free(state);
 }
 
+/* An object, "{", after blanks. */
+static bool json_detect(const char *p, const char *end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+        return p < end && *p == '{';
+}
+
 const struct stream_ops stream_json_ops = {
+        .format = KMSG_FORMAT_JSON,
+        .name = "json",
+        .detect = json_detect,
         .next = json_next,
         .free = json_free,
 };

@@ -403,7 +403,17 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         return 1;
 }
 
+/* A header, "6,123,456,-;", after blanks (some pastes indent the records). */
+static bool kmsg_detect(const char *p, const char *end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+                p++;
+        return p < end && header_check(p, (size_t)(end - p));
+}
+
 const struct stream_ops stream_kmsg_ops = {
+        .format = KMSG_FORMAT_KMSG,
+        .name = "kmsg",
+        .detect = kmsg_detect,
         .next = kmsg_next,
         .free = free,
 };

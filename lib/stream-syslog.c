@@ -266,7 +266,15 @@ static int syslog_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         }
 }
 
+/* A syslog-form prefix, "<6>[    1.234567] ", in the first column. */
+static bool syslog_detect(const char *p, const char *end) {
+        return *p != ' ' && *p != '\t' && syslog_line_check(p, (size_t)(end - p));
+}
+
 const struct stream_ops stream_syslog_ops = {
+        .format = KMSG_FORMAT_SYSLOG,
+        .name = "syslog",
+        .detect = syslog_detect,
         .next = syslog_next,
         .free = syslog_free,
 };

@@ -187,21 +187,27 @@ static enum options_result opt_buffer_size(struct options *o, const char *arg) {
         return OPTIONS_RUN;
 }
 
+/* --input-format: the names of libkmsg's input forms, or "auto". */
 static enum options_result opt_input_format(struct options *o, const char *arg) {
-        if (strcmp(arg, "kmsg") == 0)
-                o->input_format = KMSG_FORMAT_KMSG;
-        else if (strcmp(arg, "syslog") == 0)
-                o->input_format = KMSG_FORMAT_SYSLOG;
-        else if (strcmp(arg, "export") == 0)
-                o->input_format = KMSG_FORMAT_EXPORT;
-        else if (strcmp(arg, "json") == 0)
-                o->input_format = KMSG_FORMAT_JSON;
-        else if (strcmp(arg, "auto") == 0)
-                o->input_format = KMSG_FORMAT_AUTO;
-        else
-                return options_fail(o, OPTIONS_FAILED,
-                                    _("unknown input format '%s' (expected kmsg, syslog, export or json)"), arg);
-        return OPTIONS_RUN;
+        char list[256] = "";
+        enum kmsg_format f;
+        int e = kmsg_format_from_name(arg);
+        unsigned i;
+
+        if (e >= 0) {
+                o->input_format = (enum kmsg_format)e;
+                return OPTIONS_RUN;
+        }
+        /* "kmsg, syslog, export or json" */
+        for (i = 0; (f = kmsg_format_nth(i)) != KMSG_FORMAT_AUTO; i++) {
+                size_t n = strlen(list);
+
+                if (i > 0 && kmsg_format_nth(i + 1) == KMSG_FORMAT_AUTO)
+                        snprintf(list + n, sizeof(list) - n, " %s %s", _("or"), kmsg_format_to_name(f));
+                else
+                        snprintf(list + n, sizeof(list) - n, "%s%s", i > 0 ? ", " : "", kmsg_format_to_name(f));
+        }
+        return options_fail(o, OPTIONS_FAILED, _("unknown input format '%s' (expected %s)"), arg, list);
 }
 
 /* -l, -f, -k, -u, -g, --seq: the record filters (filter.h). */

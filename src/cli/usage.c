@@ -17,30 +17,51 @@ static size_t columns_of(const char *s) {
         return n;
 }
 
-/* The --format line: the names of the format rows of the sink table, filled to 80 columns. */
-static void format_list(FILE *o) {
-        const char *head = _("     --format <format>       output format:");
-        const char *or = _("or");
-        const struct sink_info *si;
+/* The name of the i-th output format, or NULL past the last (sink table). */
+static const char *format_at(size_t i) {
+        const struct sink_info *si = sink_format_at(i);
+
+        return si ? si->name : NULL;
+}
+
+/* The name of the i-th input form, or NULL past the last (libkmsg's table). */
+static const char *input_form_at(size_t i) {
+        enum kmsg_format f = kmsg_format_nth((unsigned)i);
+
+        return f == KMSG_FORMAT_AUTO ? NULL : kmsg_format_to_name(f);
+}
+
+/* One word of an option's description, on a new line (under the descriptions) past 78 columns. */
+static void put_word(FILE *o, const char *word, size_t *width) {
+        if (*width + 1 + columns_of(word) > 78) {
+                fputs("\n                              ", o);
+                *width = 30;
+        }
+        fprintf(o, " %s", word);
+        *width += 1 + columns_of(word);
+}
+
+/*
+ * An option's lines that list names from a table: head, the names ("a, b,
+ * c", or "a, b or c" with or), then tail (or NULL).
+ */
+static void names_line(FILE *o, const char *head, const char *(*name_at)(size_t i), bool or, const char *tail) {
         size_t width = columns_of(head), i;
-        char word[64];
+        const char *name;
+        char word[128];
 
         fputs(head, o);
-        for (i = 0; (si = sink_format_at(i)) != NULL; i++) {
-                bool last = !sink_format_at(i + 1);
+        for (i = 0; (name = name_at(i)) != NULL; i++) {
+                bool last = !name_at(i + 1);
 
-                /* "a, b, c or d": a comma after each but the last two, the word for "or" before the last. */
-                if (last && i > 0) {
-                        snprintf(word, sizeof(word), "%s %s", or, si->name);
-                } else
-                        snprintf(word, sizeof(word), "%s%s", si->name, sink_format_at(i + 2) ? "," : "");
-                if (width + 1 + columns_of(word) > 80) {
-                        fputs("\n                              ", o);
-                        width = 30;
-                }
-                fprintf(o, " %s", word);
-                width += 1 + columns_of(word);
+                if (or && i > 0 && last)
+                        snprintf(word, sizeof(word), "%s %s", _("or"), name);
+                else
+                        snprintf(word, sizeof(word), "%s%s", name, last || (or && !name_at(i + 2)) ? "" : ",");
+                put_word(o, word, &width);
         }
+        if (tail)
+                put_word(o, tail, &width);
         fputc('\n', o);
 }
 
@@ -60,9 +81,8 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
                 "                               (repeatable; they carry no sequence numbers)\n"),
               o);
-        fputs(_("     --input-format <fmt>    force the format of -K input: kmsg, syslog,\n"
-                "                               export, json (default: detect)\n"),
-              o);
+        names_line(o, _("     --input-format <fmt>    force the format of -K input:"), input_form_at, false,
+                   _("(default: detect)"));
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
         fputs(problem_options_help_input(), o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
@@ -87,7 +107,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(sink_report(REPORT_TIMELINE)->help), o);
 
         fputs(_("\nOutput formats:\n"), o);
-        format_list(o);
+        names_line(o, _("     --format <format>       output format:"), format_at, true, NULL);
         fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
                 "                               util-linux dmesg --json document\n"),
               o);

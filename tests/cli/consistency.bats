@@ -57,7 +57,8 @@ help_long_options() {
         [ "$("$KDMESG" -V)" = "$("$KDMESG" --version)" ]
 }
 
-# The names of the sink table's rows (src/output/sinks.c): "formats" or "reports".
+# The names of the sink table's rows (src/output/sinks.c): "formats" or "reports";
+# "inputs": the names --input-format takes (libkmsg's input forms).
 sink_rows() {
         : "${SINK_ROWS:?SINK_ROWS must point at the sink-rows helper}"
         "$SINK_ROWS" "$1"
@@ -254,6 +255,24 @@ option_tokens() {
         echo "missing:$missing"
         [ -z "$missing" ]
         [ "$(sink_rows reports | wc -l)" -ge 4 ]
+}
+
+@test "--help and the completions offer the input forms of libkmsg for --input-format" {
+        local forms bash zsh
+        forms=$(sink_rows inputs | sort)
+        bash=$(sed -n '/^ *--input-format)$/,/;;/p' "$BASHCOMP" | grep -oE 'compgen -W "[^"]*"' |
+                sed 's/compgen -W "//; s/"$//' | tr ' ' '\n' | sort)
+        zsh=$(grep -oE -- "--input-format=\[[^]]*\]:format:\([^)]*\)" "$ZSHCOMP" | sed 's/.*:(//; s/)$//' |
+                tr ' ' '\n' | sort)
+        echo "libkmsg: $forms"
+        echo "bash: $bash"
+        echo "zsh: $zsh"
+        [ "$(wc -l <<<"$forms")" -ge 5 ]
+        [ "$bash" = "$forms" ]
+        [ "$zsh" = "$forms" ]
+        # --help names every form but auto, which is its default ("detect").
+        [ "$("$KDMESG" --help | sed -n '/--input-format <fmt>/,/(default: detect)/p' | sed 's/.*-K input://' |
+                tr -s ' ,\n' '\n' | grep -vxE '|\(default:|detect\)' | sort)" = "$(grep -vx auto <<<"$forms")" ]
 }
 
 @test "the man page source is valid scdoc" {

@@ -6,10 +6,13 @@
  *
  *   sink-rows formats   the --format names, in the table's order
  *   sink-rows reports   the report options ("--lost"), in the table's order
+ *   sink-rows inputs    the names --input-format takes: "auto", then
+ *                       libkmsg's input forms in its order
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "libkmsg.h"
 #include "output/format.h"
 #include "output/sink.h"
 
@@ -27,6 +30,14 @@ int main(int argc, char **argv) {
                         printf("%s\n", si->option);
                 return 0;
         }
-        fprintf(stderr, "usage: sink-rows formats|reports\n");
+        if (argc == 2 && strcmp(argv[1], "inputs") == 0) {
+                enum kmsg_format f;
+
+                printf("%s\n", kmsg_format_to_name(KMSG_FORMAT_AUTO));
+                for (i = 0; (f = kmsg_format_nth(i)) != KMSG_FORMAT_AUTO; i++)
+                        printf("%s\n", kmsg_format_to_name(f));
+                return 0;
+        }
+        fprintf(stderr, "usage: sink-rows formats|reports|inputs\n");
         return 2;
 }
