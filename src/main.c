@@ -72,7 +72,6 @@ int main(int argc, char **argv) {
         pid_t pager = -1;
         const struct sink_info *si;
         bool live;
-        size_t i;
         int e;
 
         setlocale(LC_ALL, "");
@@ -124,8 +123,7 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        /* The live log is this machine's ring; -K dumps and --pstore are not. */
-        live = o.n_sources == 0 && !o.problems.pstore;
+        live = input_is_live(&o.in);
         si = sink_of_format(o.format);
         if (options_setup_export(&o, live) != OPTIONS_RUN) {
                 warnx_("%s", o.error);
@@ -136,8 +134,9 @@ int main(int argc, char **argv) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        if (o.problems.list) {
-                run.status = pstore_list(o.dev.root.dir);
+        o.in.root = o.dev.root.dir;
+        if (o.in.pstore_list) {
+                run.status = pstore_list(o.in.root);
                 if (out_close() < 0)
                         run.status = EXIT_BAD_INPUT;
                 goto out;
@@ -168,13 +167,13 @@ int main(int argc, char **argv) {
 
         run.filter = &o.filter;
         run.suspends = o.suspends;
-        run.device_path = o.device_path;
+        run.device_path = o.in.device_path;
         run.counts_losses = o.sink->flags & SINK_LOSSES ? o.sink->option : o.fail_on_loss ? "--fail-on-loss" : NULL;
         run.writes_seq = si->flags & SINK_WRITES_SEQ;
-        run.following = o.follow;
+        run.following = o.in.follow;
         run.quiet_clashes = o.as_dmesg;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
-        o.out.caller_width = live && !o.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+        o.out.caller_width = live && !o.in.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
                                                                 : CALLER_WIDTH_DEFAULT;
         /* The reports print JSON Lines with --json; --lost reports the live ring's coverage. */
         o.out.json = o.format == FORMAT_JSON;
@@ -192,9 +191,9 @@ int main(int argc, char **argv) {
          * within FOLLOW_FLUSH_USEC while records keep coming; an upload
          * without --follow may block in a read: its output goes per record.
          */
-        o.out.stream = o.follow || o.upload;
-        o.out.flush_usec = o.follow ? FOLLOW_FLUSH_USEC : 0;
-        run.stream_out = o.follow || o.cursor_file || o.upload;
+        o.out.stream = o.in.follow || o.upload;
+        o.out.flush_usec = o.in.follow ? FOLLOW_FLUSH_USEC : 0;
+        run.stream_out = o.in.follow || o.cursor_file || o.upload;
         /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
         if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));
@@ -224,22 +223,17 @@ int main(int argc, char **argv) {
                 out_set_writer(upload_write, run.upload);
         }
 
-        if (o.pager && !o.nopager && !o.follow && (si->flags & SINK_PAGER))
+        if (o.pager && !o.nopager && !o.in.follow && (si->flags & SINK_PAGER))
                 pager = pager_open();
 
-        if (o.problems.pstore)
-                read_pstore(&run, &o);
-        else if (o.n_sources == 0)
-                read_live(&run, &o);
-        for (i = 0; i < o.n_sources && !run_quit && !run.fatal; i++)
-                read_source(&run, &o.sources[i], o.follow && i == o.n_sources - 1);
+        read_input(&run, &o.in);
 
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
         o.out.input_missing = run.unopened > 0;
         sink_finish(run.sink);
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
-        if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.follow &&
+        if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.in.follow &&
             o.sink->kind == SINK_FORMAT && isatty(STDOUT_FILENO))
                 warnx_plain(P_("-- No messages selected: the filters let none of the %llu message read through --",
                                "-- No messages selected: the filters let none of the %llu messages read through --",
@@ -297,7 +291,7 @@ int main(int argc, char **argv) {
         }
         if (o.problems.fail && o.problems.sel.tally.found > 0 && run.status == 0)
                 run.status = EXIT_PROBLEM;
-        run.status = run_exit_status(&run, o.follow);
+        run.status = run_exit_status(&run, o.in.follow);
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         upload_free(run.upload);
@@ -307,7 +301,7 @@ out:
         suspends_free(o.suspends);
         devctx_done(&o.dev);
         problem_options_done(&o.problems);
-        free(o.sources);
+        free(o.in.sources);
         columns_free(&o.columns);
         return run.status;
 }

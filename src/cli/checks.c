@@ -46,12 +46,12 @@ static enum options_result check_reports(struct options *o) {
                 for (x = 0; x < _REPORT_MAX; x++)
                         if ((si->excludes & o->reports & SINK_BIT(x)))
                                 return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->conflict), sink_report(x)->option);
-                if ((si->excludes & SINK_X_FOLLOW) && o->follow)
+                if ((si->excludes & SINK_X_FOLLOW) && o->in.follow)
                         return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->conflict), "--follow");
                 if (!(si->formats & SINK_BIT(o->format)))
                         return options_fail_with(o, OPTIONS_BAD_USAGE, _(si->bad_format),
                                                  output_format_to_name(o->format));
-                if (si->bad_follow && o->follow && o->format != FORMAT_JSON)
+                if (si->bad_follow && o->in.follow && o->format != FORMAT_JSON)
                         return options_fail(o, OPTIONS_BAD_USAGE, "%s", _(si->bad_follow));
         }
         return OPTIONS_RUN;
@@ -71,32 +71,32 @@ enum options_result options_check(struct options *o) {
         }
         if (o->stray)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("unexpected argument '%s'"), o->stray);
-        if (o->follow_new && o->n_sources > 0) {
+        if (o->in.follow_new && o->in.n_sources > 0) {
                 return options_fail(o, OPTIONS_BAD_USAGE,
                             _("--follow-new reads the live log; it cannot be combined with --kmsg-file"));
         }
-        if (o->cursor_file && (o->n_sources > 0 || o->use_syslog)) {
+        if (o->cursor_file && (o->in.n_sources > 0 || o->in.use_syslog)) {
                 return options_fail(o, OPTIONS_BAD_USAGE,
                             _("--cursor-file keeps the place in /dev/kmsg; it cannot be combined with %s"),
-                       o->use_syslog ? "--syslog" : "--kmsg-file");
+                       o->in.use_syslog ? "--syslog" : "--kmsg-file");
         }
-        if (o->follow && (o->use_syslog || o->action == ACTION_READ_CLEAR)) {
+        if (o->in.follow && (o->in.use_syslog || o->action == ACTION_READ_CLEAR)) {
                 return options_fail(o, OPTIONS_BAD_USAGE,
                             _("--follow cannot be combined with %s"),
-                            o->use_syslog ? "--syslog" : "--read-clear");
+                            o->in.use_syslog ? "--syslog" : "--read-clear");
         }
-        if (o->n_sources > 0 && (o->use_syslog || o->action != ACTION_PRINT)) {
+        if (o->in.n_sources > 0 && (o->in.use_syslog || o->action != ACTION_PRINT)) {
                 return options_fail(o, OPTIONS_BAD_USAGE,
                             _("%s works on the kernel's buffer, not on files given with -K or -F"),
-                       o->use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
+                       o->in.use_syslog && o->action == ACTION_PRINT ? "--syslog" : o->action_option);
         }
-        if (o->problems.list && !o->problems.pstore)
+        if (o->in.pstore_list && !o->in.pstore)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("--list lists the dumps of --pstore: add --pstore"));
-        if (o->problems.pstore && (o->n_sources > 0 || o->use_syslog || o->follow || o->cursor_file ||
+        if (o->in.pstore && (o->in.n_sources > 0 || o->in.use_syslog || o->in.follow || o->cursor_file ||
                                    o->action != ACTION_PRINT))
                 return options_fail(o, OPTIONS_BAD_USAGE, _("--pstore reads a saved crash dump; it cannot be combined with %s"),
-                            o->n_sources > 0 ? "--kmsg-file" : o->use_syslog ? "--syslog"
-                            : o->follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
+                            o->in.n_sources > 0 ? "--kmsg-file" : o->in.use_syslog ? "--syslog"
+                            : o->in.follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->tls_option && !o->upload)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
         if (o->upload) {
@@ -132,5 +132,9 @@ enum options_result options_check(struct options *o) {
         if (o->dev.filter.text && columns_add_match(&o->columns) < 0)
                 return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
         o->out.columns = &o->columns;
+        /* What reading needs to know of the rest (input/source.h). */
+        o->in.read_clear = o->action == ACTION_READ_CLEAR;
+        o->in.cursor = o->cursor_file != NULL;
+        o->in.lost = o->sink->flags & SINK_LOSSES;
         return OPTIONS_RUN;
 }

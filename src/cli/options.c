@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/bootid.h"
 #include "input/console.h"
@@ -83,6 +82,8 @@ enum {
         OPT_TRUST,
         OPT_KEY,
         OPT_CERT,
+        OPT_PSTORE,
+        OPT_LIST,
         OPT_REPORT = 0x200, /* + enum sink_report */
 };
 
@@ -99,31 +100,13 @@ static enum options_result set_format(struct options *o, const char *name) {
 }
 
 static enum options_result add_source(struct options *o, const char *path, bool syslog_file) {
-        struct source *s = realloc(o->sources, (o->n_sources + 1) * sizeof(*o->sources));
+        struct source *s = realloc(o->in.sources, (o->in.n_sources + 1) * sizeof(*o->in.sources));
 
         if (!s)
                 return options_fail(o, OPTIONS_FAILED, "%s", strerror(ENOMEM));
-        o->sources = s;
-        s[o->n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
+        o->in.sources = s;
+        s[o->in.n_sources++] = (struct source){ .path = path, .syslog_file = syslog_file };
         return OPTIONS_RUN;
-}
-
-/*
- * -K /dev/kmsg, or any node of the kmsg device: the device itself,
- * read without blocking to its end (or followed).  Given alone, it is the
- * live log, with all that goes with it (--cursor-file, -W, -c).
- */
-static void mark_devices(struct options *o) {
-        struct stat st;
-        size_t i;
-
-        for (i = 0; i < o->n_sources; i++)
-                o->sources[i].device = strcmp(o->sources[i].path, "-") != 0 &&
-                                       stat(o->sources[i].path, &st) == 0 && is_kmsg_device(&st);
-        if (o->n_sources == 1 && o->sources[0].device && !o->sources[0].syslog_file) {
-                o->device_path = o->sources[0].path;
-                o->n_sources = 0;
-        }
 }
 
 static enum options_result set_action(struct options *o, enum action a, const char *name) {
@@ -183,7 +166,7 @@ static enum options_result opt_buffer_size(struct options *o, const char *arg) {
         if (parse_u64(arg, &v) < 0 || v > INT_MAX)
                 return options_fail(o, OPTIONS_FAILED, _("invalid buffer size '%s' (expected a number of bytes)"),
                                     arg);
-        o->buffer_size = (unsigned)v;
+        o->in.buffer_size = (unsigned)v;
         return OPTIONS_RUN;
 }
 
@@ -195,7 +178,7 @@ static enum options_result opt_input_format(struct options *o, const char *arg) 
         unsigned i;
 
         if (e >= 0) {
-                o->input_format = (enum kmsg_format)e;
+                o->in.format = (enum kmsg_format)e;
                 return OPTIONS_RUN;
         }
         /* "kmsg, syslog, export or json" */
@@ -208,6 +191,22 @@ static enum options_result opt_input_format(struct options *o, const char *arg) 
                         snprintf(list + n, sizeof(list) - n, "%s%s", i > 0 ? ", " : "", kmsg_format_to_name(f));
         }
         return options_fail(o, OPTIONS_FAILED, _("unknown input format '%s' (expected %s)"), arg, list);
+}
+
+/* --pstore[=N]: read a crash dump, the newest or the N-th. */
+static enum options_result opt_pstore(struct options *o, const char *arg) {
+        uint64_t n;
+
+        o->in.pstore = true;
+        o->in.pstore_pick = 0;
+        if (!arg)
+                return OPTIONS_RUN;
+        if (parse_u64(arg, &n) < 0 || n == 0 || n > 100000)
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("invalid argument for --pstore: '%s' (expected a dump's number, 1 the newest)"),
+                                    arg);
+        o->in.pstore_pick = (unsigned)n;
+        return OPTIONS_RUN;
 }
 
 /* -l, -f, -k, -u, -g, --seq: the record filters (filter.h). */
@@ -375,7 +374,7 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
         case 'n':
                 return opt_action(o, c, arg);
         case 'S':
-                o->use_syslog = true;
+                o->in.use_syslog = true;
                 return OPTIONS_RUN;
         case 's':
                 return opt_buffer_size(o, arg);
@@ -384,6 +383,11 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
                 return add_source(o, arg, c == 'F');
         case OPT_INPUT_FORMAT:
                 return opt_input_format(o, arg);
+        case OPT_PSTORE:
+                return opt_pstore(o, arg);
+        case OPT_LIST:
+                o->in.pstore_list = true;
+                return OPTIONS_RUN;
         case 'l':
         case 'f':
         case 'k':
@@ -453,10 +457,10 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
                         return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
                 return OPTIONS_RUN;
         case 'w':
-                o->follow = true;
+                o->in.follow = true;
                 return OPTIONS_RUN;
         case 'W':
-                o->follow = o->follow_new = true;
+                o->in.follow = o->in.follow_new = true;
                 return OPTIONS_RUN;
         case OPT_CURSOR_FILE:
                 o->cursor_file = arg;
@@ -530,6 +534,8 @@ static const struct option longopts[] = {
         { "trust", required_argument, NULL, OPT_TRUST },
         { "key", required_argument, NULL, OPT_KEY },
         { "cert", required_argument, NULL, OPT_CERT },
+        { "pstore", optional_argument, NULL, OPT_PSTORE },
+        { "list", no_argument, NULL, OPT_LIST },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         DEVCTX_LONGOPTS,
@@ -566,8 +572,6 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         }
         if (optind < argc)
                 o->stray = argv[optind];
-        mark_devices(o);
-        for (i = 0; i < o->n_sources; i++)
-                o->sources[i].format = o->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : o->input_format;
+        input_resolve(&o->in);
         return OPTIONS_RUN;
 }

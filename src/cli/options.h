@@ -11,15 +11,8 @@
 #include "select/filter.h"
 #include "output/format.h"
 #include "libkmsg.h"
+#include "input/source.h"
 #include "output/sink.h"
-
-/* One -K or -F argument. */
-struct source {
-        const char *path;
-        enum kmsg_format format;
-        bool syslog_file; /* -F: must be text in the syslog form */
-        bool device;      /* the path is the kmsg device (-K /dev/kmsg): read as the device */
-};
 
 /* What to do besides (or instead of) printing the log. */
 enum action {
@@ -32,14 +25,10 @@ enum action {
 };
 
 struct options {
-        struct source *sources;
-        size_t n_sources;
-        enum kmsg_format input_format; /* --input-format, for -K */
+        struct input in;               /* what to read: -K, -F, -S, -s, -w, -W, --input-format, --pstore, --list */
         enum action action;
         const char *action_option;
         int console_level;
-        bool use_syslog;               /* -S */
-        unsigned buffer_size;          /* -s: bytes for -S, 0 the kernel's size */
         bool as_dmesg;                 /* run as "dmesg": -J is util-linux's --json document */
         bool json_option;              /* the last format option was -J/--json without a variant */
         struct suspends *suspends;     /* the time slept before each record (suspend.h) */
@@ -62,13 +51,9 @@ struct options {
         unsigned reports;              /* the reports asked for: SINK_BIT(REPORT_...) (sink.h) */
         const struct sink_info *sink;  /* what prints: a report's row, or the format's (options_check()) */
         struct columns columns;
-        bool follow;
-        bool follow_new;
         bool quiet;
         bool fail_on_loss;
         const char *cursor_file;
-        /* -K naming the kmsg device as the only source: the live log, from this path; NULL: /dev/kmsg. */
-        const char *device_path;
         /* --boot-id, --machine-id (normalised: 32 hex digits) and --hostname; "" / NULL: not given. */
         char boot_id[33];
         char machine_id[33];

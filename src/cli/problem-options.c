@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --problem KIND, --fail-on-problem, --pstore and the rules: parsing and set-up (the selection: select/problem-select.c). */
+/* --problem KIND, --fail-on-problem, the rules: parsing; the classification: set-up, selection. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,36 +19,12 @@ const char *problem_options_help(void) {
                  "     --list-problem-rules    list the rules, each with its file and line\n");
 }
 
-const char *problem_options_help_input(void) {
-        return _("     --pstore[=<n>]          read the log a crash left in pstore (the newest\n"
-                 "                               dump, or the n-th of --pstore --list)\n"
-                 "     --list                  with --pstore: list the dumps, newest first\n");
-}
-
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size) {
         int k;
 
         switch (opt) {
         case PROBOPT_FAIL:
                 po->fail = true;
-                return 0;
-        case PROBOPT_PSTORE:
-                po->pstore = true;
-                po->pstore_pick = 0;
-                if (arg) {
-                        uint64_t n;
-
-                        if (parse_u64(arg, &n) < 0 || n == 0 || n > 100000) {
-                                snprintf(err, size, _("invalid argument for --pstore: '%s' (expected a dump's "
-                                                      "number, 1 the newest)"),
-                                         arg);
-                                return -EINVAL;
-                        }
-                        po->pstore_pick = (unsigned)n;
-                }
-                return 0;
-        case PROBOPT_LIST:
-                po->list = true;
                 return 0;
         case PROBOPT_RULES:
                 po->rules_file = arg;

@@ -8,12 +8,9 @@
 #include "output/sink.h"
 #include "select/problem-select.h"
 
-/* The settings of --problem, --fail-on-problem and --pstore, and whether records are classified (problem-options.c). */
+/* The settings of --problem, --fail-on-problem and the rules, and whether records are classified (problem-options.c). */
 struct problem_options {
         bool report;          /* --problems: the report, or the rows of --timeline (set by cli from the sink table) */
-        bool pstore;          /* --pstore[=N]: read a crash dump (pstore-read.c) */
-        unsigned pstore_pick; /* N, 1 the newest; 0: the newest */
-        bool list;            /* --list: with --pstore, the dumps */
         bool fail;            /* --fail-on-problem */
         const char *rules_file; /* --problem-rules FILE: only these rules */
         bool list_rules;      /* --list-problem-rules */
@@ -28,8 +25,6 @@ struct problem_options {
 enum {
         PROBOPT_PROBLEM = 0x500,
         PROBOPT_FAIL,
-        PROBOPT_PSTORE,
-        PROBOPT_LIST,
         PROBOPT_RULES,
         PROBOPT_LIST_RULES,
 };
@@ -37,8 +32,6 @@ enum {
 #define PROBLEM_LONGOPTS                                                   \
         { "problem", required_argument, NULL, PROBOPT_PROBLEM },            \
         { "fail-on-problem", no_argument, NULL, PROBOPT_FAIL },             \
-        { "pstore", optional_argument, NULL, PROBOPT_PSTORE },              \
-        { "list", no_argument, NULL, PROBOPT_LIST },                        \
         { "problem-rules", required_argument, NULL, PROBOPT_RULES },        \
         { "list-problem-rules", no_argument, NULL, PROBOPT_LIST_RULES }
 
@@ -49,8 +42,7 @@ enum {
 
 /* Take one option; returns 0, or -EINVAL for an unknown kind (error in buf). */
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size);
-/* The --help lines of --problem, --fail-on-problem and the rules options; the --pstore lines for the Input section. */
-const char *problem_options_help_input(void);
+/* The --help lines of --problem, --fail-on-problem and the rules options. */
 const char *problem_options_help(void);
 /* Whether records are classified at all. */
 bool problem_options_active(const struct problem_options *po);

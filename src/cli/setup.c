@@ -27,9 +27,9 @@ static int dumps_of_this_boot(const struct options *o, const char **ret_why) {
         int mine = tb ? 1 : -ENOMEM;
         size_t i;
 
-        for (i = 0; i < o->n_sources && mine > 0; i++)
-                if (!o->sources[i].device)
-                        mine = this_boot_dump(tb, o->sources[i].path, o->sources[i].format, ret_why);
+        for (i = 0; i < o->in.n_sources && mine > 0; i++)
+                if (!o->in.sources[i].device)
+                        mine = this_boot_dump(tb, o->in.sources[i].path, o->in.sources[i].format, ret_why);
         this_boot_free(tb);
         return mine;
 }
@@ -67,7 +67,7 @@ enum options_result options_setup_time(struct options *o) {
 
                 /* KDMESG_BOOT_TIME (or DMESG_TEST_BOOTIME) pins it for any input; the clocks know only this boot. */
                 /* A pstore dump is of an earlier boot, as a -K dump may be. */
-                e = boot_time_find(o->n_sources == 0 && !o->problems.pstore, &t->boot_usec);
+                e = boot_time_find(o->in.n_sources == 0 && !o->in.pstore, &t->boot_usec);
                 if (e == -EINVAL && pinned && *pinned)
                         return options_fail(o, OPTIONS_FAILED, _("bad time '%s' in %s"), pinned,
                                             getenv("KDMESG_BOOT_TIME") && *getenv("KDMESG_BOOT_TIME")
@@ -79,9 +79,9 @@ enum options_result options_setup_time(struct options *o) {
                                       "in seconds)"),
                                     getenv("KDMESG_TEST_CLOCKS"));
                 t->have_boot = e == 0;
-                from_clocks = e == 0 && o->n_sources == 0 && !o->problems.pstore && !(pinned && *pinned);
+                from_clocks = e == 0 && o->in.n_sources == 0 && !o->in.pstore && !(pinned && *pinned);
                 /* A dump of the running boot is on this boot's clock. */
-                if (e < 0 && (wall || o->format == FORMAT_EXPORT) && o->n_sources > 0 && !o->problems.pstore) {
+                if (e < 0 && (wall || o->format == FORMAT_EXPORT) && o->in.n_sources > 0 && !o->in.pstore) {
                         const char *why = NULL;
                         int mine = dumps_of_this_boot(o, &why);
 
@@ -99,7 +99,7 @@ enum options_result options_setup_time(struct options *o) {
                                                       "give it with --boot-time (the dump is not this boot's: %s)"),
                                                     wall, why);
                 }
-                if (e < 0 && wall && (o->n_sources > 0 || o->problems.pstore))
+                if (e < 0 && wall && (o->in.n_sources > 0 || o->in.pstore))
                         return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from: give it with "
                                 "--boot-time"),
@@ -124,7 +124,7 @@ enum options_result options_setup_time(struct options *o) {
         }
         t->susp = o->suspends;
         /* Without the device the offsets stay the total slept, as util-linux has them. */
-        if (need_wall && from_clocks && slept >= 0 && !o->use_syslog)
+        if (need_wall && from_clocks && slept >= 0 && !o->in.use_syslog)
                 prescan_suspends(o->suspends);
 
         if (o->since && since.monotonic)
@@ -204,7 +204,7 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
 
         *ret = (struct upload_config){
                 .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
-                .retry_forever = o->follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+                .retry_forever = o->in.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
                 .stop_ms = UPLOAD_STOP_MS, .request_ms = UPLOAD_REQUEST_MS,
                 .machine = { .boot_id = o->out.boot_id, .hostname = o->out.hostname,
                              .machine_id = o->out.machine_id,

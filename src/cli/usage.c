@@ -84,7 +84,10 @@ void __attribute__((noreturn)) usage(void) {
         names_line(o, _("     --input-format <fmt>    force the format of -K input:"), input_form_at, false,
                    _("(default: detect)"));
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
-        fputs(problem_options_help_input(), o);
+        fputs(_("     --pstore[=<n>]          read the log a crash left in pstore (the newest\n"
+                "                               dump, or the n-th of --pstore --list)\n"
+                "     --list                  with --pstore: list the dumps, newest first\n"),
+              o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
 
         fputs(_("\nFilters:\n"), o);

@@ -20,6 +20,7 @@
 #include "text/writer.h"
 #include "input/pstore.h"
 #include "input/pstore-read.h"
+#include "input/source.h"
 #include "text/util.h"
 
 static void when(time_t t, char *buf, size_t size) {
@@ -197,7 +198,7 @@ static bool gap_between(const struct pstore_part *older, const struct pstore_par
         return older->part > newer->part + 1;
 }
 
-void read_pstore(struct run *run, const struct options *o) {
+void read_pstore(struct run *run, const struct input *in) {
         struct pstore_set set;
         const struct pstore_dump *d;
         char written[64], reason[48], parts[64];
@@ -206,7 +207,7 @@ void read_pstore(struct run *run, const struct options *o) {
         size_t i;
         int e;
 
-        e = pstore_scan(o->dev.root.dir, &set, warnx_, &run_quit);
+        e = pstore_scan(in->root, &set, warnx_, &run_quit);
         if (e < 0) {
                 if (e != -EINTR)
                         warnx_("%s", strerror(-e));
@@ -217,24 +218,24 @@ void read_pstore(struct run *run, const struct options *o) {
                 run->status = EXIT_BAD_INPUT;
         if (set.n == 0) {
                 if (!set.errors)
-                        say_none(o->dev.root.dir, false);
+                        say_none(in->root, false);
                 run->status = EXIT_BAD_INPUT;
                 pstore_set_done(&set);
                 return;
         }
-        if (o->problems.pstore_pick > set.n) {
-                warnx_(_("--pstore=%u: there are %zu dumps (see --pstore --list)"), o->problems.pstore_pick, set.n);
+        if (in->pstore_pick > set.n) {
+                warnx_(_("--pstore=%u: there are %zu dumps (see --pstore --list)"), in->pstore_pick, set.n);
                 run->status = EXIT_BAD_INPUT;
                 pstore_set_done(&set);
                 return;
         }
-        d = &set.dumps[o->problems.pstore_pick ? o->problems.pstore_pick - 1 : 0];
+        d = &set.dumps[in->pstore_pick ? in->pstore_pick - 1 : 0];
         when(d->written, written, sizeof(written));
         reason_of(d, reason, sizeof(reason));
         part_list(d, parts, sizeof(parts));
         /* What the dump is, on standard error: the output stays the records'. */
         warnx_(_("pstore: %s, written %s, parts %s (%s)"), reason, written, parts,
-               on_machine(o->dev.root.dir, d->source));
+               on_machine(in->root, d->source));
         if (pstore_dump_missing(d) > 0)
                 /* At most the oldest part's number, an unsigned: it fits %u. */
                 warnx_(P_("pstore: %s: %u part missing: the lost messages are marked where they were",

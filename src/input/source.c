@@ -9,9 +9,9 @@
 
 #include "input/console.h"
 #include "base/i18n.h"
-#include "cli/options.h"
 #include "text/writer.h"
 #include "pipeline/run.h"
+#include "input/pstore-read.h"
 #include "input/source.h"
 #include "time/suspend.h"
 
@@ -116,14 +116,14 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 close(fd);
 }
 
-void read_live(struct run *run, const struct options *o) {
+void read_live(struct run *run, const struct input *in) {
         struct kmsg_reader *rd = NULL;
-        bool use_syslog = o->use_syslog;
+        bool use_syslog = in->use_syslog;
         int fd = -1, e;
 
         if (!use_syslog) {
                 struct kmsg_loss *loss;
-                enum kmsg_seek where = plan_device_start(run, o->sink->flags & SINK_LOSSES, o->follow_new, &loss);
+                enum kmsg_seek where = plan_device_start(run, in->lost, in->follow_new, &loss);
 
                 if (loss)
                         run_loss(run, loss);
@@ -136,18 +136,18 @@ void read_live(struct run *run, const struct options *o) {
                  * by itself.  Not when following or keeping a cursor, which
                  * need the device.
                  */
-                e = kmsg_reader_new_device(o->device_path, where, &rd);
-                if (e == -ENOENT && !o->follow && !o->cursor_file && !o->device_path)
+                e = kmsg_reader_new_device(in->device_path, where, &rd);
+                if (e == -ENOENT && !in->follow && !in->cursor && !in->device_path)
                         use_syslog = true;
                 else if (e < 0) {
-                        report_device_error(o->device_path, e);
+                        report_device_error(in->device_path, e);
                         run->status = EXIT_BAD_INPUT;
                         run->unopened++;
                         return;
                 }
         }
         if (use_syslog) {
-                e = syslog_reader_new(o->action == ACTION_READ_CLEAR, o->buffer_size, &rd, &fd);
+                e = syslog_reader_new(in->read_clear, in->buffer_size, &rd, &fd);
                 if (e < 0) {
                         warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
@@ -156,7 +156,7 @@ void read_live(struct run *run, const struct options *o) {
                 }
         }
         run_watch(run, rd);
-        if (o->follow)
+        if (in->follow)
                 follow_device(run, rd);
         else
                 run_drain(run, rd);
@@ -168,7 +168,7 @@ void read_live(struct run *run, const struct options *o) {
          * only what was read in full and written out: never after a signal
          * ended reading.
          */
-        if (o->action == ACTION_READ_CLEAR && !use_syslog && run->status == 0 && !run_quit && out_flush() == 0) {
+        if (in->read_clear && !use_syslog && run->status == 0 && !run_quit && out_flush() == 0) {
                 e = console_clear();
                 if (e < 0) {
                         warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
@@ -183,4 +183,39 @@ void prescan_suspends(struct suspends *s) {
         if (kmsg_reader_new_device(NULL, KMSG_SEEK_START, &rd) == 0)
                 (void)suspends_prescan(s, rd);
         kmsg_reader_unref(rd);
+}
+
+/*
+ * -K /dev/kmsg, or any node of the kmsg device: the device itself,
+ * read without blocking to its end (or followed).  Given alone, it is the
+ * live log, with all that goes with it (--cursor-file, -W, -c).
+ */
+void input_resolve(struct input *in) {
+        struct stat st;
+        size_t i;
+
+        for (i = 0; i < in->n_sources; i++)
+                in->sources[i].device = strcmp(in->sources[i].path, "-") != 0 && stat(in->sources[i].path, &st) == 0 &&
+                                        is_kmsg_device(&st);
+        if (in->n_sources == 1 && in->sources[0].device && !in->sources[0].syslog_file) {
+                in->device_path = in->sources[0].path;
+                in->n_sources = 0;
+        }
+        for (i = 0; i < in->n_sources; i++)
+                in->sources[i].format = in->sources[i].syslog_file ? KMSG_FORMAT_SYSLOG : in->format;
+}
+
+bool input_is_live(const struct input *in) {
+        return in->n_sources == 0 && !in->pstore;
+}
+
+void read_input(struct run *run, const struct input *in) {
+        size_t i;
+
+        if (in->pstore)
+                read_pstore(run, in);
+        else if (in->n_sources == 0)
+                read_live(run, in);
+        for (i = 0; i < in->n_sources && !run_quit && !run->fatal; i++)
+                read_source(run, &in->sources[i], in->follow && i == in->n_sources - 1);
 }
