@@ -1,70 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* kdmesg: print the kernel log, exactly.  Parse, check, build the run, dispatch. */
+/* kdmesg: print the kernel log, exactly.  Parse, set up, run, exit status. */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "output/caller.h"
+#include "base/i18n.h"
+#include "cli/options.h"
+#include "input/pstore-read.h"
+#include "input/source.h"
+#include "libkmsg.h"
+#include "output/format.h"
+#include "output/loss-text.h"
+#include "output/sink.h"
+#include "pipeline/cursor.h"
+#include "pipeline/run.h"
+#include "pipeline/upload.h"
+#include "select/device.h"
+#include "select/filter.h"
+#include "select/problems.h"
 #include "text/color.h"
 #include "text/columns.h"
-#include "input/console.h"
-#include "pipeline/cursor.h"
-#include "select/device.h"
-#include "base/bootid.h"
-#include "select/filter.h"
-#include "output/format.h"
-#include "base/i18n.h"
-#include "libkmsg.h"
-#include "output/loss-text.h"
-#include "cli/options.h"
-#include "text/writer.h"
+#include "text/diag.h"
 #include "text/pager.h"
-#include "input/pstore-read.h"
-#include "pipeline/run.h"
-#include "output/sink.h"
-#include "input/source.h"
-#include "time/suspend.h"
-#include "time/timefmt.h"
-#include "pipeline/upload.h"
 #include "text/util.h"
-
-
-/* -C, -D, -E, -n: change the kernel's state, print nothing. */
-static int console_action(const struct options *o) {
-        int e = 0;
-
-        switch (o->action) {
-        case ACTION_CLEAR:
-                e = console_clear();
-                if (e < 0)
-                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
-                break;
-        case ACTION_CONSOLE_OFF:
-        case ACTION_CONSOLE_ON:
-                e = console_enable(o->action == ACTION_CONSOLE_ON);
-                if (e < 0 && o->action == ACTION_CONSOLE_ON)
-                        warnx_(_("cannot enable printing messages to the console: %s"), strerror(-e));
-                else if (e < 0)
-                        warnx_(_("cannot disable printing messages to the console: %s"), strerror(-e));
-                break;
-        case ACTION_CONSOLE_LEVEL:
-                e = console_set_level(o->console_level);
-                if (e < 0)
-                        warnx_(_("cannot set the console level: %s"), strerror(-e));
-                break;
-        default:
-                break;
-        }
-        return e < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
-}
+#include "text/writer.h"
+#include "time/suspend.h"
 
 int main(int argc, char **argv) {
         struct options o = {};
@@ -106,7 +70,7 @@ int main(int argc, char **argv) {
         }
 
         if (o.action != ACTION_PRINT && o.action != ACTION_READ_CLEAR) {
-                run.status = console_action(&o);
+                run.status = options_console_action(&o);
                 goto out;
         }
 
@@ -141,19 +105,10 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        o.out.devices = &o.dev.namer;
-        if (devfilter_active(&o.dev.filter))
-                run.devfilter = &o.dev.filter;
         if (problem_options_setup(&o.problems) < 0) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
         }
-        /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
-        o.out.problems = &o.problems.sel.tally;
-        o.out.by_problem = o.problems.report;
-        if (problem_options_active(&o.problems))
-                run.problems = &o.problems.sel;
-
         /*
          * Machine-readable formats get neither colors nor a pager; the
          * syslog and cat views color their loss lines only.
@@ -165,35 +120,8 @@ int main(int argc, char **argv) {
                 goto out;
         }
 
-        run.filter = &o.filter;
-        run.suspends = o.suspends;
-        run.device_path = o.in.device_path;
-        run.counts_losses = o.sink->flags & SINK_LOSSES ? o.sink->option : o.fail_on_loss ? "--fail-on-loss" : NULL;
-        run.writes_seq = si->flags & SINK_WRITES_SEQ;
-        run.following = o.in.follow;
-        run.quiet_clashes = o.as_dmesg;
-        /* util-linux pads caller ids to pid_max's width for the live log only. */
-        o.out.caller_width = live && !o.in.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
-                                                                : CALLER_WIDTH_DEFAULT;
-        /* The reports print JSON Lines with --json; --lost reports the live ring's coverage. */
-        o.out.json = o.format == FORMAT_JSON;
-        o.out.live = live;
-        run.sink = sink_new(o.sink, &o.out);
-        if (o.sink->flags & SINK_LOSSES)
-                run.lost = run.sink;
-        if (!run.sink || kmsg_seqtrack_new(&run.track) < 0 ||
-            kmsg_seqtrack_set_reorder_window(run.track, REORDER_WINDOW) < 0)
+        if (options_setup_run(&o, &run, live) < 0)
                 errx_("%s", strerror(ENOMEM));
-
-        /*
-         * Following or uploading, records go out as they come, never through
-         * a pager.  Following, the output is flushed before each wait and
-         * within FOLLOW_FLUSH_USEC while records keep coming; an upload
-         * without --follow may block in a read: its output goes per record.
-         */
-        o.out.stream = o.in.follow || o.upload;
-        o.out.flush_usec = o.in.follow ? FOLLOW_FLUSH_USEC : 0;
-        run.stream_out = o.in.follow || o.cursor_file || o.upload;
         /* In every mode: what was read before a SIGINT or SIGTERM is written out. */
         if (run_setup_signals(&run) < 0)
                 errx_(_("cannot set up signal handling: %s"), strerror(errno));

@@ -112,6 +112,15 @@ enum options_result options_setup_export(struct options *o, bool live);
 struct upload_config;
 /* --upload: what the sender needs, from the options and KDMESG_UPLOAD_MEMORY. */
 enum options_result options_upload_config(struct options *o, struct upload_config *ret);
+struct run;
+/*
+ * The run the options ask for (pipeline/run.h): its filters, the sink that
+ * prints, the sequence tracker, how the output is flushed; live: the input
+ * is this machine's ring.  0, or -ENOMEM.
+ */
+int options_setup_run(struct options *o, struct run *run, bool live);
+/* -C, -D, -E, -n: change the kernel's state, print nothing but why it failed; the exit status. */
+int options_console_action(const struct options *o);
 /* Whether the output marks records that --device-text selected by their message. */
 bool options_marks_inferred(const struct options *o);
 

@@ -2,7 +2,9 @@
 /*
  * Setting up what the options ask for, once they passed their checks: the
  * boot time and the clocks (wall-clock times, --since, --until, the
- * suspends), the ids of --format=export, the configuration of --upload.
+ * suspends), the ids of --format=export, the configuration of --upload,
+ * the run (its filters, its sink); and -C, -D, -E, -n, which change the
+ * kernel's state instead.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -14,6 +16,9 @@
 #include "base/bootid.h"
 #include "base/i18n.h"
 #include "cli/options.h"
+#include "input/console.h"
+#include "output/caller.h"
+#include "pipeline/run.h"
 #include "input/source.h"
 #include "input/this-boot.h"
 #include "pipeline/upload.h"
@@ -229,4 +234,74 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
                         ret->batch_max = ret->mem_max / 4;
         }
         return OPTIONS_RUN;
+}
+
+int options_console_action(const struct options *o) {
+        int e = 0;
+
+        switch (o->action) {
+        case ACTION_CLEAR:
+                e = console_clear();
+                if (e < 0)
+                        warnx_(_("cannot clear the kernel ring buffer: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_OFF:
+        case ACTION_CONSOLE_ON:
+                e = console_enable(o->action == ACTION_CONSOLE_ON);
+                if (e < 0 && o->action == ACTION_CONSOLE_ON)
+                        warnx_(_("cannot enable printing messages to the console: %s"), strerror(-e));
+                else if (e < 0)
+                        warnx_(_("cannot disable printing messages to the console: %s"), strerror(-e));
+                break;
+        case ACTION_CONSOLE_LEVEL:
+                e = console_set_level(o->console_level);
+                if (e < 0)
+                        warnx_(_("cannot set the console level: %s"), strerror(-e));
+                break;
+        default:
+                break;
+        }
+        return e < 0 ? EXIT_BAD_INPUT : EXIT_SUCCESS;
+}
+
+int options_setup_run(struct options *o, struct run *run, bool live) {
+        const struct sink_info *si = sink_of_format(o->format);
+
+        o->out.devices = &o->dev.namer;
+        if (devfilter_active(&o->dev.filter))
+                run->devfilter = &o->dev.filter;
+        /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
+        o->out.problems = &o->problems.sel.tally;
+        o->out.by_problem = o->problems.report;
+        if (problem_options_active(&o->problems))
+                run->problems = &o->problems.sel;
+        run->filter = &o->filter;
+        run->suspends = o->suspends;
+        run->device_path = o->in.device_path;
+        run->counts_losses = o->sink->flags & SINK_LOSSES ? o->sink->option : o->fail_on_loss ? "--fail-on-loss" : NULL;
+        run->writes_seq = si->flags & SINK_WRITES_SEQ;
+        run->following = o->in.follow;
+        run->quiet_clashes = o->as_dmesg;
+        /* util-linux pads caller ids to pid_max's width for the live log only. */
+        o->out.caller_width = live && !o->in.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")
+                                                        : CALLER_WIDTH_DEFAULT;
+        /* The reports print JSON Lines with --json; --lost reports the live ring's coverage. */
+        o->out.json = o->format == FORMAT_JSON;
+        o->out.live = live;
+        run->sink = sink_new(o->sink, &o->out);
+        if (o->sink->flags & SINK_LOSSES)
+                run->lost = run->sink;
+        if (!run->sink || kmsg_seqtrack_new(&run->track) < 0 ||
+            kmsg_seqtrack_set_reorder_window(run->track, REORDER_WINDOW) < 0)
+                return -ENOMEM;
+        /*
+         * Following or uploading, records go out as they come, never through
+         * a pager.  Following, the output is flushed before each wait and
+         * within FOLLOW_FLUSH_USEC while records keep coming; an upload
+         * without --follow may block in a read: its output goes per record.
+         */
+        o->out.stream = o->in.follow || o->upload;
+        o->out.flush_usec = o->in.follow ? FOLLOW_FLUSH_USEC : 0;
+        run->stream_out = o->in.follow || o->cursor_file || o->upload;
+        return 0;
 }
