@@ -87,15 +87,41 @@ enum {
         OPT_REPORT = 0x200, /* + enum sink_report */
 };
 
-static enum options_result set_format(struct options *o, const char *name) {
+/* How the option that chose a format is named in errors: "--json", "--raw", "--format=table". */
+static const char *format_option(const char *via, enum output_format f, char *buf, size_t size) {
+        if (strcmp(via, "--format") != 0)
+                return via;
+        snprintf(buf, size, "--format=%s", output_format_to_name(f));
+        return buf;
+}
+
+/*
+ * An output format chosen by via ("--format", "--json", "--json=dmesg",
+ * "--raw"); json: by -J or --json without a variant, which only says JSON.
+ * A second choice of another format is refused where the first one's row
+ * in the sink table excludes it; -J beside json or json-dmesg by name is
+ * no second choice, the last one counts.
+ */
+static enum options_result set_format(struct options *o, const char *name, const char *via, bool json) {
         int f = output_format_from_name(name);
 
         if (f < 0) {
                 return options_fail(o, OPTIONS_BAD_USAGE, _("unknown output format '%s'"), name);
         }
+        if (o->format_via && (enum output_format)f != o->format &&
+            !((json || o->json_option) && (sink_of_format(o->format)->flags & SINK_JSON) &&
+              (sink_of_format((enum output_format)f)->flags & SINK_JSON)) &&
+            (sink_of_format(o->format)->excludes & SINK_BIT(f))) {
+                char a[64], b[64];
+
+                return options_fail(o, OPTIONS_BAD_USAGE, _("%s and %s cannot be used together"),
+                                    format_option(o->format_via, o->format, a, sizeof(a)),
+                                    format_option(via, (enum output_format)f, b, sizeof(b)));
+        }
         o->format = (enum output_format)f;
         o->format_set = true;
-        o->json_option = false;
+        o->format_via = via;
+        o->json_option = json;
         return OPTIONS_RUN;
 }
 
@@ -290,14 +316,10 @@ static enum options_result opt_color(struct options *o, const char *arg) {
 }
 
 static enum options_result opt_json(struct options *o, const char *arg) {
-        enum options_result r;
-
         if (arg && strcmp(arg, "dmesg") != 0)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("unknown --json variant '%s' (only 'dmesg')"), arg);
         /* Under the name dmesg, -J is util-linux's document, as scripts expect. */
-        r = set_format(o, arg || o->as_dmesg ? "json-dmesg" : "json");
-        o->json_option = !arg;
-        return r;
+        return set_format(o, arg || o->as_dmesg ? "json-dmesg" : "json", arg ? "--json=dmesg" : "--json", !arg);
 }
 
 static enum options_result opt_output(struct options *o, char *arg) {
@@ -426,12 +448,12 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
                 o->out.noescape = true;
                 return OPTIONS_RUN;
         case OPT_FORMAT:
-                return set_format(o, arg);
+                return set_format(o, arg, "--format", false);
         case 'J':
                 return opt_json(o, arg);
         case 'r':
                 o->raw_option = true;
-                return set_format(o, "syslog");
+                return set_format(o, "syslog", "--raw", false);
         case 'o':
                 return opt_output(o, arg);
         case OPT_LIST_COLUMNS:

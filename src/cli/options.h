@@ -48,6 +48,7 @@ struct options {
         struct problem_options problems; /* --problems, --problem, --fail-on-problem */
         enum output_format format;
         bool format_set;
+        const char *format_via;        /* the option that chose it: "--format", "--json", "--json=dmesg", "--raw" */
         unsigned reports;              /* the reports asked for: SINK_BIT(REPORT_...) (sink.h) */
         const struct sink_info *sink;  /* what prints: a report's row, or the format's (options_check()) */
         struct columns columns;

@@ -124,6 +124,8 @@ enum {
         SINK_LOSSES = 1 << 6,       /* the report of losses: sees every record read, is the summary stderr would get */
         SINK_JSON_LINES = 1 << 7,   /* util-linux has no such report: -J is JSON Lines even under the name dmesg */
         SINK_CLASSIFIES = 1 << 8,   /* needs each record's problem classification (problems.h) */
+        /* Formats: */
+        SINK_JSON = 1 << 9,         /* what -J/--json chooses among by name (json, json-dmesg) */
 };
 
 /* The reports, the first rows of the table: bit 1 << REPORT_x in excludes, combines and options.reports. */
@@ -153,7 +155,11 @@ struct sink_info {
         const char *bad_arg;
         const char *help;     /* its lines in --help, untranslated (N_()) */
         unsigned formats;     /* the formats it prints in: SINK_BIT(FORMAT_...) */
-        /* The reports (SINK_BIT(REPORT_...)) and SINK_X_FOLLOW it refuses, named by conflict ("... %s"). */
+        /*
+         * A report: the reports (SINK_BIT(REPORT_...)) and SINK_X_FOLLOW it
+         * refuses, named by conflict ("... %s").  A format: the formats
+         * (SINK_BIT(FORMAT_...)) that a second format option may not choose.
+         */
         unsigned excludes;
         const char *conflict;
         const char *bad_format; /* "... %s": not in this format (the format's name) */

@@ -22,6 +22,7 @@ extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink
         sink_kmsg_ops, sink_export_ops, sink_cat_ops;
 
 #define F(f) SINK_BIT(FORMAT_##f)
+#define OTHERS (~0u) /* a format's excludes: every other format */
 #define R(r) SINK_BIT(REPORT_##r)
 
 static const struct sink_info sinks[] = {
@@ -72,16 +73,19 @@ static const struct sink_info sinks[] = {
                 .bad_columns = N_("--problems has columns of its own; -o chooses those of --format=table"),
                 .bad_follow = N_("--problems --follow writes JSON Lines as problems come: add --json"),
         },
-        [_REPORT_MAX + FORMAT_SHORT] = {
-                "short", SINK_FORMAT, &sink_short_ops, SINK_PAGER | SINK_COLORS | SINK_MARKS_INFERRED },
-        [_REPORT_MAX + FORMAT_TABLE] = {
-                "table", SINK_FORMAT, &sink_table_ops, SINK_PAGER | SINK_COLORS | SINK_MATCH_COLUMN },
-        [_REPORT_MAX + FORMAT_JSON] = { "json", SINK_FORMAT, &sink_json_ops, SINK_MARKS_INFERRED },
-        [_REPORT_MAX + FORMAT_JSON_DMESG] = { "json-dmesg", SINK_FORMAT, &sink_json_dmesg_ops, 0 },
-        [_REPORT_MAX + FORMAT_SYSLOG] = { "syslog", SINK_FORMAT, &sink_syslog_ops, SINK_COLORS },
-        [_REPORT_MAX + FORMAT_KMSG] = { "kmsg", SINK_FORMAT, &sink_kmsg_ops, SINK_WRITES_SEQ },
-        [_REPORT_MAX + FORMAT_EXPORT] = { "export", SINK_FORMAT, &sink_export_ops, SINK_BOOT_TIME },
-        [_REPORT_MAX + FORMAT_CAT] = { "cat", SINK_FORMAT, &sink_cat_ops, SINK_COLORS },
+        /* The formats: any other format named beside one is an error (--json --format=table). */
+        [_REPORT_MAX + FORMAT_SHORT] = { "short", SINK_FORMAT, &sink_short_ops,
+                                         SINK_PAGER | SINK_COLORS | SINK_MARKS_INFERRED, .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_TABLE] = { "table", SINK_FORMAT, &sink_table_ops,
+                                         SINK_PAGER | SINK_COLORS | SINK_MATCH_COLUMN, .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_JSON] = { "json", SINK_FORMAT, &sink_json_ops, SINK_MARKS_INFERRED | SINK_JSON,
+                                        .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_JSON_DMESG] = { "json-dmesg", SINK_FORMAT, &sink_json_dmesg_ops, SINK_JSON,
+                                              .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_SYSLOG] = { "syslog", SINK_FORMAT, &sink_syslog_ops, SINK_COLORS, .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_KMSG] = { "kmsg", SINK_FORMAT, &sink_kmsg_ops, SINK_WRITES_SEQ, .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_EXPORT] = { "export", SINK_FORMAT, &sink_export_ops, SINK_BOOT_TIME, .excludes = OTHERS },
+        [_REPORT_MAX + FORMAT_CAT] = { "cat", SINK_FORMAT, &sink_cat_ops, SINK_COLORS, .excludes = OTHERS },
 };
 
 #define N_SINKS (sizeof(sinks) / sizeof(sinks[0]))

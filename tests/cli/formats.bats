@@ -118,6 +118,45 @@ bad_usage() {
         [ "${stderr_lines[0]}" = "kdmesg: unknown column 'DEVX'" ]
 }
 
+@test "two options that choose different formats: one line naming both, exit 1 (issue 30)" {
+        bad_usage -K "$F" --json --format=table
+        [ "${stderr_lines[0]}" = "kdmesg: --json and --format=table cannot be used together" ]
+        bad_usage -K "$F" --format=table -J
+        [ "${stderr_lines[0]}" = "kdmesg: --format=table and --json cannot be used together" ]
+        bad_usage -K "$F" -r --json
+        [ "${stderr_lines[0]}" = "kdmesg: --raw and --json cannot be used together" ]
+        bad_usage -K "$F" --json=dmesg --raw
+        [ "${stderr_lines[0]}" = "kdmesg: --json=dmesg and --raw cannot be used together" ]
+        bad_usage -K "$F" --format=kmsg --format=export
+        [ "${stderr_lines[0]}" = "kdmesg: --format=kmsg and --format=export cannot be used together" ]
+        bad_usage -K "$F" --format=cat -r
+        [ "${stderr_lines[0]}" = "kdmesg: --format=cat and --raw cannot be used together" ]
+        bad_usage -K "$F" --format=json --format=json-dmesg
+        [ "${stderr_lines[0]}" = "kdmesg: --format=json and --format=json-dmesg cannot be used together" ]
+}
+
+@test "one format named twice is that format; -J beside json or json-dmesg by name only says JSON, the last counts" {
+        local json doc
+        json=$("$KDMESG" -K "$F" --format=json)
+        doc=$("$KDMESG" -K "$F" --format=json-dmesg)
+        for a in "--json --format=json" "--format=json -J" "--json=dmesg --json" "-J -J"; do
+                run --separate-stderr "$KDMESG" -K "$F" $a
+                [ "$status" -eq 0 ]
+                [ "$output" = "$json" ]
+        done
+        for a in "-J --format=json-dmesg" "--json --json=dmesg" "--format=json-dmesg --json=dmesg"; do
+                run --separate-stderr "$KDMESG" -K "$F" $a
+                [ "$status" -eq 0 ]
+                [ "$output" = "$doc" ]
+        done
+        run --separate-stderr "$KDMESG" -K "$F" -r --format=syslog
+        [ "$status" -eq 0 ]
+        [ "$output" = "$("$KDMESG" -K "$F" -r)" ]
+        run --separate-stderr "$KDMESG" -K "$F" --format=table --format=table
+        [ "$status" -eq 0 ]
+        [ "$output" = "$("$KDMESG" -K "$F" --format=table)" ]
+}
+
 @test "-o with another format than table: one line, exit 1" {
         bad_usage -K "$F" -J -o SEQ
         [ "${stderr_lines[0]}" = "kdmesg: -o chooses the columns of --format=table, not of --format=json" ]
