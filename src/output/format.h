@@ -17,7 +17,6 @@ enum output_format {
         FORMAT_SYSLOG,    /* "<PRI>[    1.234567] message" */
         FORMAT_KMSG,      /* the /dev/kmsg text form, re-escaped */
         FORMAT_EXPORT,    /* the journal export format */
-        FORMAT_CAT,       /* the message only */
 };
 
 /* The format for a name, or -EINVAL; and back (sinks.c). */

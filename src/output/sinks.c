@@ -19,7 +19,8 @@
 
 extern const struct sink_ops sink_lost_ops, sink_devices_ops, sink_timeline_ops, sink_problems_ops;
 extern const struct sink_ops sink_short_ops, sink_table_ops, sink_json_ops, sink_json_dmesg_ops, sink_syslog_ops,
-        sink_kmsg_ops, sink_export_ops, sink_cat_ops;
+        sink_kmsg_ops, sink_export_ops;
+extern const struct sink_ops sink_cat_ops;
 
 #define F(f) SINK_BIT(FORMAT_##f)
 #define OTHERS (~0u) /* a format's excludes: every other format */
@@ -85,7 +86,8 @@ static const struct sink_info sinks[] = {
         [_REPORT_MAX + FORMAT_SYSLOG] = { "syslog", SINK_FORMAT, &sink_syslog_ops, SINK_COLORS, .excludes = OTHERS },
         [_REPORT_MAX + FORMAT_KMSG] = { "kmsg", SINK_FORMAT, &sink_kmsg_ops, SINK_WRITES_SEQ, .excludes = OTHERS },
         [_REPORT_MAX + FORMAT_EXPORT] = { "export", SINK_FORMAT, &sink_export_ops, SINK_BOOT_TIME, .excludes = OTHERS },
-        [_REPORT_MAX + FORMAT_CAT] = { "cat", SINK_FORMAT, &sink_cat_ops, SINK_COLORS, .excludes = OTHERS },
+        /* The formats no code names by a FORMAT_ value: a row is all they need. */
+        { "cat", SINK_FORMAT, &sink_cat_ops, SINK_COLORS, .excludes = OTHERS },
 };
 
 #define N_SINKS (sizeof(sinks) / sizeof(sinks[0]))
