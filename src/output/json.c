@@ -131,7 +131,7 @@ enum {
 #define KEY_SIZE 32
 #define N_FACILITIES 24
 #define PRI_SIZE 56
-/* The members made once (tables_make()), in the sink's state. */
+/* The members of a record that are the same in every record, copied whole. */
 struct json_tables {
         struct {
                 char s[KEY_SIZE];
@@ -149,10 +149,63 @@ struct json_tables {
         } pri_members[N_FACILITIES * 8];
 };
 
+/*
+ * The members as constants, written as json-c writes them: the keys are
+ * column_info[]'s JSON keys, the names libkmsg's, all plain ASCII.
+ * json_init() makes them again from those names (tables_make()): should
+ * one ever differ, json-c writes every record.
+ */
+#define MEMBER(k) { "," "\"" k "\":", sizeof("," "\"" k "\":") - 1 }
+#define MEMBER_V(k, v) { "," "\"" k "\":\"" v "\"", sizeof("," "\"" k "\":\"" v "\"") - 1 }
+#define PRI(n, f, l) MEMBER_V("pri\":" #n ",\"facility", f "\",\"level\":\"" l)
+#define FAC(f, a, b, c, d, e, g, h, i)                                                                             \
+        PRI(a, f, "emerg"), PRI(b, f, "alert"), PRI(c, f, "crit"), PRI(d, f, "err"), PRI(e, f, "warn"),          \
+                PRI(g, f, "notice"), PRI(h, f, "info"), PRI(i, f, "debug")
+static const struct json_tables members = {
+        .keys = {
+                [COL_SEQ] = MEMBER("seq"), [COL_TIME] = MEMBER("time"), [COL_PRI] = MEMBER("pri"),
+                [COL_FACILITY] = MEMBER("facility"), [COL_LEVEL] = MEMBER("level"), [COL_FLAGS] = MEMBER("flags"),
+                [COL_CALLER] = MEMBER("caller"), [COL_MESSAGE] = MEMBER("msg"),
+                [COL_SUBSYSTEM] = MEMBER("subsystem"), [COL_DEVICE] = MEMBER("device"),
+                [COL_DEVNAME] = MEMBER("devname"), [COL_MATCH] = MEMBER("match"), [COL_DICT] = MEMBER("dict"),
+                [KEY_FIELDS] = MEMBER("fields"), [KEY_BOOT_ID] = MEMBER("boot_id"),
+        },
+        .level_members = {
+                MEMBER_V("level", "emerg"), MEMBER_V("level", "alert"), MEMBER_V("level", "crit"),
+                MEMBER_V("level", "err"), MEMBER_V("level", "warn"), MEMBER_V("level", "notice"),
+                MEMBER_V("level", "info"), MEMBER_V("level", "debug"),
+        },
+        .pri_members = {
+                FAC("kern", 0, 1, 2, 3, 4, 5, 6, 7),
+                FAC("user", 8, 9, 10, 11, 12, 13, 14, 15),
+                FAC("mail", 16, 17, 18, 19, 20, 21, 22, 23),
+                FAC("daemon", 24, 25, 26, 27, 28, 29, 30, 31),
+                FAC("auth", 32, 33, 34, 35, 36, 37, 38, 39),
+                FAC("syslog", 40, 41, 42, 43, 44, 45, 46, 47),
+                FAC("lpr", 48, 49, 50, 51, 52, 53, 54, 55),
+                FAC("news", 56, 57, 58, 59, 60, 61, 62, 63),
+                FAC("uucp", 64, 65, 66, 67, 68, 69, 70, 71),
+                FAC("cron", 72, 73, 74, 75, 76, 77, 78, 79),
+                FAC("authpriv", 80, 81, 82, 83, 84, 85, 86, 87),
+                FAC("ftp", 88, 89, 90, 91, 92, 93, 94, 95),
+                FAC("res0", 96, 97, 98, 99, 100, 101, 102, 103),
+                FAC("res1", 104, 105, 106, 107, 108, 109, 110, 111),
+                FAC("res2", 112, 113, 114, 115, 116, 117, 118, 119),
+                FAC("res3", 120, 121, 122, 123, 124, 125, 126, 127),
+                FAC("local0", 128, 129, 130, 131, 132, 133, 134, 135),
+                FAC("local1", 136, 137, 138, 139, 140, 141, 142, 143),
+                FAC("local2", 144, 145, 146, 147, 148, 149, 150, 151),
+                FAC("local3", 152, 153, 154, 155, 156, 157, 158, 159),
+                FAC("local4", 160, 161, 162, 163, 164, 165, 166, 167),
+                FAC("local5", 168, 169, 170, 171, 172, 173, 174, 175),
+                FAC("local6", 176, 177, 178, 179, 180, 181, 182, 183),
+                FAC("local7", 184, 185, 186, 187, 188, 189, 190, 191),
+        },
+};
+
 struct json_sink {
         struct sink s;
         bool force_slow; /* json-c writes every record (json_record()) */
-        struct json_tables tab;
 };
 
 static inline char *put_key(const struct json_tables *tab, char *o, unsigned id) {
@@ -244,9 +297,9 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
-static char *json_put_record(struct jw *w, const struct json_tables *tab, char *o, const struct kmsg_record *r,
-                             const struct match *m,
+static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r, const struct match *m,
                              const struct record_texts *t) {
+        const struct json_tables *tab = &members;
         const char *msg;
         char *start;
         size_t i, len;
@@ -354,14 +407,14 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
         if (js->force_slow)
                 return json_record_slow(s, r, m);
         record_texts(s, r, &t);
-        end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
+        end = json_put_record(&w, out_buf + out_len, r, m, &t);
         if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
                 out_drain();
-                end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
+                end = json_put_record(&w, out_buf + out_len, r, m, &t);
         }
         if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
                 w.stream = true;
-                end = json_put_record(&w, &js->tab, out_buf + out_len, r, m, &t);
+                end = json_put_record(&w, out_buf + out_len, r, m, &t);
         }
         if (!end)
                 return json_record_slow(s, r, m);
@@ -372,14 +425,19 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
 
 static bool tables_make(struct json_tables *tab);
 
-/* The same as json_init() decides: the tables are made from constants, so they fit or not in every sink. */
-bool json_direct(void) {
-        const char *slow = getenv("KDMESG_JSON_SLOW");
+/* Whether members is what the names make: json_init()'s test, the same for every sink. */
+static bool members_hold(void) {
         struct json_tables *tab = malloc(sizeof(*tab));
-        bool ok = tab && tables_make(tab);
+        bool ok = tab && tables_make(tab) && memcmp(tab, &members, sizeof(*tab)) == 0;
 
         free(tab);
-        return ok && !(slow && *slow == '1');
+        return ok;
+}
+
+bool json_direct(void) {
+        const char *slow = getenv("KDMESG_JSON_SLOW");
+
+        return !(slow && *slow == '1') && members_hold();
 }
 
 static int json_loss(struct sink *s, const struct kmsg_loss *l) {
@@ -431,11 +489,12 @@ static bool make_member(char *k, size_t *n, const char *key, const char *value) 
         return true;
 }
 
-/* The members of tab; whether every name and key fits them. */
+/* The members of tab from the names; whether every name and key fits them. */
 static bool tables_make(struct json_tables *tab) {
         bool ok = true;
         unsigned i;
 
+        memset(tab, 0, sizeof(*tab));
         for (i = 0; i < N_KEYS; i++)
                 ok &= make_member(tab->keys[i].s, &tab->keys[i].n,
                                   i == KEY_FIELDS ? "fields" : i == KEY_BOOT_ID ? "boot_id" : column_info[i].json_key,
@@ -470,8 +529,8 @@ static int json_init(struct sink *s) {
         struct json_sink *js = (struct json_sink *)s;
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
-        /* Names or keys that do not fit the tables (none): json-c writes every record. */
-        js->force_slow = !tables_make(&js->tab) || (slow && *slow == '1');
+        /* Names or keys that are not the members' (none): json-c writes every record. */
+        js->force_slow = (slow && *slow == '1') || !members_hold();
         return 0;
 }
 
