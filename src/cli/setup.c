@@ -68,7 +68,8 @@ enum options_result options_setup_time(struct options *o) {
                         return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
                 t->have_boot = true;
         } else {
-                const char *pinned = boot_time_pinned();
+                char pinbuf[BOOT_TIME_PINNED_MAX];
+                const char *pinned = boot_time_pinned(pinbuf);
 
                 /* KDMESG_BOOT_TIME (or DMESG_TEST_BOOTIME) pins it for any input; the clocks know only this boot. */
                 /* A pstore dump is of an earlier boot, as a -K dump may be. */

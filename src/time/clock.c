@@ -77,22 +77,22 @@ int64_t clocks_slept_now(void) {
         return clocks_read(&boot, &slept) == 0 ? slept : 0;
 }
 
-const char *boot_time_pinned(void) {
-        static char buf[64];
+const char *boot_time_pinned(char buf[BOOT_TIME_PINNED_MAX]) {
         const char *v = getenv("KDMESG_BOOT_TIME");
 
         if (v && *v)
                 return v;
         /* util-linux's own tests give test_dmesg the boot time so: "SECONDS.USEC". */
         v = getenv("DMESG_TEST_BOOTIME");
-        if (!v || !*v || strlen(v) >= sizeof(buf) - 1)
+        if (!v || !*v || strlen(v) >= BOOT_TIME_PINNED_MAX - 1)
                 return NULL;
-        snprintf(buf, sizeof(buf), "@%s", v);
+        snprintf(buf, BOOT_TIME_PINNED_MAX, "@%s", v);
         return buf;
 }
 
 int boot_time_find(bool live, int64_t *ret_usec) {
-        const char *pinned = boot_time_pinned();
+        char buf[BOOT_TIME_PINNED_MAX];
+        const char *pinned = boot_time_pinned(buf);
         int64_t slept;
         int e;
 

@@ -89,9 +89,11 @@ const char *timefmt_name(const struct timefmt *t);
  * clock.c: what pins the boot time: KDMESG_BOOT_TIME, else util-linux's test
  * variable DMESG_TEST_BOOTIME ("SECONDS.USEC", which its test suite sets
  * for the wall-clock views; kdmesg honours it so that it runs in dmesg's
- * place there), as a time for time_parse_absolute(); NULL: neither is set.
+ * place there), as a time for time_parse_absolute(), made in buf when it
+ * must be; NULL: neither is set.
  */
-const char *boot_time_pinned(void);
+#define BOOT_TIME_PINNED_MAX 64
+const char *boot_time_pinned(char buf[BOOT_TIME_PINNED_MAX]);
 /*
  * clock.c: the boot time, µs since the epoch: KDMESG_BOOT_TIME (or DMESG_TEST_BOOTIME) if set (any form
  * time_parse_absolute() takes; it pins the boot time for any input, as
