@@ -111,7 +111,7 @@ enum options_result options_setup_time(struct options *o);
  */
 enum options_result options_setup_export(struct options *o, bool live);
 struct upload_config;
-/* --upload: what the sender needs, from the options and KDMESG_UPLOAD_MEMORY. */
+/* --upload: what the sender needs, from the options and the KDMESG_UPLOAD_* variables. */
 enum options_result options_upload_config(struct options *o, struct upload_config *ret);
 struct run;
 /*

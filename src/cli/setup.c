@@ -205,13 +205,13 @@ enum options_result options_setup_export(struct options *o, bool live) {
 
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
         const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
-        const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS");
+        const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS"), *linger = getenv("KDMESG_UPLOAD_LINGER_MS");
         uint64_t v;
 
         *ret = (struct upload_config){
                 .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
                 .retry_forever = o->in.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
-                .stop_ms = UPLOAD_STOP_MS, .request_ms = UPLOAD_REQUEST_MS,
+                .stop_ms = UPLOAD_STOP_MS, .request_ms = UPLOAD_REQUEST_MS, .linger_ms = UPLOAD_LINGER_MS,
                 .machine = { .boot_id = o->out.boot_id, .hostname = o->out.hostname,
                              .machine_id = o->out.machine_id,
                              .boot_usec = o->out.time.have_boot ? o->out.time.boot_usec : 0 },
@@ -226,6 +226,12 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
                                     _("bad time '%s' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)"), stop);
         if (stop)
                 ret->stop_ms = (unsigned)v;
+        if (linger && (parse_u64(linger, &v) < 0 || v > UPLOAD_LINGER_MAX_MS))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad time '%s' in KDMESG_UPLOAD_LINGER_MS (milliseconds, 0 to %u)"), linger,
+                                    UPLOAD_LINGER_MAX_MS);
+        if (linger)
+                ret->linger_ms = (unsigned)v;
         if (mem && (parse_u64(mem, &v) < 0 || v < 4096 || v > SIZE_MAX / 2))
                 return options_fail(o, OPTIONS_FAILED, _("bad size '%s' in KDMESG_UPLOAD_MEMORY (bytes, at least 4096)"),
                                     mem);

@@ -53,7 +53,7 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 return -EIO;
         }
         if (run->upload) {
-                /* Idle: what is there goes now (a record waits for no later one). */
+                /* Idle: what was read is closed into units; it goes when the linger is over (upload.c). */
                 upload_idle(run->upload);
                 if (upload_failed(run->upload)) {
                         run->status = EXIT_BAD_INPUT;

@@ -107,6 +107,18 @@ bool upload_queue_full(const struct upload_queue *q) {
         return q->bytes >= q->mem_max;
 }
 
+uint64_t upload_queue_due_in(const struct upload_queue *q, uint64_t now_ns, uint64_t linger_ns) {
+        uint64_t since;
+
+        if (!q->head)
+                return UINT64_MAX;
+        if (q->closed_bytes >= q->batch_max)
+                return 0;
+        /* A clock that went back (the caller's) counts as no time passed. */
+        since = now_ns > q->head->closed_ns ? now_ns - q->head->closed_ns : 0;
+        return since >= linger_ns ? 0 : linger_ns - since;
+}
+
 int upload_queue_take(struct upload_queue *q, size_t max_units, char **ret_buf, size_t *ret_cap, size_t *ret_len) {
         const struct upload_unit *u, *end = NULL;
         size_t n = 0, len = 0;

@@ -53,6 +53,13 @@ void upload_queue_mark(struct upload_queue *q, uint64_t seq, uint64_t usec, uint
 void upload_queue_close(struct upload_queue *q, uint64_t now_ns);
 /* Whether the reader must wait before appending more: the memory bound is reached. */
 bool upload_queue_full(const struct upload_queue *q);
+/*
+ * The linger: how long the next send may still wait for more records, in
+ * nanoseconds.  0 when it is due now: a batch's worth (batch_max bytes)
+ * is closed, or the oldest closed unit was closed linger_ns ago or more;
+ * UINT64_MAX when no unit is closed.
+ */
+uint64_t upload_queue_due_in(const struct upload_queue *q, uint64_t now_ns, uint64_t linger_ns);
 
 /*
  * The next send: the oldest closed units, as many as fit in batch_max and

@@ -15,6 +15,13 @@
  * server, or one that refuses) ends the upload: retrying cannot help.
  * Without --follow a few tries are made, then kdmesg gives up.
  *
+ * A batch lingers (cfg.linger_ms, from the time its oldest record was
+ * read) for more records before it goes, unless a batch's worth is there:
+ * a steady trickle of records becomes a POST and a cursor save every
+ * linger, not one per record, and the collector opens its journal and
+ * parses a request that many times less.  No linger when nothing more can
+ * come (the end of the input, a signal): what was read goes at once.
+ *
  * A collector that drops a batch without an answer may have stored part
  * of it and refused one entry (journal-remote does so): the batch is then
  * sent one unit at a time, a unit of several entries split into its
@@ -327,14 +334,35 @@ static bool send_one(struct upload *u, unsigned *attempt) {
         return true;
 }
 
+/*
+ * How long the next send waits, in nanoseconds: 0 now, UINT64_MAX nothing
+ * to send.  The linger ends when nothing more will come (the end, or a
+ * signal: the reader stops) and for the units sent one at a time after a
+ * drop.  Called with the lock held.
+ */
+static uint64_t send_due_in(struct upload *u) {
+        if (u->q.n_closed == 0)
+                return UINT64_MAX;
+        if (u->ending || *u->quit || u->probe > 0)
+                return 0;
+        return upload_queue_due_in(&u->q, now_ns(), (uint64_t)u->cfg.linger_ms * 1000000u);
+}
+
+/* The reader closed units: wake the sender when one becomes due, or the first arrives (it lingers from then). */
+static void closed(struct upload *u, size_t before) {
+        if (u->q.n_closed > 0 && (before == 0 || send_due_in(u) == 0))
+                pthread_cond_signal(&u->work);
+}
+
 static void *sender(void *userdata) {
         struct upload *u = userdata;
         unsigned attempt = 0;
+        uint64_t w;
 
         pthread_mutex_lock(&u->lock);
         for (;;) {
-                while (!stopping(u) && u->q.n_closed == 0 && !u->ending)
-                        timed_wait(u, &u->work, 200);
+                while (!stopping(u) && !(u->ending && u->q.n_closed == 0) && (w = send_due_in(u)) > 0)
+                        timed_wait(u, &u->work, w > 200000000u ? 200 : (unsigned)((w + 999999u) / 1000000u));
                 if (stopping(u) || u->q.n_closed == 0)
                         break;
                 if (!send_one(u, &attempt))
@@ -408,10 +436,12 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
 }
 
 void upload_mark(struct upload *u, uint64_t seq, uint64_t usec) {
+        size_t before;
+
         pthread_mutex_lock(&u->lock);
+        before = u->q.n_closed;
         upload_queue_mark(&u->q, seq, usec, now_ns());
-        if (u->q.n_closed > 0)
-                pthread_cond_signal(&u->work);
+        closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
 
@@ -435,10 +465,12 @@ int upload_write(void *userdata, const void *p, size_t len) {
 }
 
 void upload_idle(struct upload *u) {
+        size_t before;
+
         pthread_mutex_lock(&u->lock);
+        before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
-        if (u->q.n_closed > 0)
-                pthread_cond_signal(&u->work);
+        closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
 

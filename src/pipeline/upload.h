@@ -27,6 +27,7 @@ struct upload_config {
         size_t batch_max, mem_max;
         unsigned stop_ms;    /* after SIGINT/SIGTERM, the most time to deliver what was read */
         unsigned request_ms; /* the deadline of one request */
+        unsigned linger_ms;  /* a batch waits this long for more records (0: none) */
         struct export_machine machine; /* for the loss entry of a record the collector refuses */
 };
 
@@ -46,7 +47,7 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
 void upload_mark(struct upload *u, uint64_t seq, uint64_t usec);
 /* The bytes of the export stream (output.c's writer). 0, or -EIO once the upload has failed for good. */
 int upload_write(void *userdata, const void *p, size_t len);
-/* The reader is idle: send what is there now. */
+/* The reader is idle: what was read is closed into units, sent when the linger is over. */
 void upload_idle(struct upload *u);
 /*
  * The end: send everything and stop the sender, as long as the tries last
@@ -71,6 +72,13 @@ void upload_free(struct upload *u);
 #define UPLOAD_STOP_MS 5000u
 /* One request may take this long (KDMESG_UPLOAD_TIMEOUT_MS). */
 #define UPLOAD_REQUEST_MS 60000u
+/*
+ * A batch waits this long, from its oldest record, for more before it is
+ * sent (KDMESG_UPLOAD_LINGER_MS; at most UPLOAD_LINGER_MAX_MS), unless it
+ * is full or nothing more comes.
+ */
+#define UPLOAD_LINGER_MS 200u
+#define UPLOAD_LINGER_MAX_MS 60000u
 
 /*
  * url made fit to show: without the user:password before its host, which

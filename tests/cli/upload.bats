@@ -473,3 +473,130 @@ PY
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: bad time '0' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)" ]
 }
+
+# posts: the requests the collector accepted (its debug log: one line per answer 202).
+posts() {
+        grep -c 'Queueing response 202' "$BATS_TEST_TMPDIR/remote.log" || true
+}
+
+@test "--upload --follow: records at a steady rate arrive in far fewer POSTs than records (the linger)" {
+        local n
+        emu_init 1024
+        SYSTEMD_LOG_LEVEL=debug start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        # 300 records at 100/s: a POST per record without the linger, about one per 200 ms with it.
+        emu write 300 100
+        wait_seq 299
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ -z "$(cat "$ERR")" ]
+        kill_remote
+        n=$(posts)
+        echo "$n POSTs for 300 records"
+        [ "$n" -ge 1 ]
+        [ "$n" -le 60 ]
+        [ "$(cursor_seq)" = 299 ]
+        run "$CHECK" 0 299 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=300 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload --follow: a record reaches the collector well within a second or two, linger and all" {
+        local i t0 ms
+        emu_init 64
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        for i in 0 1; do
+                emu write 1
+                t0=$(date +%s%N)
+                wait_seq "$i"
+                ms=$((($(date +%s%N) - t0) / 1000000))
+                echo "seq $i arrived after $ms ms"
+                [ "$ms" -lt 2000 ]
+        done
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+        [ "$(cursor_seq)" = 1 ]
+}
+
+@test "--upload --follow: SIGTERM during a linger sends what was read at once and saves the cursor" {
+        local t0
+        emu_init 64
+        start_remote
+        KDMESG_UPLOAD_LINGER_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        emu write 3
+        # Read, then idle again: the batch lingers, nothing is sent, the cursor names nothing.
+        emu wait blocks 2
+        sleep 1
+        [ -z "$(journal_json)" ]
+        ! grep -q '^seq=' "$C" 2>/dev/null
+        t0=$SECONDS
+        stop_bg TERM
+        [ $((SECONDS - t0)) -le 10 ]
+        [ "$STATUS" -eq 0 ]
+        [ -z "$(cat "$ERR")" ]
+        [ "$(cursor_seq)" = 2 ]
+        kill_remote
+        run "$CHECK" 0 2 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=3 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload: a one-shot run ends without waiting for its linger; bad KDMESG_UPLOAD_LINGER_MS is one line" {
+        local t0
+        emu_init 64
+        emu write 5
+        start_remote
+        t0=$SECONDS
+        KDMESG_UPLOAD_LINGER_MS=60000 "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
+        KDMESG_UPLOAD_LINGER_MS=60000 kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        # The end of the input sends at once: seconds, not the minute of the linger.
+        [ $((SECONDS - t0)) -le 20 ]
+        [ "$(cursor_seq)" = 4 ]
+        kill_remote
+        [ "$(journalctl --directory "$J" -o cat --no-pager | grep -c '^record ')" -eq 5 ]
+        # 0 is no linger.
+        emu write 1
+        start_remote
+        KDMESG_UPLOAD_LINGER_MS=0 kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        [ "$(cursor_seq)" = 5 ]
+        run --separate-stderr env KDMESG_UPLOAD_LINGER_MS=60001 "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 \
+                --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time '60001' in KDMESG_UPLOAD_LINGER_MS (milliseconds, 0 to 60000)" ]
+        run --separate-stderr env KDMESG_UPLOAD_LINGER_MS=200ms "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 \
+                --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad time '200ms' in KDMESG_UPLOAD_LINGER_MS (milliseconds, 0 to 60000)" ]
+}
+
+@test "--upload --follow: a batch's worth goes at once, however long the linger; batches stay within their size" {
+        local n bytes
+        emu_init 1024
+        SYSTEMD_LOG_LEVEL=debug start_remote
+        # Batches of 4 KiB at most (a quarter of the memory bound), each about ten records.
+        KDMESG_UPLOAD_MEMORY=16384 KDMESG_UPLOAD_LINGER_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        emu write 100
+        # All but the last batch, which lingers until the stop.
+        wait_seq 80
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        [ "$(cursor_seq)" = 99 ]
+        kill_remote
+        n=$(posts)
+        bytes=$(kdmesg_emu --format=export -q | wc -c)
+        echo "$n POSTs for $bytes bytes"
+        [ $((n * 4096)) -ge "$bytes" ]
+        run "$CHECK" 0 99 0 0 < <(journal_json)
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
+}

@@ -151,6 +151,41 @@ TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
         upload_queue_done(&q);
 }
 
+TEST(a_send_lingers_from_its_oldest_unit_until_the_time_or_a_full_batch) {
+        struct upload_queue q;
+        char *buf = NULL;
+        size_t cap = 0, len = 0;
+
+        upload_queue_init(&q, 100, 1000);
+        /* Nothing closed: nothing to wait for. */
+        CHECK(upload_queue_due_in(&q, 0, 50) == UINT64_MAX);
+        entry(&q, 10, 20);
+        CHECK(upload_queue_due_in(&q, 10, 50) == UINT64_MAX);
+        /* Closed at 20 (the next mark): due 50 later, however many follow. */
+        entry(&q, 20, 20);
+        entry(&q, 30, 20);
+        CHECK(upload_queue_due_in(&q, 30, 50) == 40);
+        CHECK(upload_queue_due_in(&q, 69, 50) == 1);
+        CHECK(upload_queue_due_in(&q, 70, 50) == 0);
+        CHECK(upload_queue_due_in(&q, 1000, 50) == 0);
+        /* No linger: due at once; a clock that went back waits no longer than the linger. */
+        CHECK(upload_queue_due_in(&q, 30, 0) == 0);
+        CHECK(upload_queue_due_in(&q, 5, 50) == 50);
+        /* A batch's worth closed is due at once. */
+        entry(&q, 40, 20);
+        entry(&q, 50, 20);
+        entry(&q, 60, 20);
+        CHECK_INT(q.closed_bytes, 100);
+        CHECK(upload_queue_due_in(&q, 60, 50) == 0);
+        /* Sent and acknowledged: the next oldest unit's time counts. */
+        CHECK_INT(upload_queue_take(&q, SIZE_MAX, &buf, &cap, &len), 5);
+        upload_queue_ack(&q, 4);
+        CHECK(q.head->closed_ns == 60);
+        CHECK(upload_queue_due_in(&q, 61, 50) == 49);
+        free(buf);
+        upload_queue_done(&q);
+}
+
 TEST(backoff_doubles_to_the_cap_with_jitter_in_the_upper_half) {
         CHECK_INT(upload_backoff_ms(1, 500, 30000, UINT32_MAX), 500);
         CHECK_INT(upload_backoff_ms(1, 500, 30000, 0), 250);
