@@ -23,6 +23,12 @@
  *   KMSG_EMU_RENAME_FAIL_AFTER  N: rename() succeeds N times in this
  *                            process, then fails with ENOSPC (the cursor
  *                            file's file system filling up mid-run)
+ *   KMSG_EMU_LEVEL           set: the descriptor stays readable while
+ *                            records remain, as the device's is, also for
+ *                            epoll(7) (a read() that leaves records wakes
+ *                            the readers again): for readers that read one
+ *                            record per wake-up, as journald does
+ *                            (bench/upload)
  */
 /* Define both the plain and the 64-bit names below, without redirection. */
 #undef _FILE_OFFSET_BITS
@@ -302,9 +308,23 @@ static void note_first_read(uint64_t seq) {
         }
 }
 
+/* Wake the readers as kmsg-emu does: a write to the ring's tick queues IN_MODIFY. */
+static void wake_readers(void) {
+        uint64_t t = __atomic_add_fetch(&ring->tick, 1, __ATOMIC_RELAXED);
+        int fd = real_open(ring_path, O_WRONLY | O_CLOEXEC);
+
+        if (fd >= 0) {
+                if (pwrite(fd, &t, sizeof(t), offsetof(struct emu_ring, tick)) < 0) {
+                        /* Readers that poll with a time-out still see it. */
+                }
+                real_close(fd);
+        }
+}
+
 static ssize_t emu_read(int fd, void *buf, size_t n) {
         struct emu_fd *f = &fds[fd];
         char tmp[EMU_TEXT_MAX + 64];
+        bool more;
         int len;
 
         if (read_delay_us > 0)
@@ -356,7 +376,10 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
                                        (unsigned long long)s->usec, (int)s->len, s->text);
         }
         f->pos++;
+        more = f->pos < ring->next_seq;
         unlock();
+        if (more && getenv("KMSG_EMU_LEVEL"))
+                wake_readers();
         note_first_read(f->pos - 1);
         if ((size_t)len > n) {
                 errno = EINVAL; /* the kernel consumed it */
@@ -383,9 +406,7 @@ static ssize_t emu_write(const void *buf, size_t n) {
         const char *p = buf, *end = p + n;
         unsigned prio = (1u << 3) | 4;
         struct emu_slot *s;
-        uint64_t t;
         size_t len;
-        int fd;
 
         if (n > 1 && p[0] == '<') {
                 const char *q = p + 1;
@@ -414,15 +435,7 @@ static ssize_t emu_write(const void *buf, size_t n) {
         if (ring->next_seq - ring->first_seq > ring->capacity)
                 ring->first_seq = ring->next_seq - ring->capacity;
         unlock();
-        /* Wake the readers as kmsg-emu does: a write to the ring's tick queues IN_MODIFY. */
-        t = __atomic_add_fetch(&ring->tick, 1, __ATOMIC_RELAXED);
-        fd = real_open(ring_path, O_WRONLY | O_CLOEXEC);
-        if (fd >= 0) {
-                if (pwrite(fd, &t, sizeof(t), offsetof(struct emu_ring, tick)) < 0) {
-                        /* Readers that poll with a time-out still see it. */
-                }
-                real_close(fd);
-        }
+        wake_readers();
         return (ssize_t)n;
 }
 
