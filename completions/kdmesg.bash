@@ -180,7 +180,7 @@ _kdmesg()
                         --clear --read-clear --console-off --console-on
                         --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=
-                        --list-columns --noheadings --boot-id --hostname --machine-id
+                        --list-columns --noheadings --wrap --boot-id --hostname --machine-id
                         --upload --trust --key --cert
                         --device --subsystem --match --with-children --device-text
                         --show-device --resolve --sysroot --devices

@@ -73,6 +73,7 @@ enum {
         OPT_FORMAT,
         OPT_LIST_COLUMNS,
         OPT_NOHEADINGS,
+        OPT_WRAP,
         OPT_CURSOR_FILE,
         OPT_FAIL_ON_LOSS,
         OPT_BOOT_ID,
@@ -461,6 +462,9 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
         case OPT_NOHEADINGS:
                 o->out.noheadings = true;
                 return OPTIONS_RUN;
+        case OPT_WRAP:
+                o->out.wrap = true;
+                return OPTIONS_RUN;
         case OPT_BOOT_ID:
         case OPT_MACHINE_ID:
         case OPT_HOSTNAME:
@@ -549,6 +553,7 @@ static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
         { "noheadings", no_argument, NULL, OPT_NOHEADINGS },
+        { "wrap", no_argument, NULL, OPT_WRAP },
         { "boot-id", required_argument, NULL, OPT_BOOT_ID },
         { "hostname", required_argument, NULL, OPT_HOSTNAME },
         { "machine-id", required_argument, NULL, OPT_MACHINE_ID },

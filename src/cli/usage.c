@@ -120,6 +120,9 @@ void __attribute__((noreturn)) usage(void) {
               o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
+        fputs(_("     --wrap                  on a terminal, wrap the table's message and the\n"
+                "                               reports' free text instead of cutting them\n"),
+              o);
         fputs(_("     --boot-id <id>          export: the _BOOT_ID of the records (a dump's)\n"), o);
         fputs(_("     --hostname <name>       export: the _HOSTNAME of the records\n"), o);
         fputs(_("     --machine-id <id>       export: the _MACHINE_ID of the records\n"), o);

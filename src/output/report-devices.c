@@ -154,7 +154,7 @@ static const struct report_column columns[] = {
         [COL_LEVEL] = { "LEVEL", 0.05, 0, SCOLS_JSON_STRING },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
-        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING },
+        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, true },
 };
 
 /* FIRST and LAST in the time format of the run (-T, --time-format, --boot-time). */
@@ -228,7 +228,7 @@ static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
 
                 e = ln ? fill_line(d, ln, rows[i]) : -ENOMEM;
         }
-        return table_print_free(tb, e);
+        return report_table_print(&d->sink, tb, columns, sizeof(columns) / sizeof(columns[0]), e);
 }
 
 /*

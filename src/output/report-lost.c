@@ -325,7 +325,7 @@ static int print_table(struct lost_sink *t) {
                 e = ln ? fill_row(ln, &t->tail[(t->tail_start + i) % LOST_ROWS_TAIL], boots,
                                   &t->sink.settings->time) : -ENOMEM;
         }
-        return table_print_free(tb, e);
+        return report_table_print(&t->sink, tb, columns + !boots, sizeof(columns) / sizeof(columns[0]) - !boots, e);
 }
 
 /* Several boots: what the records of each cover, one line per boot. */

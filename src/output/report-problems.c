@@ -224,9 +224,9 @@ static const struct report_column columns[] = {
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT },
         [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT },
-        [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC },
+        [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC, 0, true },
         [COL_DEVICE] = { "DEVICE", 0.05, 0 },
-        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES },
+        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, 0, true },
 };
 
 /* A time stamp in the chosen format: seconds since boot, or the wall clock for -T and iso. */
@@ -292,7 +292,7 @@ static int print_table(struct problems_sink *p, struct group **groups, size_t n)
 
                 e = ln ? fill_line(p, ln, groups[i]) : -ENOMEM;
         }
-        return table_print_free(tb, e);
+        return report_table_print(&p->sink, tb, columns, sizeof(columns) / sizeof(columns[0]), e);
 }
 
 /* One group as a line of JSON: problem, count, first_seq, ..., message. */

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scaffolding the reports share (report.h): their tables, their JSON Lines, their groups in order. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/report.h"
+#include "text/escape.h"
+#include "text/fit.h"
 #include "text/writer.h"
 
 struct libscols_table *report_table_new(const struct report_column *cols, size_t n, unsigned long hidden,
@@ -25,6 +29,82 @@ struct libscols_table *report_table_new(const struct report_column *cols, size_t
                 }
         }
         return tb;
+}
+
+/* The text of cell i of ln and its width on the screen; an empty cell is "". */
+static struct fit_cell cell_of(struct libscols_line *ln, size_t i) {
+        struct libscols_cell *ce = scols_line_get_cell(ln, i);
+        const char *d = ce ? scols_cell_get_data(ce) : NULL;
+        struct fit_cell c = { "", 0, 0 };
+
+        if (d && *d) {
+                c.s = d;
+                c.len = strlen(d);
+                c.width = text_width(d, c.len, SIZE_MAX, NULL);
+        }
+        return c;
+}
+
+/*
+ * tb's lines laid out for a terminal termwidth columns wide: the columns
+ * shown (idx[j]: the table's column of fit column j), measured, then
+ * printed.
+ */
+static int print_fitted(struct libscols_table *tb, const struct report_column *cols, size_t n, size_t termwidth,
+                        bool wrap) {
+        struct fit_column *fc = calloc(n ? n : 1, sizeof(*fc));
+        struct fit_cell *cells = calloc(n ? n : 1, sizeof(*cells));
+        size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+        struct libscols_iter *itr = scols_new_iter(SCOLS_ITER_FORWARD);
+        struct libscols_line *ln;
+        struct fit *f = NULL;
+        size_t i, k = 0;
+        int e = -ENOMEM;
+
+        if (!fc || !cells || !idx || !itr)
+                goto out;
+        for (i = 0; i < n && i < scols_table_get_ncols(tb); i++) {
+                if (scols_column_is_hidden(scols_table_get_column(tb, i)))
+                        continue;
+                fc[k].heading = cols[i].name;
+                fc[k].flags = (cols[i].flags & SCOLS_FL_RIGHT ? FIT_RIGHT : 0) |
+                              (cols[i].free ? FIT_FREE : FIT_OPTIONAL);
+                idx[k++] = i;
+        }
+        f = fit_new(fc, k, termwidth, wrap);
+        if (!f)
+                goto out;
+        while (scols_table_next_line(tb, itr, &ln) == 0) {
+                for (i = 0; i < k; i++)
+                        fit_measure(f, i, cell_of(ln, idx[i]).width);
+                fit_row_done(f);
+        }
+        fit_lay_out(f);
+        if (!scols_table_is_noheadings(tb))
+                fit_print_heading(f);
+        scols_reset_iter(itr, SCOLS_ITER_FORWARD);
+        while (scols_table_next_line(tb, itr, &ln) == 0) {
+                for (i = 0; i < k; i++)
+                        cells[i] = cell_of(ln, idx[i]);
+                fit_print_row(f, cells);
+        }
+        e = 0;
+out:
+        fit_free(f);
+        scols_free_iter(itr);
+        free(idx);
+        free(cells);
+        free(fc);
+        return e;
+}
+
+int report_table_print(const struct sink *s, struct libscols_table *tb, const struct report_column *cols, size_t n,
+                       int e) {
+        if (e < 0 || !s->termwidth)
+                return table_print_free(tb, e);
+        e = print_fitted(tb, cols, n, s->termwidth, s->settings->wrap);
+        scols_unref_table(tb);
+        return e;
 }
 
 int report_json_line(struct json_object *o) {

@@ -9,10 +9,11 @@
 #include <libsmartcols.h>
 
 #include "base/strmap.h"
+#include "output/sink.h"
 
 /*
  * What the reports (report-*.c) share: a table of their columns printed
- * with libsmartcols (table_print_free() prints it), or JSON Lines, one
+ * with libsmartcols (report_table_print() prints it), or JSON Lines, one
  * object a line; and the groups they count in a struct strmap, listed in
  * their order at the end.
  */
@@ -23,6 +24,12 @@ struct report_column {
         double width; /* libsmartcols' width hint (a fraction of the terminal), 0: none */
         int flags;    /* SCOLS_FL_* */
         int json;     /* SCOLS_JSON_*, for a table that is printed as JSON (0: a string) */
+        /*
+         * Free text (a message, a subject): on a terminal it takes what
+         * the other columns leave, cut or wrapped (text/fit.h); the other
+         * columns are left out there while empty.
+         */
+        bool free;
 };
 
 /*
@@ -33,6 +40,14 @@ struct report_column {
  */
 struct libscols_table *report_table_new(const struct report_column *cols, size_t n, unsigned long hidden,
                                         bool noheadings);
+/*
+ * Print tb, made by report_table_new() with the n columns of cols, and
+ * unref it; e < 0: filling it failed, print nothing and return e.  On a
+ * terminal (s->termwidth) its lines are laid out for it by text/fit.h;
+ * elsewhere libsmartcols prints them whole.  0, or -errno.
+ */
+int report_table_print(const struct sink *s, struct libscols_table *tb, const struct report_column *cols, size_t n,
+                       int e);
 /* o as one line of JSON Lines; o is put.  0, or -ENOMEM (also for o NULL: its constructor failed). */
 int report_json_line(struct json_object *o);
 /*

@@ -19,6 +19,7 @@ struct sink *sink_new(const struct sink_info *si, const struct output_settings *
         s->ops = si->ops;
         s->settings = settings;
         s->info = si;
+        s->termwidth = term_layout_width();
         if (si->ops->init && si->ops->init(s) < 0)
                 return sink_free(s);
         return s;

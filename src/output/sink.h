@@ -39,6 +39,7 @@ struct output_settings {
          */
         unsigned flush_usec;
         bool noheadings;            /* table: no header line */
+        bool wrap; /* --wrap: on a terminal, the free-text columns wrap, not cut (text/fit.h) */
         const struct columns *columns; /* table: the columns to show (-o) */
         /*
          * --format=export: the boot id ("0f2c...", 32 hex digits, no
@@ -188,6 +189,12 @@ struct sink {
         const struct sink_ops *ops;
         const struct output_settings *settings;
         const struct sink_info *info; /* its row */
+        /*
+         * The width of the terminal standard output was when the sink was
+         * made (before a pager takes it): the reports and the table fit
+         * their lines to it (text/fit.h); 0: no terminal, whole lines.
+         */
+        size_t termwidth;
 };
 
 /* A new sink for si, or NULL (out of memory). */

@@ -556,8 +556,9 @@ static int table_init(struct sink *s) {
         t->layout = table_layout_new(t->tb, s->settings->columns);
         if (!t->layout)
                 return -ENOMEM;
-        if (table_plain_fits(s->settings->columns, t->layout) && !getenv("KDMESG_TABLE_SCOLS")) {
-                t->plain = table_plain_new(s->settings->columns, t->layout);
+        /* On a terminal, and for no width: laid out here; else (COLUMNS, a pipe) by libsmartcols. */
+        if (s->termwidth || (table_plain_fits(s->settings->columns, t->layout) && !getenv("KDMESG_TABLE_SCOLS"))) {
+                t->plain = table_plain_new(s->settings->columns, t->layout, s->termwidth, s->settings->wrap);
                 if (!t->plain)
                         return -ENOMEM;
         }

@@ -19,7 +19,7 @@ const struct column_info column_info[_COL_MAX + 1] = {
         [COL_FLAGS] = { "FLAGS", "flags", 5, 0, CJSON_STRING, N_("record flags as written ('-', 'c', '+')") },
         [COL_CALLER] = { "CALLER", "caller", 7, COLF_RIGHT | COLF_TRUNC, CJSON_STRING,
                          N_("caller: thread (T123) or CPU (C4)") },
-        [COL_MESSAGE] = { "MESSAGE", "msg", 0.25, COLF_WRAP, CJSON_STRING, N_("message") },
+        [COL_MESSAGE] = { "MESSAGE", "msg", 0.25, COLF_WRAP | COLF_FREE, CJSON_STRING, N_("message") },
         [COL_SUBSYSTEM] = { "SUBSYSTEM", "subsystem", 9, COLF_TRUNC, CJSON_STRING,
                             N_("device subsystem (dictionary SUBSYSTEM)") },
         [COL_DEVICE] = { "DEVICE", "device", 10, COLF_TRUNC, CJSON_STRING,
@@ -27,7 +27,7 @@ const struct column_info column_info[_COL_MAX + 1] = {
         [COL_DEVNAME] = { "DEVNAME", "devname", 10, COLF_TRUNC, CJSON_STRING, N_("device name (sda, eth0)") },
         [COL_MATCH] = { "MATCH", "match", 5, 0, CJSON_STRING,
                         N_("\"text\" when --device-text selected the record by its message") },
-        [COL_DICT] = { "DICT", "dict", 10, COLF_TRUNC, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
+        [COL_DICT] = { "DICT", "dict", 10, COLF_TRUNC | COLF_FREE, CJSON_OBJECT, N_("all dictionary pairs, KEY=VALUE") },
         [COL_DICT_KEY] = { "DEV.KEY", NULL, 10, COLF_TRUNC, CJSON_STRING, N_("the value of dictionary key KEY (or D:KEY)") },
 };
 
@@ -39,6 +39,7 @@ static int columns_push(struct columns *c, enum column_id id, const char *key, s
         c->v = v;
         v[c->n].id = id;
         v[c->n].key = NULL;
+        v[c->n].optional = false;
         if (key) {
                 v[c->n].key = strndup(key, key_len);
                 if (!v[c->n].key)
@@ -61,6 +62,7 @@ int columns_add_defaults(struct columns *c) {
                 e = columns_push(c, default_columns[i], NULL, 0);
                 if (e < 0)
                         return e;
+                c->v[c->n - 1].optional = true;
         }
         c->defaults = true;
         return 0;
@@ -87,7 +89,7 @@ int columns_add_match(struct columns *c) {
         for (i = 0; i + 1 < c->n && c->v[i].id != COL_MESSAGE; i++)
                 ;
         memmove(&c->v[i + 1], &c->v[i], (c->n - 1 - i) * sizeof(c->v[0]));
-        c->v[i] = (struct column){ .id = COL_MATCH };
+        c->v[i] = (struct column){ .id = COL_MATCH, .optional = true };
         return 0;
 }
 

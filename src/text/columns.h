@@ -38,6 +38,7 @@ enum column_json {
 #define COLF_RIGHT 1u /* right-aligned */
 #define COLF_TRUNC 2u /* truncated to the space left */
 #define COLF_WRAP 4u  /* wrapped to the space left */
+#define COLF_FREE 8u  /* free text: on a terminal it takes what the others leave (text/fit.h) */
 
 struct column_info {
         const char *name;     /* for -o, upper case */
@@ -54,6 +55,7 @@ extern const struct column_info column_info[_COL_MAX + 1];
 struct column {
         enum column_id id;
         char *key; /* COL_DICT_KEY only */
+        bool optional; /* one of the default set: on a terminal, left out while empty (text/fit.h) */
 };
 
 struct columns {

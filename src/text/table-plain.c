@@ -15,6 +15,7 @@
 #endif
 
 #include "text/escape.h"
+#include "text/fit.h"
 #include "text/writer.h"
 #include "text/table-plain.h"
 
@@ -38,6 +39,9 @@ struct table_plain {
         size_t *head;       /* the headings' lengths */
         bool *right;        /* right-aligned columns */
         bool repad;         /* a column widened under rows laid out narrower */
+        struct fit *fit;    /* on a terminal: the layout that fits it (the rows are printed through it); else NULL */
+        struct fit_column *fit_cols;
+        struct fit_cell *fit_cells; /* a row's */
 };
 
 static const char SPACES[] = "                                                                ";
@@ -58,7 +62,29 @@ static void start_widths(struct table_plain *p) {
         }
 }
 
-struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo) {
+/* The layout for a terminal termwidth columns wide: MESSAGE and DICT are free text, the default columns optional. */
+static int fit_setup(struct table_plain *p, size_t termwidth, bool wrap) {
+        size_t i;
+
+        p->fit_cols = calloc(p->n ? p->n : 1, sizeof(*p->fit_cols));
+        p->fit_cells = calloc(p->n ? p->n : 1, sizeof(*p->fit_cells));
+        if (!p->fit_cols || !p->fit_cells)
+                return -ENOMEM;
+        for (i = 0; i < p->n; i++) {
+                const struct column_info *ci = &column_info[p->cols->v[i].id];
+                unsigned f = ci->flags;
+
+                p->fit_cols[i].heading = column_heading(&p->cols->v[i]);
+                p->fit_cols[i].flags = (f & COLF_RIGHT ? FIT_RIGHT : 0) | (f & COLF_FREE ? FIT_FREE : 0) |
+                                       (p->cols->v[i].optional ? FIT_OPTIONAL : 0);
+                /* As wide as the table's width hint from the start, as elsewhere: fewer headings again. */
+                p->fit_cols[i].min = ci->whint >= 1 ? (size_t)ci->whint : 0;
+        }
+        p->fit = fit_new(p->fit_cols, p->n, termwidth, wrap);
+        return p->fit ? 0 : -ENOMEM;
+}
+
+struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap) {
         struct table_plain *p = calloc(1, sizeof(*p));
         size_t i;
 
@@ -80,6 +106,10 @@ struct table_plain *table_plain_new(const struct columns *cols, struct table_lay
                 p->right[i] = i + 1 < p->n && (column_info[cols->v[i].id].flags & COLF_RIGHT);
         }
         start_widths(p);
+        if (termwidth && fit_setup(p, termwidth, wrap) < 0) {
+                table_plain_free(p);
+                return NULL;
+        }
         return p;
 }
 
@@ -91,6 +121,9 @@ void table_plain_free(struct table_plain *p) {
         free(p->w);
         free(p->head);
         free(p->right);
+        fit_free(p->fit);
+        free(p->fit_cols);
+        free(p->fit_cells);
         free(p);
 }
 
@@ -268,8 +301,8 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                 switch (x->kind) {
                 case TABLE_PLAIN_TEXT:
                         len = table_plain_safe_into(q, x->s, x->len, &ascii);
-                        /* The last column is not padded: no width needed. */
-                        width = i + 1 == n || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
+                        /* The last column is not padded: no width needed, but to fit a terminal. */
+                        width = (i + 1 == n && !p->fit) || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
                         break;
                 case TABLE_PLAIN_U64:
                         len = width = digits10(x->v);
@@ -297,6 +330,8 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         spaces(q, off);
                         break;
                 }
+                if (p->fit)
+                        fit_measure(p->fit, i, width);
                 if (i + 1 == n) {
                         *c = (struct cell){ (size_t)(q - base), len, width };
                         q += len;
@@ -323,12 +358,16 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
         /* The slack has room for it. */
         *q++ = '\n';
         p->text_len = (size_t)(q - base);
+        if (p->fit)
+                fit_row_done(p->fit);
         return 0;
 }
 
 bool table_plain_lay_out(struct table_plain *p) {
         size_t i;
 
+        if (p->fit)
+                return fit_lay_out(p->fit);
         for (i = 0; i + 1 < p->n; i++)
                 if (table_layout_shown(p->lo, i) && p->w[i] > table_layout_shown(p->lo, i))
                         return true;
@@ -375,6 +414,10 @@ static void hold_widths(struct table_plain *p, bool heading) {
 void table_plain_print_heading(struct table_plain *p) {
         size_t i;
 
+        if (p->fit) {
+                fit_print_heading(p->fit);
+                return;
+        }
         for (i = 0; i < p->n; i++)
                 put_cell(p, i, column_heading(&p->cols->v[i]), p->head[i], p->head[i]);
         out_putc('\n');
@@ -384,7 +427,15 @@ void table_plain_print_heading(struct table_plain *p) {
 void table_plain_print_rows(struct table_plain *p) {
         size_t i, r;
 
-        if (!p->repad) {
+        if (p->fit) {
+                for (r = 0; r < p->rows; r++) {
+                        const struct cell *c = &p->cells[r * p->n];
+
+                        for (i = 0; i < p->n; i++)
+                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width };
+                        fit_print_row(p->fit, p->fit_cells);
+                }
+        } else if (!p->repad) {
                 /*
                  * In pieces of 2 KiB: a larger memcpy() is a "rep movsb",
                  * as fast, but counted a byte an instruction by callgrind,

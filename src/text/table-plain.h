@@ -26,11 +26,19 @@
  * are padded again from their cells' offsets.  Usage, per batch:
  * table_plain_add_row() for each row; then table_plain_lay_out(), the
  * heading if wanted, table_plain_print_rows().
+ *
+ * On a terminal the rows are kept the same way and printed fitted to it
+ * (text/fit.h): key columns whole, the free-text ones (COLF_FREE) cut or
+ * wrapped in what is left, the default columns left out while empty.
  */
 struct table_plain;
 
-/* NULL when out of memory. */
-struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo);
+/*
+ * Fitted to a terminal termwidth columns wide (wrapping the free-text
+ * columns when wrap), or for no width when termwidth is 0.  NULL when out
+ * of memory.
+ */
+struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap);
 void table_plain_free(struct table_plain *p);
 
 /* Whether kdmesg lays out this table itself: no width to fit, the last column left-aligned. */

@@ -21,6 +21,15 @@ size_t term_width(void) {
         return 0;
 }
 
+size_t term_layout_width(void) {
+        size_t w;
+
+        if (!isatty(STDOUT_FILENO))
+                return 0;
+        w = term_width();
+        return w > 0 && w < 100000 ? w : 80;
+}
+
 /* drivers/char/mem.c: /dev/kmsg is the memory device 1:11. */
 bool is_kmsg_device(const struct stat *st) {
         return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 11;

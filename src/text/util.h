@@ -17,6 +17,11 @@
  * own fallback.
  */
 size_t term_width(void);
+/*
+ * The width the reports and the table fit their lines to: 0 when standard
+ * output is no terminal (whole lines), else term_width(), else 80.
+ */
+size_t term_layout_width(void);
 
 struct stat;
 /* Whether st is the kernel's kmsg character device (1:11), by whatever name it was found. */

@@ -332,12 +332,16 @@ bad_usage() {
         done
 }
 
-@test "table on a terminal: the message wraps at the terminal's width, without COLUMNS" {
+@test "table on a terminal: the message is cut at the terminal's width, or wrapped at spaces with --wrap, without COLUMNS" {
         need script
         run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
         [ "$status" -eq 0 ]
-        # The same table as with COLUMNS=40 on a pipe.
-        golden table/formats-table-wrap.out
+        # Cut with an ellipsis (layout.bats has the rest of the terminal's layout).
+        golden table/formats-table-term-40.out
+        run bash -c 'env -u COLUMNS script -qec "stty cols 40 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE --wrap 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
+        [ "$status" -eq 0 ]
+        golden table/formats-table-term-40-wrap.out
+        [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 40 ]
         run bash -c 'env -u COLUMNS script -qec "stty cols 60 rows 50; \"$1\" -P --color=never -K \"$2\" -o SEQ,LEVEL,MESSAGE 2>/dev/null" /dev/null < /dev/null | tr -d "\r"' _ "$KDMESG" "$F"
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -le 60 ]
         [ "$(grep -v '^-- ' <<<"$output" | wc -L)" -gt 40 ]

@@ -49,3 +49,18 @@ for line in open(sys.argv[1], "rb").read().split(b"\n"):
         recs.append(line)
 open(sys.argv[2], "wb").write(b"".join(r + b"\n\0" for r in recs))' "$1" "$2"
 }
+
+# on_term WIDTH ARG...: kdmesg ARG... with its standard output on a
+# terminal (a pseudo-terminal of script(1), which has no size of its own)
+# and COLUMNS=WIDTH, as a report or table on a WIDTH-column terminal; its
+# stderr goes to $BATS_TEST_TMPDIR/stderr.  TERM_COLS=N gives the terminal
+# N columns (then COLUMNS only falls back).
+on_term() {
+        command -v script > /dev/null || skip "script(1) is not installed"
+        local w=$1 q stty=
+        shift
+        printf -v q '%q ' "$KDMESG" "$@"
+        [ -n "${TERM_COLS:-}" ] && stty="stty cols $TERM_COLS rows 50; "
+        COLUMNS=$w SHELL=/bin/bash script -qec "$stty$q 2>'$BATS_TEST_TMPDIR/stderr'" /dev/null < /dev/null |
+                tr -d '\r'
+}

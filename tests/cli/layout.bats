@@ -1,0 +1,207 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Reports and the table laid out for the terminal they are on (issue 30),
+# as lsblk and findmnt lay theirs out: at 80, 120 and 200 columns every row
+# is one line, the key columns whole; the free text (a message, a subject)
+# takes what is left and ends in an ellipsis, or wraps at spaces with
+# --wrap; empty columns of the default set are left out.  Piped, the lines
+# stay whole, as the other tests' golden files show.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+        export KDMESG_PROBLEMS_RULES="$TESTS/../data/problems.rules"
+        export KDMESG_PROBLEMS_DIR=""
+}
+
+# The widest line of standard input, in columns on the screen.
+widest() {
+        wc -L
+}
+
+# What stands before the column that starts with heading $1 in each line of
+# standard input (the heading's line first), runs of spaces made one: the
+# key columns' text, whatever their padding.
+keys_before() {
+        awk -v h="$1" 'NR == 1 { col = index($0, h) } { s = substr($0, 1, col - 1); gsub(/ +/, " ", s); print s }'
+}
+
+@test "--devices at 80, 120 and 200 columns: a line a row, the key columns whole, the message cut" {
+        local w piped
+        piped=$("$KDMESG" -K "$DATA/devices.kmsg" --devices)
+        for w in 80 120 200; do
+                run on_term $w -K "$DATA/devices.kmsg" --devices
+                [ "$status" -eq 0 ]
+                golden layout/devices-$w.txt
+                [ "$(widest <<<"$output")" -le $w ]
+                # As many lines as piped: no row wraps.
+                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
+                # The key columns as piped, whole.
+                [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
+        done
+        # Cut where it did not fit (at 80, the key columns leave four columns: the heading is cut too), whole where it did.
+        run on_term 80 -K "$DATA/devices.kmsg" --devices
+        [[ "${lines[0]}" == "DEVICE "*" LAST MESS…" ]]
+        [[ "${lines[1]}" == "b8:1 "*" crit "*" sda1…" ]]
+        run on_term 120 -K "$DATA/devices.kmsg" --devices
+        [[ "${lines[1]}" == "b8:1 "*" crit "*" sda1: write access to a read-only block devi…" ]]
+        run on_term 200 -K "$DATA/devices.kmsg" --devices
+        [[ "${lines[1]}" == *" sda1: write access to a read-only block device" ]]
+}
+
+@test "--problems at 80, 120 and 200 columns: KIND to LAST whole, SUBJECT and MESSAGE share the rest" {
+        local w piped
+        piped=$("$KDMESG" -K "$DATA/problems.kmsg" --problems)
+        for w in 80 120 200; do
+                run on_term $w -K "$DATA/problems.kmsg" --problems
+                [ "$status" -eq 0 ]
+                golden layout/problems-$w.txt
+                [ "$(widest <<<"$output")" -le $w ]
+                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
+                [ "$(keys_before SUBJECT <<<"$output")" = "$(keys_before SUBJECT <<<"$piped")" ]
+        done
+        # At 80 a long subject is cut, a short one is whole; the kind is never cut.
+        run on_term 80 -K "$DATA/problems.kmsg" --problems
+        [[ "${lines[0]}" == "KIND "*" COUNT "*" SUBJECT "*" MESSAGE" ]]
+        [[ "${lines[1]}" == "panic "*" Fatal exception "* ]]
+        [[ "${lines[2]}" == "panic "*" VFS: Unable to"*"… "* ]]
+}
+
+@test "--lost at 80, 120 and 200 columns: one line a row, nothing cut" {
+        local w f
+        for f in formats two-boots-reset; do
+                for w in 80 120 200; do
+                        run on_term $w -K "$DATA/$f.kmsg" --lost
+                        [ "$status" -eq 0 ]
+                        golden layout/lost-$f-$w.txt
+                        # The table's rows (the summary after them is prose).
+                        [ "$(sed '/^Total:/,$d' <<<"$output" | widest)" -le $w ]
+                done
+        done
+        # The rows are those piped, padded alike (nothing to cut or leave out).
+        run on_term 80 -K "$DATA/formats.kmsg" --lost
+        [ "$(head -3 <<<"$output")" = "$("$KDMESG" -K "$DATA/formats.kmsg" --lost | head -3)" ]
+}
+
+@test "the table at 80, 120 and 200 columns: a line a record, the message cut, not wrapped mid-word" {
+        local w piped
+        piped=$("$KDMESG" -K "$DATA/devices.kmsg" --format=table)
+        for w in 80 120 200; do
+                run on_term $w -K "$DATA/devices.kmsg" --format=table
+                [ "$status" -eq 0 ]
+                golden layout/table-$w.txt
+                [ "$(widest <<<"$output")" -le $w ]
+                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
+                [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
+        done
+        run on_term 80 -K "$DATA/devices.kmsg" --format=table
+        [ "${lines[1]}" = "      0      0.012345 notice                                Linux version 6.1.0…" ]
+}
+
+@test "--timeline at 80, 120 and 200 columns: a line a row, block characters on a UTF-8 terminal" {
+        local w
+        for w in 80 120 200; do
+                run on_term $w -K "$DATA/problems.kmsg" --timeline
+                [ "$status" -eq 0 ]
+                golden layout/timeline-$w.txt
+                [ "$(widest <<<"$output")" -le $w ]
+                [ "$(widest <<<"$output")" -ge $((w - 8)) ]
+                run on_term $w -K "$DATA/problems.kmsg" --timeline --problems
+                [ "$status" -eq 0 ]
+                golden layout/timeline-problems-$w.txt
+                [ "$(widest <<<"$output")" -le $w ]
+        done
+}
+
+@test "--wrap: the free text goes on in lines of its own, broken at spaces; the key columns stay on the first" {
+        run on_term 80 -K "$DATA/problems.kmsg" --problems --wrap
+        [ "$status" -eq 0 ]
+        golden layout/problems-80-wrap.txt
+        [ "$(widest <<<"$output")" -le 80 ]
+        run on_term 80 -K "$DATA/formats-real.kmsg" -o SEQ,LEVEL,MESSAGE --wrap
+        [ "$status" -eq 0 ]
+        golden layout/table-80-wrap.txt
+        [ "$(widest <<<"$output")" -le 80 ]
+        # The pieces of a message make the message again: nothing cut, no word broken.
+        local joined whole
+        joined=$(awk 'NR == 2 { printf "%s", substr($0, 16); next } NR > 2 && /^      1 / { exit } NR > 2 { printf " %s", substr($0, 16) }' <<<"$output")
+        whole=$("$KDMESG" -K "$DATA/formats-real.kmsg" -o MESSAGE --noheadings | head -1)
+        [ "$joined" = "$whole" ]
+        [ "${lines[1]}" = "      0 notice Linux version 6.18.44-fc-v1098 (builder@sandboxing) (gcc (GCC)" ]
+        [ "${lines[2]}" = "               15.3.0, GNU ld (GNU Binutils) 2.46) #1 SMP PREEMPT_DYNAMIC @0" ]
+        # --devices: the key columns on the first line only.
+        run on_term 120 -K "$DATA/devices.kmsg" --devices --wrap
+        [ "${lines[3]}" = "+scsi:0:0:0:0       0:0:0:0      scsi           5 err    0.126760 1.273800 sd 0:0:0:0: [sda] tag#16 FAILED Result:" ]
+        [ "${lines[4]}" = "                                                                           hostbyte=DID_OK driverbyte=DRIVER_OK" ]
+        [ "${lines[5]}" = "                                                                           cmd_age=0s" ]
+        # Piped, --wrap changes nothing.
+        [ "$("$KDMESG" -K "$DATA/devices.kmsg" --devices --wrap)" = "$("$KDMESG" -K "$DATA/devices.kmsg" --devices)" ]
+}
+
+@test "empty columns of the default set are left out on a terminal, never those -o names" {
+        # early-boot.kmsg has no SUBSYSTEM and no DEVICE.
+        run on_term 80 -K "$DATA/early-boot.kmsg" --format=table
+        [ "$status" -eq 0 ]
+        golden layout/table-no-devices-80.txt
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE" ]
+        # -o +LIST: the defaults may go, the columns added stay.
+        run on_term 80 -K "$DATA/early-boot.kmsg" -o +DEVNAME
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE DEVNAME" ]
+        run on_term 80 -K "$DATA/early-boot.kmsg" -o SEQ,DEVICE,MESSAGE
+        [ "${lines[0]}" = "    SEQ DEVICE     MESSAGE" ]
+        # Piped, every column stays.
+        run "$KDMESG" -K "$DATA/early-boot.kmsg" --format=table
+        [[ "${lines[0]}" == *" SUBSYSTEM DEVICE "* ]]
+        # --devices of a dump without names: no DEVNAME on a terminal.
+        run on_term 120 -K "$DATA/devices.kmsg" --devices --device b8:1 --device n2
+        [ "${lines[0]}" = "DEVICE SUBSYSTEM COUNT LEVEL    FIRST     LAST MESSAGE" ]
+        [ "${lines[1]}" = "b8:1   block         1 crit  1.433835 1.433835 sda1: write access to a read-only block device" ]
+        run "$KDMESG" -K "$DATA/devices.kmsg" --devices --device b8:1 --device n2
+        [[ "${lines[0]}" == *" DEVNAME "* ]]
+        # An empty table shows every heading.
+        run on_term 80 -K "$DATA/empty.kmsg" --format=table
+        [ "$output" = "    SEQ          TIME LEVEL  SUBSYSTEM DEVICE     MESSAGE" ]
+}
+
+@test "a column left out comes in under a heading of its own when a later batch has a value" {
+        local i
+        # 600 records; only seq 550, in the second batch of 512, has a DEVICE.
+        for ((i = 0; i < 600; i++)); do
+                printf '6,%d,%d,-;m%d\n' $i $((i * 1000)) $i
+                [ $i -eq 550 ] && printf ' SUBSYSTEM=net\n DEVICE=n2\n'
+        done > "$BATS_TEST_TMPDIR/late.kmsg"
+        run on_term 80 -K "$BATS_TEST_TMPDIR/late.kmsg" --format=table
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE" ]
+        [ "${lines[1]}" = "      0      0.000000 info   m0" ]
+        [ "${lines[513]}" = "    SEQ          TIME LEVEL  SUBSYSTEM DEVICE     MESSAGE" ]
+        [ "${lines[514]}" = "    512      0.512000 info                        m512" ]
+        [ "${lines[552]}" = "    550      0.550000 info   net       n2         m550" ]
+        [ "${#lines[@]}" -eq 602 ]
+}
+
+@test "without a UTF-8 locale the ellipsis is three dots" {
+        LC_ALL=C run on_term 120 -K "$DATA/devices.kmsg" --devices
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == "b8:1 "*" sda1: write access to a read-only block de..." ]]
+        [ "$(widest <<<"$output")" -eq 120 ]
+        [[ "$output" != *"…"* ]]
+}
+
+@test "the terminal's own width wins over COLUMNS, which counts where the terminal has none" {
+        TERM_COLS=100 run on_term 200 -K "$DATA/devices.kmsg" --devices
+        [ "$status" -eq 0 ]
+        [ "$(widest <<<"$output")" -eq 100 ]
+        run on_term 100 -K "$DATA/devices.kmsg" --devices
+        [ "$(widest <<<"$output")" -eq 100 ]
+}
+
+@test "piped, the reports ignore COLUMNS and keep their whole lines" {
+        local opt
+        for opt in --devices --problems --lost; do
+                [ "$(COLUMNS=40 "$KDMESG" -K "$DATA/problems.kmsg" $opt)" = "$("$KDMESG" -K "$DATA/problems.kmsg" $opt)" ]
+        done
+        COLUMNS=40 run "$KDMESG" -K "$DATA/devices.kmsg" --devices
+        golden devices/report-dump.txt
+}
