@@ -54,8 +54,8 @@ extern const struct column_info column_info[_COL_MAX + 1];
 /* One selected column: a fixed one, or a dictionary key. */
 struct column {
         enum column_id id;
-        char *key; /* COL_DICT_KEY only */
         bool optional; /* one of the default set: on a terminal, left out while empty (text/fit.h) */
+        char *key;     /* COL_DICT_KEY only */
 };
 
 struct columns {

@@ -301,8 +301,8 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                 switch (x->kind) {
                 case TABLE_PLAIN_TEXT:
                         len = table_plain_safe_into(q, x->s, x->len, &ascii);
-                        /* The last column is not padded: no width needed, but to fit a terminal. */
-                        width = (i + 1 == n && !p->fit) || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
+                        /* The last column is not padded: no width needed (fit_rows() measures it). */
+                        width = i + 1 == n || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
                         break;
                 case TABLE_PLAIN_U64:
                         len = width = digits10(x->v);
@@ -330,8 +330,6 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         spaces(q, off);
                         break;
                 }
-                if (p->fit)
-                        fit_measure(p->fit, i, width);
                 if (i + 1 == n) {
                         *c = (struct cell){ (size_t)(q - base), len, width };
                         q += len;
@@ -358,16 +356,33 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
         /* The slack has room for it. */
         *q++ = '\n';
         p->text_len = (size_t)(q - base);
-        if (p->fit)
-                fit_row_done(p->fit);
         return 0;
+}
+
+/*
+ * On a terminal: the rows of the batch measured for the layout that fits
+ * it (here, not as they come: the pipe's rows pay nothing for it), the
+ * last column's width too, which table_plain_add_row() leaves unmeasured.
+ */
+static bool fit_rows(struct table_plain *p) {
+        size_t r, i;
+
+        for (r = 0; r < p->rows; r++) {
+                struct cell *c = &p->cells[r * p->n];
+
+                c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
+                for (i = 0; i < p->n; i++)
+                        fit_measure(p->fit, i, c[i].width);
+                fit_row_done(p->fit);
+        }
+        return fit_lay_out(p->fit);
 }
 
 bool table_plain_lay_out(struct table_plain *p) {
         size_t i;
 
         if (p->fit)
-                return fit_lay_out(p->fit);
+                return fit_rows(p);
         for (i = 0; i + 1 < p->n; i++)
                 if (table_layout_shown(p->lo, i) && p->w[i] > table_layout_shown(p->lo, i))
                         return true;
