@@ -19,13 +19,6 @@
 /* The fields written after the dictionary that are kdmesg's own (udev's 2, SEQNUM, KMSG_*), and KMSG_MERGED. */
 #define FIELDS_AFTER_DICT 6
 
-/*
- * Static storage: the entry being written goes to the process's one
- * writer (out_state, text/writer.h), one entry at a time, from the export
- * sink in the main thread; its merge buffer is kept from entry to entry.
- */
-struct export_entry export_ent;
-
 /* Whether a value must use the binary form. */
 static bool needs_binary(const char *p, size_t len) {
         size_t i;
@@ -50,20 +43,20 @@ static void out_le64(uint64_t v) {
         out_write(b, 8);
 }
 
-static void count(const char *key) {
+static void count(struct export_entry *e, const char *key) {
         if (key[0] != '_' || key[1] != '_')
-                export_ent.n++;
+                e->n++;
 }
 
-void export_entry_begin(void) {
-        char *merged = export_ent.merged;
-        size_t cap = export_ent.merged_cap;
+void export_entry_begin(struct export_entry *e) {
+        char *merged = e->merged;
+        size_t cap = e->merged_cap;
 
-        export_ent = (struct export_entry){ .merged = merged, .merged_cap = cap };
+        *e = (struct export_entry){ .merged = merged, .merged_cap = cap };
 }
 
-void export_field(const char *key, const char *val, size_t len) {
-        count(key);
+void export_field(struct export_entry *e, const char *key, const char *val, size_t len) {
+        count(e, key);
         out_puts(key);
         if (needs_binary(val, len)) {
                 out_putc('\n');
@@ -74,26 +67,25 @@ void export_field(const char *key, const char *val, size_t len) {
         out_putc('\n');
 }
 
-void export_field_str(const char *key, const char *val) {
-        export_field(key, val, strlen(val));
+void export_field_str(struct export_entry *e, const char *key, const char *val) {
+        export_field(e, key, val, strlen(val));
 }
 
-void export_field_u64(const char *key, uint64_t v) {
-        count(key);
+void export_field_u64(struct export_entry *e, const char *key, uint64_t v) {
+        count(e, key);
         out_puts(key);
         out_putc('=');
         out_u64(v);
         out_putc('\n');
 }
 
-void export_var_field(const char *key, const char *val, size_t len) {
-        struct export_entry *e = &export_ent;
+void export_var_field(struct export_entry *e, const char *key, const char *val, size_t len) {
         size_t k = strlen(key), need;
 
         if (!e->limited || e->budget > 0) {
                 if (e->limited)
                         e->budget--;
-                export_field(key, val, len);
+                export_field(e, key, val, len);
                 return;
         }
         need = e->merged_len + k + 1 + len + 1;
@@ -119,23 +111,23 @@ void export_var_field(const char *key, const char *val, size_t len) {
         e->n_merged++;
 }
 
-void export_entry_limit(unsigned max) {
+void export_entry_limit(struct export_entry *e, unsigned max) {
         if (max == 0)
                 max = EXPORT_FIELDS_MAX;
-        export_ent.limited = true;
-        export_ent.budget = max > export_ent.n + FIELDS_AFTER_DICT ? max - export_ent.n - FIELDS_AFTER_DICT : 0;
+        e->limited = true;
+        e->budget = max > e->n + FIELDS_AFTER_DICT ? max - e->n - FIELDS_AFTER_DICT : 0;
 }
 
-void export_entry_end(void) {
-        if (export_ent.n_merged > 0)
-                export_field("KMSG_MERGED", export_ent.merged, export_ent.merged_len - 1);
-        export_ent.limited = false;
+void export_entry_end(struct export_entry *e) {
+        if (e->n_merged > 0)
+                export_field(e, "KMSG_MERGED", e->merged, e->merged_len - 1);
+        e->limited = false;
         out_putc('\n');
 }
 
-void export_entry_free(void) {
-        free(export_ent.merged);
-        export_ent = (struct export_entry){};
+void export_entry_free(struct export_entry *e) {
+        free(e->merged);
+        *e = (struct export_entry){};
 }
 
 uint64_t export_clamp_time(int64_t v, bool wall, bool *clamped) {

@@ -130,26 +130,26 @@ static const char *jf(const struct kmsg_record *r, const char *key) {
  * of several boots and machines stay apart), else the options' or the
  * live machine's.
  */
-static void machine_fields(const struct output_settings *set, const struct kmsg_record *r) {
+static void machine_fields(struct export_entry *ent, const struct output_settings *set, const struct kmsg_record *r) {
         const char *v;
         char id[33];
 
         /* The collector refuses a _BOOT_ID that is no 128-bit id: the input's is checked. */
         if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id)) {
                 if (id128_parse(v, id) == 0)
-                        export_field_str("_BOOT_ID", id);
+                        export_field_str(ent, "_BOOT_ID", id);
                 else
-                        export_ent.bad_boot = v;
+                        ent->bad_boot = v;
         }
         if ((r && (v = jf(r, "_HOSTNAME"))) || (v = set->hostname))
-                export_field_str("_HOSTNAME", v);
+                export_field_str(ent, "_HOSTNAME", v);
         if ((r && (v = jf(r, "_MACHINE_ID"))) || (v = set->machine_id))
-                export_field_str("_MACHINE_ID", v);
+                export_field_str(ent, "_MACHINE_ID", v);
         if ((r && (v = jf(r, "_RUNTIME_SCOPE"))) || (v = set->runtime_scope))
-                export_field_str("_RUNTIME_SCOPE", v);
+                export_field_str(ent, "_RUNTIME_SCOPE", v);
 }
 
-static int dict_fields(const struct kmsg_record *r) {
+static int dict_fields(struct export_entry *ent, const struct kmsg_record *r) {
         const char *key, *val;
         size_t len, i, n = kmsg_record_get_dict_count(r);
         char name[72];
@@ -159,7 +159,7 @@ static int dict_fields(const struct kmsg_record *r) {
                         continue;
                 if (kernel_key_ok(key)) {
                         snprintf(name, sizeof(name), "_KERNEL_%s", key);
-                        export_var_field(name, val, len);
+                        export_var_field(ent, name, val, len);
                 } else {
                         /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
                         size_t klen = strlen(key), k;
@@ -170,7 +170,7 @@ static int dict_fields(const struct kmsg_record *r) {
                         k = escape_into(kv, key, klen, ESC_EXPORT_KEY);
                         kv[k++] = '=';
                         memcpy(kv + k, val, len);
-                        export_var_field("KMSG_DICT", kv, k + len);
+                        export_var_field(ent, "KMSG_DICT", kv, k + len);
                         free(kv);
                 }
         }
@@ -178,7 +178,9 @@ static int dict_fields(const struct kmsg_record *r) {
 }
 
 static void devlink_field(const char *link, void *userdata) {
-        export_var_field("_UDEV_DEVLINK", link, strlen(link));
+        struct export_entry *ent = userdata;
+
+        export_var_field(ent, "_UDEV_DEVLINK", link, strlen(link));
 }
 
 /*
@@ -186,7 +188,7 @@ static void devlink_field(const char *link, void *userdata) {
  * when sysfs names the device; a record of export input keeps its own
  * (journalctl writes them so too).
  */
-static void udev_fields(const struct output_settings *set, const struct kmsg_record *r) {
+static void udev_fields(struct export_entry *ent, const struct output_settings *set, const struct kmsg_record *r) {
         struct devnames *names = set->devices ? set->devices->names : NULL;
         const char *dev = kmsg_record_get_device(r), *name, *val;
         char node[4096];
@@ -196,13 +198,13 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
                 const char *key;
                 size_t i, n = kmsg_record_get_journal_count(r);
 
-                export_field("_UDEV_SYSNAME", val, len);
+                export_field(ent, "_UDEV_SYSNAME", val, len);
                 if ((val = kmsg_record_get_journal_value(r, "_UDEV_DEVNODE", &len)))
-                        export_field("_UDEV_DEVNODE", val, len);
+                        export_field(ent, "_UDEV_DEVNODE", val, len);
                 for (i = 0; i < n; i++)
                         if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 &&
                             strcmp(key, "_UDEV_DEVLINK") == 0)
-                                export_var_field("_UDEV_DEVLINK", val, len);
+                                export_var_field(ent, "_UDEV_DEVLINK", val, len);
                 return;
         }
         /* As journald: only for a device sysfs has (a "+pci:..." value names one that may be gone). */
@@ -211,10 +213,10 @@ static void udev_fields(const struct output_settings *set, const struct kmsg_rec
         name = devnames_get(names, dev);
         if (!name)
                 return;
-        export_field_str("_UDEV_SYSNAME", name);
+        export_field_str(ent, "_UDEV_SYSNAME", name);
         if (devnames_get_node(names, dev, node, sizeof(node)) == 0)
-                export_field_str("_UDEV_DEVNODE", node);
-        devnames_each_link(names, dev, devlink_field, NULL);
+                export_field_str(ent, "_UDEV_DEVNODE", node);
+        devnames_each_link(names, dev, devlink_field, ent);
 }
 
 static void flush_loss(struct sink *s, const struct kmsg_record *next);
@@ -228,6 +230,7 @@ struct export_sink {
         struct sink base;
         struct kmsg_loss *pending;
         uint64_t n_adjusted; /* records changed for the collector */
+        struct export_entry ent; /* the entry being written */
 };
 
 /*
@@ -252,9 +255,10 @@ static int64_t carried_time(const struct kmsg_record *r, const char *key, bool *
 
 /* After the entry: what was changed for the collector, one line per record (ADJUSTED_SHOWN of them). */
 static void say_adjusted(struct export_sink *x, const struct kmsg_record *r) {
+        const struct export_entry *ent = &x->ent;
         char what[64];
 
-        if (!export_ent.rt_clamped && !export_ent.mono_clamped && !export_ent.bad_boot && !export_ent.n_merged && !export_ent.merge_failed)
+        if (!ent->rt_clamped && !ent->mono_clamped && !ent->bad_boot && !ent->n_merged && !ent->merge_failed)
                 return;
         if (++x->n_adjusted > ADJUSTED_SHOWN)
                 return;
@@ -262,21 +266,22 @@ static void say_adjusted(struct export_sink *x, const struct kmsg_record *r) {
                 snprintf(what, sizeof(what), _("seq %llu"), (unsigned long long)kmsg_record_get_seqnum(r));
         else
                 snprintf(what, sizeof(what), _("a record without a sequence number"));
-        if (export_ent.rt_clamped || export_ent.mono_clamped)
+        if (ent->rt_clamped || ent->mono_clamped)
                 warnx_(_("%s: a time stamp outside journald's range (0 to 2^55 us) is written as its end or "
                          "left out"),
                        what);
-        if (export_ent.bad_boot)
+        if (ent->bad_boot)
                 warnx_(_("%s: _BOOT_ID '%s' is no 128-bit id: left out (the collector refuses it)"), what,
-                       export_ent.bad_boot);
-        if (export_ent.n_merged)
+                       ent->bad_boot);
+        if (ent->n_merged)
                 warnx_(_("%s: %u fields past the collector's limit of fields per entry go into KMSG_MERGED"), what,
-                       export_ent.n_merged);
-        if (export_ent.merge_failed)
+                       ent->n_merged);
+        if (ent->merge_failed)
                 warnx_(_("%s: fields past the collector's limit left out: %s"), what, strerror(ENOMEM));
 }
 
 static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        struct export_entry *ent = &((struct export_sink *)s)->ent;
         const struct output_settings *set = s->settings;
         const char *msg, *key, *val;
         struct syslog_ident id;
@@ -286,67 +291,68 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         int e;
 
         flush_loss(s, r);
-        export_entry_begin();
+        export_entry_begin(ent);
         if (kmsg_record_has_timestamp(r) && set->time.have_boot)
-                export_field_u64("__REALTIME_TIMESTAMP",
-                          export_clamp_time(timefmt_wall(&set->time, kmsg_record_get_timestamp(r)), true, &export_ent.rt_clamped));
-        else if ((v = carried_time(r, "__REALTIME_TIMESTAMP", &export_ent.rt_clamped)) > 0)
-                export_field_u64("__REALTIME_TIMESTAMP", (uint64_t)v);
-        if ((v = carried_time(r, "__MONOTONIC_TIMESTAMP", &export_ent.mono_clamped)) >= 0)
-                export_field_u64("__MONOTONIC_TIMESTAMP", (uint64_t)v);
+                export_field_u64(ent, "__REALTIME_TIMESTAMP",
+                          export_clamp_time(timefmt_wall(&set->time, kmsg_record_get_timestamp(r)), true, &ent->rt_clamped));
+        else if ((v = carried_time(r, "__REALTIME_TIMESTAMP", &ent->rt_clamped)) > 0)
+                export_field_u64(ent, "__REALTIME_TIMESTAMP", (uint64_t)v);
+        if ((v = carried_time(r, "__MONOTONIC_TIMESTAMP", &ent->mono_clamped)) >= 0)
+                export_field_u64(ent, "__MONOTONIC_TIMESTAMP", (uint64_t)v);
         else if (kmsg_record_has_timestamp(r))
-                export_field_u64("__MONOTONIC_TIMESTAMP",
+                export_field_u64(ent, "__MONOTONIC_TIMESTAMP",
                           export_clamp_time(kmsg_record_get_timestamp(r) > INT64_MAX ? INT64_MAX
                                                                               : (int64_t)kmsg_record_get_timestamp(r),
-                                     false, &export_ent.mono_clamped));
-        machine_fields(set, r);
+                                     false, &ent->mono_clamped));
+        machine_fields(ent, set, r);
         if (kmsg_record_has_timestamp(r))
-                export_field_u64("_SOURCE_MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
-        export_field_str("_TRANSPORT", "kernel");
+                export_field_u64(ent, "_SOURCE_MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
+        export_field_str(ent, "_TRANSPORT", "kernel");
         msg = kmsg_record_get_message(r, &len);
         if (kmsg_record_has_priority(r)) {
-                export_field_u64("PRIORITY", kmsg_record_get_level(r));
+                export_field_u64(ent, "PRIORITY", kmsg_record_get_level(r));
                 /* journald writes it on every record, the kernel's (0) too: journalctl --facility=kern. */
-                export_field_u64("SYSLOG_FACILITY", kmsg_record_get_facility(r));
+                export_field_u64(ent, "SYSLOG_FACILITY", kmsg_record_get_facility(r));
                 if (kmsg_record_get_facility(r) != 0)
                         has_id = export_parse_identifier(msg, len, &id);
         }
         if (has_id) {
-                export_field("SYSLOG_IDENTIFIER", id.ident, id.ident_len);
+                export_field(ent, "SYSLOG_IDENTIFIER", id.ident, id.ident_len);
                 if (id.pid)
-                        export_field("SYSLOG_PID", id.pid, id.pid_len);
-                export_field("MESSAGE", msg + id.rest, len - id.rest);
+                        export_field(ent, "SYSLOG_PID", id.pid, id.pid_len);
+                export_field(ent, "MESSAGE", msg + id.rest, len - id.rest);
                 /* Where "ident[pid]: " + MESSAGE is not the message (white space), the exact one. */
                 if (!prefix_is_plain(msg, len, &id))
-                        export_field("KMSG_MESSAGE", msg, len);
+                        export_field(ent, "KMSG_MESSAGE", msg, len);
         } else {
                 if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) == 0)
-                        export_field_str("SYSLOG_IDENTIFIER", "kernel");
-                export_field("MESSAGE", msg, len);
+                        export_field_str(ent, "SYSLOG_IDENTIFIER", "kernel");
+                export_field(ent, "MESSAGE", msg, len);
         }
-        export_entry_limit(set->journal_fields_max);
-        e = dict_fields(r);
+        export_entry_limit(ent, set->journal_fields_max);
+        e = dict_fields(ent, r);
         if (e < 0)
                 return e;
-        udev_fields(set, r);
+        udev_fields(ent, set, r);
         if (kmsg_record_has_seqnum(r))
-                export_field_u64("SEQNUM", kmsg_record_get_seqnum(r));
-        export_field_str("KMSG_FLAGS", kmsg_record_get_flags(r));
+                export_field_u64(ent, "SEQNUM", kmsg_record_get_seqnum(r));
+        export_field_str(ent, "KMSG_FLAGS", kmsg_record_get_flags(r));
         if (*kmsg_record_get_fields(r))
-                export_field_str("KMSG_FIELDS", kmsg_record_get_fields(r));
+                export_field_str(ent, "KMSG_FIELDS", kmsg_record_get_fields(r));
         n = kmsg_record_get_journal_count(r);
         /* The source journal's own __ fields (__CURSOR, __SEQNUM, ...) are not the record's. */
         for (i = 0; i < n; i++)
                 if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key) &&
                     strncmp(key, "__", 2) != 0 && !(strcmp(key, "_UDEV_DEVLINK") == 0 && jf(r, "_UDEV_SYSNAME")))
-                        export_var_field(key, val, len);
-        export_entry_end();
+                        export_var_field(ent, key, val, len);
+        export_entry_end(ent);
         sink_end_item(s);
         say_adjusted((struct export_sink *)s, r);
         return 0;
 }
 
-static void write_loss(const struct sink *s, const struct kmsg_loss *l, const struct kmsg_record *next) {
+static void write_loss(struct sink *s, const struct kmsg_loss *l, const struct kmsg_record *next) {
+        struct export_entry *ent = &((struct export_sink *)s)->ent;
         const struct output_settings *set = s->settings;
         uint64_t at = kmsg_loss_get_usec_after(l);
         char buf[256];
@@ -354,21 +360,21 @@ static void write_loss(const struct sink *s, const struct kmsg_loss *l, const st
 
         bool clamped;
 
-        export_entry_begin();
+        export_entry_begin(ent);
         if (set->time.have_boot)
-                export_field_u64("__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
-        export_field_u64("__MONOTONIC_TIMESTAMP", export_clamp_time(at > INT64_MAX ? INT64_MAX : (int64_t)at, false, &clamped));
-        machine_fields(set, next);
-        export_field_str("_TRANSPORT", "kernel");
-        export_field_u64("PRIORITY", 4);
-        export_field_str("SYSLOG_IDENTIFIER", "kdmesg");
-        export_field_str("MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
+                export_field_u64(ent, "__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
+        export_field_u64(ent, "__MONOTONIC_TIMESTAMP", export_clamp_time(at > INT64_MAX ? INT64_MAX : (int64_t)at, false, &clamped));
+        machine_fields(ent, set, next);
+        export_field_str(ent, "_TRANSPORT", "kernel");
+        export_field_u64(ent, "PRIORITY", 4);
+        export_field_str(ent, "SYSLOG_IDENTIFIER", "kdmesg");
+        export_field_str(ent, "MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
         n = loss_describe(l, &set->time, buf, sizeof(buf));
         if (n > 0)
-                export_field("MESSAGE", buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-        export_field_u64("KDMESG_LOST", kmsg_loss_get_count(l));
-        export_field_u64("KDMESG_LOST_FIRST_SEQ", kmsg_loss_get_first_seq(l));
-        export_field_str("KDMESG_LOST_CAUSE", kmsg_loss_cause_to_name(kmsg_loss_get_cause(l)));
+                export_field(ent, "MESSAGE", buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+        export_field_u64(ent, "KDMESG_LOST", kmsg_loss_get_count(l));
+        export_field_u64(ent, "KDMESG_LOST_FIRST_SEQ", kmsg_loss_get_first_seq(l));
+        export_field_str(ent, "KDMESG_LOST_CAUSE", kmsg_loss_cause_to_name(kmsg_loss_get_cause(l)));
         out_putc('\n');
         sink_end_item(s);
 }
@@ -399,32 +405,33 @@ static int export_loss(struct sink *s, const struct kmsg_loss *l) {
  * MESSAGE_ID=EXPORT_BOOT_MESSAGE_ID.
  */
 static int export_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
+        struct export_entry *ent = &((struct export_sink *)s)->ent;
         const struct output_settings *set = s->settings;
         char buf[64];
         int len;
 
         flush_loss(s, NULL);
-        export_entry_begin();
+        export_entry_begin(ent);
         if (r && kmsg_record_has_timestamp(r)) {
                 uint64_t at = kmsg_record_get_timestamp(r);
                 bool clamped;
 
                 if (set->time.have_boot)
-                        export_field_u64("__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
-                export_field_u64("__MONOTONIC_TIMESTAMP",
+                        export_field_u64(ent, "__REALTIME_TIMESTAMP", export_clamp_time(timefmt_wall(&set->time, at), true, &clamped));
+                export_field_u64(ent, "__MONOTONIC_TIMESTAMP",
                           export_clamp_time(at > INT64_MAX ? INT64_MAX : (int64_t)at, false, &clamped));
         }
-        machine_fields(set, r);
-        export_field_str("_TRANSPORT", "kernel");
-        export_field_u64("PRIORITY", 5);
-        export_field_str("SYSLOG_IDENTIFIER", "kdmesg");
-        export_field_str("MESSAGE_ID", EXPORT_BOOT_MESSAGE_ID);
+        machine_fields(ent, set, r);
+        export_field_str(ent, "_TRANSPORT", "kernel");
+        export_field_u64(ent, "PRIORITY", 5);
+        export_field_str(ent, "SYSLOG_IDENTIFIER", "kdmesg");
+        export_field_str(ent, "MESSAGE_ID", EXPORT_BOOT_MESSAGE_ID);
         len = boot_describe(n, buf, sizeof(buf));
         if (len > 0)
-                export_field("MESSAGE", buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
-        export_field_u64("KDMESG_BOOT", n);
+                export_field(ent, "MESSAGE", buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+        export_field_u64(ent, "KDMESG_BOOT", n);
         if (r && kmsg_record_has_seqnum(r))
-                export_field_u64("KDMESG_BOOT_FIRST_SEQ", kmsg_record_get_seqnum(r));
+                export_field_u64(ent, "KDMESG_BOOT_FIRST_SEQ", kmsg_record_get_seqnum(r));
         out_putc('\n');
         sink_end_item(s);
         return 0;
@@ -442,7 +449,7 @@ static int export_finish(struct sink *s) {
 
 static void export_free(struct sink *s) {
         kmsg_loss_unref(((struct export_sink *)s)->pending);
-        export_entry_free();
+        export_entry_free(&((struct export_sink *)s)->ent);
 }
 
 const struct sink_ops sink_export_ops = {
