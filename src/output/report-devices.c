@@ -147,12 +147,13 @@ enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_INFERRED, COL_LEVE
 
 static const struct report_column columns[] = {
         [COL_DEVICE] = { "DEVICE", 0.1, 0, SCOLS_JSON_STRING },
-        [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING },
+        /* On a narrow terminal: DEVNAME repeats most of DEVICE, LAST says more than FIRST. */
+        [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING, false, 1 },
         [COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_INFERRED] = { "INFERRED", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_LEVEL] = { "LEVEL", 0.05, 0, SCOLS_JSON_STRING },
-        [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
+        [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, false, 2 },
         [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, SCOLS_JSON_STRING, true },
 };

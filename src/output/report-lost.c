@@ -407,8 +407,8 @@ static void print_totals(struct lost_sink *t) {
 
                 snprintf(buf, sizeof(buf),
                          t->rotated_before == 1
-                                 ? _("Before the input: %" PRIu64 " record rotated out before reading began (not lost by this read)\n")
-                                 : _("Before the input: %" PRIu64 " records rotated out before reading began (not lost by this read)\n"),
+                                 ? _("Before the input: %" PRIu64 " older record rotated out (not lost by this read)\n")
+                                 : _("Before the input: %" PRIu64 " older records rotated out (not lost by this read)\n"),
                          t->rotated_before);
                 out_puts(buf);
         }

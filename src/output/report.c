@@ -69,6 +69,7 @@ static int print_fitted(struct libscols_table *tb, const struct report_column *c
                 fc[k].heading = cols[i].name;
                 fc[k].flags = (cols[i].flags & SCOLS_FL_RIGHT ? FIT_RIGHT : 0) |
                               (cols[i].free ? FIT_FREE : FIT_OPTIONAL);
+                fc[k].spare = cols[i].spare;
                 idx[k++] = i;
         }
         f = fit_new(fc, k, termwidth, wrap);

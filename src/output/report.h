@@ -30,6 +30,7 @@ struct report_column {
          * columns are left out there while empty.
          */
         bool free;
+        unsigned spare; /* on a narrow terminal, left out for the free text: rank 1 first (text/fit.h); 0 never */
 };
 
 /*

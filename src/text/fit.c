@@ -138,6 +138,18 @@ bool fit_lay_out(struct fit *f) {
                 shown++;
         }
         used += shown > 0 ? shown - 1 : 0;
+        while (nfree > 0 && used + nfree * FIT_FREE_MIN > f->termwidth) {
+                size_t drop = f->n;
+
+                for (i = 0; i < f->n; i++)
+                        if (f->cols[i].spare && f->w[i] && !(f->cols[i].flags & FIT_FREE) &&
+                            (drop == f->n || f->cols[i].spare < f->cols[drop].spare))
+                                drop = i;
+                if (drop == f->n)
+                        break;
+                used -= f->w[drop] + 1;
+                f->w[drop] = 0;
+        }
         if (nfree > 0)
                 share(f, f->termwidth > used ? f->termwidth - used : 0, nfree);
         /* The last column is not padded: its width moves nothing, whether it shows does. */

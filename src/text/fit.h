@@ -20,8 +20,12 @@
  * or, when wrap is set, goes on in lines of its own, broken at spaces.
  * When the key columns alone are wider than the terminal, so is the line:
  * they are never cut.  A FIT_OPTIONAL column that is empty in every row
- * is left out (a column the user asked for never is).  One space between
- * columns; the last one is not padded.
+ * is left out (a column the user asked for never is).  When the free text
+ * would get fewer than FIT_FREE_MIN columns each, the spare columns (a
+ * rank in spare: 1 goes first) are left out one by one until it gets them
+ * or none is left: a narrow terminal shows fewer key columns, whole, and
+ * a message that can be read.  One space between columns; the last one is
+ * not padded.
  *
  * The widths hold: a column never narrows, so a table printed in batches
  * keeps its columns where they were; fit_lay_out() says when a batch moves
@@ -32,11 +36,14 @@
 #define FIT_RIGHT 1u    /* right-aligned */
 #define FIT_FREE 2u     /* free text: takes what is left, cut or wrapped */
 #define FIT_OPTIONAL 4u /* left out while empty in every row */
+/* The columns of free text each a spare column is left out for. */
+#define FIT_FREE_MIN 24
 
 struct fit_column {
         const char *heading; /* safe text */
         unsigned flags;      /* FIT_* */
         size_t min;          /* a key column shown is at least this wide (a table's first batch rarely widens it) */
+        unsigned spare;      /* 0: always shown; else left out on a narrow terminal, rank 1 first */
 };
 
 /* A cell: safe text (text_safe_into()) s[0..len), width columns wide on the screen. */

@@ -62,7 +62,7 @@ static void start_widths(struct table_plain *p) {
         }
 }
 
-/* The layout for a terminal termwidth columns wide: MESSAGE and DICT are free text, the default columns optional. */
+/* The layout for a terminal termwidth columns wide: MESSAGE and DICT are free text, the default columns optional (DEVICE and SUBSYSTEM spare). */
 static int fit_setup(struct table_plain *p, size_t termwidth, bool wrap) {
         size_t i;
 
@@ -79,6 +79,11 @@ static int fit_setup(struct table_plain *p, size_t termwidth, bool wrap) {
                                        (p->cols->v[i].optional ? FIT_OPTIONAL : 0);
                 /* As wide as the table's width hint from the start, as elsewhere: fewer headings again. */
                 p->fit_cols[i].min = ci->whint >= 1 ? (size_t)ci->whint : 0;
+                /* The default set's DEVICE, then SUBSYSTEM, give way to MESSAGE on a narrow terminal. */
+                if (p->cols->v[i].optional && p->cols->v[i].id == COL_DEVICE)
+                        p->fit_cols[i].spare = 1;
+                else if (p->cols->v[i].optional && p->cols->v[i].id == COL_SUBSYSTEM)
+                        p->fit_cols[i].spare = 2;
         }
         p->fit = fit_new(p->fit_cols, p->n, termwidth, wrap);
         return p->fit ? 0 : -ENOMEM;

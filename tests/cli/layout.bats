@@ -37,13 +37,15 @@ keys_before() {
                 [ "$(widest <<<"$output")" -le $w ]
                 # As many lines as piped: no row wraps.
                 [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
-                # The key columns as piped, whole.
-                [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
+                # The key columns as piped, whole (at 80, two of them give way: below).
+                [ $w -eq 80 ] || [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
         done
-        # Cut where it did not fit (at 80, the key columns leave four columns: the heading is cut too), whole where it did.
+        # At 80 all key columns would leave MESSAGE four columns: DEVNAME and FIRST give way, the rest stay whole.
         run on_term 80 -K "$DATA/devices.kmsg" --devices
-        [[ "${lines[0]}" == "DEVICE "*" LAST MESS…" ]]
-        [[ "${lines[1]}" == "b8:1 "*" crit "*" sda1…" ]]
+        [ "$(keys_before MESS <<<"$output" | head -1)" = "DEVICE SUBSYSTEM COUNT LEVEL LAST " ]
+        [ "${lines[1]}" = "b8:1                block          1 crit   1.433835 sda1: write access to a re…" ]
+        [ "${lines[3]}" = "+usb-serial:ttyUSB0 usb-serial     2 err    1.904595 ftdi_sio ttyUSB0: FTDI USB…" ]
+        # Cut where it did not fit, whole where it did.
         run on_term 120 -K "$DATA/devices.kmsg" --devices
         [[ "${lines[1]}" == "b8:1 "*" crit "*" sda1: write access to a read-only block devi…" ]]
         run on_term 200 -K "$DATA/devices.kmsg" --devices
@@ -93,10 +95,23 @@ keys_before() {
                 golden layout/table-$w.txt
                 [ "$(widest <<<"$output")" -le $w ]
                 [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
-                [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
+                [ $w -eq 80 ] || [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
         done
+        # At 80 the default set's DEVICE gives way to MESSAGE (which would get 30 columns), SUBSYSTEM stays.
         run on_term 80 -K "$DATA/devices.kmsg" --format=table
-        [ "${lines[1]}" = "      0      0.012345 notice                                Linux version 6.1.0…" ]
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  SUBSYSTEM  MESSAGE" ]
+        [ "${lines[1]}" = "      0      0.012345 notice            Linux version 6.1.0-18-amd64 (debian-ke…" ]
+        # With ISO times (32 columns) SUBSYSTEM gives way too.
+        run on_term 80 -K "$DATA/devices.kmsg" --format=table --time-format=iso --boot-time=@1700000000
+        [ "${lines[0]}" = "    SEQ                             TIME LEVEL  MESSAGE" ]
+        [ "$(widest <<<"$output")" -le 80 ]
+        # Columns that -o names never give way, however little is left.
+        run on_term 80 -K "$DATA/devices.kmsg" -o SEQ,TIME,LEVEL,SUBSYSTEM,DEVICE,MESSAGE --time-format=iso --boot-time=@1700000000
+        [[ "${lines[0]}" == "    SEQ "*" TIME LEVEL  SUBSYSTEM  DEVICE "*" M"* ]]
+        # Nor does anything at 120, nor piped.
+        run on_term 120 -K "$DATA/devices.kmsg" --format=table
+        [[ "${lines[0]}" == *" SUBSYSTEM  DEVICE "*" MESSAGE" ]]
+        [[ "$(head -1 <<<"$piped")" == *" SUBSYSTEM  DEVICE "*" MESSAGE" ]]
 }
 
 @test "--timeline at 80, 120 and 200 columns: a line a row, block characters on a UTF-8 terminal" {

@@ -37,7 +37,7 @@ load emu
         0        0     1           -     1.000000 rotated
         4        4     1    2.000001 99000.000000 gap
 Total: 1 message lost in 1 gap (1 gap)
-Before the input: 1 record rotated out before reading began (not lost by this read)
+Before the input: 1 older record rotated out (not lost by this read)
 Read: 8 records (seq 1-9), covering 1.000000 to 99000.000004" ]
 }
 
