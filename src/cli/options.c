@@ -2,7 +2,8 @@
 /*
  * The command line into struct options: the getopt loop, with one handler
  * per option or family of options.  The checks of their combinations are
- * in checks.c, their set-up in setup.c, --help in usage.c.
+ * in checks.c, their set-up in setup.c, --help and the error for an
+ * unknown option in usage.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -37,29 +38,6 @@ enum options_result options_fail_with(struct options *o, enum options_result r, 
         if (!p)
                 return options_fail(o, r, "%s", msg);
         return options_fail(o, r, "%.*s%s%s", (int)(p - msg), msg, arg, p + 2);
-}
-
-/*
- * getopt_long() runs with opterr = 0 so that its complaints carry our
- * program name and not argv[0]; this says what went wrong, in one line.
- */
-static enum options_result bad_option(struct options *o, int c, char **argv, const char *shortopts) {
-        const char *arg = argv[optind - 1];
-        bool is_long = arg && strncmp(arg, "--", 2) == 0;
-        size_t n = is_long ? strcspn(arg, "=") : 0;
-        bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
-
-        if (c == ':' && is_long)
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
-        else if (c == ':')
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
-        else if (optopt == 0)
-                return options_fail(o, OPTIONS_BAD_USAGE,
-                            _("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
-        else if (known)
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
-        else
-                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
 }
 
 enum {
@@ -593,7 +571,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o) {
         }
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, all, NULL)) >= 0) {
-                r = c == '?' || c == ':' ? bad_option(o, c, argv, shortopts) : opt_one(o, c, optarg);
+                r = c == '?' || c == ':' ? options_bad_option(o, c, argv, shortopts) : opt_one(o, c, optarg);
                 if (r != OPTIONS_RUN)
                         return r;
         }
