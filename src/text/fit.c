@@ -223,9 +223,23 @@ static void put_cell(struct fit *f, size_t i, bool first, const char *s, size_t 
                 put_spaces(f, pad);
 }
 
+/*
+ * A cut at s[cut] moved back to the start of an escape \xNN it would split:
+ * in safe text every "\x" starts one (a backslash before an x is itself
+ * escaped), and "\x1" before an ellipsis would read as another byte.
+ */
+static size_t whole_escape(const char *s, size_t len, size_t cut) {
+        size_t k;
+
+        for (k = cut > 3 ? cut - 3 : 0; k < cut; k++)
+                if (s[k] == '\\' && k + 1 < len && s[k + 1] == 'x')
+                        return k;
+        return cut;
+}
+
 /* A free cell in w columns: as it is, or cut to leave room for the ellipsis. */
 static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *c) {
-        size_t w = f->w[i], cut, tw;
+        size_t w = f->w[i], cut, tw, k;
 
         if (c->width <= w) {
                 put_cell(f, i, first, c->s, c->len, c->width);
@@ -237,6 +251,9 @@ static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *
                 return;
         }
         tw = text_width(c->s, c->len, w - f->ell_w, &cut);
+        k = whole_escape(c->s, c->len, cut);
+        tw -= cut - k; /* an escape is ASCII: a column a byte */
+        cut = k;
         if (!first)
                 put_spaces(f, 1);
         put(f, c->s, cut, true);
@@ -260,8 +277,12 @@ static size_t next_piece(const struct fit_cell *c, size_t *pos, size_t w, size_t
         } else {
                 for (end = cut; end > 0 && s[end] != ' '; end--)
                         ;
-                if (end == 0)
-                        end = cut > 0 ? cut : 1; /* one word wider than the column */
+                if (end == 0) {
+                        /* One word wider than the column: broken, but not inside an escape. */
+                        end = whole_escape(s, rest, cut);
+                        if (end == 0)
+                                end = cut > 0 ? cut : 1;
+                }
                 next = end;
                 while (end > 0 && s[end - 1] == ' ')
                         end--;

@@ -20,7 +20,7 @@ setup() {
         grep -qx "boot_id=$(emu get boot_id | tr -d -)" "$C"
         grep -qx "seq=4" "$C"
         grep -qx "usec=5000" "$C"
-        ! grep -q pending "$C"
+        ! grep -q pending "$C" || false
         [ ! -e "$C.tmp" ]
 }
 
@@ -118,7 +118,7 @@ setup() {
         [ "${#lines[@]}" -eq 4 ]
         [ "$stderr" = "kdmesg: 3 messages lost (interrupted)" ]
         grep -qx "seq=11" "$C"
-        ! grep -q pending "$C"
+        ! grep -q pending "$C" || false
 }
 
 @test "cursor: the report of a killed run's records in flight is written on its own, before any record" {
@@ -164,7 +164,7 @@ setup() {
         # A save names the records ahead as pending: about log2(2000) saves.
         [ "$(emu get renames)" -le 20 ]
         grep -qx "seq=1999" "$C"
-        ! grep -q pending "$C"
+        ! grep -q pending "$C" || false
         stop_bg TERM
         [ "$STATUS" -eq 0 ]
         [ ! -s "$ERR" ]
@@ -213,7 +213,7 @@ setup() {
                 [ ! -s "$ERR" ]
                 grep -qx "seq=4" "$C"
                 grep -qx "usec=5000" "$C"
-                ! grep -q pending "$C"
+                ! grep -q pending "$C" || false
                 [ ! -e "$C.tmp" ]
                 emu write 1
                 run --separate-stderr kdmesg_emu --cursor-file "$C"
@@ -273,7 +273,7 @@ setup() {
         # Not --follow: the run was cut short, and its status says so (128 + SIGTERM).
         [ "$STATUS" -eq 143 ]
         [ ! -s "$ERR" ]
-        ! grep -q pending "$C"
+        ! grep -q pending "$C" || false
         n=$(wc -l <"$OUT")
         [ "$n" -gt 0 ] && [ "$n" -lt 20000 ]
         run "$TESTS/cli/check-seqs" 0 "$((n - 1))" "$OUT"

@@ -220,3 +220,21 @@ keys_before() {
         COLUMNS=40 run "$KDMESG" -K "$DATA/devices.kmsg" --devices
         golden devices/report-dump.txt
 }
+
+@test "an escape \\xNN is never cut or broken in two: it goes whole or not at all" {
+        local w
+        printf '6,1,100,-;%s\\x1b\\x1b\\x1bzz tail\n' zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz >"$BATS_TEST_TMPDIR/esc.kmsg"
+        printf '6,2,200,-;\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\\x1b\n' >>"$BATS_TEST_TMPDIR/esc.kmsg"
+        for w in $(seq 40 80); do
+                run on_term $w -K "$BATS_TEST_TMPDIR/esc.kmsg" --format=table
+                [ "$status" -eq 0 ]
+                ! grep -E '\\(x[0-9a-f]?)?…' <<<"$output" || false
+                run on_term $w -K "$BATS_TEST_TMPDIR/esc.kmsg" --format=table --wrap
+                [ "$status" -eq 0 ]
+                ! grep -E '\\(x[0-9a-f]?)?$|^ *([0-9a-f]|x[0-9a-f]*)\\' <<<"$output" || false
+                # Every escape there is whole, eleven of them.
+                [ "$(grep -o '\\x1b' <<<"$output" | wc -l)" -eq 11 ]
+        done
+        run on_term 70 -K "$BATS_TEST_TMPDIR/esc.kmsg" --format=table
+        [ "${lines[1]}" = "      1      0.000100 info   zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\\x1b…" ]
+}

@@ -118,7 +118,7 @@ assert len(kernel) == 1011, len(kernel)
 assert len(merged) == 1 and merged[0].split(b"\n")[0] == b"_KERNEL_K1011=v" and merged[0].count(b"\n") == 88, merged
 assert sum(1 for k, v in f if not k.startswith(b"__")) <= 1024
 PY
-        ! journalctl --directory "$J" SEQNUM=3 -o export --no-pager | grep -aq '^__SEQNUM=7$'
+        ! journalctl --directory "$J" SEQNUM=3 -o export --no-pager | grep -aq '^__SEQNUM=7$' || false
         [ "$(journalctl --directory "$J" SEQNUM=19 -o cat --no-pager)" = "record 19" ]
 }
 

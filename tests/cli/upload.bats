@@ -224,7 +224,7 @@ PY
         [ "$STATUS" -eq 1 ]
         [ "$(cat "$ERR")" = "kdmesg: $URL/journal/ refused the upload: HTTP 404: Not found. (is it systemd-journal-remote?)" ]
         # Nothing was delivered: the cursor names nothing yet.
-        ! grep -q '^seq=' "$C" 2>/dev/null
+        ! grep -q '^seq=' "$C" 2>/dev/null || false
 }
 
 @test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {
@@ -451,7 +451,7 @@ PY
         [ $((SECONDS - t0)) -le 6 ]
         grep -qx "kdmesg: stopping: not everything read was delivered to $URL within 1500 ms; the next run sends the rest" "$ERR"
         # Nothing was delivered: the cursor names no record, and the next run sends all three.
-        ! grep -q '^seq=' "$C"
+        ! grep -q '^seq=' "$C" || false
         start_remote
         kdmesg_emu --cursor-file "$C" --upload "$URL" -q
         run "$CHECK" 0 2 0 0 < <(journal_json)
@@ -534,7 +534,7 @@ posts() {
         emu wait blocks 2
         sleep 1
         [ -z "$(journal_json)" ]
-        ! grep -q '^seq=' "$C" 2>/dev/null
+        ! grep -q '^seq=' "$C" 2>/dev/null || false
         t0=$SECONDS
         stop_bg TERM
         [ $((SECONDS - t0)) -le 10 ]
