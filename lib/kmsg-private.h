@@ -116,6 +116,17 @@ int record_parse_into(struct kmsg_record *r, const char *buf, size_t len, const 
 /* record_parse_into() where the caller found the end of the header line: buf[eol] (eol <= len). */
 int record_parse_lines(struct kmsg_record *r, const char *buf, size_t len, size_t eol, const char **ret_err);
 
+/* The value of hex digit c (either case), -1 for any other byte: the \xNN escapes. */
+static inline int hexval(unsigned char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
 /*
  * Parse the unsigned decimal at the head of p[0..end); returns bytes used,
  * 0 on none or overflow.  Inline: the header parser calls it three times a

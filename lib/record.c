@@ -62,16 +62,6 @@ int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_
         return 0;
 }
 
-static inline int hexval(unsigned char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 size_t kmsg_unescape(char *dst, const char *src, size_t len) {
         const char *end = src + len;
         char *d = dst;

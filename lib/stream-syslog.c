@@ -66,16 +66,6 @@ static bool printer_escapes(unsigned v) {
         return v < 0x20 || v == 0x5c || v >= 0x7f;
 }
 
-static int hexdigit(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 /* Decode p[0..len) in place; returns the new length. */
 static size_t unescape_printed(char *p, size_t len) {
         size_t i, o = 0;
@@ -83,8 +73,8 @@ static size_t unescape_printed(char *p, size_t len) {
         for (i = 0; i < len; i++) {
                 int h, l;
 
-                if (p[i] == '\\' && len - i >= 4 && p[i + 1] == 'x' && (h = hexdigit(p[i + 2])) >= 0 &&
-                    (l = hexdigit(p[i + 3])) >= 0 && printer_escapes((unsigned)(h << 4 | l))) {
+                if (p[i] == '\\' && len - i >= 4 && p[i + 1] == 'x' && (h = hexval((unsigned char)p[i + 2])) >= 0 &&
+                    (l = hexval((unsigned char)p[i + 3])) >= 0 && printer_escapes((unsigned)(h << 4 | l))) {
                         p[o++] = (char)(h << 4 | l);
                         i += 3;
                 } else
