@@ -18,6 +18,7 @@
 #include "output/sink.h"
 #include "pipeline/cursor.h"
 #include "pipeline/run.h"
+#include "pipeline/upload-relp.h"
 #include "pipeline/upload.h"
 #include "select/device.h"
 #include "select/filter.h"
@@ -143,6 +144,9 @@ int main(int argc, char **argv) {
                 if (options_upload_config(&o, &uc) != OPTIONS_RUN)
                         errx_("%s", o.error);
                 e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
+                if ((e == -ELIBACC || e == -ELIBBAD) && upload_url_is_relp(o.upload))
+                        errx_(_("--upload relp:// needs librelp (%s), which cannot be loaded: install librelp0"),
+                              UPLOAD_LIBRELP);
                 if (e == -ELIBACC || e == -ELIBBAD)
                         errx_(_("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),
                               UPLOAD_LIBCURL);

@@ -18,6 +18,7 @@
 #include "input/console.h"
 #include "base/i18n.h"
 #include "cli/options.h"
+#include "pipeline/upload-relp.h"
 #include "pipeline/upload.h"
 #include "time/timefmt.h"
 #include "text/diag.h"
@@ -342,9 +343,18 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
                 char shown[512];
 
                 /* A user:password in it is never repeated. */
-                if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0)
+                struct relp_url ru;
+
+                if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0 &&
+                    !upload_url_is_relp(arg))
                         return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected http:// or https://)"),
+                                            _("bad URL '%s' for --upload (expected http://, https://, relp:// or "
+                                              "relp+tls://)"),
+                                            upload_url_shown(arg, shown, sizeof(shown)));
+                if (upload_url_is_relp(arg) && upload_relp_parse_url(arg, &ru) < 0)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("bad URL '%s' for --upload (expected relp://HOST:PORT or "
+                                              "relp+tls://HOST:PORT)"),
                                             upload_url_shown(arg, shown, sizeof(shown)));
                 o->upload = arg;
                 return OPTIONS_RUN;

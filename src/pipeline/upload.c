@@ -44,6 +44,7 @@
 #include "pipeline/cursor.h"
 #include "pipeline/upload-http.h"
 #include "pipeline/upload-queue.h"
+#include "pipeline/upload-relp.h"
 #include "pipeline/upload.h"
 #include "text/diag.h"
 
@@ -414,7 +415,7 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
         pthread_cond_init(&u->work, NULL);
         pthread_cond_init(&u->space, NULL);
         upload_queue_init(&u->q, cfg->batch_max, cfg->mem_max);
-        e = upload_http_new(cfg, &u->t);
+        e = upload_url_is_relp(cfg->url) ? upload_relp_new(cfg, &u->t) : upload_http_new(cfg, &u->t);
         if (e < 0) {
                 upload_free(u);
                 return e;

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --upload relp://HOST:PORT (relp+tls:// with TLS): each entry of a batch
+ * as an RFC 5424 message (upload-rfc5424.c) to rsyslog's imrelp, with
+ * librelp, which is loaded when used as libcurl is.
+ *
+ * RELP acknowledges each message, but librelp's client calls do not say
+ * which: relpCltSendSyslog() returns once the message is on its way, and
+ * librelp takes the answers in when its window is full and when the
+ * session is closed.  What it does say is in its debug output, given to
+ * the function set with relpEngineSetDbgprint(): "in rsp command handler,
+ * txnr %d, code %d, ..." for every answer.  So each batch is a session of
+ * its own: open (transaction 1), the messages (2, 3, ...), close, which
+ * waits for the answers to all of them; the answers seen with code 200
+ * are the acknowledgements, and a batch acknowledged in part moves the
+ * cursor exactly that far.  Should a librelp ever word that line
+ * otherwise, the open's own answer is not seen and the upload stops with
+ * one line saying so (UPLOAD_BROKEN), not sending without knowing.
+ *
+ * Another answer than 200 is the collector refusing a message (imrelp
+ * answers 500 when it cannot take it): UPLOAD_DROPPED, so upload.c sends
+ * the rest one at a time and puts a loss entry in the place of one that is
+ * refused again.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <librelp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "output/export.h"
+#include "pipeline/upload-relp.h"
+#include "pipeline/upload-rfc5424.h"
+
+/* librelp's words for the answer to a transaction (librelp 1.2 to 1.11, relpscrsp.c). */
+#define RSP_FORMAT "in rsp command handler, txnr %d, code %d, text '%s'\n"
+/* The open is the first transaction of a session, the messages follow. */
+#define TXNR_OPEN 1
+#define TXNR_FIRST_MESSAGE 2
+#define CODE_OK 200
+
+/*
+ * librelp's calls, found once per process as the library is loaded once
+ * (as libcurl's are in upload-http.c).
+ */
+static struct {
+        relpRetVal (*engine_construct)(relpEngine_t **e);
+        relpRetVal (*engine_destruct)(relpEngine_t **e);
+        relpRetVal (*set_dbgprint)(relpEngine_t *e, void (*f)(char *fmt, ...));
+        relpRetVal (*set_enable_cmd)(relpEngine_t *e, unsigned char *cmd, relpCmdEnaState_t state);
+        void (*set_shutdown_ptr)(relpEngine_t *e, int *p);
+        relpRetVal (*clt_construct)(relpEngine_t *e, relpClt_t **c);
+        relpRetVal (*clt_destruct)(relpEngine_t *e, relpClt_t **c);
+        relpRetVal (*connect)(relpClt_t *c, int family, unsigned char *port, unsigned char *host);
+        relpRetVal (*send_syslog)(relpClt_t *c, unsigned char *msg, size_t len);
+        relpRetVal (*set_timeout)(relpClt_t *c, unsigned timeout);
+        relpRetVal (*set_conn_timeout)(relpClt_t *c, int timeout);
+        relpRetVal (*enable_tls)(relpClt_t *c);
+        relpRetVal (*set_ca_cert)(relpClt_t *c, char *file);
+        relpRetVal (*set_own_cert)(relpClt_t *c, char *file);
+        relpRetVal (*set_priv_key)(relpClt_t *c, char *file);
+        relpRetVal (*set_auth_mode)(relpClt_t *c, char *mode);
+        relpRetVal (*add_permitted_peer)(relpClt_t *c, char *peer);
+} lr;
+
+/* POSIX's way to store what dlsym() returns into a function pointer. */
+#define LOAD(h, slot, name) (*(void **)&(lr.slot) = dlsym(h, name))
+
+static int load_relp(void) {
+        void *h;
+
+        if (lr.engine_construct)
+                return 0;
+        h = dlopen(UPLOAD_LIBRELP, RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+                return -ELIBACC;
+        if (!LOAD(h, engine_construct, "relpEngineConstruct") || !LOAD(h, engine_destruct, "relpEngineDestruct") ||
+            !LOAD(h, set_dbgprint, "relpEngineSetDbgprint") || !LOAD(h, set_enable_cmd, "relpEngineSetEnableCmd") ||
+            !LOAD(h, set_shutdown_ptr, "relpEngineSetShutdownImmdtPtr") ||
+            !LOAD(h, clt_construct, "relpEngineCltConstruct") || !LOAD(h, clt_destruct, "relpEngineCltDestruct") ||
+            !LOAD(h, connect, "relpCltConnect") || !LOAD(h, send_syslog, "relpCltSendSyslog") ||
+            !LOAD(h, set_timeout, "relpCltSetTimeout") || !LOAD(h, set_conn_timeout, "relpCltSetConnTimeout") ||
+            !LOAD(h, enable_tls, "relpCltEnableTLS") || !LOAD(h, set_ca_cert, "relpCltSetCACert") ||
+            !LOAD(h, set_own_cert, "relpCltSetOwnCert") || !LOAD(h, set_priv_key, "relpCltSetPrivKey") ||
+            !LOAD(h, set_auth_mode, "relpCltSetAuthMode") ||
+            !LOAD(h, add_permitted_peer, "relpCltAddPermittedPeer")) {
+                dlclose(h);
+                memset(&lr, 0, sizeof(lr));
+                return -ELIBBAD;
+        }
+        return 0;
+}
+
+struct relp {
+        struct upload_transport base;
+        struct export_machine machine;
+        struct relp_url url;
+        const char *trust, *key, *cert;
+        unsigned timeout_s;
+        relpEngine_t *engine;
+        int shutdown; /* librelp's: give up waiting now */
+
+        /* The messages of the batch being sent, one after the other. */
+        char *msgs;
+        size_t msgs_cap, msgs_len;
+        struct message {
+                size_t start, len;
+                size_t unit; /* of the batch */
+                int code;    /* the collector's answer; 0: none yet */
+        } *m;
+        size_t n, m_cap;
+        int open_code;
+        char answer[80]; /* the text of the first answer that was no 200 */
+};
+
+/*
+ * The session librelp is working for: its debug function has no pointer
+ * of the caller's.  Only the sender thread calls librelp, one transport
+ * per process.
+ */
+static struct relp *relp_current;
+
+static void on_debug(char *fmt, ...) {
+        struct relp *r = relp_current;
+        va_list ap;
+        int txnr, code;
+        const char *text;
+
+        if (!r)
+                return;
+        if (strcmp(fmt, RSP_FORMAT) != 0) {
+                /* librelp waits for an answer: give up when the sender is told to stop. */
+                if (strncmp(fmt, "relpSessWaitRsp", 15) == 0 && r->base.stop && r->base.stop(r->base.stop_data))
+                        r->shutdown = 1;
+                return;
+        }
+        va_start(ap, fmt);
+        txnr = va_arg(ap, int);
+        code = va_arg(ap, int);
+        text = va_arg(ap, const char *);
+        va_end(ap);
+        if (txnr == TXNR_OPEN)
+                r->open_code = code;
+        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->n) {
+                r->m[txnr - TXNR_FIRST_MESSAGE].code = code;
+                if (code != CODE_OK && !r->answer[0])
+                        snprintf(r->answer, sizeof(r->answer), "%d %s", code, text ? text : "");
+        }
+}
+
+/* What a librelp error means, for the messages. */
+static const char *relp_error(relpRetVal e) {
+        switch (e) {
+        case RELP_RET_SESSION_BROKEN:
+        case RELP_RET_IO_ERR:
+                return "the connection broke";
+        case RELP_RET_TIMED_OUT:
+                return "no answer in time";
+        case RELP_RET_OUT_OF_MEMORY:
+                return "out of memory";
+        case RELP_RET_ERR_TLS_SETUP:
+        case RELP_RET_ERR_TLS:
+        case RELP_RET_ERR_TLS_HANDS:
+                return "the TLS handshake failed";
+        case RELP_RET_AUTH_ERR_NAME:
+        case RELP_RET_AUTH_ERR_FP:
+        case RELP_RET_AUTH_NO_CERT:
+        case RELP_RET_AUTH_CERT_INVL:
+                return "the server's certificate is not trusted";
+        case RELP_RET_ERR_NO_TLS:
+                return "librelp was built without TLS";
+        case RELP_RET_RQD_FEAT_MISSING:
+        case RELP_RET_INCOMPAT_OFFERS:
+                return "the server does not take syslog messages over RELP";
+        default:
+                return NULL;
+        }
+}
+
+static void say(char *why, size_t why_size, const char *what, relpRetVal e) {
+        const char *text = relp_error(e);
+
+        if (text)
+                snprintf(why, why_size, "%s: %s", what, text);
+        else
+                snprintf(why, why_size, "%s: librelp error %d", what, (int)e);
+}
+
+/* The messages of the batch: every entry of every unit, in order.  0, -EBADMSG or -ENOMEM. */
+static int make_messages(struct relp *r, const char *buf, const size_t *unit_len, size_t n_units) {
+        size_t u, at = 0;
+
+        r->n = 0;
+        r->msgs_len = 0;
+        for (u = 0; u < n_units; at += unit_len[u++]) {
+                size_t end = at + unit_len[u], o = at;
+
+                while (o < end) {
+                        size_t k = export_entry_len(buf + o, end - o), start = r->msgs_len;
+                        int e;
+
+                        if (k == 0)
+                                return -EBADMSG;
+                        e = rfc5424_from_export(buf + o, k, &r->msgs, &r->msgs_cap, &r->msgs_len);
+                        if (e < 0)
+                                return e;
+                        if (r->n == r->m_cap) {
+                                size_t c = r->m_cap ? r->m_cap * 2 : 256;
+                                struct message *p = realloc(r->m, c * sizeof(*p));
+
+                                if (!p)
+                                        return -ENOMEM;
+                                r->m = p;
+                                r->m_cap = c;
+                        }
+                        r->m[r->n++] = (struct message){start, r->msgs_len - start, u, 0};
+                        o += k;
+                }
+        }
+        return 0;
+}
+
+/* A client for one session, TLS set up for relp+tls://. */
+static relpRetVal new_client(struct relp *r, relpClt_t **ret) {
+        relpClt_t *c = NULL;
+        relpRetVal e;
+
+        e = lr.clt_construct(r->engine, &c);
+        if (e != RELP_RET_OK)
+                return e;
+        lr.set_timeout(c, r->timeout_s);
+        lr.set_conn_timeout(c, 10);
+        if (r->url.tls) {
+                e = lr.enable_tls(c);
+                /* --trust FILE: the server's certificate is signed by it and names the host; all: no check. */
+                if (e == RELP_RET_OK && r->trust && strcmp(r->trust, "all") != 0) {
+                        e = lr.set_ca_cert(c, (char *)r->trust);
+                        if (e == RELP_RET_OK)
+                                e = lr.set_auth_mode(c, (char *)"name");
+                        if (e == RELP_RET_OK)
+                                e = lr.add_permitted_peer(c, r->url.host);
+                }
+                if (e == RELP_RET_OK && r->cert)
+                        e = lr.set_own_cert(c, (char *)r->cert);
+                if (e == RELP_RET_OK && r->key)
+                        e = lr.set_priv_key(c, (char *)r->key);
+        }
+        if (e != RELP_RET_OK) {
+                lr.clt_destruct(r->engine, &c);
+                return e;
+        }
+        *ret = c;
+        return RELP_RET_OK;
+}
+
+static enum upload_result relp_send(struct upload_transport *t, const char *buf, size_t len, const size_t *unit_len,
+                                    size_t n_units, size_t *ret_acked, char *why, size_t why_size) {
+        struct relp *r = (struct relp *)t;
+        relpRetVal e = RELP_RET_OK;
+        relpClt_t *c = NULL;
+        size_t i, k;
+        int x;
+
+        *ret_acked = 0;
+        x = make_messages(r, buf, unit_len, n_units);
+        if (x < 0) {
+                snprintf(why, why_size, "%s", strerror(-x));
+                return x == -ENOMEM ? UPLOAD_RETRY : UPLOAD_BROKEN;
+        }
+        r->open_code = 0;
+        r->answer[0] = '\0';
+        r->shutdown = 0;
+        relp_current = r;
+        e = new_client(r, &c);
+        if (e != RELP_RET_OK) {
+                relp_current = NULL;
+                say(why, why_size, "cannot set up the session", e);
+                return e == RELP_RET_OUT_OF_MEMORY ? UPLOAD_RETRY : UPLOAD_BROKEN;
+        }
+        e = lr.connect(c, AF_UNSPEC, (unsigned char *)r->url.port, (unsigned char *)r->url.host);
+        if (e != RELP_RET_OK) {
+                lr.clt_destruct(r->engine, &c);
+                relp_current = NULL;
+                say(why, why_size, "cannot connect", e);
+                return relp_error(e) && strstr(relp_error(e), "certificate") ? UPLOAD_BROKEN : UPLOAD_RETRY;
+        }
+        if (r->open_code != CODE_OK) {
+                lr.clt_destruct(r->engine, &c);
+                relp_current = NULL;
+                snprintf(why, why_size, "this librelp does not say which messages the server acknowledged");
+                return UPLOAD_BROKEN;
+        }
+        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++)
+                e = lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
+        /* The close waits for the answers to everything sent. */
+        lr.clt_destruct(r->engine, &c);
+        relp_current = NULL;
+        for (k = 0; k < r->n && r->m[k].code == CODE_OK; k++)
+                ;
+        *ret_acked = k == r->n ? n_units : r->m[k].unit;
+        if (k == r->n)
+                return UPLOAD_OK;
+        if (r->m[k].code != 0) {
+                snprintf(why, why_size, "the server answered %s", r->answer);
+                return UPLOAD_DROPPED;
+        }
+        if (e != RELP_RET_OK)
+                say(why, why_size, "the session ended", e);
+        else
+                snprintf(why, why_size, "no acknowledgement for %zu of %zu messages", r->n - k, r->n);
+        return UPLOAD_RETRY;
+}
+
+static int relp_refused(struct upload_transport *t, uint64_t seq, uint64_t usec, const char *reason, char **ret,
+                        size_t *ret_len) {
+        return export_refused_entry(&((struct relp *)t)->machine, seq, usec, reason, ret, ret_len);
+}
+
+static void relp_free(struct upload_transport *t) {
+        struct relp *r = (struct relp *)t;
+
+        if (!r)
+                return;
+        if (r->engine)
+                lr.engine_destruct(&r->engine);
+        free(r->msgs);
+        free(r->m);
+        free(r);
+}
+
+static const struct upload_transport_ops relp_ops = {
+        .send = relp_send,
+        .entry_len = export_entry_len,
+        .refused = relp_refused,
+        .free = relp_free,
+};
+
+bool upload_url_is_relp(const char *url) {
+        return strncmp(url, "relp://", 7) == 0 || strncmp(url, "relp+tls://", 11) == 0;
+}
+
+int upload_relp_parse_url(const char *url, struct relp_url *ret) {
+        struct relp_url u = {.tls = strncmp(url, "relp+tls://", 11) == 0};
+        const char *p, *host, *end;
+        size_t n;
+
+        if (!upload_url_is_relp(url))
+                return -EINVAL;
+        p = url + (u.tls ? 11 : 7);
+        if (*p == '[') {
+                host = p + 1;
+                end = strchr(host, ']');
+                if (!end)
+                        return -EINVAL;
+                p = end + 1;
+        } else {
+                host = p;
+                end = p + strcspn(p, ":/?#@[]");
+                p = end;
+        }
+        n = (size_t)(end - host);
+        if (n == 0 || n >= sizeof(u.host) || memchr(host, '@', n))
+                return -EINVAL;
+        memcpy(u.host, host, n);
+        if (*p == ':') {
+                unsigned long port = 0;
+
+                for (p++, n = 0; *p >= '0' && *p <= '9' && n < 6; p++, n++)
+                        port = port * 10 + (unsigned long)(*p - '0');
+                if (n == 0 || port == 0 || port > 65535)
+                        return -EINVAL;
+                snprintf(u.port, sizeof(u.port), "%lu", port);
+        } else
+                snprintf(u.port, sizeof(u.port), "%s", UPLOAD_RELP_PORT);
+        if (*p == '/')
+                p++;
+        if (*p)
+                return -EINVAL;
+        *ret = u;
+        return 0;
+}
+
+int upload_relp_new(const struct upload_config *cfg, struct upload_transport **ret) {
+        struct relp *r;
+        int e;
+
+        e = load_relp();
+        if (e < 0)
+                return e;
+        r = calloc(1, sizeof(*r));
+        if (!r)
+                return -ENOMEM;
+        r->base.ops = &relp_ops;
+        r->machine = cfg->machine;
+        r->trust = cfg->trust;
+        r->key = cfg->key;
+        r->cert = cfg->cert;
+        r->timeout_s = cfg->request_ms / 1000 + (cfg->request_ms % 1000 != 0);
+        e = upload_relp_parse_url(cfg->url, &r->url);
+        if (e == 0 && lr.engine_construct(&r->engine) != RELP_RET_OK)
+                e = -ENOMEM;
+        if (e < 0) {
+                relp_free(&r->base);
+                return e;
+        }
+        lr.set_dbgprint(r->engine, on_debug);
+        lr.set_enable_cmd(r->engine, (unsigned char *)"syslog", eRelpCmdState_Required);
+        lr.set_shutdown_ptr(r->engine, &r->shutdown);
+        *ret = &r->base;
+        return 0;
+}
