@@ -300,21 +300,34 @@ static bool caller_of(const struct field *f, const char **ret, size_t *ret_len) 
         return false;
 }
 
-/* The dictionary: *_KERNEL_KEY fields; KMSG_DICT (KEY=VALUE) has a key no journal field name can hold. */
-static bool dict_key(const struct field *f, const char **ret, size_t *ret_len) {
+/*
+ * A line of the dictionary: a _KERNEL_KEY field, or KMSG_DICT=KEY=VALUE
+ * for a key no journal field name can hold ('=' and '\' in it as \x3d
+ * and \x5c).  Its key and value in *ret; false for another field.
+ */
+static bool dict_line(const struct field *f, struct field *ret) {
+        const char *eq;
+
         if (f->klen > 8 && memcmp(f->key, "_KERNEL_", 8) == 0) {
-                *ret = f->key + 8;
-                *ret_len = f->klen - 8;
+                *ret = (struct field){f->key + 8, f->val, f->klen - 8, f->vlen};
                 return true;
         }
-        return false;
+        if (!key_is(f, "KMSG_DICT") || !(eq = memchr(f->val, '=', f->vlen)))
+                return false;
+        *ret = (struct field){f->val, eq + 1, (size_t)(eq - f->val), f->vlen - (size_t)(eq - f->val) - 1};
+        return true;
+}
+
+/* Whether a dictionary key is a parameter name of its own (kdmesg-dict), not a dict="KEY=VALUE". */
+static bool dict_key_is_name(const struct field *d) {
+        return is_sd_name(d->key, d->klen) && !memchr(d->key, '\\', d->klen);
 }
 
 /* [kdmesg@N ...]: what the entry says of its record and machine. */
 static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const struct field *fs, bool bad_facility) {
-        const char *caller = NULL, *key;
-        size_t caller_len = 0, at = 0, klen;
-        struct field f;
+        const char *caller = NULL;
+        size_t caller_len = 0, at = 0;
+        struct field f, d;
         bool any = false;
         size_t before = *m->len;
 
@@ -337,20 +350,16 @@ static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const s
                 put_param_field(m, "machine", &fs[F_MACHINE_ID]);
         if (bad_facility && (any = true))
                 put_param_field(m, "facility", &fs[F_FACILITY]);
-        while (next_field(p, len, &at, &f) > 0) {
-                if (key_is(&f, "KMSG_DICT") ||
-                    (dict_key(&f, &key, &klen) && !is_sd_name(key, klen) && (f.key = key, f.klen = klen, true))) {
-                        /* "KEY=VALUE" in one value. */
+        while (next_field(p, len, &at, &f) > 0)
+                if (dict_line(&f, &d) && !dict_key_is_name(&d)) {
+                        /* "KEY=VALUE" in one value, as the export form's KMSG_DICT has it. */
                         put(m, " dict=\"", 7);
-                        if (!key_is(&f, "KMSG_DICT")) {
-                                put_text(m, f.key, f.klen, false);
-                                put(m, "=", 1);
-                        }
-                        put_text(m, f.val, f.vlen, false);
+                        put_text(m, d.key, d.klen, false);
+                        put(m, "=", 1);
+                        put_text(m, d.val, d.vlen, false);
                         put(m, "\"", 1);
                         any = true;
                 }
-        }
         if (any)
                 put(m, "]", 1);
         else if (!m->err)
@@ -359,18 +368,17 @@ static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const s
 
 /* [kdmesg-dict@N KEY="VALUE"...]: the dictionary keys that can be parameter names. */
 static void put_dict_element(struct msg *m, const char *p, size_t len) {
-        size_t at = 0, klen, before = *m->len;
-        const char *key;
-        struct field f;
+        size_t at = 0, before = *m->len;
+        struct field f, d;
         bool any = false;
 
         put(m, "[kdmesg-dict@" RFC5424_SD_NUMBER, sizeof("[kdmesg-dict@" RFC5424_SD_NUMBER) - 1);
         while (next_field(p, len, &at, &f) > 0)
-                if (dict_key(&f, &key, &klen) && is_sd_name(key, klen)) {
+                if (dict_line(&f, &d) && dict_key_is_name(&d)) {
                         put(m, " ", 1);
-                        put(m, key, klen);
+                        put(m, d.key, d.klen);
                         put(m, "=\"", 2);
-                        put_text(m, f.val, f.vlen, false);
+                        put_text(m, d.val, d.vlen, false);
                         put(m, "\"", 1);
                         any = true;
                 }
