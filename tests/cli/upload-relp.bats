@@ -1,0 +1,295 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --upload relp:// against a real rsyslogd with imrelp started by the tests
+# in the foreground on 127.0.0.1, with its own configuration, work
+# directory and output file: the RFC 5424 fields as rsyslog parses them,
+# kill -9 of the collector and SIGTERM of kdmesg mid-stream, a loss entry
+# as a message of its own, and the one-line errors.
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+CHECK="$TESTS/cli/check-relp"
+
+setup() {
+        # tools/install-deps installs them (Debian's rsyslog and rsyslog-relp): missing fails.
+        command -v rsyslogd >/dev/null
+        R="$BATS_TEST_TMPDIR/rsyslog"
+        GOT="$R/got"
+        mkdir -p "$R/work"
+        PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        URL="relp://127.0.0.1:$PORT"
+        C="$BATS_TEST_TMPDIR/cursor"
+        # The configuration of the man page, with a template that writes every field the checks read:
+        # PRI, time, host, app-name, procid, msgid, the structured data as JSON, the message.
+        # A direct main queue: the file is written before imrelp acknowledges.
+        cat > "$R/rsyslog.conf" <<EOF
+global(workDirectory="$R/work")
+main_queue(queue.type="Direct")
+module(load="imrelp")
+module(load="mmpstrucdata")
+input(type="imrelp" address="127.0.0.1" port="$PORT" ruleset="kdmesg")
+template(name="kdmesg" type="list") {
+        property(name="pri") constant(value="\t")
+        property(name="timereported" dateFormat="rfc3339") constant(value="\t")
+        property(name="hostname") constant(value="\t")
+        property(name="app-name") constant(value="\t")
+        property(name="procid") constant(value="\t")
+        property(name="msgid") constant(value="\t")
+        property(name="\$!rfc5424-sd") constant(value="\t")
+        property(name="msg" format="json") constant(value="\n")
+}
+ruleset(name="kdmesg") {
+        action(type="mmpstrucdata" sd_name.lowercase="off")
+        action(type="omfile" file="$GOT" template="kdmesg")
+}
+EOF
+}
+
+# start_rsyslog: the collector on $PORT, writing into $GOT; RPID.
+start_rsyslog() {
+        local i
+        rm -f "$R/pid"
+        rsyslogd -n -f "$R/rsyslog.conf" -i "$R/pid" 2>>"$R/log" 3>&- &
+        RPID=$!
+        for ((i = 0; i < 200; i++)); do
+                (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+                sleep 0.05
+        done
+        echo "rsyslogd did not start:" >&2
+        cat "$R/log" >&2
+        return 1
+}
+
+kill_rsyslog() {
+        kill -"${1:-TERM}" "$RPID"
+        wait "$RPID" || true
+}
+
+# wait_seq N: until the collector has the record with seq N (10 s at most).
+wait_seq() {
+        local i
+        for ((i = 0; i < 200; i++)); do
+                grep -q "\"seq\": \"$1\"" "$GOT" 2>/dev/null && return 0
+                sleep 0.05
+        done
+        echo "the collector never got seq $1" >&2
+        return 1
+}
+
+cursor_seq() {
+        sed -n 's/^seq=//p' "$C"
+}
+
+# check_fields EXPORT: every message in $GOT is the entry of the export file, field by field (check_fields.py).
+check_fields() {
+        python3 - "$1" "$GOT" <<'PY'
+import datetime, json, sys
+
+def entries(path):
+    d = open(path, "rb").read(); i = 0; e = {}; dicts = []
+    while i < len(d):
+        nl = d.index(b"\n", i); line = d[i:nl]
+        if not line:
+            e["dict"] = dicts; yield e; e = {}; dicts = []; i = nl + 1; continue
+        if b"=" in line:
+            k, v = line.split(b"=", 1); i = nl + 1
+        else:
+            n = int.from_bytes(d[nl + 1:nl + 9], "little"); k, v = line, d[nl + 9:nl + 9 + n]; i = nl + 10 + n
+        k = k.decode(); v = v.decode("utf-8", "surrogateescape")
+        if k.startswith("_KERNEL_"):
+            dicts.append((k[8:], v))
+        elif k == "KMSG_DICT":
+            dicts.append(tuple(v.split("=", 1)))
+        else:
+            e[k] = v
+
+# Bytes that are not UTF-8 as \xNN; in the message also control characters but the tab, DEL and '\'.
+def esc(v, msg=False):
+    return "".join("\\x%02x" % (ord(c) - 0xdc00) if 0xdc80 <= ord(c) <= 0xdcff else
+                   "\\x%02x" % ord(c) if msg and c != "\t" and (c < " " or c in "\\\x7f") else c for c in v)
+
+got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+want = list(entries(sys.argv[1]))
+assert len(got) == len(want), (len(got), len(want))
+for w, g in zip(want, got):
+    pri, time, host, app, procid, msgid, sd, msg = g
+    sd = json.loads(sd); msg = json.loads('"%s"' % msg)
+    assert int(pri) == int(w.get("SYSLOG_FACILITY", 0)) * 8 + int(w["PRIORITY"]), (w, g)
+    t = datetime.datetime.fromtimestamp(int(w["__REALTIME_TIMESTAMP"]) / 1e6, datetime.timezone.utc)
+    assert time == t.strftime("%Y-%m-%dT%H:%M:%S.%f") + "Z", (time, w)
+    assert host == w["_HOSTNAME"] and app == w.get("SYSLOG_IDENTIFIER", "-"), (w, g)
+    assert procid == w.get("SYSLOG_PID", "-"), (w, g)
+    k = sd["kdmesg@32473"]
+    assert k["boot"] == w["_BOOT_ID"], (w, g)
+    if w.get("MESSAGE_ID") == "9ac1b3703093449dace9a589386bdafe":
+        l = sd["kdmesg-lost@32473"]; n, f = int(w["KDMESG_LOST"]), int(w["KDMESG_LOST_FIRST_SEQ"])
+        assert msgid == "kmsg-lost" and int(l["count"]) == n and int(l["first"]) == f, (w, g)
+        assert int(l["last"]) == f + n - 1 and l["cause"] == w["KDMESG_LOST_CAUSE"], (w, g)
+        assert msg == w["MESSAGE"], (w, g)
+        continue
+    assert msgid == "kmsg" and k["seq"] == w["SEQNUM"] and k["flags"] == w["KMSG_FLAGS"], (w, g)
+    assert k["mono"] == w["_SOURCE_MONOTONIC_TIMESTAMP"], (w, g)
+    caller = [f[7:] for f in w.get("KMSG_FIELDS", "").split(",") if f.startswith("caller=")]
+    assert k.get("caller") == (caller[0] if caller else None), (w, g)
+    # The dictionary: keys that are SD-NAMEs in kdmesg-dict, in order; the others as dict="KEY=VALUE"
+    # (repeated, of which mmpstrucdata's JSON keeps the last).
+    def sd_name(a):
+        return 0 < len(a) <= 32 and "\\" not in a and all(33 <= ord(c) <= 126 and c not in '="]' for c in a)
+    names = [(a, esc(b)) for a, b in w["dict"] if sd_name(a)]
+    others = [(esc(a), esc(b)) for a, b in w["dict"] if not sd_name(a)]
+    assert list(sd.get("kdmesg-dict@32473", {}).items()) == names, (w, g)
+    assert (tuple(k["dict"].split("=", 1)) == others[-1]) if others else "dict" not in k, (w, g)
+    # The message as the kernel escapes it: control characters and '\' as \xNN.
+    assert msg == esc(w["MESSAGE"], True), (msg, w["MESSAGE"])
+print("%d messages, every field as the export entry has it" % len(got))
+PY
+}
+
+@test "--upload relp:// a dump: rsyslog stores every record once, with its PRI, time, host, app-name and structured data, and the loss entries" {
+        local opts=(-K "$DATA/journal.kmsg" --boot-time @1700000000 --boot-id aba7d49a3f9a484a8905db37a872b9f5
+                    --hostname host1)
+        start_rsyslog
+        run --separate-stderr "$KDMESG" "${opts[@]}" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+        kill_rsyslog
+        "$KDMESG" "${opts[@]}" --format=export -q > "$BATS_TEST_TMPDIR/want"
+        # The upload also sends the loss of seq 0-9, rotated out before the dump was read (as upload.bats).
+        head -1 "$GOT" | grep -q $'\tkmsg-lost\t{ "kdmesg-lost@32473": { "count": "10", "first": "0", "last": "9", "cause": "rotated" }'
+        sed -i 1d "$GOT"
+        run check_fields "$BATS_TEST_TMPDIR/want"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "$output" = "14 messages, every field as the export entry has it" ]
+        # A record of a userspace facility: its PRI, its identifier and pid in the header.
+        grep -q $'^30\t2023-11-14T22:13:23.000000Z\thost1\tsystemd\t1\tkmsg\t' "$GOT"
+        # The gap of seq 22-23 as a message of its own.
+        grep -q $'^4\t2023-11-14T22:13:24.000000Z\thost1\tkdmesg\t-\tkmsg-lost\t{ "kdmesg-lost@32473": { "count": "2", "first": "22", "last": "23", "cause": "gap" }' "$GOT"
+}
+
+@test "--upload relp:// the emulated ring: quotes, backslashes, brackets and bytes that are not UTF-8 reach rsyslog's parser intact" {
+        emu_init 64
+        emu write 2
+        emu append 3 $'quote " backslash \\ bracket ] caf\xc3\xa9 \xff end\n SUBSYSTEM=x"y\\z]\n lower.key=v\xff'
+        KDMESG_BOOT_TIME=@1700000000 kdmesg_emu --format=export -q > "$BATS_TEST_TMPDIR/want"
+        start_rsyslog
+        KDMESG_BOOT_TIME=@1700000000 kdmesg_emu --upload "$URL" -q
+        kill_rsyslog
+        run check_fields "$BATS_TEST_TMPDIR/want"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "$output" = "3 messages, every field as the export entry has it" ]
+        # As rsyslog parsed it (mmpstrucdata), and the message valid UTF-8 with its bad byte escaped.
+        tail -1 "$GOT" | grep -qF '"kdmesg-dict@32473": { "SUBSYSTEM": "x\"y\\z]", "lower.key": "v\\xff" }'
+        tail -1 "$GOT" | grep -qF $'\tquote \\" backslash \\\\x5c bracket ] caf\xc3\xa9 \\\\xff end'
+        python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$GOT"
+        [ "$(tail -1 "$GOT" | cut -f1,4,6)" = $'3\tkernel\tkmsg' ]
+}
+
+@test "--upload relp:// --follow: rsyslog killed with kill -9 mid-stream and restarted, 3 times: 0 missing, 0 duplicates" {
+        local i
+        emu_init 16384
+        start_rsyslog
+        "$KMSG_EMU" write "$RING" 3000 1000 3>&- &
+        WPID=$!
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for i in 1 2 3; do
+                sleep "0.$((RANDOM % 4 + 4))"
+                kill_rsyslog KILL
+                sleep 0.3
+                start_rsyslog
+        done
+        wait "$WPID"
+        wait_seq 2999
+        for ((i = 0; i < 100; i++)); do [ "$(cursor_seq)" = 2999 ] && break; sleep 0.05; done
+        [ "$(cursor_seq)" = 2999 ]
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        kill_rsyslog
+        grep -q "^kdmesg: cannot upload to $URL: .*; retrying$" "$ERR"
+        run "$CHECK" 0 2999 0 0 < "$GOT"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=3000 duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload relp:// --follow: SIGTERM mid-stream and a restart with the cursor, 5 times: 0 missing, 0 duplicates" {
+        local i n
+        emu_init 65536
+        start_rsyslog
+        "$KMSG_EMU" write "$RING" 0 500 3>&- &
+        WPID=$!
+        for i in 1 2 3 4 5; do
+                n=$(emu get blocks)
+                KDMESG_UPLOAD_STOP_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+                emu wait blocks $((n + 1)) 30
+                wait_seq $(($(emu get next_seq) - 1))
+                sleep "0.$((RANDOM % 5 + 2))"
+                stop_bg TERM
+                [ "$STATUS" -eq 0 ]
+                [ -z "$(cat "$ERR")" ]
+        done
+        kill -TERM "$WPID"
+        wait "$WPID"
+        # The last run catches up and ends.
+        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill_rsyslog
+        LAST=$(($(emu get next_seq) - 1))
+        [ "$LAST" -ge 500 ]
+        [ "$(cursor_seq)" = "$LAST" ]
+        run "$CHECK" 0 "$LAST" 0 0 < "$GOT"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == "records=$((LAST + 1)) duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload relp://: what the ring overwrites while rsyslog is away arrives as a loss message of its own with the exact count and range" {
+        emu_init 32
+        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.
+        KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        emu write 300 300
+        start_rsyslog
+        wait_seq 299
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        kill_rsyslog
+        # Every seq is delivered or inside a loss message, never both; the loss messages' ranges are exact.
+        run "$CHECK" 0 299 0 0 < "$GOT"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" =~ lost=([0-9]+).*ranges=([0-9]+)-([0-9]+):overrun ]]
+        [ "${BASH_REMATCH[1]}" -ge 200 ]
+        first=${BASH_REMATCH[2]} last=${BASH_REMATCH[3]}
+        # The message says the same range, and the records on both sides of it arrived.
+        grep -q $'\tkdmesg\t-\tkmsg-lost\t.*"cause": "overrun".*\t-- '"$((last - first + 1))"" messages lost (seq $first-$last, " "$GOT"
+        grep -q "\"seq\": \"$((first - 1))\"" "$GOT"
+        grep -q "\"seq\": \"$((last + 1))\"" "$GOT"
+}
+
+@test "--upload relp://: a bad URL and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://127.0.0.1:0 -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://u:pw@127.0.0.1:1/x -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: cannot upload to $URL: cannot connect: the connection broke (tried 4 times)" ]
+        # Not linked; a machine without librelp is told what is missing.
+        run ldd "$KDMESG"
+        [[ "$output" != *librelp* ]]
+        command -v unshare >/dev/null || skip "no unshare"
+        unshare -m true 2>/dev/null || skip "no mount namespaces here"
+        lib=$(ldconfig -p | awk '$1 == "librelp.so.0" { print $NF; exit }')
+        [ -n "$lib" ] || skip "librelp.so.0 not in the linker cache"
+        run --separate-stderr unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@"' _ "$lib" \
+                "$KDMESG" -K "$DATA/basic.kmsg" --upload "$URL" --boot-time 0
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --upload relp:// needs librelp (librelp.so.0), which cannot be loaded: install librelp0" ]
+        [ -z "$output" ]
+}
