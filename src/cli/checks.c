@@ -9,6 +9,7 @@
 
 #include "base/i18n.h"
 #include "cli/options.h"
+#include "pipeline/upload-relp.h"
 
 /* The first of the reports (a SINK_BIT mask) in the table. */
 static const struct sink_info *first_report(unsigned reports) {
@@ -99,6 +100,9 @@ enum options_result options_check(struct options *o) {
                             : o->in.follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->tls_option && !o->upload)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
+        if (o->tls_option && upload_url_is_relp(o->upload))
+                return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload https://; relp:// has no TLS"),
+                                    o->tls_option);
         if (o->upload) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return options_fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --upload relp://HOST:PORT (relp+tls:// with TLS): each entry of a batch
- * as an RFC 5424 message (upload-rfc5424.c) to rsyslog's imrelp, with
- * librelp, which is loaded when used as libcurl is.
+ * --upload relp://HOST:PORT: each entry of a batch as an RFC 5424 message
+ * (upload-rfc5424.c) to rsyslog's imrelp, with librelp, which is loaded
+ * when used as libcurl is.  Without TLS: see upload_url_is_relp_tls().
  *
  * RELP acknowledges each message, but librelp's client calls do not say
  * which: relpCltSendSyslog() returns once the message is on its way, and
@@ -58,12 +58,6 @@ static struct {
         relpRetVal (*send_syslog)(relpClt_t *c, unsigned char *msg, size_t len);
         relpRetVal (*set_timeout)(relpClt_t *c, unsigned timeout);
         relpRetVal (*set_conn_timeout)(relpClt_t *c, int timeout);
-        relpRetVal (*enable_tls)(relpClt_t *c);
-        relpRetVal (*set_ca_cert)(relpClt_t *c, char *file);
-        relpRetVal (*set_own_cert)(relpClt_t *c, char *file);
-        relpRetVal (*set_priv_key)(relpClt_t *c, char *file);
-        relpRetVal (*set_auth_mode)(relpClt_t *c, char *mode);
-        relpRetVal (*add_permitted_peer)(relpClt_t *c, char *peer);
 } lr;
 
 /* POSIX's way to store what dlsym() returns into a function pointer. */
@@ -82,11 +76,7 @@ static int load_relp(void) {
             !LOAD(h, set_shutdown_ptr, "relpEngineSetShutdownImmdtPtr") ||
             !LOAD(h, clt_construct, "relpEngineCltConstruct") || !LOAD(h, clt_destruct, "relpEngineCltDestruct") ||
             !LOAD(h, connect, "relpCltConnect") || !LOAD(h, send_syslog, "relpCltSendSyslog") ||
-            !LOAD(h, set_timeout, "relpCltSetTimeout") || !LOAD(h, set_conn_timeout, "relpCltSetConnTimeout") ||
-            !LOAD(h, enable_tls, "relpCltEnableTLS") || !LOAD(h, set_ca_cert, "relpCltSetCACert") ||
-            !LOAD(h, set_own_cert, "relpCltSetOwnCert") || !LOAD(h, set_priv_key, "relpCltSetPrivKey") ||
-            !LOAD(h, set_auth_mode, "relpCltSetAuthMode") ||
-            !LOAD(h, add_permitted_peer, "relpCltAddPermittedPeer")) {
+            !LOAD(h, set_timeout, "relpCltSetTimeout") || !LOAD(h, set_conn_timeout, "relpCltSetConnTimeout")) {
                 dlclose(h);
                 memset(&lr, 0, sizeof(lr));
                 return -ELIBBAD;
@@ -98,7 +88,6 @@ struct relp {
         struct upload_transport base;
         struct export_machine machine;
         struct relp_url url;
-        const char *trust, *key, *cert;
         unsigned timeout_s;
         relpEngine_t *engine;
         int shutdown; /* librelp's: give up waiting now */
@@ -161,17 +150,6 @@ static const char *relp_error(relpRetVal e) {
                 return "no answer in time";
         case RELP_RET_OUT_OF_MEMORY:
                 return "out of memory";
-        case RELP_RET_ERR_TLS_SETUP:
-        case RELP_RET_ERR_TLS:
-        case RELP_RET_ERR_TLS_HANDS:
-                return "the TLS handshake failed";
-        case RELP_RET_AUTH_ERR_NAME:
-        case RELP_RET_AUTH_ERR_FP:
-        case RELP_RET_AUTH_NO_CERT:
-        case RELP_RET_AUTH_CERT_INVL:
-                return "the server's certificate is not trusted";
-        case RELP_RET_ERR_NO_TLS:
-                return "librelp was built without TLS";
         case RELP_RET_RQD_FEAT_MISSING:
         case RELP_RET_INCOMPAT_OFFERS:
                 return "the server does not take syslog messages over RELP";
@@ -223,7 +201,7 @@ static int make_messages(struct relp *r, const char *buf, const size_t *unit_len
         return 0;
 }
 
-/* A client for one session, TLS set up for relp+tls://. */
+/* A client for one session. */
 static relpRetVal new_client(struct relp *r, relpClt_t **ret) {
         relpClt_t *c = NULL;
         relpRetVal e;
@@ -233,25 +211,6 @@ static relpRetVal new_client(struct relp *r, relpClt_t **ret) {
                 return e;
         lr.set_timeout(c, r->timeout_s);
         lr.set_conn_timeout(c, 10);
-        if (r->url.tls) {
-                e = lr.enable_tls(c);
-                /* --trust FILE: the server's certificate is signed by it and names the host; all: no check. */
-                if (e == RELP_RET_OK && r->trust && strcmp(r->trust, "all") != 0) {
-                        e = lr.set_ca_cert(c, (char *)r->trust);
-                        if (e == RELP_RET_OK)
-                                e = lr.set_auth_mode(c, (char *)"name");
-                        if (e == RELP_RET_OK)
-                                e = lr.add_permitted_peer(c, r->url.host);
-                }
-                if (e == RELP_RET_OK && r->cert)
-                        e = lr.set_own_cert(c, (char *)r->cert);
-                if (e == RELP_RET_OK && r->key)
-                        e = lr.set_priv_key(c, (char *)r->key);
-        }
-        if (e != RELP_RET_OK) {
-                lr.clt_destruct(r->engine, &c);
-                return e;
-        }
         *ret = c;
         return RELP_RET_OK;
 }
@@ -285,7 +244,7 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
                 lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
                 say(why, why_size, "cannot connect", e);
-                return relp_error(e) && strstr(relp_error(e), "certificate") ? UPLOAD_BROKEN : UPLOAD_RETRY;
+                return UPLOAD_RETRY;
         }
         if (r->open_code != CODE_OK) {
                 lr.clt_destruct(r->engine, &c);
@@ -342,14 +301,18 @@ bool upload_url_is_relp(const char *url) {
         return strncmp(url, "relp://", 7) == 0 || strncmp(url, "relp+tls://", 11) == 0;
 }
 
+bool upload_url_is_relp_tls(const char *url) {
+        return strncmp(url, "relp+tls://", 11) == 0;
+}
+
 int upload_relp_parse_url(const char *url, struct relp_url *ret) {
-        struct relp_url u = {.tls = strncmp(url, "relp+tls://", 11) == 0};
+        struct relp_url u = {{0}};
         const char *p, *host, *end;
         size_t n;
 
-        if (!upload_url_is_relp(url))
+        if (strncmp(url, "relp://", 7) != 0)
                 return -EINVAL;
-        p = url + (u.tls ? 11 : 7);
+        p = url + 7;
         if (*p == '[') {
                 host = p + 1;
                 end = strchr(host, ']');
@@ -395,9 +358,6 @@ int upload_relp_new(const struct upload_config *cfg, struct upload_transport **r
                 return -ENOMEM;
         r->base.ops = &relp_ops;
         r->machine = cfg->machine;
-        r->trust = cfg->trust;
-        r->key = cfg->key;
-        r->cert = cfg->cert;
         r->timeout_s = cfg->request_ms / 1000 + (cfg->request_ms % 1000 != 0);
         e = upload_relp_parse_url(cfg->url, &r->url);
         if (e == 0 && lr.engine_construct(&r->engine) != RELP_RET_OK)

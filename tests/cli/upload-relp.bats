@@ -269,13 +269,20 @@ PY
         grep -q "\"seq\": \"$((last + 1))\"" "$GOT"
 }
 
-@test "--upload relp://: a bad URL and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
+@test "--upload relp://: a bad URL, relp+tls:// and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://127.0.0.1:0 -q
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://u:pw@127.0.0.1:1/x -q
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT)" ]
+        # No TLS: said, not half done.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp+tls://127.0.0.1:1 -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --upload cannot send RELP over TLS (relp+tls://): use relp:// through a TLS tunnel, or https://" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp://127.0.0.1:1 --trust all -q
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --trust is for --upload https://; relp:// has no TLS" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" -q
         [ "$status" -eq 1 ]
         [ -z "$output" ]
