@@ -300,3 +300,24 @@ PY
         [ "$stderr" = "kdmesg: --upload relp:// needs librelp (librelp.so.0), which cannot be loaded: install librelp0" ]
         [ -z "$output" ]
 }
+
+@test "--upload relp://: the rsyslog configuration of the man page takes the messages and stores their fields" {
+        local man="$TESTS/../man/kdmesg.1.scd"
+        # The block from the man page, on this test's port and file (scdoc's "\\" is a backslash).
+        {
+                echo "global(workDirectory=\"$R/work\")"
+                sed -n '/^main_queue(queue.type="Direct")$/,/^}$/p; /^ruleset(name="kdmesg") {$/,/^}$/p' "$man" |
+                        sed 's/\\\\/\\/g'
+        } | sed "s|port=\"2514\"|address=\"127.0.0.1\" port=\"$PORT\"|; s|/var/log/kdmesg/kernel.log|$GOT|" \
+                > "$R/rsyslog.conf"
+        grep -q '^template(name="kdmesg" type="list") {$' "$R/rsyslog.conf"
+        grep -q 'action(type="omfile"' "$R/rsyslog.conf"
+        start_rsyslog
+        "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @1700000000 --boot-id aba7d49a3f9a484a8905db37a872b9f5 \
+                --hostname host1 --upload "relp://127.0.0.1:$PORT/" -q
+        kill_rsyslog
+        cat "$GOT"
+        [ "$(wc -l < "$GOT")" -eq 15 ]
+        grep -qxF '2023-11-14T22:13:21.500000Z host1 kern.err kernel kmsg { "kdmesg@32473": { "seq": "11", "mono": "1500000", "flags": "-", "caller": "T7", "boot": "aba7d49a3f9a484a8905db37a872b9f5" }, "kdmesg-dict@32473": { "SUBSYSTEM": "usb", "DEVICE": "c189:130" } } usb 2-1.4: device descriptor read/64, error -71' "$GOT"
+        grep -qxF '2023-11-14T22:13:24.000000Z host1 kern.warning kdmesg kmsg-lost { "kdmesg-lost@32473": { "count": "2", "first": "22", "last": "23", "cause": "gap" }, "kdmesg@32473": { "boot": "aba7d49a3f9a484a8905db37a872b9f5" } } -- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --' "$GOT"
+}
