@@ -348,8 +348,7 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
                 if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0 &&
                     !upload_url_is_relp(arg))
                         return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected http://, https://, relp:// or "
-                                              "relp+tls://)"),
+                                            _("bad URL '%s' for --upload (expected http://, https:// or relp://)"),
                                             upload_url_shown(arg, shown, sizeof(shown)));
                 if (upload_url_is_relp_tls(arg))
                         return options_fail(o, OPTIONS_FAILED,

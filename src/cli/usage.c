@@ -161,7 +161,9 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(_("\nShipping to a collector:\n"), o);
         fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
-                "                               (http:// or https://host:port); no stdout\n"),
+                "                               (http:// or https://host:port), or RFC 5424\n"
+                "                               over RELP to rsyslog's imrelp (relp://host:port,\n"
+                "                               no TLS); no stdout\n"),
               o);
         fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
         fputs(_("     --key <file>            client key in PEM (https)\n"), o);
