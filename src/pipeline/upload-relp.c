@@ -24,6 +24,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <librelp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,44 +42,43 @@
 #define TXNR_OPEN 1
 #define TXNR_FIRST_MESSAGE 2
 #define CODE_OK 200
-
 /*
- * librelp's calls, found once per process as the library is loaded once
- * (as libcurl's are in upload-http.c).
+ * librelp waits for each answer in one poll() that nothing interrupts: a
+ * collector that takes the connection and does not answer holds the
+ * sender (and a stop) this long at most, or KDMESG_UPLOAD_TIMEOUT_MS if
+ * less.  Then the session is broken off and the batch retried.
  */
-static struct {
+#define RELP_WAIT_S 10u
+
+/* librelp's calls, found when the transport is made (the library stays loaded). */
+struct relp_calls {
         relpRetVal (*engine_construct)(relpEngine_t **e);
         relpRetVal (*engine_destruct)(relpEngine_t **e);
         relpRetVal (*set_dbgprint)(relpEngine_t *e, void (*f)(char *fmt, ...));
         relpRetVal (*set_enable_cmd)(relpEngine_t *e, unsigned char *cmd, relpCmdEnaState_t state);
-        void (*set_shutdown_ptr)(relpEngine_t *e, int *p);
         relpRetVal (*clt_construct)(relpEngine_t *e, relpClt_t **c);
         relpRetVal (*clt_destruct)(relpEngine_t *e, relpClt_t **c);
         relpRetVal (*connect)(relpClt_t *c, int family, unsigned char *port, unsigned char *host);
         relpRetVal (*send_syslog)(relpClt_t *c, unsigned char *msg, size_t len);
         relpRetVal (*set_timeout)(relpClt_t *c, unsigned timeout);
         relpRetVal (*set_conn_timeout)(relpClt_t *c, int timeout);
-} lr;
+};
 
 /* POSIX's way to store what dlsym() returns into a function pointer. */
-#define LOAD(h, slot, name) (*(void **)&(lr.slot) = dlsym(h, name))
+#define LOAD(h, slot, name) (*(void **)&(lr->slot) = dlsym(h, name))
 
-static int load_relp(void) {
+static int load_relp(struct relp_calls *lr) {
         void *h;
 
-        if (lr.engine_construct)
-                return 0;
         h = dlopen(UPLOAD_LIBRELP, RTLD_NOW | RTLD_LOCAL);
         if (!h)
                 return -ELIBACC;
         if (!LOAD(h, engine_construct, "relpEngineConstruct") || !LOAD(h, engine_destruct, "relpEngineDestruct") ||
             !LOAD(h, set_dbgprint, "relpEngineSetDbgprint") || !LOAD(h, set_enable_cmd, "relpEngineSetEnableCmd") ||
-            !LOAD(h, set_shutdown_ptr, "relpEngineSetShutdownImmdtPtr") ||
             !LOAD(h, clt_construct, "relpEngineCltConstruct") || !LOAD(h, clt_destruct, "relpEngineCltDestruct") ||
             !LOAD(h, connect, "relpCltConnect") || !LOAD(h, send_syslog, "relpCltSendSyslog") ||
             !LOAD(h, set_timeout, "relpCltSetTimeout") || !LOAD(h, set_conn_timeout, "relpCltSetConnTimeout")) {
                 dlclose(h);
-                memset(&lr, 0, sizeof(lr));
                 return -ELIBBAD;
         }
         return 0;
@@ -86,11 +86,11 @@ static int load_relp(void) {
 
 struct relp {
         struct upload_transport base;
+        struct relp_calls lr;
         struct export_machine machine;
         struct relp_url url;
         unsigned timeout_s;
         relpEngine_t *engine;
-        int shutdown; /* librelp's: give up waiting now */
 
         /* The messages of the batch being sent, one after the other. */
         char *msgs;
@@ -106,9 +106,10 @@ struct relp {
 };
 
 /*
- * The session librelp is working for: its debug function has no pointer
- * of the caller's.  Only the sender thread calls librelp, one transport
- * per process.
+ * The transport librelp is working for, while it sends a batch: the one
+ * mutable static here, as librelp's debug function, where the answers
+ * are, gets no pointer of the caller's.  Only the sender thread calls
+ * librelp, and there is one transport per process.
  */
 static struct relp *relp_current;
 
@@ -120,12 +121,8 @@ static void on_debug(char *fmt, ...) {
 
         if (!r)
                 return;
-        if (strcmp(fmt, RSP_FORMAT) != 0) {
-                /* librelp waits for an answer: give up when the sender is told to stop. */
-                if (strncmp(fmt, "relpSessWaitRsp", 15) == 0 && r->base.stop && r->base.stop(r->base.stop_data))
-                        r->shutdown = 1;
+        if (strcmp(fmt, RSP_FORMAT) != 0)
                 return;
-        }
         va_start(ap, fmt);
         txnr = va_arg(ap, int);
         code = va_arg(ap, int);
@@ -206,11 +203,11 @@ static relpRetVal new_client(struct relp *r, relpClt_t **ret) {
         relpClt_t *c = NULL;
         relpRetVal e;
 
-        e = lr.clt_construct(r->engine, &c);
+        e = r->lr.clt_construct(r->engine, &c);
         if (e != RELP_RET_OK)
                 return e;
-        lr.set_timeout(c, r->timeout_s);
-        lr.set_conn_timeout(c, 10);
+        r->lr.set_timeout(c, r->timeout_s);
+        r->lr.set_conn_timeout(c, 10);
         *ret = c;
         return RELP_RET_OK;
 }
@@ -231,7 +228,6 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
         }
         r->open_code = 0;
         r->answer[0] = '\0';
-        r->shutdown = 0;
         relp_current = r;
         e = new_client(r, &c);
         if (e != RELP_RET_OK) {
@@ -239,23 +235,23 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
                 say(why, why_size, "cannot set up the session", e);
                 return e == RELP_RET_OUT_OF_MEMORY ? UPLOAD_RETRY : UPLOAD_BROKEN;
         }
-        e = lr.connect(c, AF_UNSPEC, (unsigned char *)r->url.port, (unsigned char *)r->url.host);
+        e = r->lr.connect(c, AF_UNSPEC, (unsigned char *)r->url.port, (unsigned char *)r->url.host);
         if (e != RELP_RET_OK) {
-                lr.clt_destruct(r->engine, &c);
+                r->lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
                 say(why, why_size, "cannot connect", e);
                 return UPLOAD_RETRY;
         }
         if (r->open_code != CODE_OK) {
-                lr.clt_destruct(r->engine, &c);
+                r->lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
                 snprintf(why, why_size, "this librelp does not say which messages the server acknowledged");
                 return UPLOAD_BROKEN;
         }
         for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++)
-                e = lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
+                e = r->lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
         /* The close waits for the answers to everything sent. */
-        lr.clt_destruct(r->engine, &c);
+        r->lr.clt_destruct(r->engine, &c);
         relp_current = NULL;
         for (k = 0; k < r->n && r->m[k].code == CODE_OK; k++)
                 ;
@@ -284,7 +280,7 @@ static void relp_free(struct upload_transport *t) {
         if (!r)
                 return;
         if (r->engine)
-                lr.engine_destruct(&r->engine);
+                r->lr.engine_destruct(&r->engine);
         free(r->msgs);
         free(r->m);
         free(r);
@@ -350,25 +346,28 @@ int upload_relp_new(const struct upload_config *cfg, struct upload_transport **r
         struct relp *r;
         int e;
 
-        e = load_relp();
-        if (e < 0)
-                return e;
         r = calloc(1, sizeof(*r));
         if (!r)
                 return -ENOMEM;
+        e = load_relp(&r->lr);
+        if (e < 0) {
+                free(r);
+                return e;
+        }
         r->base.ops = &relp_ops;
         r->machine = cfg->machine;
         r->timeout_s = cfg->request_ms / 1000 + (cfg->request_ms % 1000 != 0);
+        if (r->timeout_s > RELP_WAIT_S)
+                r->timeout_s = RELP_WAIT_S;
         e = upload_relp_parse_url(cfg->url, &r->url);
-        if (e == 0 && lr.engine_construct(&r->engine) != RELP_RET_OK)
+        if (e == 0 && r->lr.engine_construct(&r->engine) != RELP_RET_OK)
                 e = -ENOMEM;
         if (e < 0) {
                 relp_free(&r->base);
                 return e;
         }
-        lr.set_dbgprint(r->engine, on_debug);
-        lr.set_enable_cmd(r->engine, (unsigned char *)"syslog", eRelpCmdState_Required);
-        lr.set_shutdown_ptr(r->engine, &r->shutdown);
+        r->lr.set_dbgprint(r->engine, on_debug);
+        r->lr.set_enable_cmd(r->engine, (unsigned char *)"syslog", eRelpCmdState_Required);
         *ret = &r->base;
         return 0;
 }
