@@ -20,9 +20,7 @@
  * Another answer than 200 is the collector refusing a message (imrelp
  * answers 500 when it cannot take it): UPLOAD_DROPPED, so upload.c sends
  * the rest one at a time and puts a loss entry in the place of one that is
- * refused again.  The messages after it were on their way and may have
- * been acknowledged: those are kept (the done list) and not sent again
- * when the batch comes back, only counted as acknowledged.
+ * refused again.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -103,17 +101,6 @@ struct relp {
                 int code;    /* the collector's answer; 0: none yet */
         } *m;
         size_t n, m_cap;
-        size_t *sent; /* the message of each transaction from TXNR_FIRST_MESSAGE on */
-        size_t n_sent;
-        /*
-         * Messages acknowledged after one the collector refused: the
-         * batch is sent again from the refused one, and these, met again
-         * in that order, are not (done_at: the next to meet).
-         */
-        char *done;
-        size_t done_len, done_cap;
-        size_t *done_end; /* where each one ends in done */
-        size_t n_done, done_at, done_end_cap;
         int open_code;
         char answer[80]; /* the text of the first answer that was no 200 */
 };
@@ -143,8 +130,8 @@ static void on_debug(char *fmt, ...) {
         va_end(ap);
         if (txnr == TXNR_OPEN)
                 r->open_code = code;
-        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->n_sent) {
-                r->m[r->sent[txnr - TXNR_FIRST_MESSAGE]].code = code;
+        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->n) {
+                r->m[txnr - TXNR_FIRST_MESSAGE].code = code;
                 if (code != CODE_OK && !r->answer[0])
                         snprintf(r->answer, sizeof(r->answer), "%d %s", code, text ? text : "");
         }
@@ -198,15 +185,10 @@ static int make_messages(struct relp *r, const char *buf, const size_t *unit_len
                         if (r->n == r->m_cap) {
                                 size_t c = r->m_cap ? r->m_cap * 2 : 256;
                                 struct message *p = realloc(r->m, c * sizeof(*p));
-                                size_t *q;
 
                                 if (!p)
                                         return -ENOMEM;
                                 r->m = p;
-                                q = realloc(r->sent, c * sizeof(*q));
-                                if (!q)
-                                        return -ENOMEM;
-                                r->sent = q;
                                 r->m_cap = c;
                         }
                         r->m[r->n++] = (struct message){start, r->msgs_len - start, u, 0};
@@ -230,70 +212,6 @@ static relpRetVal new_client(struct relp *r, relpClt_t **ret) {
         return RELP_RET_OK;
 }
 
-/* The next message acknowledged after a refused one, if it is message i: acknowledged already. */
-static bool done_before(struct relp *r, size_t i) {
-        size_t start = r->done_at ? r->done_end[r->done_at - 1] : 0;
-
-        if (r->done_at == r->n_done || r->done_end[r->done_at] - start != r->m[i].len ||
-            memcmp(r->done + start, r->msgs + r->m[i].start, r->m[i].len) != 0)
-                return false;
-        r->done_at++;
-        return true;
-}
-
-/*
- * After a send: the messages met again leave the list; those acknowledged
- * after the first one that was not join it, before the rest.  At most
- * DONE_MAX bytes are kept (past that, the oldest go: sent twice at worst).
- * 0 or -ENOMEM.
- */
-#define DONE_MAX (4u * UPLOAD_BATCH_MAX)
-static int done_update(struct relp *r, size_t k) {
-        size_t i, n = 0, len = 0, skip = r->done_at ? r->done_end[r->done_at - 1] : 0, *ends;
-        char *p;
-
-        for (i = k; i < r->n; i++)
-                if (r->m[i].code == CODE_OK) {
-                        n++;
-                        len += r->m[i].len;
-                }
-        if (n == 0 && r->done_at == 0)
-                return 0;
-        n += r->n_done - r->done_at;
-        len += r->done_len - skip;
-        p = malloc(len ? len : 1);
-        ends = malloc((n ? n : 1) * sizeof(*ends));
-        if (!p || !ends) {
-                free(p);
-                free(ends);
-                return -ENOMEM;
-        }
-        len = 0;
-        n = 0;
-        for (i = k; i < r->n; i++)
-                if (r->m[i].code == CODE_OK) {
-                        memcpy(p + len, r->msgs + r->m[i].start, r->m[i].len);
-                        len += r->m[i].len;
-                        ends[n++] = len;
-                }
-        for (i = r->done_at; i < r->n_done; i++) {
-                memcpy(p + len, r->done + (i ? r->done_end[i - 1] : 0), r->done_end[i] - (i ? r->done_end[i - 1] : 0));
-                len += r->done_end[i] - (i ? r->done_end[i - 1] : 0);
-                ends[n++] = len;
-        }
-        free(r->done);
-        free(r->done_end);
-        r->done = p;
-        r->done_len = r->done_cap = len;
-        r->done_end = ends;
-        r->n_done = r->done_end_cap = n;
-        r->done_at = 0;
-        /* Bounded: the oldest go. */
-        while (r->n_done > 0 && r->done_len - (r->done_at ? r->done_end[r->done_at - 1] : 0) > DONE_MAX)
-                r->done_at++;
-        return 0;
-}
-
 static enum upload_result relp_send(struct upload_transport *t, const char *buf, size_t len, const size_t *unit_len,
                                     size_t n_units, size_t *ret_acked, char *why, size_t why_size) {
         struct relp *r = (struct relp *)t;
@@ -310,22 +228,10 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
         }
         r->open_code = 0;
         r->answer[0] = '\0';
-        r->n_sent = 0;
-        for (i = 0, k = 0; i < r->n; i++)
-                if (done_before(r, i)) {
-                        r->m[i].code = CODE_OK;
-                        k++;
-                }
-        if (k == r->n) {
-                /* All were acknowledged already. */
-                *ret_acked = n_units;
-                return done_update(r, r->n) < 0 ? UPLOAD_RETRY : UPLOAD_OK;
-        }
         relp_current = r;
         e = new_client(r, &c);
         if (e != RELP_RET_OK) {
                 relp_current = NULL;
-                (void)done_update(r, 0);
                 say(why, why_size, "cannot set up the session", e);
                 return e == RELP_RET_OUT_OF_MEMORY ? UPLOAD_RETRY : UPLOAD_BROKEN;
         }
@@ -333,33 +239,23 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
         if (e != RELP_RET_OK) {
                 r->lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
-                (void)done_update(r, 0);
                 say(why, why_size, "cannot connect", e);
                 return UPLOAD_RETRY;
         }
         if (r->open_code != CODE_OK) {
                 r->lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
-                (void)done_update(r, 0);
                 snprintf(why, why_size, "this librelp does not say which messages the server acknowledged");
                 return UPLOAD_BROKEN;
         }
-        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++) {
-                if (r->m[i].code == CODE_OK)
-                        continue;
-                r->sent[r->n_sent++] = i;
+        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++)
                 e = r->lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
-        }
         /* The close waits for the answers to everything sent. */
         r->lr.clt_destruct(r->engine, &c);
         relp_current = NULL;
         for (k = 0; k < r->n && r->m[k].code == CODE_OK; k++)
                 ;
         *ret_acked = k == r->n ? n_units : r->m[k].unit;
-        if (done_update(r, k) < 0) {
-                snprintf(why, why_size, "%s", strerror(ENOMEM));
-                return UPLOAD_RETRY;
-        }
         if (k == r->n)
                 return UPLOAD_OK;
         if (r->m[k].code != 0) {
@@ -387,9 +283,6 @@ static void relp_free(struct upload_transport *t) {
                 r->lr.engine_destruct(&r->engine);
         free(r->msgs);
         free(r->m);
-        free(r->sent);
-        free(r->done);
-        free(r->done_end);
         free(r);
 }
 
