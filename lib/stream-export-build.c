@@ -6,7 +6,8 @@
  * KMSG_MERGED is the field kdmesg --format=export writes the fields past
  * the collector's limit of fields per entry into (journald takes 1024):
  * one NAME=VALUE line each, separated by newlines, usually in the binary
- * form.  It is opened where it stands, each line taken as that field of
+ * form; \xNN in a value is the byte NN (the writer escapes a value's
+ * newlines and backslashes so, and a newline must not start a field).  It is opened where it stands, each line taken as that field of
  * the entry would be, in order: the writer merges the last fields of the
  * dictionary (and of the device links and carried fields) and writes
  * KMSG_MERGED after those it did not merge, so the dictionary comes back
@@ -197,9 +198,9 @@ static int merged_bad(struct build *b, const char *q, size_t n, const char *why)
 }
 
 /* The lines of KMSG_MERGED, each a field of the entry in its place. */
-static int merged(struct build *b, const char *val, size_t vlen) {
-        const char *end = val + vlen, *q = val;
-        size_t n = 0;
+static int merged(struct build *b, const char *mval, size_t mlen) {
+        const char *end = mval + mlen, *q = mval, *val;
+        size_t n = 0, vlen;
         int e;
 
         while (q < end) {
@@ -217,7 +218,19 @@ static int merged(struct build *b, const char *val, size_t vlen) {
                         return merged_bad(b, q, n, "NAME is empty or holds a byte other than A-Z, a-z, 0-9 and _");
                 if (key_is(q, klen, "KMSG_MERGED"))
                         return merged_bad(b, q, n, "KMSG_MERGED inside KMSG_MERGED");
-                e = field(b, q, klen, eq + 1, (size_t)(nl - eq - 1));
+                val = eq + 1;
+                vlen = (size_t)(nl - val);
+                /* The writer's \x0a and \x5c (and any \xNN) decoded: never a line of its own. */
+                if (memchr(val, '\\', vlen)) {
+                        char *d = malloc(vlen ? vlen : 1);
+
+                        if (!d)
+                                return -ENOMEM;
+                        vlen = kmsg_unescape(d, val, vlen);
+                        e = field(b, q, klen, d, vlen);
+                        free(d);
+                } else
+                        e = field(b, q, klen, val, vlen);
                 if (e == -EBADMSG)
                         return merged_bad(b, q, n, b->why);
                 if (e < 0)

@@ -5,8 +5,10 @@
  * little-endian u64 length, the bytes, "\n".  journald and
  * systemd-journal-remote take at most EXPORT_FIELDS_MAX fields per entry
  * and drop the connection at an entry with more: the fields a record can
- * have many of go past that into one, KMSG_MERGED, written last; kdmesg -K
- * reads its lines back as those fields (lib/stream-export-build.c).
+ * have many of go past that into one, KMSG_MERGED, written last, a line
+ * NAME=VALUE each, the value's newlines and backslashes written \x0a and
+ * \x5c; kdmesg -K reads its lines back as those fields
+ * (lib/stream-export-build.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +82,8 @@ void export_field_u64(struct export_entry *e, const char *key, uint64_t v) {
 }
 
 void export_var_field(struct export_entry *e, const char *key, const char *val, size_t len) {
-        size_t k = strlen(key), need;
+        size_t k = strlen(key), need, i, esc;
+        char *d;
 
         if (!e->limited || e->budget > 0) {
                 if (e->limited)
@@ -88,7 +91,10 @@ void export_var_field(struct export_entry *e, const char *key, const char *val, 
                 export_field(e, key, val, len);
                 return;
         }
-        need = e->merged_len + k + 1 + len + 1;
+        /* A value's newlines and backslashes as \x0a and \x5c: a newline would start a line, a field, of its own. */
+        for (i = 0, esc = 0; i < len; i++)
+                esc += val[i] == '\n' || val[i] == '\\';
+        need = e->merged_len + k + 1 + len + 3 * esc + 1;
         if (need > e->merged_cap) {
                 size_t cap = e->merged_cap ? e->merged_cap : 4096;
                 char *p;
@@ -105,7 +111,15 @@ void export_var_field(struct export_entry *e, const char *key, const char *val, 
         }
         memcpy(e->merged + e->merged_len, key, k);
         e->merged[e->merged_len + k] = '=';
-        memcpy(e->merged + e->merged_len + k + 1, val, len);
+        if (esc == 0)
+                memcpy(e->merged + e->merged_len + k + 1, val, len);
+        for (i = 0, d = e->merged + e->merged_len + k + 1; esc > 0 && i < len; i++) {
+                if (val[i] == '\n' || val[i] == '\\') {
+                        memcpy(d, val[i] == '\n' ? "\\x0a" : "\\x5c", 4);
+                        d += 4;
+                } else
+                        *d++ = val[i];
+        }
         e->merged[need - 1] = '\n';
         e->merged_len = need;
         e->n_merged++;

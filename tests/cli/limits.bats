@@ -105,8 +105,9 @@ sys.stdout.write("{\"seq\":0,\"msg\":\"" + "\\u0001" * 400000 + "\"}\n{\"seq\":1
 
 @test "limits: the fields past KDMESG_JOURNAL_FIELDS_MAX go into KMSG_MERGED and read back as they were, in order" {
         local d="$BATS_TEST_TMPDIR"
-        # 40 dictionary lines: _KERNEL_ keys, keys for KMSG_DICT (one with '='), values with a tab, a
-        # control byte, a NUL, a CR, a byte that is no UTF-8 and one that is.
+        # 42 dictionary lines: _KERNEL_ keys, keys for KMSG_DICT (one with '='), values with a tab, a
+        # control byte, a NUL, a CR, a byte that is no UTF-8 and one that is, newlines before text
+        # that reads as a field, backslashes before text that reads as an escape.
         python3 - "$d/dict.kmsg" <<'PY'
 import sys
 out = ["6,0,1000,-;many keys\n"]
@@ -117,13 +118,16 @@ for i in range(40):
         out.append(" low.key-%d=tab\\x09ctl\\x01nul\\x00cr\\x0d hi\\xff \\xc2\\xb0\n" % i)
     else:
         out.append(" k\\x3d%d=a=b\n" % i)
+# Values with newlines that look like fields, and backslashes (a field each, never more).
+out.append(" nl=a\\x0aSEQNUM=99\\x0a_KERNEL_X=y\\x0a\n")
+out.append(" bs=C:\\x5cx41 \\x5c\\x5c\\x0a\n")
 out.append("6,1,2000,-;after\n SUBSYSTEM=pci\n DEVICE=+pci:0000:00:02.0\n")
 open(sys.argv[1], "w").write("".join(out))
 PY
         "$KDMESG" -K "$d/dict.kmsg" --format=kmsg > "$d/want"
         run --separate-stderr env KDMESG_JOURNAL_FIELDS_MAX=16 "$KDMESG" -K "$d/dict.kmsg" --format=export
         [ "$status" -eq 0 ]
-        [ "$stderr" = "kdmesg: seq 0: 36 fields past the collector's limit of fields per entry go into KMSG_MERGED" ]
+        [ "$stderr" = "kdmesg: seq 0: 38 fields past the collector's limit of fields per entry go into KMSG_MERGED" ]
         env KDMESG_JOURNAL_FIELDS_MAX=16 "$KDMESG" -K "$d/dict.kmsg" --format=export > "$d/x" 2>/dev/null
         [ "$(grep -ac '^KMSG_MERGED$' "$d/x")" -eq 1 ]
         run --separate-stderr "$KDMESG" -K "$d/x" --format=kmsg

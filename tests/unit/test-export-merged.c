@@ -51,7 +51,7 @@ TEST(export_merged_forms_and_order) {
         /* 6-11: every kind the writer merges; a value holds a tab, a CR, a NUL and a byte that is no UTF-8. */
         n += PUT_BIN(buf + n, "KMSG_MERGED",
                      "_KERNEL_B=2\n"
-                     "KMSG_DICT=k\\x3dx=v=w\n"
+                     "KMSG_DICT=k\\x5cx3dx=v=w\n"
                      "_KERNEL_C=tab\tcr\rnul\0x\xff\n"
                      "_UDEV_DEVLINK=/dev/disk/by-id/a\n"
                      "CUSTOM=a=b");
@@ -90,6 +90,26 @@ TEST(export_merged_forms_and_order) {
         /* Found by format detection too. */
         t = read_mem(buf, n, KMSG_FORMAT_AUTO, 0, 0, 0, NULL);
         CHECK(strncmp(t, "R@1 seq=1 flags=- fields= msg=m |SUBSYSTEM=pci |A=1 |B=2", 56) == 0);
+        free(t);
+}
+
+/* \xNN in a merged value is the byte: a newline the writer escaped stays in its value, never a field of its own. */
+TEST(export_merged_escapes) {
+        static char buf[1024];
+        size_t n = 0;
+        char *t;
+
+        n += put(buf + n, "SEQNUM=1\nMESSAGE=a\n"
+                          "KMSG_MERGED=_KERNEL_A=x\\x0aSEQNUM=7\\x0a\n"
+                          "\n"
+                          "SEQNUM=2\nMESSAGE=b\n"
+                          "KMSG_MERGED=_KERNEL_B=C:\\x5cx41 \\x5c\\x5c \\q \\x4\n"
+                          "\n");
+        t = check_all_boundaries(__FILE__, __LINE__, buf, n, KMSG_FORMAT_EXPORT, 0);
+        check_transcript(__FILE__, __LINE__, t,
+                         "R@1 seq=1 flags= fields= msg=a |A=x\\0aSEQNUM=7\\0a\n"
+                         "R@5 seq=2 flags= fields= msg=b |B=C:\\5cx41 \\5c\\5c \\5cq \\5cx4\n"
+                         "EOF\n");
         free(t);
 }
 
