@@ -188,7 +188,6 @@ bool seq_starts_boot(const struct kmsg_seqtrack *t, const struct kmsg_record *r)
 }
 
 void seq_accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
-        struct slot *s = &t->ring[r->seqnum % SEQ_WINDOW];
         const char *id = boot_id_of(r);
 
         if (id && (!t->boot_id || strcmp(id, t->boot_id) != 0)) {
@@ -202,14 +201,7 @@ void seq_accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t f
                 }
         }
 
-        s->seq = r->seqnum;
-        s->fp = fp;
-        s->segment = (uint32_t)t->segments;
-        t->have_prev = t->have_last;
-        t->prev_usec = t->last_usec;
-        t->have_last = true;
-        t->last_seq = r->seqnum;
-        t->last_usec = r->usec;
+        seq_note(t, r, fp);
 }
 
 int seq_new_segment(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp,

@@ -89,6 +89,23 @@ void queue_clear(struct queue *q);
 uint32_t seq_fingerprint(const struct kmsg_record *r);
 bool seq_starts_boot(const struct kmsg_seqtrack *t, const struct kmsg_record *r);
 void seq_accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp);
+/*
+ * What seq_accept() does for a record without a boot id: r is the last
+ * record, remembered in the ring.  Inline for kmsg_seqtrack_feed()'s usual
+ * record, which calls nothing else here.
+ */
+static inline void seq_note(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp) {
+        struct slot *s = &t->ring[r->seqnum % SEQ_WINDOW];
+
+        s->seq = r->seqnum;
+        s->fp = fp;
+        s->segment = (uint32_t)t->segments;
+        t->have_prev = t->have_last;
+        t->prev_usec = t->last_usec;
+        t->have_last = true;
+        t->last_seq = r->seqnum;
+        t->last_usec = r->usec;
+}
 bool seq_seen_same(const struct kmsg_seqtrack *t, uint64_t seq, uint32_t fp);
 int seq_push_ready(struct kmsg_seqtrack *t, const struct kmsg_record *r, int flags, const struct kmsg_loss *v);
 int seq_feed_one(struct kmsg_seqtrack *t, const struct kmsg_record *r, struct kmsg_loss *ret_loss);

@@ -172,13 +172,22 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
          * open, the same boot.  What seq_feed_one() does with it, without the
          * way there.
          */
-        if (r->has_seqnum && t->have_last && r->seqnum == t->last_seq + 1 && !t->tentative && t->n_holes == 0 &&
-            !seq_starts_boot(t, r)) {
-                t->have_cause = false;
-                seq_accept(t, r, seq_fingerprint(r));
-                if (ret_loss)
-                        *ret_loss = NULL;
-                return 0;
+        if (r->has_seqnum && t->have_last && r->seqnum == t->last_seq + 1 && !t->tentative && t->n_holes == 0) {
+                /* The next number starts a boot only with another boot id (seq_starts_boot()). */
+                if (r->boot_id_off == SIZE_MAX) {
+                        t->have_cause = false;
+                        seq_note(t, r, seq_fingerprint(r));
+                        if (ret_loss)
+                                *ret_loss = NULL;
+                        return 0;
+                }
+                if (!seq_starts_boot(t, r)) {
+                        t->have_cause = false;
+                        seq_accept(t, r, seq_fingerprint(r));
+                        if (ret_loss)
+                                *ret_loss = NULL;
+                        return 0;
+                }
         }
         return feed_any(t, r, ret_loss);
 }

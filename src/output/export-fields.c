@@ -15,23 +15,40 @@
 
 #include "output/export-fields.h"
 #include "output/export.h"
+#include "text/escape.h"
 #include "text/utf8.h"
 #include "text/writer.h"
 
 /* The fields written after the dictionary that are kdmesg's own (udev's 2, SEQNUM, KMSG_*), and KMSG_MERGED. */
 #define FIELDS_AFTER_DICT 6
 
-/* Whether a value must use the binary form. */
+/*
+ * Whether a value must use the binary form: a control byte but tab, or
+ * not UTF-8.  Printable ASCII is passed over eight bytes at a time, and
+ * only a value with a byte over 0x7f is checked for UTF-8.
+ */
 static bool needs_binary(const char *p, size_t len) {
-        size_t i;
+        bool high = false;
+        size_t i = 0;
 
-        for (i = 0; i < len; i++) {
-                unsigned char c = (unsigned char)p[i];
+        while (i < len) {
+                unsigned char c;
 
+                if (len - i >= 8) {
+                        uint64_t w;
+
+                        memcpy(&w, p + i, 8);
+                        if (!bytes_outside(w, 0x20, 0x7e)) {
+                                i += 8;
+                                continue;
+                        }
+                }
+                c = (unsigned char)p[i++];
                 if ((c < 0x20 && c != '\t') || c == 0x7f)
                         return true;
+                high |= c >= 0x80;
         }
-        return !utf8_is_valid(p, len);
+        return high && !utf8_is_valid(p, len);
 }
 
 static void out_le64(uint64_t v) {
