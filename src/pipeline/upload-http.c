@@ -25,10 +25,11 @@
  * libcurl is loaded when --upload is used, not linked: linked, it and its
  * own libraries (36 shared objects where kdmesg needs 6) were loaded by
  * every run, which cost each view 3.5 ms of start-up and raised its peak
- * memory from 3.2 to 9 MiB.  Only the calls below are used: found once
- * per process, as the library is loaded once, so they are kept here.
+ * memory from 3.2 to 9 MiB.  Only the calls below are used, found when
+ * the transport is made and kept in it (dlopen() counts: the library is
+ * loaded once).
  */
-static struct {
+struct curl_calls {
         CURLcode (*global_init)(long flags);
         void (*global_cleanup)(void);
         CURL *(*easy_init)(void);
@@ -39,26 +40,23 @@ static struct {
         void (*easy_cleanup)(CURL *c);
         struct curl_slist *(*slist_append)(struct curl_slist *l, const char *s);
         void (*slist_free_all)(struct curl_slist *l);
-} lc;
+};
 
 /* POSIX's way to store what dlsym() returns into a function pointer. */
 #define LOAD(h, slot, name) (*(void **)&(slot) = dlsym(h, name))
 
-static int load_curl(void) {
-        void *h;
+static int load_curl(struct curl_calls *lc) {
+        void *h = dlopen(UPLOAD_LIBCURL, RTLD_NOW | RTLD_LOCAL);
 
-        if (lc.global_init)
-                return 0;
-        h = dlopen(UPLOAD_LIBCURL, RTLD_NOW | RTLD_LOCAL);
         if (!h)
                 return -ELIBACC;
-        if (!LOAD(h, lc.global_cleanup, "curl_global_cleanup") || !LOAD(h, lc.easy_init, "curl_easy_init") ||
-            !LOAD(h, lc.easy_setopt, "curl_easy_setopt") || !LOAD(h, lc.easy_perform, "curl_easy_perform") ||
-            !LOAD(h, lc.easy_getinfo, "curl_easy_getinfo") || !LOAD(h, lc.easy_strerror, "curl_easy_strerror") ||
-            !LOAD(h, lc.easy_cleanup, "curl_easy_cleanup") || !LOAD(h, lc.slist_append, "curl_slist_append") ||
-            !LOAD(h, lc.slist_free_all, "curl_slist_free_all") || !LOAD(h, lc.global_init, "curl_global_init")) {
+        if (!LOAD(h, lc->global_cleanup, "curl_global_cleanup") || !LOAD(h, lc->easy_init, "curl_easy_init") ||
+            !LOAD(h, lc->easy_setopt, "curl_easy_setopt") || !LOAD(h, lc->easy_perform, "curl_easy_perform") ||
+            !LOAD(h, lc->easy_getinfo, "curl_easy_getinfo") || !LOAD(h, lc->easy_strerror, "curl_easy_strerror") ||
+            !LOAD(h, lc->easy_cleanup, "curl_easy_cleanup") || !LOAD(h, lc->slist_append, "curl_slist_append") ||
+            !LOAD(h, lc->slist_free_all, "curl_slist_free_all") || !LOAD(h, lc->global_init, "curl_global_init")) {
                 dlclose(h);
-                memset(&lc, 0, sizeof(lc));
+                memset(lc, 0, sizeof(*lc));
                 return -ELIBBAD;
         }
         return 0;
@@ -66,6 +64,8 @@ static int load_curl(void) {
 
 struct http {
         struct upload_transport base;
+        struct curl_calls lc;
+        bool curl_ready; /* curl_global_init() done: curl_global_cleanup() owed */
         struct export_machine machine;
         char *url;
         char *secret; /* the URL's user:password, never shown; NULL: none */
@@ -127,11 +127,11 @@ static enum upload_result http_send(struct upload_transport *t, const char *buf,
         h->errbuf[0] = '\0';
         h->body_len = 0;
         h->body[0] = '\0';
-        lc.easy_setopt(h->curl, CURLOPT_POSTFIELDS, buf);
-        lc.easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-        c = lc.easy_perform(h->curl);
+        h->lc.easy_setopt(h->curl, CURLOPT_POSTFIELDS, buf);
+        h->lc.easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+        c = h->lc.easy_perform(h->curl);
         if (c != CURLE_OK) {
-                snprintf(why, why_size, "%s", h->errbuf[0] ? h->errbuf : lc.easy_strerror(c));
+                snprintf(why, why_size, "%s", h->errbuf[0] ? h->errbuf : h->lc.easy_strerror(c));
                 hide_secret(h, why);
                 /* A certificate the trust does not vouch for is not a passing failure either. */
                 if (c == CURLE_PEER_FAILED_VERIFICATION || c == CURLE_SSL_CACERT_BADFILE || c == CURLE_SSL_CERTPROBLEM ||
@@ -142,7 +142,7 @@ static enum upload_result http_send(struct upload_transport *t, const char *buf,
                         return UPLOAD_DROPPED;
                 return UPLOAD_RETRY;
         }
-        lc.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
+        h->lc.easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &code);
         if (code >= 200 && code < 300) {
                 *ret_acked = n_units;
                 return UPLOAD_OK;
@@ -166,13 +166,14 @@ static void http_free(struct upload_transport *t) {
         if (!h)
                 return;
         if (h->curl)
-                lc.easy_cleanup(h->curl);
+                h->lc.easy_cleanup(h->curl);
         if (h->headers)
-                lc.slist_free_all(h->headers);
+                h->lc.slist_free_all(h->headers);
+        if (h->curl_ready)
+                h->lc.global_cleanup();
         free(h->url);
         free(h->secret);
         free(h);
-        lc.global_cleanup();
 }
 
 static const struct upload_transport_ops http_ops = {
@@ -197,7 +198,7 @@ static char *userinfo(const char *url) {
 }
 
 static int setup(struct http *h, const struct upload_config *cfg) {
-        CURL *c = h->curl = lc.easy_init();
+        CURL *c = h->curl = h->lc.easy_init();
         size_t n = strlen(cfg->url);
 
         if (!c)
@@ -211,36 +212,36 @@ static int setup(struct http *h, const struct upload_config *cfg) {
                 h->url = NULL;
                 return -ENOMEM;
         }
-        h->headers = lc.slist_append(NULL, "Content-Type: application/vnd.fdo.journal");
-        h->headers = h->headers ? lc.slist_append(h->headers, "Expect:") : NULL;
+        h->headers = h->lc.slist_append(NULL, "Content-Type: application/vnd.fdo.journal");
+        h->headers = h->headers ? h->lc.slist_append(h->headers, "Expect:") : NULL;
         if (!h->headers)
                 return -ENOMEM;
-        lc.easy_setopt(c, CURLOPT_URL, h->url);
-        lc.easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
-        lc.easy_setopt(c, CURLOPT_POST, 1L);
-        lc.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-        lc.easy_setopt(c, CURLOPT_ERRORBUFFER, h->errbuf);
-        lc.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-        lc.easy_setopt(c, CURLOPT_WRITEDATA, h);
-        lc.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-        lc.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-        lc.easy_setopt(c, CURLOPT_XFERINFODATA, h);
-        lc.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+        h->lc.easy_setopt(c, CURLOPT_URL, h->url);
+        h->lc.easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
+        h->lc.easy_setopt(c, CURLOPT_POST, 1L);
+        h->lc.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+        h->lc.easy_setopt(c, CURLOPT_ERRORBUFFER, h->errbuf);
+        h->lc.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+        h->lc.easy_setopt(c, CURLOPT_WRITEDATA, h);
+        h->lc.easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+        h->lc.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+        h->lc.easy_setopt(c, CURLOPT_XFERINFODATA, h);
+        h->lc.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
         /* A server that stops taking data for 30 s is as good as gone ... */
-        lc.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-        lc.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
+        h->lc.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        h->lc.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
         /* ... and one that trickles its answer gets the request's deadline. */
-        lc.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)cfg->request_ms);
-        lc.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+        h->lc.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)cfg->request_ms);
+        h->lc.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
         if (cfg->trust && strcmp(cfg->trust, "all") == 0) {
-                lc.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-                lc.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+                h->lc.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+                h->lc.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
         } else if (cfg->trust)
-                lc.easy_setopt(c, CURLOPT_CAINFO, cfg->trust);
+                h->lc.easy_setopt(c, CURLOPT_CAINFO, cfg->trust);
         if (cfg->cert)
-                lc.easy_setopt(c, CURLOPT_SSLCERT, cfg->cert);
+                h->lc.easy_setopt(c, CURLOPT_SSLCERT, cfg->cert);
         if (cfg->key)
-                lc.easy_setopt(c, CURLOPT_SSLKEY, cfg->key);
+                h->lc.easy_setopt(c, CURLOPT_SSLKEY, cfg->key);
         return 0;
 }
 
@@ -248,17 +249,18 @@ int upload_http_new(const struct upload_config *cfg, struct upload_transport **r
         struct http *h;
         int e;
 
-        e = load_curl();
-        if (e < 0)
-                return e;
-        if (lc.global_init(CURL_GLOBAL_DEFAULT) != 0)
-                return -ENOMEM;
         h = calloc(1, sizeof(*h));
-        if (!h) {
-                lc.global_cleanup();
+        if (!h)
                 return -ENOMEM;
-        }
         h->base.ops = &http_ops;
+        e = load_curl(&h->lc);
+        if (e == 0 && h->lc.global_init(CURL_GLOBAL_DEFAULT) != 0)
+                e = -ENOMEM;
+        if (e < 0) {
+                free(h);
+                return e;
+        }
+        h->curl_ready = true;
         h->machine = cfg->machine;
         e = setup(h, cfg);
         if (e < 0) {

@@ -139,8 +139,8 @@ void out_set_writer(int (*writer)(void *userdata, const void *p, size_t len), vo
 #define OUT_BUF_SIZE 65536
 /*
  * The writer's state: the one mutable singleton of kdmesg that stays (the
- * others are the program's name, the signal flag, the colors and libcurl's
- * calls).  Standard output is one per process, every sink, report and
+ * others are the program's name, the signal flag, the colors and the RELP
+ * session that librelp's debug function reports to).  Standard output is one per process, every sink, report and
  * message goes through it in order, and its buffer is filled inline
  * (out_putc()) for every record: so it is reached directly, not through a
  * pointer handed around.
