@@ -206,11 +206,13 @@ enum options_result options_setup_export(struct options *o, bool live) {
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
         const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
         const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS"), *linger = getenv("KDMESG_UPLOAD_LINGER_MS");
+        const char *spool = getenv("KDMESG_UPLOAD_SPOOL_MAX");
         uint64_t v;
 
         *ret = (struct upload_config){
                 .url = o->upload, .trust = o->trust, .key = o->key, .cert = o->cert,
                 .retry_forever = o->in.follow, .batch_max = UPLOAD_BATCH_MAX, .mem_max = UPLOAD_MEM_MAX,
+                .spool_max = UPLOAD_SPOOL_MAX,
                 .stop_ms = UPLOAD_STOP_MS, .request_ms = UPLOAD_REQUEST_MS, .linger_ms = UPLOAD_LINGER_MS,
                 .machine = { .boot_id = o->out.boot_id, .hostname = o->out.hostname,
                              .machine_id = o->out.machine_id,
@@ -240,6 +242,15 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
                 if (ret->batch_max > ret->mem_max / 4)
                         ret->batch_max = ret->mem_max / 4;
         }
+        if (spool && (parse_u64(spool, &v) < 0 || (v != 0 && v < UPLOAD_SPOOL_MIN) || v > SIZE_MAX / 2))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad size '%s' in KDMESG_UPLOAD_SPOOL_MAX (bytes, 0 or at least %u)"), spool,
+                                    UPLOAD_SPOOL_MIN);
+        if (spool)
+                ret->spool_max = (size_t)v;
+        /* The spool's bound is memory's too: a batch is a quarter of it at most. */
+        if (ret->spool_max > 0 && o->cursor_file && ret->batch_max > ret->spool_max / 4)
+                ret->batch_max = ret->spool_max / 4;
         return OPTIONS_RUN;
 }
 

@@ -79,13 +79,16 @@ static int put(char **buf, size_t *len, size_t *cap, const char *key, const char
         return 0;
 }
 
-int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
-                         char **ret, size_t *ret_len) {
-        char *buf = NULL, num[32], msg[512];
+/* A loss entry: its time stamps and machine, then count records from seq first (last: the last of them). */
+static int loss_entry(const struct export_machine *m, const char *boot_id, bool this_boot, uint64_t count,
+                      uint64_t first, uint64_t last, uint64_t usec, const char *msg, const char *cause,
+                      const char *reason, char **ret, size_t *ret_len) {
+        char *buf = NULL, num[32];
         size_t len = 0, cap = 0;
         int e = 0;
 
-        if (m->boot_usec > 0 && usec < EXPORT_TIME_MAX && (uint64_t)m->boot_usec < EXPORT_TIME_MAX - usec) {
+        if (this_boot && m->boot_usec > 0 && usec < EXPORT_TIME_MAX &&
+            (uint64_t)m->boot_usec < EXPORT_TIME_MAX - usec) {
                 snprintf(num, sizeof(num), "%llu", (unsigned long long)((uint64_t)m->boot_usec + usec));
                 e = put(&buf, &len, &cap, "__REALTIME_TIMESTAMP", num);
         }
@@ -93,14 +96,12 @@ int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t 
                 snprintf(num, sizeof(num), "%llu", (unsigned long long)usec);
                 e = put(&buf, &len, &cap, "__MONOTONIC_TIMESTAMP", num);
         }
-        if (e == 0 && m->boot_id)
-                e = put(&buf, &len, &cap, "_BOOT_ID", m->boot_id);
+        if (e == 0 && boot_id && *boot_id)
+                e = put(&buf, &len, &cap, "_BOOT_ID", boot_id);
         if (e == 0 && m->hostname)
                 e = put(&buf, &len, &cap, "_HOSTNAME", m->hostname);
         if (e == 0 && m->machine_id)
                 e = put(&buf, &len, &cap, "_MACHINE_ID", m->machine_id);
-        snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu, refused by the collector: %s) --",
-                 (unsigned long long)seq, reason);
         if (e == 0)
                 e = put(&buf, &len, &cap, "_TRANSPORT", "kernel");
         if (e == 0)
@@ -111,14 +112,18 @@ int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t 
                 e = put(&buf, &len, &cap, "MESSAGE_ID", EXPORT_LOSS_MESSAGE_ID);
         if (e == 0)
                 e = put(&buf, &len, &cap, "MESSAGE", msg);
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)count);
         if (e == 0)
-                e = put(&buf, &len, &cap, "KDMESG_LOST", "1");
-        snprintf(num, sizeof(num), "%llu", (unsigned long long)seq);
+                e = put(&buf, &len, &cap, "KDMESG_LOST", num);
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)first);
         if (e == 0)
                 e = put(&buf, &len, &cap, "KDMESG_LOST_FIRST_SEQ", num);
+        snprintf(num, sizeof(num), "%llu", (unsigned long long)last);
+        if (e == 0 && last != first)
+                e = put(&buf, &len, &cap, "KDMESG_LOST_LAST_SEQ", num);
         if (e == 0)
-                e = put(&buf, &len, &cap, "KDMESG_LOST_CAUSE", "refused");
-        if (e == 0)
+                e = put(&buf, &len, &cap, "KDMESG_LOST_CAUSE", cause);
+        if (e == 0 && reason)
                 e = put(&buf, &len, &cap, "KDMESG_REFUSED_REASON", reason);
         if (e == 0 && len + 1 > cap) {
                 char *p = realloc(buf, len + 1);
@@ -136,4 +141,27 @@ int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t 
         *ret = buf;
         *ret_len = len;
         return 0;
+}
+
+int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
+                         char **ret, size_t *ret_len) {
+        char msg[512];
+
+        snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu, refused by the collector: %s) --",
+                 (unsigned long long)seq, reason);
+        return loss_entry(m, m->boot_id, true, 1, seq, seq, usec, msg, "refused", reason, ret, ret_len);
+}
+
+int export_spool_loss_entry(const struct export_machine *m, const char *boot_id, uint64_t count, uint64_t first,
+                            uint64_t last, uint64_t usec, char **ret, size_t *ret_len) {
+        bool this_boot = boot_id && m->boot_id && strcmp(boot_id, m->boot_id) == 0;
+        char msg[256], range[64];
+
+        if (first == last)
+                snprintf(range, sizeof(range), "seq %llu", (unsigned long long)first);
+        else
+                snprintf(range, sizeof(range), "seq %llu-%llu", (unsigned long long)first, (unsigned long long)last);
+        snprintf(msg, sizeof(msg), "-- %llu message%s lost (%s%s, the upload spool was full) --",
+                 (unsigned long long)count, count == 1 ? "" : "s", range, this_boot ? "" : " of an earlier boot");
+        return loss_entry(m, boot_id, this_boot, count, first, last, usec, msg, "spool-full", NULL, ret, ret_len);
 }

@@ -187,6 +187,19 @@ const char *cursor_get_path(const struct cursor *c) {
         return c->path;
 }
 
+const char *cursor_get_current_boot_id(const struct cursor *c) {
+        return c->cur_boot;
+}
+
+void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec) {
+        c->loaded = true;
+        snprintf(c->boot_id, sizeof(c->boot_id), "%s", boot_id);
+        c->has_seq = true;
+        c->seq = seq;
+        c->usec = usec;
+        c->has_pending = false;
+}
+
 const char *cursor_get_boot_id(const struct cursor *c) {
         return c->loaded ? c->boot_id : NULL;
 }
@@ -264,14 +277,15 @@ static int create_tmp(struct cursor *c) {
         return -EEXIST;
 }
 
-static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
-                uint64_t pending) {
+/* Write the file: boot (this run's when NULL) and the rest. */
+static int save_as(struct cursor *c, const char *boot, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending,
+                   uint64_t from, uint64_t pending) {
         struct cursor_state st = { .has_seq = has_seq, .seq = seq, .usec = usec,
                                    .has_pending = has_pending, .pending_from = from, .pending = pending };
         char buf[320];
         int fd, len, e = 0;
 
-        memcpy(st.boot_id, c->cur_boot, sizeof(st.boot_id));
+        snprintf(st.boot_id, sizeof(st.boot_id), "%s", boot ? boot : c->cur_boot);
         len = cursor_format(&st, buf, sizeof(buf));
         if (len < 0)
                 return len;
@@ -294,6 +308,9 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
         /* The rename is on disk too: a crash cannot bring back the old file (or none). */
         if (c->dir_fd >= 0 && fsync(c->dir_fd) < 0)
                 return -errno;
+        /* What this run keeps of the file is about its own boot. */
+        if (boot)
+                return 0;
         c->disk_valid = true;
         c->disk_has_seq = has_seq;
         c->disk_seq = seq;
@@ -301,6 +318,11 @@ static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, boo
         c->disk_has_pending = has_pending;
         c->disk_pending = pending;
         return 0;
+}
+
+static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
+                uint64_t pending) {
+        return save_as(c, NULL, has_seq, seq, usec, has_pending, from, pending);
 }
 
 /*
@@ -356,8 +378,13 @@ int cursor_idle(struct cursor *c) {
         return save(c, true, c->last_seq, c->last_usec, false, 0, 0);
 }
 
-int cursor_commit(struct cursor *c, uint64_t seq, uint64_t usec) {
-        int e = save(c, true, seq, usec, false, 0, 0);
+int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec) {
+        int e;
+
+        /* A record of an earlier boot (the spool's): the file names it with its boot; this run's state stays. */
+        if (boot_id && strcmp(boot_id, c->cur_boot) != 0)
+                return save_as(c, boot_id, true, seq, usec, false, 0, 0);
+        e = save(c, true, seq, usec, false, 0, 0);
 
         /*
          * Delivered is behind everything processed before (-W's start): the

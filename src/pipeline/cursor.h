@@ -61,6 +61,16 @@ bool cursor_get_seq(const struct cursor *c, uint64_t *ret_seq, uint64_t *ret_use
 /* The records that were being written when a previous run was killed. */
 bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *ret_to);
 
+/* This run's boot id ("" until set), a string that lives as long as c. */
+const char *cursor_get_current_boot_id(const struct cursor *c);
+/*
+ * --upload's spool holds the records up to seq (time stamp usec) of boot
+ * boot_id, read by an earlier run and not yet delivered: reading goes on
+ * after them, as if the file said so (they are sent from the spool).
+ * Before cursor_set_boot_id().
+ */
+void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec);
+
 /* This run's boot id; saved with every update. */
 void cursor_set_boot_id(struct cursor *c, const char *boot_id);
 
@@ -92,11 +102,13 @@ int cursor_after_write(struct cursor *c);
 int cursor_idle(struct cursor *c);
 /*
  * --upload: the collector accepted every record up to seq (time stamp
- * usec): save it now.  The cursor never names records that are only
- * processed or sent, so no pending range is saved: after a crash they are
- * sent again.
+ * usec) of boot boot_id (NULL: this run's): save it now.  The cursor never
+ * names records that are only processed or sent, so no pending range is
+ * saved: after a crash they are sent again.  A record of an earlier boot
+ * (from the spool) is saved with its boot id, and leaves this run's state
+ * as it is.
  */
-int cursor_commit(struct cursor *c, uint64_t seq, uint64_t usec);
+int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec);
 /* At exit, after the last write: save what is not saved yet. */
 int cursor_sync(struct cursor *c);
 

@@ -7,7 +7,8 @@
 #include "pipeline/upload-queue.h"
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max) {
-        *q = (struct upload_queue){ .batch_max = batch_max, .mem_max = mem_max };
+        /* Ids from 1: 0 is before every unit. */
+        *q = (struct upload_queue){ .batch_max = batch_max, .mem_max = mem_max, .next_id = 1 };
 }
 
 static void unit_free(struct upload_unit *u) {
@@ -88,6 +89,7 @@ void upload_queue_close(struct upload_queue *q, uint64_t now_ns) {
         }
         q->open = NULL;
         u->closed_ns = now_ns;
+        u->id = q->next_id++;
         push(q, u);
 }
 
@@ -207,6 +209,9 @@ int upload_queue_split_head(struct upload_queue *q, size_t (*entry_len)(const ch
                 memcpy(u->data, h->data + off, k);
                 u->len = k;
                 u->closed_ns = h->closed_ns;
+                /* The same bytes as before, in the same place: the spool holds them as one. */
+                u->id = h->id;
+                u->boot = h->boot;
                 if (last)
                         last->next = u;
                 else
@@ -245,6 +250,117 @@ int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len)
         h->data = d;
         h->len = h->cap = len;
         q->taken = 0;
+        return 0;
+}
+
+/* What dropping u adds to d. */
+static void drop_add(struct upload_drop *d, const struct upload_unit *u) {
+        uint64_t first = u->lost ? u->lost_first : u->seq;
+
+        d->units++;
+        d->bytes += u->len;
+        d->id = u->id;
+        if (!u->has_seq)
+                return;
+        d->records += u->lost ? u->lost : 1;
+        if (!d->has_seq || first < d->first_seq)
+                d->first_seq = first;
+        d->has_seq = true;
+        d->last_seq = u->seq;
+        d->last_usec = u->usec;
+}
+
+static bool same_boot(const char *a, const char *b) {
+        return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+size_t upload_queue_drop_plan(const struct upload_queue *q, size_t target, struct upload_drop *ret) {
+        struct upload_unit *before = NULL, *first = q->head, *u;
+        size_t i;
+
+        for (i = 0; i < q->busy && first; i++) {
+                before = first;
+                first = first->next;
+        }
+        for (; first; before = first, first = first->next) {
+                *ret = (struct upload_drop){ .before = before, .boot = first->boot };
+                for (u = first; u && same_boot(u->boot, ret->boot); u = u->next) {
+                        drop_add(ret, u);
+                        if (q->bytes - ret->bytes <= target)
+                                break;
+                }
+                /* A loss entry alone in its boot makes no room in its own place: the next ones go. */
+                if (ret->units > 1 || !first->lost)
+                        return ret->units;
+        }
+        *ret = (struct upload_drop){};
+        return 0;
+}
+
+int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len) {
+        struct upload_unit *n = calloc(1, sizeof(*n)), *u, *next;
+        size_t i;
+
+        if (!n || reserve(n, len ? len : 1) < 0) {
+                free(n);
+                return -ENOMEM;
+        }
+        if (len)
+                memcpy(n->data, p, len);
+        n->len = len;
+        n->has_seq = d->has_seq;
+        n->seq = d->last_seq;
+        n->usec = d->last_usec;
+        n->lost = d->records;
+        n->lost_first = d->first_seq;
+        n->boot = d->boot;
+        n->id = d->id;
+        u = d->before ? d->before->next : q->head;
+        n->closed_ns = u->closed_ns;
+        for (i = 0; i < d->units; i++) {
+                next = u->next;
+                q->bytes -= u->len;
+                q->closed_bytes -= u->len;
+                q->n_closed--;
+                if (q->tail == u)
+                        q->tail = NULL;
+                unit_free(u);
+                u = next;
+        }
+        n->next = u;
+        if (d->before)
+                d->before->next = n;
+        else
+                q->head = n;
+        if (!q->tail)
+                q->tail = n;
+        q->bytes += len;
+        q->closed_bytes += len;
+        q->n_closed++;
+        q->taken = 0;
+        return 0;
+}
+
+int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const char *p, size_t len) {
+        struct upload_unit *u = calloc(1, sizeof(*u));
+
+        if (!u || reserve(u, len ? len : 1) < 0) {
+                free(u);
+                return -ENOMEM;
+        }
+        if (len)
+                memcpy(u->data, p, len);
+        u->len = len;
+        u->has_seq = r->has_seq;
+        u->seq = r->seq;
+        u->usec = r->usec;
+        u->lost = r->lost;
+        u->lost_first = r->lost_first;
+        u->boot = r->boot;
+        u->closed_ns = r->closed_ns;
+        u->id = q->next_id++;
+        push(q, u);
+        q->bytes += len;
         return 0;
 }
 

@@ -29,6 +29,9 @@ struct upload_unit {
         bool has_seq;       /* it holds a record with a sequence number */
         uint64_t seq, usec; /* that record */
         uint64_t closed_ns; /* when it was closed (the caller's clock) */
+        uint64_t id;        /* its place: ids grow from one closed unit to the next (upload.c's spool) */
+        const char *boot;   /* the boot id of its record (the caller's string); NULL: not known */
+        uint64_t lost, lost_first; /* a loss entry for dropped units: this many records, from seq lost_first */
 };
 
 struct upload_queue {
@@ -40,6 +43,19 @@ struct upload_queue {
         size_t batch_max;  /* a send takes at most this many bytes (one unit at least) */
         size_t mem_max;    /* the memory bound */
         size_t taken;      /* units the last take took: acknowledged or retried */
+        size_t busy;       /* units at the head being sent: never dropped (the caller sets it) */
+        uint64_t next_id;  /* the id of the next unit closed */
+};
+
+/* Units dropped for a loss entry of their own (upload_queue_drop_plan()). */
+struct upload_drop {
+        struct upload_unit *before; /* the unit before the first dropped one; NULL: the head */
+        size_t units, bytes;
+        uint64_t records;          /* records they held (loss entries of dropped units count theirs) */
+        bool has_seq;
+        uint64_t first_seq, last_seq, last_usec;
+        const char *boot;
+        uint64_t id;               /* the last one's */
 };
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max);
@@ -83,6 +99,22 @@ void upload_queue_ack(struct upload_queue *q, size_t n);
 int upload_queue_split_head(struct upload_queue *q, size_t (*entry_len)(const char *p, size_t len));
 /* Replace the bytes of the oldest unit (a refused entry by the loss entry that says so).  0 or -ENOMEM. */
 int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len);
+
+/*
+ * The oldest closed units after the busy ones, while the queue holds
+ * more than target bytes, of one boot: what a drop takes.  Returns the
+ * number of units (0: none can go), *ret says which.
+ */
+size_t upload_queue_drop_plan(const struct upload_queue *q, size_t target, struct upload_drop *ret);
+/*
+ * Replace the units of d (from upload_queue_drop_plan(), nothing changed
+ * since) by one unit of len bytes at p: the loss entry that says so.  It
+ * names the last record dropped, and counts d->records from d->first_seq.
+ * 0 or -ENOMEM.
+ */
+int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len);
+/* Add a closed unit of len bytes at p, as it was spooled (r's fields); 0 or -ENOMEM. */
+int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const char *p, size_t len);
 
 /*
  * The wait before retry number attempt (1: the first retry) in

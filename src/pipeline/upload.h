@@ -25,6 +25,7 @@ struct upload_config {
         const char *key, *cert; /* client key and certificate */
         bool retry_forever;  /* --follow: keep retrying; otherwise give up after a few tries */
         size_t batch_max, mem_max;
+        size_t spool_max;    /* with a cursor: the spool's bound (memory's too then); 0: no spool */
         unsigned stop_ms;    /* after SIGINT/SIGTERM, the most time to deliver what was read */
         unsigned request_ms; /* the deadline of one request */
         unsigned linger_ms;  /* a batch waits this long for more records (0: none) */
@@ -68,6 +69,13 @@ void upload_free(struct upload *u);
 /* Defaults: batches of up to 256 KiB, 16 MiB held at most (KDMESG_UPLOAD_MEMORY changes it). */
 #define UPLOAD_BATCH_MAX (256u * 1024)
 #define UPLOAD_MEM_MAX (16u * 1024 * 1024)
+/*
+ * With a cursor file, what the collector has not acknowledged is also kept
+ * in the spool FILE.spool/units, up to 16 MiB (KDMESG_UPLOAD_SPOOL_MAX; 0:
+ * none); past it the oldest go, for a loss entry.
+ */
+#define UPLOAD_SPOOL_MAX (16u * 1024 * 1024)
+#define UPLOAD_SPOOL_MIN (16u * 1024)
 /* After SIGINT or SIGTERM, what was read is delivered within this long (KDMESG_UPLOAD_STOP_MS). */
 #define UPLOAD_STOP_MS 5000u
 /* One request may take this long (KDMESG_UPLOAD_TIMEOUT_MS). */

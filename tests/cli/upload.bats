@@ -229,8 +229,8 @@ PY
 
 @test "--upload: while the collector is away, memory is bounded and what the ring overwrites arrives as a loss entry" {
         emu_init 32
-        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.
-        KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.  No spool: it would take them.
+        KDMESG_UPLOAD_SPOOL_MAX=0 KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
         emu wait blocks 1
         # Slowly enough that kdmesg reads the first ones before the ring turns over.
         emu write 300 300
@@ -598,5 +598,196 @@ posts() {
         run "$CHECK" 0 99 0 0 < <(journal_json)
         echo "$output"
         [ "$status" -eq 0 ]
+        [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
+}
+
+# by_boot: per boot id, in the order of the boots, "ID records=N dups=N first=F last=L lost=N" and the
+# loss entries' messages: what the collector holds.
+by_boot() {
+        journal_json | python3 -c '
+import json, sys
+boots = {}
+for line in sys.stdin:
+    e = json.loads(line)
+    b = boots.setdefault(e.get("_BOOT_ID"), {"seen": {}, "lost": 0, "losses": []})
+    if "KDMESG_LOST" in e:
+        b["lost"] += int(e["KDMESG_LOST"])
+        b["losses"].append(e["MESSAGE"])
+    elif "SEQNUM" in e:
+        s = int(e["SEQNUM"])
+        assert e["MESSAGE"] == "record %d" % s, e["MESSAGE"]
+        b["seen"][s] = b["seen"].get(s, 0) + 1
+for k, b in boots.items():
+    s = b["seen"]
+    print("%s records=%d dups=%d first=%s last=%s lost=%d" % (k, len(s), sum(s.values()) - len(s),
+          min(s) if s else "-", max(s) if s else "-", b["lost"]))
+    for m in b["losses"]:
+        print("  " + m)
+'
+}
+
+# spool_size: the bytes of the spool's file.
+spool_size() {
+        stat -c %s "$C.spool/units"
+}
+
+# wait_retrying: until kdmesg said the collector is away (and so spooled what it read).
+wait_retrying() {
+        local i
+        for ((i = 0; i < 200; i++)); do
+                grep -q 'retrying$' "$ERR" && return 0
+                sleep 0.05
+        done
+        return 1
+}
+
+@test "spool: collector away, kdmesg stopped, the ring rebooted, collector back: every record of both boots arrives once" {
+        local old new
+        emu_init 1024
+        emu write 100
+        old=$(emu get boot_id | tr -d -)
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        # The first failed POST put all it read into the spool, synced.
+        [ "$(spool_size)" -gt 10000 ]
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        cat "$ERR"
+        [ "$(wc -l < "$ERR")" -eq 2 ]
+        grep -qx "kdmesg: stopping: not everything read was delivered to $URL within 300 ms; the next run sends the rest" "$ERR"
+        ! grep -q '^seq=' "$C" || false
+        # The machine reboots with the collector still away: the ring starts again, with other records.
+        emu reboot
+        new=$(emu get boot_id | tr -d -)
+        emu write 50
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        kill_remote
+        run by_boot
+        echo "$output"
+        # The old boot: all 100 (from the spool), once, with its boot id; the new boot's reboot entry
+        # says only what it cannot know: whether the old one wrote more after kdmesg stopped reading.
+        [ "${lines[0]}" = "$old records=100 dups=0 first=0 last=99 lost=0" ]
+        [ "${lines[1]}" = "$new records=50 dups=0 first=0 last=49 lost=0" ]
+        [ "${lines[2]}" = "  -- unknown number of messages lost (seq 100 and later of the previous boot, reboot) --" ]
+        [ "${#lines[@]}" -eq 3 ]
+        # Delivered: the spool is empty (its header), the cursor in the new boot.
+        [ "$(spool_size)" -eq 32 ]
+        grep -qx "boot_id=$new" "$C"
+        grep -qx 'seq=49' "$C"
+}
+
+@test "spool: past KDMESG_UPLOAD_SPOOL_MAX the oldest go, and a loss entry says how many and which seqs, exactly" {
+        emu_init 4096
+        KDMESG_UPLOAD_SPOOL_MAX=16384 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        emu write 300 1000
+        wait_retrying
+        sleep 1.5
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        cat "$ERR"
+        grep -qx "kdmesg: the spool $C.spool/units is full (16384 bytes): the oldest records not delivered make room, a loss entry says which" "$ERR"
+        [ "$(grep -c 'spool' "$ERR")" -eq 1 ]
+        # Bounded: the units, their frames and the header.
+        [ "$(spool_size)" -le $((16384 * 3 / 2)) ]
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        kill_remote
+        journal_json | python3 -c '
+import json, sys
+seen, lost = {}, {}
+for line in sys.stdin:
+    e = json.loads(line)
+    if "KDMESG_LOST" in e:
+        assert e["KDMESG_LOST_CAUSE"] == "spool-full", e
+        n, f = int(e["KDMESG_LOST"]), int(e["KDMESG_LOST_FIRST_SEQ"])
+        l = int(e.get("KDMESG_LOST_LAST_SEQ", f))
+        assert n == l - f + 1, e
+        assert e["MESSAGE"] == "-- %d messages lost (seq %d-%d, the upload spool was full) --" % (n, f, l), e["MESSAGE"]
+        print(e["MESSAGE"])
+        for s in range(f, l + 1):
+            lost[s] = lost.get(s, 0) + 1
+    elif "SEQNUM" in e:
+        s = int(e["SEQNUM"])
+        seen[s] = seen.get(s, 0) + 1
+both = set(seen) & set(lost)
+assert not both, sorted(both)[:10]
+assert all(c == 1 for c in seen.values()) and all(c == 1 for c in lost.values())
+assert sorted(set(seen) | set(lost)) == list(range(300)), "not every seq"
+# The oldest went, the newest arrived.
+assert 0 in lost and 299 in seen and len(lost) >= 200, (len(lost), len(seen))
+print("delivered=%d lost=%d" % (len(seen), len(lost)))
+'
+}
+
+@test "spool: a directory that cannot be written is one line on stderr; the upload goes on from memory" {
+        emu_init 1024
+        mkdir "$C.spool"
+        # Read-only in a mount namespace of kdmesg's own (root writes through a mode 0555).
+        printf '#!/bin/sh\nexec unshare -m sh -c '\''mount --bind -o ro "$0" "$0" && exec "$@"'\'' "%s" "%s" "$@"\n' \
+                "$C.spool" "$KDMESG" > "$BATS_TEST_TMPDIR/ro-kdmesg"
+        chmod +x "$BATS_TEST_TMPDIR/ro-kdmesg"
+        emu write 20
+        KDMESG="$BATS_TEST_TMPDIR/ro-kdmesg" kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        emu write 20
+        start_remote
+        wait_seq 39
+        stop_bg TERM
+        kill_remote
+        cat "$ERR"
+        [ "$STATUS" -eq 0 ]
+        [ "$(sed -n 1p "$ERR")" = "kdmesg: cannot write the spool $C.spool/units: Read-only file system; what the collector has not acknowledged is held in memory only" ]
+        [ "$(grep -c spool "$ERR")" -eq 1 ]
+        [ ! -e "$C.spool/units" ]
+        run "$CHECK" 0 39 0 0 < <(journal_json)
+        echo "$output"
+        [[ "$output" == "records=40 duplicates=0 lost=0 "* ]]
+        grep -qx 'seq=39' "$C"
+}
+
+@test "spool: a unit cut short (a crash mid-write) or damaged is found and said; the rest is sent, what it held read again" {
+        local size
+        emu_init 1024
+        emu write 50
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        stop_bg TERM
+        size=$(spool_size)
+        # The last unit cut short.
+        truncate -s $((size - 10)) "$C.spool/units"
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [[ "$stderr" =~ ^"kdmesg: $C.spool/units: a unit cut short or damaged at byte "([0-9]+)" (a crash while it was written?): the "([0-9]+)" bytes from there to the end are left out"$ ]]
+        [ $((BASH_REMATCH[1] + BASH_REMATCH[2])) -eq $((size - 10)) ]
+        run "$CHECK" 0 49 0 0 < <(journal_json)
+        echo "$output"
+        [[ "$output" == "records=50 duplicates=0 lost=0 "* ]]
+        [ "$(spool_size)" -eq 32 ]
+        # A damaged byte in the middle: the units from there on are left out, never sent; the ring has them.
+        kill_remote
+        emu write 50
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        stop_bg TERM
+        size=$(spool_size)
+        [ "$size" -gt 10000 ]
+        printf '\377' | dd of="$C.spool/units" bs=1 seek=$((size / 2)) conv=notrunc status=none
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [[ "$stderr" == "kdmesg: $C.spool/units: a unit cut short or damaged at byte "* ]]
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        kill_remote
+        run "$CHECK" 0 99 0 0 < <(journal_json)
+        echo "$output"
         [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
 }

@@ -6,6 +6,7 @@
 #include "tests.h"
 #include "output/export.h"
 #include "pipeline/upload-queue.h"
+#include "pipeline/upload-spool.h"
 
 /* One entry of n bytes for record seq, marked at time seq. */
 static void entry(struct upload_queue *q, uint64_t seq, size_t n) {
@@ -184,6 +185,63 @@ TEST(a_send_lingers_from_its_oldest_unit_until_the_time_or_a_full_batch) {
         CHECK(upload_queue_due_in(&q, 61, 50) == 49);
         free(buf);
         upload_queue_done(&q);
+}
+
+TEST(a_drop_takes_the_oldest_after_those_in_flight_and_counts_the_loss_entries_it_takes_in) {
+        struct upload_queue q;
+        struct upload_drop d;
+        const char *boot_a = "a", *boot_b = "b";
+        uint64_t s;
+
+        upload_queue_init(&q, 100, 1000);
+        for (s = 10; s < 20; s++) {
+                entry(&q, s, 100);
+                q.open->boot = s < 18 ? boot_a : boot_b;
+        }
+        upload_queue_close(&q, 99);
+        CHECK_INT(q.n_closed, 10);
+        CHECK_INT(q.bytes, 1000);
+        /* Two in flight stay; 10 and 11 are sent, 12 to 14 go to get down to 700 bytes. */
+        q.busy = 2;
+        CHECK_INT(upload_queue_drop_plan(&q, 700, &d), 3);
+        CHECK(d.has_seq && d.records == 3 && d.first_seq == 12 && d.last_seq == 14 && d.last_usec == 14000);
+        CHECK(d.before == q.head->next && d.boot == boot_a);
+        CHECK_INT(upload_queue_drop(&q, &d, "LOSS", 4), 0);
+        CHECK_INT(q.n_closed, 8);
+        CHECK_INT(q.bytes, 704);
+        CHECK(q.head->seq == 10 && q.head->next->seq == 11);
+        CHECK(q.head->next->next->lost == 3 && q.head->next->next->lost_first == 12 && q.head->next->next->seq == 14);
+        /* The next drop takes the loss entry in: its three and 15, 16 more. */
+        CHECK_INT(upload_queue_drop_plan(&q, 500, &d), 3);
+        CHECK(d.records == 5 && d.first_seq == 12 && d.last_seq == 16);
+        CHECK_INT(upload_queue_drop(&q, &d, "LOSS2", 5), 0);
+        CHECK_INT(q.bytes, 505);
+        /* Nothing in flight: 10, 11, the loss entry and 17 (boot a) go, not 18 of boot b. */
+        q.busy = 0;
+        CHECK_INT(upload_queue_drop_plan(&q, 100, &d), 4);
+        CHECK(d.records == 8 && d.first_seq == 10 && d.last_seq == 17 && d.boot == boot_a && d.before == NULL);
+        CHECK_INT(upload_queue_drop(&q, &d, "L", 1), 0);
+        CHECK(q.head->lost == 8 && q.head->next->seq == 18 && q.tail->seq == 19);
+        /* A loss entry alone in its boot makes no room: the next boot's oldest go. */
+        CHECK_INT(upload_queue_drop_plan(&q, 100, &d), 2);
+        CHECK(d.boot == boot_b && d.first_seq == 18 && d.last_seq == 19 && d.before == q.head);
+        CHECK_INT(upload_queue_drop(&q, &d, "M", 1), 0);
+        CHECK(q.tail == q.head->next && q.tail->lost == 2);
+        CHECK_INT(q.bytes, 2);
+        upload_queue_done(&q);
+}
+
+TEST(spool_frames_carry_their_record_and_a_crc) {
+        struct spool_rec r = { .has_seq = true, .seq = 7, .usec = 8, .lost = 3, .lost_first = 5, .boot = "b0" };
+        char frame[SPOOL_FRAME_HEAD + 5];
+
+        /* The CRC-32 of zlib and IEEE 802.3. */
+        CHECK(spool_crc32(0, "123456789", 9) == 0xcbf43926u);
+        CHECK_INT(spool_frame_size(5), sizeof(frame));
+        spool_frame(frame, &r, "hello", 5);
+        CHECK(memcmp(frame, "KSPU", 4) == 0 && memcmp(frame + SPOOL_FRAME_HEAD, "hello", 5) == 0);
+        CHECK(frame[4] == 5 && frame[8] == 7 && frame[16] == 8 && frame[24] == 3 && frame[32] == 5 && frame[40] == 1);
+        CHECK(strcmp(frame + 44, "b0") == 0);
 }
 
 TEST(backoff_doubles_to_the_cap_with_jitter_in_the_upper_half) {
