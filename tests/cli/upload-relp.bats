@@ -247,8 +247,8 @@ PY
 
 @test "--upload relp://: what the ring overwrites while rsyslog is away arrives as a loss message of its own with the exact count and range" {
         emu_init 32
-        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.
-        KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        # 4 KiB of entries at most (about ten records): then kdmesg stops reading.  No spool: it would take them.
+        KDMESG_UPLOAD_SPOOL_MAX=0 KDMESG_UPLOAD_MEMORY=4096 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
         emu wait blocks 1
         emu write 300 300
         start_rsyslog
@@ -374,4 +374,34 @@ seqs() {
         run python3 -c 'import sys; s = [l.strip() for l in sys.stdin]; assert sorted(set(s) - {"lost 20+1"}, key=int) == [str(i) for i in range(40) if i != 20], s; assert s.index("lost 20+1") > 0' < <(seqs)
         echo "$output"
         [ "$status" -eq 0 ]
+}
+
+@test "--upload relp://: the spool: with rsyslog away past KDMESG_UPLOAD_SPOOL_MAX, one loss message of exact range; the rest arrives after a reboot" {
+        local i
+        emu_init 4096
+        KDMESG_UPLOAD_SPOOL_MAX=16384 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        emu wait blocks 1
+        emu write 300 1000
+        for ((i = 0; i < 200; i++)); do grep -q 'retrying$' "$ERR" && break; sleep 0.05; done
+        sleep 1.5
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        cat "$ERR"
+        grep -qx "kdmesg: the spool $C.spool/units is full (16384 bytes): the oldest records not delivered make room, a loss entry says which" "$ERR"
+        # The machine reboots; rsyslog comes back; kdmesg starts again: the spool goes first.
+        emu reboot
+        start_rsyslog
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        kill_rsyslog
+        run "$CHECK" 0 299 0 0 < "$GOT"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        # Every seq once, delivered or in a spool-full range (the oldest); the reboot's message counts none.
+        [[ "$output" =~ ^records=([0-9]+)\ duplicates=0\ lost=([0-9]+)\ .*missing=0\ ranges=0-([0-9]+):spool-full(,[0-9]+-[0-9]+:spool-full)*,300-299:reboot$ ]]
+        [ $((BASH_REMATCH[1] + BASH_REMATCH[2])) -eq 300 ]
+        grep -q '"seq": "299"' "$GOT"
+        [ "$(stat -c %s "$C.spool/units")" -eq 32 ]
 }
