@@ -2,13 +2,12 @@
 /*
  * The command line into struct options: the getopt loop, with one handler
  * per option or family of options.  The checks of their combinations are
- * in checks.c, their set-up in setup.c, --help and the error for an
- * unknown option in usage.c.
+ * in checks.c, their set-up in setup.c, --help in usage.c, the one-line
+ * errors in errors.c.
  */
 #include <errno.h>
 #include <limits.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +22,6 @@
 #include "time/timefmt.h"
 #include "text/diag.h"
 #include "text/util.h"
-
-enum options_result options_fail(struct options *o, enum options_result r, const char *fmt, ...) {
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(o->error, sizeof(o->error), fmt, ap);
-        va_end(ap);
-        return r;
-}
-
-enum options_result options_fail_with(struct options *o, enum options_result r, const char *msg, const char *arg) {
-        const char *p = strstr(msg, "%s");
-
-        if (!p)
-                return options_fail(o, r, "%s", msg);
-        return options_fail(o, r, "%.*s%s%s", (int)(p - msg), msg, arg, p + 2);
-}
 
 enum {
         OPT_NOESCAPE = 0x100,

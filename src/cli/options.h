@@ -83,7 +83,7 @@ enum options_result {
 
 /* --help on standard output, then exit 0 (usage.c). */
 void __attribute__((noreturn)) usage(void);
-/* c is '?' or ':' from getopt_long() (run with opterr = 0): the one-line error for argv[optind - 1]. */
+/* c is '?' or ':' from getopt_long() (run with opterr = 0): the one-line error for argv[optind - 1] (errors.c). */
 enum options_result options_bad_option(struct options *o, int c, char **argv, const char *shortopts);
 /*
  * Parse the command line into o, before anything else happens.  Prints

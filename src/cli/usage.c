@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* --help: the options by section, as util-linux lays them out; and the one line for an option getopt does not know. */
-#include <getopt.h>
+/* --help: the options by section, as util-linux lays them out. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/i18n.h"
 #include "cli/options.h"
@@ -204,27 +202,4 @@ void __attribute__((noreturn)) usage(void) {
         /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's. */
         fprintf(o, _("\nFor more details see %s(1).\n"), "kdmesg");
         exit(EXIT_SUCCESS);
-}
-
-/*
- * getopt_long() runs with opterr = 0 so that its complaints carry our
- * program name and not argv[0]; this says what went wrong, in one line.
- */
-enum options_result options_bad_option(struct options *o, int c, char **argv, const char *shortopts) {
-        const char *arg = argv[optind - 1];
-        bool is_long = arg && strncmp(arg, "--", 2) == 0;
-        size_t n = is_long ? strcspn(arg, "=") : 0;
-        bool known = optopt >= 0x100 || (optopt > 0 && strchr(shortopts + 1, optopt));
-
-        if (c == ':' && is_long)
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' requires an argument"), (int)n, arg);
-        else if (c == ':')
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option requires an argument -- '%c'"), optopt);
-        else if (optopt == 0)
-                return options_fail(o, OPTIONS_BAD_USAGE,
-                            _("unrecognized option '%.*s'"), (int)(is_long ? n : strlen(arg)), arg);
-        else if (known)
-                return options_fail(o, OPTIONS_BAD_USAGE, _("option '%.*s' doesn't allow an argument"), (int)n, arg);
-        else
-                return options_fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
 }
