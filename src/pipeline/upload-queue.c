@@ -45,6 +45,20 @@ static int reserve(struct upload_unit *u, size_t len) {
         return 0;
 }
 
+/* A unit holding a copy of p[0..len), nothing else set; NULL when out of memory. */
+static struct upload_unit *unit_new(const char *p, size_t len) {
+        struct upload_unit *u = calloc(1, sizeof(*u));
+
+        if (!u || reserve(u, len ? len : 1) < 0) {
+                free(u);
+                return NULL;
+        }
+        if (len)
+                memcpy(u->data, p, len);
+        u->len = len;
+        return u;
+}
+
 int upload_queue_append(struct upload_queue *q, const void *p, size_t len) {
         struct upload_unit *u = q->open;
 
@@ -298,16 +312,11 @@ size_t upload_queue_drop_plan(const struct upload_queue *q, size_t target, struc
 }
 
 int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len) {
-        struct upload_unit *n = calloc(1, sizeof(*n)), *u, *next;
+        struct upload_unit *n = unit_new(p, len), *u, *next;
         size_t i;
 
-        if (!n || reserve(n, len ? len : 1) < 0) {
-                free(n);
+        if (!n)
                 return -ENOMEM;
-        }
-        if (len)
-                memcpy(n->data, p, len);
-        n->len = len;
         n->has_seq = d->has_seq;
         n->seq = d->last_seq;
         n->usec = d->last_usec;
@@ -342,15 +351,10 @@ int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const
 }
 
 int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const char *p, size_t len) {
-        struct upload_unit *u = calloc(1, sizeof(*u));
+        struct upload_unit *u = unit_new(p, len);
 
-        if (!u || reserve(u, len ? len : 1) < 0) {
-                free(u);
+        if (!u)
                 return -ENOMEM;
-        }
-        if (len)
-                memcpy(u->data, p, len);
-        u->len = len;
         u->has_seq = r->has_seq;
         u->seq = r->seq;
         u->usec = r->usec;
