@@ -188,7 +188,7 @@ PY
         [ "$(tail -1 "$GOT" | cut -f1,4,6)" = $'3\tkernel\tkmsg' ]
 }
 
-@test "--upload relp:// --follow: rsyslog killed with kill -9 mid-stream and restarted, 3 times: 0 missing, 0 duplicates" {
+@test "--upload relp:// --follow: rsyslog killed with kill -9 mid-stream and restarted, 3 times: 0 missing, duplicates within one batch per kill" {
         local i
         emu_init 16384
         start_rsyslog
@@ -209,10 +209,13 @@ PY
         [ "$STATUS" -eq 0 ]
         kill_rsyslog
         grep -q "^kdmesg: cannot upload to $URL: .*; retrying$" "$ERR"
-        run "$CHECK" 0 2999 0 0 < "$GOT"
+        # rsyslog stores a message before it answers: what it stored of the batch in flight when it
+        # was killed is sent again, as over HTTP (upload.bats).  A batch is at most 256 KiB: about
+        # 800 of these records.  (61 duplicates in one run of the release build, 0 in most ASan runs.)
+        run "$CHECK" 0 2999 800 3 < "$GOT"
         echo "$output"
         [ "$status" -eq 0 ]
-        [[ "$output" == "records=3000 duplicates=0 lost=0 "* ]]
+        [[ "$output" == "records=3000 "*" lost=0 "* ]]
 }
 
 @test "--upload relp:// --follow: SIGTERM mid-stream and a restart with the cursor, 5 times: 0 missing, 0 duplicates" {
