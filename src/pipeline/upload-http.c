@@ -66,7 +66,6 @@ struct http {
         struct upload_transport base;
         struct curl_calls lc;
         bool curl_ready; /* curl_global_init() done: curl_global_cleanup() owed */
-        struct export_machine machine;
         char *url;
         char *secret; /* the URL's user:password, never shown; NULL: none */
         CURL *curl;
@@ -155,11 +154,6 @@ static enum upload_result http_send(struct upload_transport *t, const char *buf,
                                                                                          : UPLOAD_REFUSED;
 }
 
-static int http_refused(struct upload_transport *t, uint64_t seq, uint64_t usec, const char *reason, char **ret,
-                        size_t *ret_len) {
-        return export_refused_entry(&((struct http *)t)->machine, seq, usec, reason, ret, ret_len);
-}
-
 static void http_free(struct upload_transport *t) {
         struct http *h = (struct http *)t;
 
@@ -178,8 +172,6 @@ static void http_free(struct upload_transport *t) {
 
 static const struct upload_transport_ops http_ops = {
         .send = http_send,
-        .entry_len = export_entry_len,
-        .refused = http_refused,
         .free = http_free,
 };
 
@@ -261,7 +253,6 @@ int upload_http_new(const struct upload_config *cfg, struct upload_transport **r
                 return e;
         }
         h->curl_ready = true;
-        h->machine = cfg->machine;
         e = setup(h, cfg);
         if (e < 0) {
                 http_free(&h->base);

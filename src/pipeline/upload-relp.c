@@ -87,7 +87,6 @@ static int load_relp(struct relp_calls *lr) {
 struct relp {
         struct upload_transport base;
         struct relp_calls lr;
-        struct export_machine machine;
         struct relp_url url;
         unsigned timeout_s;
         relpEngine_t *engine;
@@ -269,11 +268,6 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
         return UPLOAD_RETRY;
 }
 
-static int relp_refused(struct upload_transport *t, uint64_t seq, uint64_t usec, const char *reason, char **ret,
-                        size_t *ret_len) {
-        return export_refused_entry(&((struct relp *)t)->machine, seq, usec, reason, ret, ret_len);
-}
-
 static void relp_free(struct upload_transport *t) {
         struct relp *r = (struct relp *)t;
 
@@ -288,8 +282,6 @@ static void relp_free(struct upload_transport *t) {
 
 static const struct upload_transport_ops relp_ops = {
         .send = relp_send,
-        .entry_len = export_entry_len,
-        .refused = relp_refused,
         .free = relp_free,
 };
 
@@ -355,7 +347,6 @@ int upload_relp_new(const struct upload_config *cfg, struct upload_transport **r
                 return e;
         }
         r->base.ops = &relp_ops;
-        r->machine = cfg->machine;
         r->timeout_s = cfg->request_ms / 1000 + (cfg->request_ms % 1000 != 0);
         if (r->timeout_s > RELP_WAIT_S)
                 r->timeout_s = RELP_WAIT_S;

@@ -158,6 +158,14 @@ static const char *unsafe(const struct stat *st, bool dir) {
         return NULL;
 }
 
+/* Cut the file at off (what follows is left out); synced, so a crash cannot bring it back. */
+static void cut(struct spool *s, uint64_t off) {
+        if (!s->writable)
+                return;
+        if (ftruncate(s->fd, (off_t)off) == 0 && fdatasync(s->fd) == 0)
+                s->size = off;
+}
+
 int spool_open(const char *cursor_path, const char *format, struct spool **ret, char *err, size_t errlen) {
         struct spool *s = calloc(1, sizeof(*s));
         const char *why;
@@ -229,8 +237,7 @@ int spool_open(const char *cursor_path, const char *format, struct spool **ret, 
                         e = -errno;
                 if (e < 0) {
                         /* Left empty: nothing was in it. */
-                        if (ftruncate(s->fd, 0) < 0) {
-                        }
+                        cut(s, 0);
                         s->writable = false;
                         *ret = s;
                         return e;
@@ -263,14 +270,6 @@ bool spool_writable(const struct spool *s) {
 
 uint64_t spool_size(const struct spool *s) {
         return s->size;
-}
-
-/* Cut the file at off (what follows is left out); synced, so a crash cannot bring it back. */
-static void cut(struct spool *s, uint64_t off) {
-        if (!s->writable)
-                return;
-        if (ftruncate(s->fd, (off_t)off) == 0 && fdatasync(s->fd) == 0)
-                s->size = off;
 }
 
 int spool_load(struct spool *s, int (*unit)(void *userdata, const struct spool_rec *r, const char *data, size_t len),

@@ -30,14 +30,6 @@ struct upload_transport_ops {
          */
         enum upload_result (*send)(struct upload_transport *t, const char *buf, size_t len, const size_t *unit_len,
                                    size_t n_units, size_t *ret_acked, char *why, size_t why_size);
-        /* The length of the first entry at p (0: no whole entry). */
-        size_t (*entry_len)(const char *p, size_t len);
-        /*
-         * The loss entry that replaces a refused record's (seq, usec):
-         * malloc()ed into *ret, *ret_len.  0 or -ENOMEM.
-         */
-        int (*refused)(struct upload_transport *t, uint64_t seq, uint64_t usec, const char *reason, char **ret,
-                       size_t *ret_len);
         void (*free)(struct upload_transport *t);
 };
 

@@ -230,7 +230,7 @@ static int refuse_head(struct upload *u) {
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
-        e = u->t->ops->refused(u->t, h->seq, h->usec, u->why, &entry, &len);
+        e = export_refused_entry(&u->cfg.machine, h->seq, h->usec, u->why, &entry, &len);
         if (e >= 0)
                 e = upload_queue_replace_head(&u->q, entry, len);
         free(entry);
@@ -255,7 +255,7 @@ static bool dropped(struct upload *u, size_t n) {
                 u->refusals = 0;
                 return true;
         }
-        k = upload_queue_split_head(&u->q, u->t->ops->entry_len);
+        k = upload_queue_split_head(&u->q, export_entry_len);
         if (k > 1) {
                 u->probe = (u->probe ? u->probe : 1) + (size_t)k - 1;
                 u->refusals = 0;
@@ -271,11 +271,16 @@ static bool dropped(struct upload *u, size_t n) {
         return true;
 }
 
-/* The spool cannot be written: said once, the queue is held in memory only from now on. */
-static void spool_failed(struct upload *u, int e) {
+/* The one line that says the spool at what (its path) cannot be written. */
+static void say_spool_unwritable(const char *what, int e) {
         warnx_thread(_("cannot write the spool %s: %s; what the collector has not acknowledged is held "
                        "in memory only"),
-                     spool_get_path(u->spool), strerror(-e));
+                     what, strerror(-e));
+}
+
+/* The spool cannot be written: said once, the queue is held in memory only from now on. */
+static void spool_failed(struct upload *u, int e) {
+        say_spool_unwritable(spool_get_path(u->spool), e);
         u->spool_ok = false;
 }
 
@@ -631,9 +636,7 @@ static int spool_setup(struct upload *u) {
 
         e = spool_open(cursor_get_path(u->cursor), "export", &u->spool, err, sizeof(err));
         if (e < 0)
-                warnx_thread(_("cannot write the spool %s: %s; what the collector has not acknowledged is held "
-                               "in memory only"),
-                             err, strerror(-e));
+                say_spool_unwritable(err, e);
         if (!u->spool)
                 return 0;
         u->spool_ok = e == 0;
