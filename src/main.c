@@ -147,6 +147,9 @@ int main(int argc, char **argv) {
                 if ((e == -ELIBACC || e == -ELIBBAD) && upload_url_is_relp(o.upload))
                         errx_(_("--upload relp:// needs librelp (%s), which cannot be loaded: install librelp0"),
                               UPLOAD_LIBRELP);
+                if (e == -EPROTONOSUPPORT)
+                        errx_(_("--upload relp+tls:// needs a librelp built with GnuTLS, which %s is not"),
+                              UPLOAD_LIBRELP);
                 if (e == -ELIBACC || e == -ELIBBAD)
                         errx_(_("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),
                               UPLOAD_LIBCURL);

@@ -100,9 +100,15 @@ enum options_result options_check(struct options *o) {
                             : o->in.follow ? "--follow" : o->cursor_file ? "--cursor-file" : o->action_option);
         if (o->tls_option && !o->upload)
                 return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload"), o->tls_option);
-        if (o->tls_option && upload_url_is_relp(o->upload))
-                return options_fail(o, OPTIONS_BAD_USAGE, _("%s is for --upload https://; relp:// has no TLS"),
-                                    o->tls_option);
+        if (o->tls_option && upload_url_is_relp(o->upload) && !upload_url_is_relp_tls(o->upload))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("%s is for --upload https:// or relp+tls://; relp:// has no TLS"), o->tls_option);
+        if (o->trust && strcmp(o->trust, "all") == 0 && upload_url_is_relp_tls(o->upload))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("--trust all is for https://: relp+tls:// always checks the server's certificate "
+                                      "(give the file of its CA)"));
+        if (o->key && !o->cert && upload_url_is_relp_tls(o->upload))
+                return options_fail(o, OPTIONS_BAD_USAGE, _("--key is the key of --cert: add --cert"));
         if (o->upload) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return options_fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),

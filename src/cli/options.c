@@ -330,15 +330,11 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
                 if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0 &&
                     !upload_url_is_relp(arg))
                         return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected http://, https:// or relp://)"),
+                                            _("bad URL '%s' for --upload (expected http://, https://, relp:// or relp+tls://)"),
                                             upload_url_shown(arg, shown, sizeof(shown)));
-                if (upload_url_is_relp_tls(arg))
-                        return options_fail(o, OPTIONS_FAILED,
-                                            _("--upload cannot send RELP over TLS (relp+tls://): "
-                                              "use relp:// through a TLS tunnel, or https://"));
                 if (upload_url_is_relp(arg) && upload_relp_parse_url(arg, &ru) < 0)
                         return options_fail(o, OPTIONS_FAILED,
-                                            _("bad URL '%s' for --upload (expected relp://HOST:PORT)"),
+                                            _("bad URL '%s' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)"),
                                             upload_url_shown(arg, shown, sizeof(shown)));
                 o->upload = arg;
                 return OPTIONS_RUN;

@@ -7,6 +7,7 @@
  * kernel's state instead.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "input/source.h"
 #include "input/this-boot.h"
 #include "pipeline/upload.h"
+#include "pipeline/upload-relp.h"
 #include "time/suspend.h"
 #include "time/timefmt.h"
 #include "text/util.h"
@@ -203,6 +205,42 @@ enum options_result options_setup_export(struct options *o, bool live) {
         return OPTIONS_RUN;
 }
 
+/*
+ * relp+tls://: librelp reads the certificate files at each handshake and
+ * says only that it failed, so a file it could not read is said here, at
+ * the start.
+ */
+static enum options_result relp_tls_files(struct options *o) {
+        const struct {
+                const char *option, *file;
+        } f[] = {
+                {"--trust", o->trust ? o->trust : UPLOAD_RELP_SYSTEM_CAS},
+                {"--cert", o->cert},
+                {"--key", o->key},
+        };
+        size_t i;
+
+        for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+                int fd;
+
+                if (!f[i].file)
+                        continue;
+                fd = open(f[i].file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+                if (fd >= 0) {
+                        close(fd);
+                        continue;
+                }
+                if (i == 0 && !o->trust)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("cannot read the system's CA certificates %s for relp+tls://: %s "
+                                              "(give --trust FILE)"),
+                                            f[i].file, strerror(errno));
+                return options_fail(o, OPTIONS_FAILED, _("cannot read the %s file %s: %s"), f[i].option, f[i].file,
+                                    strerror(errno));
+        }
+        return OPTIONS_RUN;
+}
+
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
         const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
         const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS"), *linger = getenv("KDMESG_UPLOAD_LINGER_MS");
@@ -251,7 +289,7 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
         /* The spool's bound is memory's too: a batch is a quarter of it at most. */
         if (ret->spool_max > 0 && o->cursor_file && ret->batch_max > ret->spool_max / 4)
                 ret->batch_max = ret->spool_max / 4;
-        return OPTIONS_RUN;
+        return upload_url_is_relp_tls(o->upload) ? relp_tls_files(o) : OPTIONS_RUN;
 }
 
 int options_console_action(const struct options *o) {

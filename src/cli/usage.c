@@ -161,11 +161,13 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
                 "                               (http:// or https://host:port), or RFC 5424\n"
                 "                               over RELP to rsyslog's imrelp (relp://host:port,\n"
-                "                               no TLS); no stdout\n"),
+                "                               relp+tls://host:port over TLS); no stdout\n"),
               o);
-        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https)\n"), o);
-        fputs(_("     --key <file>            client key in PEM (https)\n"), o);
-        fputs(_("     --cert <file>           client certificate in PEM (https)\n"), o);
+        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https,\n"
+                "                               relp+tls: not all)\n"),
+              o);
+        fputs(_("     --key <file>            client key in PEM (https, relp+tls)\n"), o);
+        fputs(_("     --cert <file>           client certificate in PEM (https, relp+tls)\n"), o);
 
         fputs(_("\nKernel control (needs root):\n"), o);
         fputs(_(" -C, --clear                 empty the kernel's log buffer\n"), o);

@@ -184,7 +184,7 @@ PY
         [[ "$stderr" == "kdmesg: cannot upload to http://127.0.0.1:$PORT/x: "*"(tried 4 times)" ]]
         [[ "$stderr" != *s3cret* && "$stderr" != *fleet* ]]
         run --separate-stderr "$KDMESG" --upload "ftp://fleet:s3cret@host/"
-        [ "$stderr" = "kdmesg: bad URL 'ftp://host/' for --upload (expected http://, https:// or relp://)" ]
+        [ "$stderr" = "kdmesg: bad URL 'ftp://host/' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
         # A server whose certificate's name is ESC [31m BEL: curl's message quotes it.
         openssl req -x509 -newkey rsa:2048 -nodes -subj $'/CN=evil\e[31m\a' -keyout "$d/key.pem" -out "$d/cert.pem" \
                 -days 2 2>/dev/null

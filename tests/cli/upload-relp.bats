@@ -19,6 +19,7 @@ setup() {
         mkdir -p "$R/work"
         PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
         URL="relp://127.0.0.1:$PORT"
+        TLS=()
         C="$BATS_TEST_TMPDIR/cursor"
         # The configuration of the man page, with a template that writes every field the checks read:
         # PRI, time, host, app-name, procid, msgid, the structured data as JSON, the message.
@@ -64,6 +65,36 @@ start_rsyslog() {
 kill_rsyslog() {
         kill -"${1:-TERM}" "$RPID"
         wait "$RPID" || true
+}
+
+# make_cert NAME CN [CA]: NAME.key and NAME.pem in $T, for CN (and a DNS name of it), signed by CA (self-signed without).
+make_cert() {
+        local ext="subjectAltName=DNS:$2"
+
+        [ -n "${3:-}" ] || ext="basicConstraints=critical,CA:TRUE"
+        openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$2" \
+                -keyout "$T/$1.key" -out "$T/$1.csr" 2>/dev/null
+        if [ -n "${3:-}" ]; then
+                openssl x509 -req -in "$T/$1.csr" -CA "$T/$3.pem" -CAkey "$T/$3.key" -CAcreateserial -days 2 \
+                        -extfile <(echo "$ext") -out "$T/$1.pem" 2>/dev/null
+        else
+                openssl x509 -req -in "$T/$1.csr" -signkey "$T/$1.key" -days 2 -extfile <(echo "$ext") \
+                        -out "$T/$1.pem" 2>/dev/null
+        fi
+}
+
+# use_tls: certificates made here (a CA; the collector's, named 127.0.0.1 as librelp compares names; the
+# client's, client.example) and imrelp over TLS that asks for the client's; URL is relp+tls://, TLS the options.
+use_tls() {
+        T="$BATS_TEST_TMPDIR/tls"
+        mkdir -p "$T"
+        make_cert ca "kdmesg test CA"
+        make_cert server 127.0.0.1 ca
+        make_cert client client.example ca
+        sed -i "s|^input(type=\"imrelp\" address=\"127.0.0.1\" port=\"$PORT\" ruleset=\"kdmesg\")\$|input(type=\"imrelp\" address=\"127.0.0.1\" port=\"$PORT\" ruleset=\"kdmesg\" tls=\"on\" tls.caCert=\"$T/ca.pem\" tls.myCert=\"$T/server.pem\" tls.myPrivKey=\"$T/server.key\" tls.authMode=\"name\" tls.permittedPeer=[\"client.example\"])|" "$R/rsyslog.conf"
+        grep -q 'tls="on"' "$R/rsyslog.conf"
+        URL="relp+tls://127.0.0.1:$PORT"
+        TLS=(--trust "$T/ca.pem" --cert "$T/client.pem" --key "$T/client.key")
 }
 
 # wait_seq N: until the collector has the record with seq N (10 s at most).
@@ -188,13 +219,14 @@ PY
         [ "$(tail -1 "$GOT" | cut -f1,4,6)" = $'3\tkernel\tkmsg' ]
 }
 
-@test "--upload relp:// --follow: rsyslog killed with kill -9 mid-stream and restarted, 3 times: 0 missing, duplicates within one batch per kill" {
+# kill_collector_3_times: the collector killed with kill -9 mid-stream and restarted, 3 times.
+kill_collector_3_times() {
         local i
         emu_init 16384
         start_rsyslog
         "$KMSG_EMU" write "$RING" 3000 1000 3>&- &
         WPID=$!
-        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
         for i in 1 2 3; do
                 sleep "0.$((RANDOM % 4 + 4))"
                 kill_rsyslog KILL
@@ -218,7 +250,17 @@ PY
         [[ "$output" == "records=3000 "*" lost=0 "* ]]
 }
 
-@test "--upload relp:// --follow: SIGTERM mid-stream and a restart with the cursor, 5 times: 0 missing, 0 duplicates" {
+@test "--upload relp:// --follow: rsyslog killed with kill -9 mid-stream and restarted, 3 times: 0 missing, duplicates within one batch per kill" {
+        kill_collector_3_times
+}
+
+@test "--upload relp+tls:// --follow: rsyslog with TLS killed with kill -9 mid-stream and restarted, 3 times: 0 missing, duplicates within one batch per kill" {
+        use_tls
+        kill_collector_3_times
+}
+
+# sigterm_5_times: kdmesg stopped with SIGTERM mid-stream and started again with the cursor, 5 times.
+sigterm_5_times() {
         local i n
         emu_init 65536
         start_rsyslog
@@ -226,7 +268,7 @@ PY
         WPID=$!
         for i in 1 2 3 4 5; do
                 n=$(emu get blocks)
-                KDMESG_UPLOAD_STOP_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+                KDMESG_UPLOAD_STOP_MS=60000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
                 emu wait blocks $((n + 1)) 30
                 wait_seq $(($(emu get next_seq) - 1))
                 sleep "0.$((RANDOM % 5 + 2))"
@@ -237,7 +279,7 @@ PY
         kill -TERM "$WPID"
         wait "$WPID"
         # The last run catches up and ends.
-        kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kdmesg_emu --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
         kill_rsyslog
         LAST=$(($(emu get next_seq) - 1))
         [ "$LAST" -ge 500 ]
@@ -246,6 +288,15 @@ PY
         echo "$output"
         [ "$status" -eq 0 ]
         [[ "$output" == "records=$((LAST + 1)) duplicates=0 lost=0 "* ]]
+}
+
+@test "--upload relp:// --follow: SIGTERM mid-stream and a restart with the cursor, 5 times: 0 missing, 0 duplicates" {
+        sigterm_5_times
+}
+
+@test "--upload relp+tls:// --follow: SIGTERM mid-stream and a restart with the cursor, 5 times: 0 missing, 0 duplicates" {
+        use_tls
+        sigterm_5_times
 }
 
 @test "--upload relp://: what the ring overwrites while rsyslog is away arrives as a loss message of its own with the exact count and range" {
@@ -272,20 +323,16 @@ PY
         grep -q "\"seq\": \"$((last + 1))\"" "$GOT"
 }
 
-@test "--upload relp://: a bad URL, relp+tls:// and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
+@test "--upload relp://: a bad URL, TLS options without TLS and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://127.0.0.1:0 -q
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT)" ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://u:pw@127.0.0.1:1/x -q
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT)" ]
-        # No TLS: said, not half done.
-        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp+tls://127.0.0.1:1 -q
-        [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: --upload cannot send RELP over TLS (relp+tls://): use relp:// through a TLS tunnel, or https://" ]
+        [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp://127.0.0.1:1 --trust all -q
         [ "$status" -eq 1 ]
-        [ "${stderr%%$'\n'*}" = "kdmesg: --trust is for --upload https://; relp:// has no TLS" ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --trust is for --upload https:// or relp+tls://; relp:// has no TLS" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" -q
         [ "$status" -eq 1 ]
         [ -z "$output" ]
@@ -323,6 +370,101 @@ PY
         [ "$(wc -l < "$GOT")" -eq 15 ]
         grep -qxF '2023-11-14T22:13:21.500000Z host1 kern.err kernel kmsg { "kdmesg@32473": { "seq": "11", "mono": "1500000", "flags": "-", "caller": "T7", "boot": "aba7d49a3f9a484a8905db37a872b9f5" }, "kdmesg-dict@32473": { "SUBSYSTEM": "usb", "DEVICE": "c189:130" } } usb 2-1.4: device descriptor read/64, error -71' "$GOT"
         grep -qxF '2023-11-14T22:13:24.000000Z host1 kern.warning kdmesg kmsg-lost { "kdmesg-lost@32473": { "count": "2", "first": "22", "last": "23", "cause": "gap" }, "kdmesg@32473": { "boot": "aba7d49a3f9a484a8905db37a872b9f5" } } -- 2 messages lost (seq 22-23, between 3.700000 and 4.000000, gap) --' "$GOT"
+}
+
+@test "--upload relp+tls:// a dump: rsyslog with TLS, which asks for kdmesg's certificate, stores every record once, field by field" {
+        local opts=(-K "$DATA/journal.kmsg" --boot-time @1700000000 --boot-id aba7d49a3f9a484a8905db37a872b9f5
+                    --hostname host1)
+        use_tls
+        start_rsyslog
+        run --separate-stderr "$KDMESG" "${opts[@]}" --upload "$URL" "${TLS[@]}" -q
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+        kill_rsyslog
+        "$KDMESG" "${opts[@]}" --format=export -q > "$BATS_TEST_TMPDIR/want"
+        head -1 "$GOT" | grep -q $'\tkmsg-lost\t{ "kdmesg-lost@32473": { "count": "10", "first": "0", "last": "9", "cause": "rotated" }'
+        sed -i 1d "$GOT"
+        run check_fields "$BATS_TEST_TMPDIR/want"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "$output" = "14 messages, every field as the export entry has it" ]
+        # A key in the file of its certificate does as well as --key.
+        cat "$T/client.pem" "$T/client.key" > "$T/both.pem"
+        : > "$GOT.2"
+        sed -i "s|file=\"$GOT\"|file=\"$GOT.2\"|" "$R/rsyslog.conf"
+        start_rsyslog
+        "$KDMESG" "${opts[@]}" --upload "$URL" --trust "$T/ca.pem" --cert "$T/both.pem" -q
+        kill_rsyslog
+        [ "$(wc -l < "$GOT.2")" -eq 15 ]
+}
+
+# follow_ends ARGS...: kdmesg_bg ARGS, which must end by itself within 20 s; its exit status in $STATUS.
+follow_ends() {
+        local i
+        kdmesg_bg "$@"
+        for ((i = 0; i < 400; i++)); do
+                kill -0 "$PID" 2>/dev/null || break
+                sleep 0.05
+        done
+        kill -0 "$PID" 2>/dev/null && { echo "kdmesg did not stop: $(cat "$ERR")" >&2; return 1; }
+        STATUS=0
+        wait "$PID" || STATUS=$?
+}
+
+@test "--upload relp+tls://: a server certificate that is not the one asked for stops the upload at once with one line, --follow too; three failed handshakes in a row stop it too" {
+        use_tls
+        start_rsyslog
+        # Signed by a CA that --trust does not name.
+        make_cert other "another CA"
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" \
+                --trust "$T/other.pem" --cert "$T/client.pem" --key "$T/client.key" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot upload to $URL: the server's certificate is not signed by a CA of $T/other.pem (certificate validation failed)" ]
+        # Signed by the CA but for another name: following, it stops at once all the same (no retry, no wait).
+        kill_rsyslog
+        make_cert elsewhere collector.example ca
+        sed -i "s|$T/server\.|$T/elsewhere.|g" "$R/rsyslog.conf"
+        start_rsyslog
+        emu_init 64
+        emu write 5
+        follow_ends -w --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
+        [ "$STATUS" -eq 1 ]
+        [ "$(cat "$ERR")" = "kdmesg: cannot upload to $URL: the server's certificate does not name 127.0.0.1 (it has DNSname: collector.example; DNSname: collector.example)" ]
+        [ ! -e "$C" ] || [ -z "$(cursor_seq)" ]
+        # No certificate of kdmesg's, which this imrelp asks for: the handshake fails; the third in a row stops it.
+        kill_rsyslog
+        sed -i "s|$T/elsewhere\.|$T/server.|g" "$R/rsyslog.conf"
+        start_rsyslog
+        follow_ends -w --cursor-file "$C" --upload "$URL" --trust "$T/ca.pem" -q
+        [ "$STATUS" -eq 1 ]
+        # Following, the first failure says it retries (as any other), the third stops.
+        cat "$ERR"
+        [ "$(wc -l < "$ERR")" -eq 2 ]
+        [[ "$(head -1 "$ERR")" == "kdmesg: cannot upload to $URL: TLS handshake failed ["*"]; retrying" ]]
+        [[ "$(tail -1 "$ERR")" == "kdmesg: cannot upload to $URL: TLS handshake failed ["*"] (3 times in a row)" ]]
+        kill_rsyslog
+}
+
+@test "--upload relp+tls://: --trust all, --key without --cert and a certificate file that cannot be read are one line each, before anything is sent" {
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --trust all -q
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --trust all is for https://: relp+tls:// always checks the server's certificate (give the file of its CA)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --key /k -q
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --key is the key of --cert: add --cert" ]
+        for o in --trust --cert --key; do
+                local args=(--trust "$DATA/basic.kmsg" --cert "$DATA/basic.kmsg")
+                [ "$o" = --key ] && args+=(--key "$BATS_TEST_TMPDIR/none") || args+=("$o" "$BATS_TEST_TMPDIR/none")
+                run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 \
+                        "${args[@]}" -q
+                [ "$status" -eq 1 ]
+                [ "$stderr" = "kdmesg: cannot read the $o file $BATS_TEST_TMPDIR/none: No such file or directory" ]
+        done
+        # The bad URL's message names both forms.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp+tls://127.0.0.1:x -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad URL 'relp+tls://127.0.0.1:x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
 }
 
 # start_fake ARGS...: tests/cli/relp-server on $PORT, storing what it acknowledges in $GOT; RPID.

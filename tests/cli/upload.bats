@@ -163,7 +163,7 @@ PY
         [[ "$stderr" == "kdmesg: $URL refused the upload: HTTP 501: "*" (is it systemd-journal-remote?)" ]]
         # Usage.
         run --separate-stderr "$KDMESG" --upload ftp://x
-        [ "$stderr" = "kdmesg: bad URL 'ftp://x' for --upload (expected http://, https:// or relp://)" ]
+        [ "$stderr" = "kdmesg: bad URL 'ftp://x' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
         run --separate-stderr "$KDMESG" --upload "$URL" --json
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --upload sends the export form, not --format=json" ]
