@@ -143,13 +143,15 @@ static int loss_entry(const struct export_machine *m, const char *boot_id, bool 
         return 0;
 }
 
-int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
-                         char **ret, size_t *ret_len) {
+int export_refused_entry(const struct export_machine *m, const char *boot_id, uint64_t seq, uint64_t usec,
+                         const char *reason, char **ret, size_t *ret_len) {
+        bool this_boot = !boot_id || (m->boot_id && strcmp(boot_id, m->boot_id) == 0);
         char msg[512];
 
-        snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu, refused by the collector: %s) --",
-                 (unsigned long long)seq, reason);
-        return loss_entry(m, m->boot_id, true, 1, seq, seq, usec, msg, "refused", reason, ret, ret_len);
+        snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu%s, refused by the collector: %s) --",
+                 (unsigned long long)seq, this_boot ? "" : " of an earlier boot", reason);
+        return loss_entry(m, boot_id ? boot_id : m->boot_id, this_boot, 1, seq, seq, usec, msg, "refused", reason,
+                          ret, ret_len);
 }
 
 int export_spool_loss_entry(const struct export_machine *m, const char *boot_id, uint64_t count, uint64_t first,

@@ -34,13 +34,14 @@ struct export_machine {
 size_t export_entry_len(const char *p, size_t len);
 /*
  * export-refused.c: the loss entry that takes the place of record seq
- * (time stamp usec) when the collector refused its entry:
- * KDMESG_LOST=1, KDMESG_LOST_FIRST_SEQ, KDMESG_LOST_CAUSE=refused and
- * KDMESG_REFUSED_REASON, as the loss entries of the stream have them.
- * malloc()ed into *ret (*ret_len bytes).  0 or -ENOMEM.
+ * (time stamp usec) of boot boot_id (NULL: m's) when the collector
+ * refused its entry: KDMESG_LOST=1, KDMESG_LOST_FIRST_SEQ,
+ * KDMESG_LOST_CAUSE=refused and KDMESG_REFUSED_REASON, as the loss
+ * entries of the stream have them.  __REALTIME_TIMESTAMP only when the
+ * boot is m's.  malloc()ed into *ret (*ret_len bytes).  0 or -ENOMEM.
  */
-int export_refused_entry(const struct export_machine *m, uint64_t seq, uint64_t usec, const char *reason,
-                         char **ret, size_t *ret_len);
+int export_refused_entry(const struct export_machine *m, const char *boot_id, uint64_t seq, uint64_t usec,
+                         const char *reason, char **ret, size_t *ret_len);
 
 /*
  * export-refused.c: the loss entry that takes the place of the oldest

@@ -230,7 +230,7 @@ static int refuse_head(struct upload *u) {
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
-        e = export_refused_entry(&u->cfg.machine, h->seq, h->usec, u->why, &entry, &len);
+        e = export_refused_entry(&u->cfg.machine, h->boot, h->seq, h->usec, u->why, &entry, &len);
         if (e >= 0)
                 e = upload_queue_replace_head(&u->q, entry, len);
         free(entry);

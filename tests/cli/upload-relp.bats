@@ -512,6 +512,31 @@ seqs() {
         [ "$status" -eq 0 ]
 }
 
+@test "--upload relp://: a record of an earlier boot, from the spool, that the collector refuses: its loss message says that boot, not the new one, and no time" {
+        local old
+        emu_init 1024
+        emu write 5
+        old=$(emu get boot_id | tr -d -)
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for ((i = 0; i < 200; i++)); do grep -q 'retrying$' "$ERR" && break; sleep 0.05; done
+        stop_bg TERM
+        emu reboot
+        emu write 2
+        start_fake --refuse 3
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill "$RPID"
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: $URL refused the entry of seq 3 (the server answered 500 refused by the test): a loss entry says so in its place" ]
+        # No time (the old boot's start is not known here), the old boot's id.
+        grep -q '^<4>1 - [^ ]* kdmesg - kmsg-lost \[kdmesg-lost@32473 count="1" first="3" last="3" cause="refused" reason="the server answered 500 refused by the test"\]\[kdmesg@32473 boot="'"$old"'" machine="[0-9a-f]*"\] -- 1 message lost (seq 3 of an earlier boot, refused by the collector: the server answered 500 refused by the test) --$' "$GOT"
+        # The other records of both boots arrived (those after a 500 in its batch may come twice: librelp
+        # reads no answer after it), and the reboot's message (seq 5 and later of the old boot: unknown).
+        [ "$(seqs | sort -u | tr '\n' ' ')" = "0 1 2 4 lost 3+1 lost 5+0 " ]
+        [ "$(seqs | grep -cx 0)" -ge 2 ]
+        [ "$(seqs | grep -cx 1)" -ge 2 ]
+}
+
 @test "--upload relp://: the spool: with rsyslog away past KDMESG_UPLOAD_SPOOL_MAX, one loss message of exact range; the rest arrives after a reboot" {
         local i
         emu_init 4096

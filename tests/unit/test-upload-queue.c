@@ -137,7 +137,7 @@ TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
         upload_queue_ack(&q, 1);
         CHECK_INT(upload_queue_split_head(&q, export_entry_len), 1);
         /* The refused record: a loss entry in its place, which keeps its sequence number. */
-        CHECK_INT(export_refused_entry(&m, 4, 4000, "Empty reply", &repl, &rlen), 0);
+        CHECK_INT(export_refused_entry(&m, NULL, 4, 4000, "Empty reply", &repl, &rlen), 0);
         /* The entry is rlen bytes, not a C string. */
         CHECK(memmem(repl, rlen, "KDMESG_LOST=1\nKDMESG_LOST_FIRST_SEQ=4\nKDMESG_LOST_CAUSE=refused\n", 64));
         CHECK(memmem(repl, rlen, "_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n", 42));
