@@ -115,6 +115,33 @@ def export_stream():
                             + b"MESSAGE=n\nKMSG_MERGED=KMSG_MERGED=KMSG_MERGED=A=1\n\n")
     return out
 
+def rfc5424_streams():
+    """Export streams as the upload queue holds them, for fuzz-rfc5424: records, loss and boot entries, odd fields."""
+    rec = lambda fields: b"".join(export_field(k, v) for k, v in fields) + b"\n"
+    out = {}
+    out["rfc5424-record"] = rec([(b"__REALTIME_TIMESTAMP", b"1700000001500000"), (b"_BOOT_ID", b"aba7d49a3f9a484a8905db37a872b9f5"),
+                                 (b"_HOSTNAME", b"host1"), (b"_TRANSPORT", b"kernel"), (b"PRIORITY", b"3"),
+                                 (b"SYSLOG_FACILITY", b"0"), (b"SYSLOG_IDENTIFIER", b"kernel"),
+                                 (b"MESSAGE", b"usb 2-1.4: error -71 \\ \"q\" ]\x01\xff caf\xc3\xa9"), (b"SEQNUM", b"11"),
+                                 (b"_SOURCE_MONOTONIC_TIMESTAMP", b"1500000"), (b"KMSG_FLAGS", b"-"),
+                                 (b"KMSG_FIELDS", b"caller=T7,x=y"), (b"_KERNEL_SUBSYSTEM", b"usb"),
+                                 (b"_KERNEL_DEVICE", b"c189:130"), (b"KMSG_DICT", b"lower.key=v\xff"),
+                                 (b"KMSG_DICT", b"k y=\"]\\"), (b"KMSG_MERGED", b"_KERNEL_Z=1")])
+    out["rfc5424-lost"] = (rec([(b"__MONOTONIC_TIMESTAMP", b"4000000"), (b"_BOOT_ID", b"b"), (b"PRIORITY", b"4"),
+                                (b"SYSLOG_IDENTIFIER", b"kdmesg"), (b"MESSAGE_ID", b"9ac1b3703093449dace9a589386bdafe"),
+                                (b"MESSAGE", b"-- 2 messages lost --"), (b"KDMESG_LOST", b"2"),
+                                (b"KDMESG_LOST_FIRST_SEQ", b"18446744073709551615"), (b"KDMESG_LOST_CAUSE", b"gap"),
+                                (b"KDMESG_REFUSED_REASON", b"500 \"no\"]")])
+                           + rec([(b"MESSAGE_ID", b"9ac1b3703093449dace9a589386bdafe"), (b"KDMESG_LOST", b"0"),
+                                  (b"KDMESG_LOST_FIRST_SEQ", b"5"), (b"MESSAGE", b"-- unknown --")]))
+    out["rfc5424-boot"] = rec([(b"MESSAGE_ID", b"fab5b5ca374041ef9ca064a2b02def0a"), (b"KDMESG_BOOT", b"2"),
+                               (b"KDMESG_BOOT_FIRST_SEQ", b"0"), (b"MESSAGE", b"-- boot 2 --")])
+    out["rfc5424-odd"] = (rec([(b"SYSLOG_FACILITY", b"99"), (b"PRIORITY", b"12"), (b"_HOSTNAME", b"a b"),
+                               (b"SYSLOG_IDENTIFIER", b"x" * 49), (b"SYSLOG_PID", b"-1"), (b"MESSAGE", b"")])
+                          + rec([(b"__REALTIME_TIMESTAMP", b"999999999999999999"), (b"MESSAGE", b"\xef\xbb\xbfbom\ttab\x7f")])
+                          + b"MESSAGE\n" + struct.pack("<Q", 4) + b"a\nbc\nSEQNUM=1\n\n")
+    return out
+
 def syslog_stream():
     return {
         "syslog": (b"<6>[    1.234567] hello\n[    2.000001] no priority\n<4>no time\n"
@@ -231,6 +258,8 @@ def main():
         write(os.path.join(root, "fuzz-cursor"), "seed-" + name, data)
     for name, data in list(json_stream().items()) + list(json_records().items()):
         write(os.path.join(root, "fuzz-json"), "seed-" + name, data)
+    for name, data in rfc5424_streams().items():
+        write(os.path.join(root, "fuzz-rfc5424"), "seed-" + name, data)
     for name, data in pstore_trees().items():
         write(os.path.join(root, "fuzz-pstore"), "seed-" + name, data)
     for r in RECORDS[3:6] + RECORDS[16:22]:
