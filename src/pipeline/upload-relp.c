@@ -304,7 +304,7 @@ static enum upload_result connect_failed(struct relp *r, relpRetVal e, char *why
                 return UPLOAD_BROKEN;
         }
         if (r->auth_code == RELP_RET_AUTH_CERT_INVL) {
-                snprintf(why, why_size, "the server's certificate is not signed by a CA of %s (%s)", r->trust,
+                snprintf(why, why_size, "the server's certificate does not verify with the CAs of %s (%s)", r->trust,
                          r->auth_msg);
                 return UPLOAD_BROKEN;
         }

@@ -67,7 +67,8 @@ kill_rsyslog() {
         wait "$RPID" || true
 }
 
-# make_cert NAME CN [CA]: NAME.key and NAME.pem in $T, for CN (and a DNS name of it), signed by CA (self-signed without).
+# make_cert NAME CN [CA [DAYS]]: NAME.key and NAME.pem in $T, for CN (and a DNS name of it), signed by CA (self-signed
+# without), valid DAYS days from now (2; -1: expired yesterday).
 make_cert() {
         local ext="subjectAltName=DNS:$2"
 
@@ -75,7 +76,7 @@ make_cert() {
         openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$2" \
                 -keyout "$T/$1.key" -out "$T/$1.csr" 2>/dev/null
         if [ -n "${3:-}" ]; then
-                openssl x509 -req -in "$T/$1.csr" -CA "$T/$3.pem" -CAkey "$T/$3.key" -CAcreateserial -days 2 \
+                openssl x509 -req -in "$T/$1.csr" -CA "$T/$3.pem" -CAkey "$T/$3.key" -CAcreateserial -days "${4:-2}" \
                         -extfile <(echo "$ext") -out "$T/$1.pem" 2>/dev/null
         else
                 openssl x509 -req -in "$T/$1.csr" -signkey "$T/$1.key" -days 2 -extfile <(echo "$ext") \
@@ -403,7 +404,7 @@ follow_ends() {
         wait "$PID" || STATUS=$?
 }
 
-@test "--upload relp+tls://: a server certificate that is not the one asked for stops the upload at once with one line, --follow too; three failed handshakes in a row stop it too" {
+@test "--upload relp+tls://: a server certificate that is not the one asked for (another CA, expired, another name) stops the upload at once with one line, --follow too; three failed handshakes in a row stop it too" {
         use_tls
         start_rsyslog
         # Signed by a CA that --trust does not name.
@@ -411,7 +412,16 @@ follow_ends() {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" \
                 --trust "$T/other.pem" --cert "$T/client.pem" --key "$T/client.key" -q
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: cannot upload to $URL: the server's certificate is not signed by a CA of $T/other.pem (certificate validation failed)" ]
+        [ "$stderr" = "kdmesg: cannot upload to $URL: the server's certificate does not verify with the CAs of $T/other.pem (certificate validation failed)" ]
+        # Signed by the CA, named right, expired: not said to be of another CA.
+        kill_rsyslog
+        make_cert expired 127.0.0.1 ca -1
+        sed -i "s|$T/server\.|$T/expired.|g" "$R/rsyslog.conf"
+        start_rsyslog
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" "${TLS[@]}" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot upload to $URL: the server's certificate does not verify with the CAs of $T/ca.pem (certificate validation failed)" ]
+        sed -i "s|$T/expired\.|$T/server.|g" "$R/rsyslog.conf"
         # Signed by the CA but for another name: following, it stops at once all the same (no retry, no wait).
         kill_rsyslog
         make_cert elsewhere collector.example ca
