@@ -12,37 +12,52 @@
 
 #include "output/export.h"
 
-size_t export_entry_len(const char *p, size_t len) {
-        size_t i = 0;
+int export_next_field(const char *p, size_t len, size_t *at, struct export_field *f) {
+        const char *nl, *eq;
+        size_t i = *at, line, k;
+        uint64_t n = 0;
 
-        while (i < len) {
-                const char *nl = memchr(p + i, '\n', len - i);
-                size_t line;
-
-                if (!nl)
-                        return 0;
-                line = (size_t)(nl - (p + i));
-                if (line == 0)
-                        return i + 1; /* the blank line that ends the entry */
-                if (memchr(p + i, '=', line)) {
-                        i += line + 1;
-                        continue;
-                }
-                /* A binary field: its name, a little-endian 64-bit length, the bytes, a newline. */
-                {
-                        size_t at = i + line + 1, k;
-                        uint64_t n = 0;
-
-                        if (len - at < 8)
-                                return 0;
-                        for (k = 0; k < 8; k++)
-                                n |= (uint64_t)(unsigned char)p[at + k] << (8 * k);
-                        if (n > len - at - 8 || len - at - 8 - n < 1)
-                                return 0;
-                        i = at + 8 + (size_t)n + 1;
-                }
+        nl = i < len ? memchr(p + i, '\n', len - i) : NULL;
+        if (!nl)
+                return -EBADMSG;
+        line = (size_t)(nl - (p + i));
+        if (line == 0) {
+                *at = i + 1;
+                return 0;
         }
-        return 0;
+        f->key = p + i;
+        eq = memchr(p + i, '=', line);
+        if (eq) {
+                f->klen = (size_t)(eq - f->key);
+                f->val = eq + 1;
+                f->vlen = line - f->klen - 1;
+                *at = i + line + 1;
+                return 1;
+        }
+        /* The binary form: the name, a little-endian 64-bit length, the bytes, a newline. */
+        f->klen = line;
+        i += line + 1;
+        if (len - i < 8)
+                return -EBADMSG;
+        for (k = 0; k < 8; k++)
+                n |= (uint64_t)(unsigned char)p[i + k] << (8 * k);
+        i += 8;
+        if (n >= len - i || p[i + n] != '\n')
+                return -EBADMSG;
+        f->val = p + i;
+        f->vlen = (size_t)n;
+        *at = i + (size_t)n + 1;
+        return 1;
+}
+
+size_t export_entry_len(const char *p, size_t len) {
+        struct export_field f;
+        size_t at = 0;
+        int r;
+
+        while ((r = export_next_field(p, len, &at, &f)) > 0)
+                ;
+        return r == 0 ? at : 0;
 }
 
 /* A field "KEY=value\n" appended, or the binary form where value has a newline. */

@@ -27,6 +27,19 @@ struct export_machine {
         int64_t boot_usec;
 };
 
+/* A field of an export entry: its name and value, in the entry's bytes (neither NUL-terminated). */
+struct export_field {
+        const char *key, *val;
+        size_t klen, vlen;
+};
+
+/*
+ * export-refused.c: the field of the entry at p[*at] (p is len bytes): 1
+ * and *f, 0 at the blank line that ends the entry, *at past either;
+ * -EBADMSG when what follows is not the export form (a line without its
+ * newline, a binary value cut short or not followed by a newline).
+ */
+int export_next_field(const char *p, size_t len, size_t *at, struct export_field *f);
 /*
  * export-refused.c: the length of the first entry of the export form at
  * p, its ending blank line included; 0 when p holds no whole entry.

@@ -65,11 +65,6 @@ static const char *const field_names[F_COUNT] = {
         [F_BOOT_FIRST] = "KDMESG_BOOT_FIRST_SEQ",
 };
 
-struct field {
-        const char *key, *val;
-        size_t klen, vlen;
-};
-
 /* The message being made: appended to the caller's buffer; err set once it could not grow. */
 struct msg {
         char **buf;
@@ -108,58 +103,16 @@ static void put_hex(struct msg *m, unsigned char c) {
         put(m, b, 4);
 }
 
-/*
- * The next field of the entry from p[*at]: 1 and *f, 0 at the blank line
- * that ends it, -EBADMSG when what follows is not the export form.
- */
-static int next_field(const char *p, size_t len, size_t *at, struct field *f) {
-        const char *nl, *eq;
-        size_t i = *at, line, k;
-        uint64_t n = 0;
-
-        nl = i < len ? memchr(p + i, '\n', len - i) : NULL;
-        if (!nl)
-                return -EBADMSG;
-        line = (size_t)(nl - (p + i));
-        if (line == 0) {
-                *at = i + 1;
-                return 0;
-        }
-        f->key = p + i;
-        eq = memchr(p + i, '=', line);
-        if (eq) {
-                f->klen = (size_t)(eq - f->key);
-                f->val = eq + 1;
-                f->vlen = line - f->klen - 1;
-                *at = i + line + 1;
-                return 1;
-        }
-        /* The binary form: the name, a little-endian 64-bit length, the bytes, a newline. */
-        f->klen = line;
-        i += line + 1;
-        if (len - i < 8)
-                return -EBADMSG;
-        for (k = 0; k < 8; k++)
-                n |= (uint64_t)(unsigned char)p[i + k] << (8 * k);
-        i += 8;
-        if (n >= len - i || p[i + n] != '\n')
-                return -EBADMSG;
-        f->val = p + i;
-        f->vlen = (size_t)n;
-        *at = i + (size_t)n + 1;
-        return 1;
-}
-
-static bool key_is(const struct field *f, const char *name) {
+static bool key_is(const struct export_field *f, const char *name) {
         return strlen(name) == f->klen && memcmp(f->key, name, f->klen) == 0;
 }
 
-static bool val_is(const struct field *f, const char *s) {
+static bool val_is(const struct export_field *f, const char *s) {
         return f->val && strlen(s) == f->vlen && memcmp(f->val, s, f->vlen) == 0;
 }
 
 /* A decimal field: *ret; false when missing or not a number. */
-static bool val_u64(const struct field *f, uint64_t *ret) {
+static bool val_u64(const struct export_field *f, uint64_t *ret) {
         uint64_t v = 0;
         size_t i;
 
@@ -177,7 +130,7 @@ static bool val_u64(const struct field *f, uint64_t *ret) {
 }
 
 /* A header field: 1 to max printable ASCII characters (RFC 5424's PRINTUSASCII), else "-". */
-static void put_header(struct msg *m, const struct field *f, size_t max) {
+static void put_header(struct msg *m, const struct export_field *f, size_t max) {
         size_t i;
 
         if (!f->val || f->vlen == 0 || f->vlen > max) {
@@ -251,7 +204,7 @@ static void put_param(struct msg *m, const char *name, const char *val, size_t n
         put(m, "\"", 1);
 }
 
-static void put_param_field(struct msg *m, const char *name, const struct field *f) {
+static void put_param_field(struct msg *m, const char *name, const struct export_field *f) {
         if (f->val)
                 put_param(m, name, f->val, f->vlen);
 }
@@ -263,7 +216,7 @@ static void put_param_u64(struct msg *m, const char *name, uint64_t v) {
 }
 
 /* The wall-clock time of usec in UTC with microseconds, or "-" when it has no four-digit year. */
-static void put_time(struct msg *m, const struct field *f) {
+static void put_time(struct msg *m, const struct export_field *f) {
         char b[40];
         struct tm tm;
         uint64_t usec;
@@ -284,7 +237,7 @@ static void put_time(struct msg *m, const struct field *f) {
 }
 
 /* The caller id of KMSG_FIELDS ("caller=T1,..."): *ret, *ret_len; false when none. */
-static bool caller_of(const struct field *f, const char **ret, size_t *ret_len) {
+static bool caller_of(const struct export_field *f, const char **ret, size_t *ret_len) {
         const char *p = f->val, *end = f->val + f->vlen;
 
         while (p && p < end) {
@@ -305,29 +258,29 @@ static bool caller_of(const struct field *f, const char **ret, size_t *ret_len) 
  * for a key no journal field name can hold ('=' and '\' in it as \x3d
  * and \x5c).  Its key and value in *ret; false for another field.
  */
-static bool dict_line(const struct field *f, struct field *ret) {
+static bool dict_line(const struct export_field *f, struct export_field *ret) {
         const char *eq;
 
         if (f->klen > 8 && memcmp(f->key, "_KERNEL_", 8) == 0) {
-                *ret = (struct field){f->key + 8, f->val, f->klen - 8, f->vlen};
+                *ret = (struct export_field){f->key + 8, f->val, f->klen - 8, f->vlen};
                 return true;
         }
         if (!key_is(f, "KMSG_DICT") || !(eq = memchr(f->val, '=', f->vlen)))
                 return false;
-        *ret = (struct field){f->val, eq + 1, (size_t)(eq - f->val), f->vlen - (size_t)(eq - f->val) - 1};
+        *ret = (struct export_field){f->val, eq + 1, (size_t)(eq - f->val), f->vlen - (size_t)(eq - f->val) - 1};
         return true;
 }
 
 /* Whether a dictionary key is a parameter name of its own (kdmesg-dict), not a dict="KEY=VALUE". */
-static bool dict_key_is_name(const struct field *d) {
+static bool dict_key_is_name(const struct export_field *d) {
         return is_sd_name(d->key, d->klen) && !memchr(d->key, '\\', d->klen);
 }
 
 /* [kdmesg@N ...]: what the entry says of its record and machine. */
-static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const struct field *fs, bool bad_facility) {
+static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const struct export_field *fs, bool bad_facility) {
         const char *caller = NULL;
         size_t caller_len = 0, at = 0;
-        struct field f, d;
+        struct export_field f, d;
         bool any = false;
         size_t before = *m->len;
 
@@ -350,7 +303,7 @@ static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const s
                 put_param_field(m, "machine", &fs[F_MACHINE_ID]);
         if (bad_facility && (any = true))
                 put_param_field(m, "facility", &fs[F_FACILITY]);
-        while (next_field(p, len, &at, &f) > 0)
+        while (export_next_field(p, len, &at, &f) > 0)
                 if (dict_line(&f, &d) && !dict_key_is_name(&d)) {
                         /* "KEY=VALUE" in one value, as the export form's KMSG_DICT has it. */
                         put(m, " dict=\"", 7);
@@ -369,11 +322,11 @@ static void put_kdmesg_element(struct msg *m, const char *p, size_t len, const s
 /* [kdmesg-dict@N KEY="VALUE"...]: the dictionary keys that can be parameter names. */
 static void put_dict_element(struct msg *m, const char *p, size_t len) {
         size_t at = 0, before = *m->len;
-        struct field f, d;
+        struct export_field f, d;
         bool any = false;
 
         put(m, "[kdmesg-dict@" RFC5424_SD_NUMBER, sizeof("[kdmesg-dict@" RFC5424_SD_NUMBER) - 1);
-        while (next_field(p, len, &at, &f) > 0)
+        while (export_next_field(p, len, &at, &f) > 0)
                 if (dict_line(&f, &d) && dict_key_is_name(&d)) {
                         put(m, " ", 1);
                         put(m, d.key, d.klen);
@@ -388,7 +341,7 @@ static void put_dict_element(struct msg *m, const char *p, size_t len) {
                 *m->len = before;
 }
 
-static void put_lost_element(struct msg *m, const struct field *fs) {
+static void put_lost_element(struct msg *m, const struct export_field *fs) {
         uint64_t count = 0, first;
 
         put(m, "[kdmesg-lost@" RFC5424_SD_NUMBER, sizeof("[kdmesg-lost@" RFC5424_SD_NUMBER) - 1);
@@ -402,7 +355,7 @@ static void put_lost_element(struct msg *m, const struct field *fs) {
         put(m, "]", 1);
 }
 
-static void put_boot_element(struct msg *m, const struct field *fs) {
+static void put_boot_element(struct msg *m, const struct export_field *fs) {
         put(m, "[kdmesg-boot@" RFC5424_SD_NUMBER, sizeof("[kdmesg-boot@" RFC5424_SD_NUMBER) - 1);
         put_param_field(m, "number", &fs[F_BOOT]);
         put_param_field(m, "first", &fs[F_BOOT_FIRST]);
@@ -410,7 +363,7 @@ static void put_boot_element(struct msg *m, const struct field *fs) {
 }
 
 int rfc5424_from_export(const char *p, size_t len, char **buf, size_t *cap, size_t *ret_len) {
-        struct field fs[F_COUNT] = {{NULL}}, f;
+        struct export_field fs[F_COUNT] = {{NULL}}, f;
         struct msg m = {buf, cap, ret_len, 0};
         uint64_t facility = 0, level = 5;
         size_t at = 0, start = *ret_len, sd;
@@ -418,7 +371,7 @@ int rfc5424_from_export(const char *p, size_t len, char **buf, size_t *cap, size
         char pri[8];
         int r, i;
 
-        while ((r = next_field(p, len, &at, &f)) > 0)
+        while ((r = export_next_field(p, len, &at, &f)) > 0)
                 for (i = 0; i < F_COUNT; i++)
                         if (key_is(&f, field_names[i])) {
                                 fs[i] = f;

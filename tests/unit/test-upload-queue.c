@@ -113,7 +113,8 @@ TEST(the_memory_bound_counts_every_unit_until_acknowledged) {
 
 TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
         static const char loss[] = "MESSAGE=lost\nKDMESG_LOST=3\n\n";
-        static const char rec[] = "MESSAGE\n\x05\0\0\0\0\0\0\0a\nb\n\nSEQNUM=4\n\n";
+        static const char rec[] = "MESSAGE\n\x05\0\0\0\0\0\0\0a\nb\n\n\nSEQNUM=4\n\n";
+        static const char long_by_one[] = "MESSAGE\n\x05\0\0\0\0\0\0\0a\nb\n\nSEQNUM=4\n\n";
         struct upload_queue q;
         char *buf = NULL, *repl = NULL;
         size_t cap = 0, len = 0, rlen = 0;
@@ -128,6 +129,8 @@ TEST(a_refused_unit_is_split_into_its_entries_and_replaced_by_a_loss_entry) {
         /* The binary field's blank-looking bytes do not end the entry. */
         CHECK_INT(export_entry_len(rec, sizeof(rec) - 1), sizeof(rec) - 1);
         CHECK_INT(export_entry_len(rec, 12), 0);
+        /* A binary value whose length is not followed by its newline is no entry (here one byte too long). */
+        CHECK_INT(export_entry_len(long_by_one, sizeof(long_by_one) - 1), 0);
         CHECK_INT(upload_queue_split_head(&q, export_entry_len), 2);
         CHECK_INT(q.n_closed, 3);
         CHECK(!q.head->has_seq && q.head->len == sizeof(loss) - 1);
