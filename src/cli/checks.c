@@ -131,6 +131,13 @@ enum options_result options_check(struct options *o) {
         r = check_reports(o);
         if (r != OPTIONS_RUN)
                 return r;
+        /* JSON Lines has its time keys in one form each, for programs: a time format would go unseen. */
+        if (o->format == FORMAT_JSON && !o->reports && (o->stamp_option || o->out.time.n > 0))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("%s does not apply to --json, which writes both times in fixed forms: \"time\" "
+                                      "(seconds since boot) and, where known, \"realtime\" (ISO 8601, UTC) and "
+                                      "\"realtime_usec\""),
+                                    o->stamp_option ? o->stamp_option : "--time-format");
         o->sink = sink_choose(o->format, o->reports);
         /* --problems, also as the rows of --timeline, classifies the records. */
         for (unsigned i = 0; i < _REPORT_MAX; i++)

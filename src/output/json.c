@@ -19,6 +19,7 @@
 #include "select/device.h"
 #include "text/escape.h"
 #include "text/writer.h"
+#include "output/place.h"
 #include "output/sink.h"
 #include "time/timefmt.h"
 #include "text/utf8.h"
@@ -59,10 +60,20 @@ static bool fields_say_more(const char *f, const char *caller) {
         return !caller || strncmp(f, "caller=", 7) != 0 || strcmp(f + 7, caller) != 0;
 }
 
+struct json_sink {
+        struct sink s;
+        bool force_slow; /* json-c writes every record (json_record()) */
+        /* place_iso()'s date and time of the last second written. */
+        int64_t iso_second;
+        char iso_text[20];
+};
+
 /* The general case: a new object tree for the record. */
 static int json_record_slow(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        struct json_sink *js = (struct json_sink *)s;
         struct json_object *o = json_object_new_object();
         const char *msg, *v;
+        struct place pl;
         size_t len;
 
         if (!o)
@@ -108,10 +119,19 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
         if (m->how == DEVMATCH_TEXT)
                 put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
-        v = kmsg_record_get_boot_id(r);
-        if (v)
-                json_object_object_add_ex(o, "boot_id", json_bytes_new(v, strlen(v)),
+        place_of(s->settings, r, &pl);
+        if (pl.boot_id)
+                json_object_object_add_ex(o, "boot_id", json_bytes_new(pl.boot_id, strlen(pl.boot_id)),
                                           JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        if (pl.have_wall) {
+                char iso[PLACE_ISO_LEN];
+
+                place_iso(pl.wall_usec, &js->iso_second, js->iso_text, iso);
+                json_object_object_add_ex(o, "realtime", json_object_new_string_len(iso, PLACE_ISO_LEN),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+                json_object_object_add_ex(o, "realtime_usec", json_object_new_int64(pl.wall_usec),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        }
         return write_object(s, o);
 }
 
@@ -125,6 +145,8 @@ struct text {
 enum {
         KEY_FIELDS = _COL_MAX,
         KEY_BOOT_ID,
+        KEY_REALTIME,
+        KEY_REALTIME_USEC,
         N_KEYS,
 };
 
@@ -169,6 +191,7 @@ static const struct json_tables members = {
                 [COL_SUBSYSTEM] = MEMBER("subsystem"), [COL_DEVICE] = MEMBER("device"),
                 [COL_DEVNAME] = MEMBER("devname"), [COL_MATCH] = MEMBER("match"), [COL_DICT] = MEMBER("dict"),
                 [KEY_FIELDS] = MEMBER("fields"), [KEY_BOOT_ID] = MEMBER("boot_id"),
+                [KEY_REALTIME] = MEMBER("realtime"), [KEY_REALTIME_USEC] = MEMBER("realtime_usec"),
         },
         .level_members = {
                 MEMBER_V("level", "emerg"), MEMBER_V("level", "alert"), MEMBER_V("level", "crit"),
@@ -203,11 +226,6 @@ static const struct json_tables members = {
         },
 };
 
-struct json_sink {
-        struct sink s;
-        bool force_slow; /* json-c writes every record (json_record()) */
-};
-
 static inline char *put_key(const struct json_tables *tab, char *o, unsigned id) {
         memcpy(o, tab->keys[id].s, KEY_SIZE);
         return o + tab->keys[id].n;
@@ -234,6 +252,7 @@ static inline char *jw_text_member(struct jw *w, const struct json_tables *tab, 
 struct record_texts {
         struct text flags, caller, fields, subsystem, device, devname, boot_id;
         size_t n_dict;
+        struct place place;
 };
 
 static void text_set(struct text *t, const char *v) {
@@ -261,7 +280,8 @@ static void record_texts(const struct sink *s, const struct kmsg_record *r, stru
         text_set(&t->devname, d && t->device.p && (t->device.p[0] == '+' || devnames_from_sysfs(d->names))
                                       ? devnamer_name(d, r)
                                       : NULL);
-        text_set(&t->boot_id, kmsg_record_get_boot_id(r));
+        place_of(s->settings, r, &t->place);
+        text_set(&t->boot_id, t->place.boot_id);
 }
 
 static bool text_valid(const struct text *t) {
@@ -297,8 +317,8 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
-static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r, const struct match *m,
-                             const struct record_texts *t) {
+static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record *r,
+                             const struct match *m, const struct record_texts *t) {
         const struct json_tables *tab = &members;
         const char *msg;
         char *start;
@@ -381,9 +401,20 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
                         return NULL;
         }
         *o++ = '}';
-        /* Export input's _BOOT_ID: last, after the dictionary. */
+        /* The boot id and the wall clock: last, after the dictionary. */
         if (t->boot_id.p && !(o = jw_text_member(w, tab, o, KEY_BOOT_ID, &t->boot_id)))
                 return NULL;
+        if (t->place.have_wall) {
+                o = jw_room(w, o, 2 * KEY_SIZE + PLACE_ISO_LEN + 24 + JW_SLACK);
+                if (!o)
+                        return NULL;
+                o = put_key(tab, o, KEY_REALTIME);
+                *o++ = '"';
+                place_iso(t->place.wall_usec, &js->iso_second, js->iso_text, o);
+                o += PLACE_ISO_LEN;
+                *o++ = '"';
+                o = put_u64(put_key(tab, o, KEY_REALTIME_USEC), (uint64_t)t->place.wall_usec);
+        }
         *o++ = '}';
         *o++ = '\n';
         return o;
@@ -399,7 +430,7 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
  * records (KDMESG_JSON_SLOW=1 forces the slow one).
  */
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        const struct json_sink *js = (const struct json_sink *)s;
+        struct json_sink *js = (struct json_sink *)s;
         struct jw w = { .lim = out_buf + OUT_BUF_SIZE };
         struct record_texts t;
         char *end;
@@ -407,14 +438,14 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
         if (js->force_slow)
                 return json_record_slow(s, r, m);
         record_texts(s, r, &t);
-        end = json_put_record(&w, out_buf + out_len, r, m, &t);
+        end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
                 out_drain();
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         }
         if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
                 w.stream = true;
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         }
         if (!end)
                 return json_record_slow(s, r, m);
@@ -497,7 +528,11 @@ static bool tables_make(struct json_tables *tab) {
         memset(tab, 0, sizeof(*tab));
         for (i = 0; i < N_KEYS; i++)
                 ok &= make_member(tab->keys[i].s, &tab->keys[i].n,
-                                  i == KEY_FIELDS ? "fields" : i == KEY_BOOT_ID ? "boot_id" : column_info[i].json_key,
+                                  i == KEY_FIELDS        ? "fields"
+                                  : i == KEY_BOOT_ID     ? "boot_id"
+                                  : i == KEY_REALTIME    ? "realtime"
+                                  : i == KEY_REALTIME_USEC ? "realtime_usec"
+                                                         : column_info[i].json_key,
                                   NULL);
         for (i = 0; i < 8; i++)
                 ok &= make_member(tab->level_members[i].s, &tab->level_members[i].n, column_info[COL_LEVEL].json_key,
@@ -531,6 +566,7 @@ static int json_init(struct sink *s) {
 
         /* Names or keys that are not the members' (none): json-c writes every record. */
         js->force_slow = (slow && *slow == '1') || !members_hold();
+        js->iso_second = -1;
         return 0;
 }
 
