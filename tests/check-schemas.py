@@ -83,6 +83,8 @@ dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         # realtime and realtime_usec on every record with a time stamp.
         ("--json --boot-time", ["-J", "--boot-time", "2024-05-01 09:12:44"], "kdmesg-record.schema.json", True),
+        # problem, problem_subject and problem_start on the records of problems.
+        ("--json --fail-on-problem", ["-J", "--fail-on-problem"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
         ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
@@ -98,7 +100,10 @@ for label, args, schema, lines in runs:
                            env=dict(os.environ, NO_COLOR="1", PAGER="", KDMESG_PROBLEMS_DIR="",
                                     KDMESG_PROBLEMS_RULES=os.path.join(srcdir, "data", "problems.rules")))
         # malformed.kmsg exits 1 for its skipped records; what is written must still be valid.
-        if p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
+        # --fail-on-problem: 4 when a problem was found.
+        if "--fail-on-problem" in args and p.returncode == 4:
+            pass
+        elif p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
             bad.append("%s: exit %d: %s" % (dump, p.returncode, p.stderr))
             continue
         if not p.stdout:
@@ -175,6 +180,9 @@ rejects = [
     ("kdmesg-record.schema.json", '{"boot":2}'),
     ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z"}'),
     ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime_usec":1714554764000000}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem":"oom"}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem_subject":"x"}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem":"oops","problem_start":false}'),
     ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01 09:12:44","realtime_usec":1714554764000000}'),
     ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z","realtime_usec":-1}'),
     ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z","realtime_usec":"1714554764000000"}'),

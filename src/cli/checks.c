@@ -139,6 +139,9 @@ enum options_result options_check(struct options *o) {
                                       "\"realtime_usec\""),
                                     o->stamp_option ? o->stamp_option : "--time-format");
         o->sink = sink_choose(o->format, o->reports);
+        /* The export stream (and so --upload) names the problems its records belong to: KDMESG_PROBLEM. */
+        if (o->sink == sink_of_format(FORMAT_EXPORT))
+                o->problems.fields = true;
         /* --problems, also as the rows of --timeline, classifies the records. */
         for (unsigned i = 0; i < _REPORT_MAX; i++)
                 if ((o->reports & SINK_BIT(i)) && (sink_report(i)->flags & SINK_CLASSIFIES))

@@ -338,6 +338,8 @@ int options_setup_run(struct options *o, struct run *run, bool live) {
         /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
         o->out.problems = &o->problems.sel.tally;
         o->out.by_problem = o->problems.report;
+        /* export and json name each record's problem when records are classified. */
+        o->out.problem_fields = problem_options_active(&o->problems);
         if (problem_options_active(&o->problems))
                 run->problems = &o->problems.sel;
         run->filter = &o->filter;

@@ -16,7 +16,10 @@
  * database, _HOSTNAME, _MACHINE_ID and, for the live log, _RUNTIME_SCOPE
  * (journald 252 writes it on every entry: "system", or "initrd" there).
  * kdmesg's own fields keep the rest of the record: SEQNUM, KMSG_FLAGS,
- * KMSG_FIELDS, and KMSG_DICT=KEY=VALUE for a dictionary key that cannot
+ * KMSG_FIELDS, KDMESG_PROBLEM=<kind> with KDMESG_PROBLEM_SUBJECT and, on
+ * its first record, KDMESG_PROBLEM_START=1 for the records of a problem
+ * (output/problem-fields.h; the records are classified for export), and
+ * KMSG_DICT=KEY=VALUE for a dictionary key that cannot
  * follow _KERNEL_ in a journal field name ([A-Z0-9_], at most 64 bytes in
  * all), with '=' and '\' in KEY escaped as \x3d and \x5c.  The journal
  * fields a record read from export input carried that kdmesg does not
@@ -47,6 +50,8 @@
 #include "output/export.h"
 #include "output/loss-text.h"
 #include "output/loss.h"
+#include "output/problem-fields.h"
+#include "select/match.h"
 #include "text/writer.h"
 #include "output/sink.h"
 #include "text/diag.h"
@@ -58,7 +63,7 @@ static const char *const own[] = {
         "__REALTIME_TIMESTAMP", "__MONOTONIC_TIMESTAMP", "_BOOT_ID", "_SOURCE_MONOTONIC_TIMESTAMP",
         "_TRANSPORT", "PRIORITY", "SYSLOG_FACILITY", "SYSLOG_IDENTIFIER", "SYSLOG_PID", "MESSAGE",
         "_HOSTNAME", "_MACHINE_ID", "_RUNTIME_SCOPE", "SEQNUM", "TIMESTAMP", "KMSG_FLAGS", "KMSG_FIELDS", "KMSG_DICT", "KMSG_MESSAGE",
-        "_UDEV_SYSNAME", "_UDEV_DEVNODE", NULL,
+        "_UDEV_SYSNAME", "_UDEV_DEVNODE", "KDMESG_PROBLEM", "KDMESG_PROBLEM_SUBJECT", "KDMESG_PROBLEM_START", NULL,
 };
 
 static bool is_own(const char *key) {
@@ -231,6 +236,7 @@ struct export_sink {
         struct kmsg_loss *pending;
         uint64_t n_adjusted; /* records changed for the collector */
         struct export_entry ent; /* the entry being written */
+        struct problem_fields pf; /* the problem of the records being written */
 };
 
 /*
@@ -339,6 +345,20 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         export_field_str(ent, "KMSG_FLAGS", kmsg_record_get_flags(r));
         if (*kmsg_record_get_fields(r))
                 export_field_str(ent, "KMSG_FIELDS", kmsg_record_get_fields(r));
+        if (set->problem_fields) {
+                const char *kind, *subject;
+                size_t subject_len;
+                bool start;
+
+                kind = problem_fields_of(&((struct export_sink *)s)->pf, &m->problem, &subject, &subject_len, &start);
+                if (kind) {
+                        export_field_str(ent, "KDMESG_PROBLEM", kind);
+                        if (subject_len)
+                                export_field(ent, "KDMESG_PROBLEM_SUBJECT", subject, subject_len);
+                        if (start)
+                                export_field_str(ent, "KDMESG_PROBLEM_START", "1");
+                }
+        }
         n = kmsg_record_get_journal_count(r);
         /* The source journal's own __ fields (__CURSOR, __SEQNUM, ...) are not the record's. */
         for (i = 0; i < n; i++)
@@ -450,6 +470,7 @@ static int export_finish(struct sink *s) {
 static void export_free(struct sink *s) {
         kmsg_loss_unref(((struct export_sink *)s)->pending);
         export_entry_free(&((struct export_sink *)s)->ent);
+        problem_fields_free(&((struct export_sink *)s)->pf);
 }
 
 const struct sink_ops sink_export_ops = {
