@@ -181,7 +181,8 @@ enum options_result options_setup_export(struct options *o, bool live) {
         uint64_t v;
 
         /* --json: the running boot's id for the live log and a dump of that boot, else the records' own. */
-        if (json_places(o) && (live || o->this_boot) && !o->boot_id[0] && boot_id_read(o->boot_id) == 0)
+        if ((json_places(o) || o->list_boots) && (live || o->this_boot) && !o->boot_id[0] &&
+            boot_id_read(o->boot_id) == 0)
                 o->out.boot_id = o->boot_id;
         if (!(sink_of_format(o->format)->flags & SINK_BOOT_TIME))
                 return OPTIONS_RUN;
