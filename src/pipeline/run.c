@@ -15,6 +15,7 @@
 #include "base/i18n.h"
 #include "text/writer.h"
 #include "select/problem-select.h"
+#include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "time/suspend.h"
 #include "pipeline/upload.h"
@@ -45,6 +46,14 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 warnx_(_("%s: record %llu: %s"), name, (unsigned long long)pos, kmsg_reader_get_error(rd));
         else
                 warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+}
+
+void run_unread(struct run *run, const char *name, bool partly) {
+        if (run->unread.sources++ == 0) {
+                /* Out of memory, the line says "?" for the name. */
+                run->unread.first = strdup(name ? name : "?");
+                run->unread.partly = partly;
+        }
 }
 
 int run_loss(struct run *run, const struct kmsg_loss *l) {
@@ -248,6 +257,8 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         }
         count_for_lost(run, rd, r, fl);
         warn_no_seq(run, rd, r);
+        if (run->filter->active || run->devfilter)
+                missing_check(run, rd, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
 
@@ -362,6 +373,9 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 if (e == 0 || e == -EAGAIN)
                         break;
                 if (e == -EINTR) {
+                        /* A signal ends following; any other read it leaves unfinished. */
+                        if (!run->following)
+                                run_unread(run, kmsg_reader_get_name(rd), true);
                         /* SIGINT or SIGTERM: what the reader could not finish is named. */
                         if (*kmsg_reader_get_error(rd))
                                 warnx_("%s:%llu: %s", kmsg_reader_get_name(rd),
@@ -390,6 +404,7 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                         run->status = EXIT_BAD_INPUT;
                         if (run->problems)
                                 run->problems->tally.unread_rest = true;
+                        run_unread(run, kmsg_reader_get_name(rd), true);
                         settle(run, rd);
                         return e;
                 }
