@@ -56,10 +56,12 @@ void run_unread(struct run *run, const char *name, bool partly) {
         }
 }
 
-int run_loss(struct run *run, const struct kmsg_loss *l) {
+/* A loss event to the output; counted (the summary, --fail-on-loss) unless it is what the input covers. */
+static int pass_loss(struct run *run, const struct kmsg_loss *l, bool counted) {
         int e;
 
-        loss_stats_add(&run->loss, l);
+        if (counted)
+                loss_stats_add(&run->loss, l);
         e = run->sink->ops->loss ? run->sink->ops->loss(run->sink, l) : 0;
         /*
          * Keeping a cursor, a loss is written on its own, before the record
@@ -74,6 +76,10 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
         return e;
 }
 
+int run_loss(struct run *run, const struct kmsg_loss *l) {
+        return pass_loss(run, l, true);
+}
+
 /*
  * Records gone before this read could have seen them: rotated out of the
  * ring before kdmesg started, or numbered before the first record of a
@@ -82,10 +88,11 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
  * counts neither in the summary on stderr nor for --fail-on-loss.  A
  * reader that should have seen them keeps them as losses: a cursor file
  * behind the ring, a start position promised by the probes (what rotated
- * after them), a new boot found while following.
+ * after them), a new boot found while following.  --upload sends it to the
+ * collector as an entry of the stream all the same, uncounted.
  */
 static bool is_coverage(const struct run *run, const struct kmsg_loss *l, int fl) {
-        if (run->cursor || run->upload || kmsg_loss_get_cause(l) != KMSG_LOSS_ROTATED || kmsg_loss_has_before(l))
+        if (run->cursor || kmsg_loss_get_cause(l) != KMSG_LOSS_ROTATED || kmsg_loss_has_before(l))
                 return false;
         if (fl & KMSG_SEQ_NEW_BOOT)
                 return !run->following;
@@ -264,7 +271,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
 
                 e = fill_resume_before(run, l, &own);
                 if (e >= 0 && is_coverage(run, l, fl))
-                        e = run_coverage(run, l);
+                        e = run->upload ? pass_loss(run, l, false) : run_coverage(run, l);
                 else if (e >= 0)
                         e = run_loss(run, own ? own : l);
                 kmsg_loss_unref(own);
