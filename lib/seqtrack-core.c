@@ -173,6 +173,14 @@ bool seq_starts_boot(const struct kmsg_seqtrack *t, const struct kmsg_record *r)
 
         if (id && t->boot_id && strcmp(id, t->boot_id) != 0 && !boot_id_known(t, id))
                 return true;
+        /*
+         * The kernel numbers every boot's records from 0: seq 0 again, after
+         * higher numbers, with a time stamp below the last one, is a boot
+         * however little the time drops (a boot that ended in its first
+         * seconds).  Not the same record again: that was a duplicate.
+         */
+        if (r->seqnum == 0 && t->last_seq > 0 && r->has_timestamp && r->usec < t->last_usec)
+                return true;
         if (!seq_time_drops(t, r) || r->seqnum == t->last_seq + 1)
                 return false;
         /*

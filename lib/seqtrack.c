@@ -10,7 +10,10 @@
  * carries on the numbering exactly (seq = last + 1: a reboot starts the
  * numbers again too, so that is one stamp out of line), nor when the
  * numbers go on and the record is back in line with the one before the
- * last (that one alone was out of line).  Whatever the numbers do without
+ * last (that one alone was out of line).  Seq 0 after higher numbers with
+ * a time stamp below the last one starts a boot however little the time
+ * drops: the kernel numbers each boot from 0 (a boot that ended within 30 s
+ * of its start, then another).  Whatever the numbers do without
  * the time going back is no boot: numbers that go back while the time goes
  * on are duplicates (the same fingerprint), late records (a gap reported
  * before them shrinks), or records that clash with one seen under the same

@@ -26,6 +26,11 @@ struct kmsg_state {
         uint64_t junk_line;
         /* A 6.3+ cut record was split from the next one: said at the next call. */
         bool split_note;
+        /*
+         * A NUL byte separated records (util-linux's -K form): empty lines at
+         * the end of the input are then the last record's, as before a NUL.
+         */
+        bool nul_separated;
         uint64_t split_line, split_seq;
 };
 
@@ -84,6 +89,8 @@ static int skip_separators(struct kmsg_reader *rd) {
                         rd->line++;
                         rd->start++;
                 } else if (c == '\0' || c == '\r') {
+                        if (c == '\0')
+                                ((struct kmsg_state *)rd->state)->nul_separated = true;
                         rd->start++;
                 } else if (c == ' ' || c == '\t') {
                         /* A line of white space only is blank. */
@@ -165,7 +172,8 @@ static int scan_record(struct kmsg_reader *rd, size_t *ret_end, size_t *ret_next
                         b++;
                 if (b == end && !rd->eof)
                         return 0;
-                if (b < end && *b == '\0') {
+                if ((b < end && *b == '\0') ||
+                    (b == end && rd->eof && ((struct kmsg_state *)rd->state)->nul_separated)) {
                         *ret_newlines = (size_t)(b - q);
                         *ret_end = *ret_next = (size_t)(b - buf);
                         *ret_lines = 1 + (uint64_t)(b - q);

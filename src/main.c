@@ -18,6 +18,7 @@
 #include "output/loss-text.h"
 #include "output/sink.h"
 #include "pipeline/cursor.h"
+#include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "pipeline/upload-relp.h"
 #include "pipeline/upload.h"
@@ -186,10 +187,10 @@ int main(int argc, char **argv) {
                 pager = pager_open();
 
         read_input(&run, &o.in);
+        missing_finish(&run);
 
         /* Records still held matched to the end: they were duplicates. */
         kmsg_seqtrack_finish(run.track);
-        o.out.input_missing = run.unopened > 0;
         sink_finish(run.sink);
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
         if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.in.follow &&
@@ -260,6 +261,7 @@ int main(int argc, char **argv) {
         kmsg_seqtrack_unref(run.track);
         upload_free(run.upload);
         cursor_free(run.cursor);
+        free(run.unread.first);
 out:
         filter_done(&o.filter);
         suspends_free(o.suspends);

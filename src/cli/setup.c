@@ -334,6 +334,7 @@ int options_setup_run(struct options *o, struct run *run, bool live) {
         const struct sink_info *si = sink_of_format(o->format);
 
         o->out.devices = &o->dev.namer;
+        o->out.unread = &run->unread;
         if (devfilter_active(&o->dev.filter))
                 run->devfilter = &o->dev.filter;
         /* --timeline and --problems get each record's problem in its struct match, and what was classified. */

@@ -171,6 +171,7 @@ int follow_stream(struct run *run, const char *path, enum kmsg_format format) {
         if (e < 0) {
                 warnx_(_("cannot open %s: %s"), path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, path, false);
                 return e;
         }
         run_watch(run, rd);

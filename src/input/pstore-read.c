@@ -177,6 +177,7 @@ static void read_part(struct run *run, const struct pstore_part *p) {
                 else
                         warnx_(_("cannot read %s: %s"), p->path, strerror(-fd));
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, p->path, false);
                 return;
         }
         e = kmsg_reader_new_fd(fd, p->path, KMSG_FORMAT_SYSLOG, &rd);
@@ -185,6 +186,7 @@ static void read_part(struct run *run, const struct pstore_part *p) {
         if (e < 0) {
                 warnx_(_("cannot read %s: %s"), p->path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, p->path, false);
         } else {
                 run_watch(run, rd);
                 run_drain(run, rd);
@@ -212,6 +214,7 @@ void read_pstore(struct run *run, const struct input *in) {
                 if (e != -EINTR)
                         warnx_("%s", strerror(-e));
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, "pstore", false);
                 return;
         }
         if (set.errors)
@@ -220,12 +223,14 @@ void read_pstore(struct run *run, const struct input *in) {
                 if (!set.errors)
                         say_none(in->root, false);
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, "pstore", false);
                 pstore_set_done(&set);
                 return;
         }
         if (in->pstore_pick > set.n) {
                 warnx_(_("--pstore=%u: there are %zu dumps (see --pstore --list)"), in->pstore_pick, set.n);
                 run->status = EXIT_BAD_INPUT;
+                run_unread(run, "pstore", false);
                 pstore_set_done(&set);
                 return;
         }

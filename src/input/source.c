@@ -57,7 +57,7 @@ static void read_device_source(struct run *run, const char *path, bool follow) {
         if (e < 0) {
                 report_device_error(path, e);
                 run->status = EXIT_BAD_INPUT;
-                run->unopened++;
+                run_unread(run, path, false);
                 return;
         }
         run_watch(run, rd);
@@ -76,6 +76,7 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 if (src->syslog_file) {
                         warnx_(_("%s: the kmsg device, not a syslog-form dump: read it with -K"), src->path);
                         run->status = EXIT_BAD_INPUT;
+                        run_unread(run, src->path, false);
                         return;
                 }
                 read_device_source(run, src->path, follow);
@@ -88,12 +89,13 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 if (fd < 0) {
                         warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
                         run->status = EXIT_BAD_INPUT;
-                        run->unopened++;
+                        run_unread(run, src->path, false);
                         return;
                 }
                 if (src->syslog_file && looks_binary(fd)) {
                         warnx_(_("%s: binary data, not a syslog-form dump"), src->path);
                         run->status = EXIT_BAD_INPUT;
+                        run_unread(run, src->path, false);
                         close(fd);
                         return;
                 }
@@ -104,7 +106,7 @@ void read_source(struct run *run, const struct source *src, bool follow) {
         if (e < 0) {
                 warnx_(_("cannot read %s: %s"), src->path, strerror(-e));
                 run->status = EXIT_BAD_INPUT;
-                run->unopened++;
+                run_unread(run, src->path, false);
         } else if (follow) {
                 kmsg_reader_unref(rd);
                 follow_stream(run, src->path, src->format);
@@ -142,7 +144,7 @@ void read_live(struct run *run, const struct input *in) {
                 else if (e < 0) {
                         report_device_error(in->device_path, e);
                         run->status = EXIT_BAD_INPUT;
-                        run->unopened++;
+                        run_unread(run, in->device_path ? in->device_path : "/dev/kmsg", false);
                         return;
                 }
         }
@@ -151,7 +153,7 @@ void read_live(struct run *run, const struct input *in) {
                 if (e < 0) {
                         warnx_(_("cannot read the kernel log through syslog(2): %s"), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
-                        run->unopened++;
+                        run_unread(run, "syslog(2)", false);
                         return;
                 }
         }

@@ -288,14 +288,21 @@ static int devices_finish(struct sink *s) {
                 return -ENOMEM;
         if (d->others)
                 rows[n++] = d->others;
-        /* Empty: the one line every report has for it (JSON Lines: no object), not a header alone. */
+        /*
+         * Empty: the one line every report has for it (JSON Lines: no
+         * object), not a header alone; no verdict over input that was not
+         * read in full (report_unread_line()).
+         */
         if (n == 0 && !d->sink.settings->json) {
                 free(rows);
-                out_puts(_("-- No messages of a device --\n"));
+                if (!report_unread_line(s, false))
+                        out_puts(_("-- No messages of a device --\n"));
                 return 0;
         }
         e = d->sink.settings->json ? print_json(d, rows, n) : print_table(d, rows, n);
         free(rows);
+        if (e >= 0)
+                report_unread_line(s, false);
         return e;
 }
 

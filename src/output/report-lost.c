@@ -494,7 +494,7 @@ static int lost_finish(struct sink *s) {
         int e;
 
         /* Totals would speak for input that was not read: the error about it said enough. */
-        if (s->settings->input_missing)
+        if (s->settings->unread && s->settings->unread->sources > 0)
                 return t->json ? 0 : print_table(t);
         if (t->json)
                 return print_summary_json(t);

@@ -329,12 +329,12 @@ static int json_group(struct problems_sink *p, const struct group *g) {
 }
 
 static bool unread(const struct problems_sink *p) {
-        return p->tally->unread > 0 || p->tally->unread_rest;
+        return p->tally->unread > 0 || p->tally->unread_rest || report_unread_sources(&p->sink) > 0;
 }
 
 /*
  * What could not be read has no verdict: say how much, after the table (or
- * as the last JSON line, {"unread":N,"unread_rest":true}).
+ * as the last JSON line, {"unread":N,"unread_rest":true,"unread_inputs":M}).
  */
 static int report_unread(struct problems_sink *p) {
         char line[256];
@@ -346,6 +346,10 @@ static int report_unread(struct problems_sink *p) {
                 out_u64_digits(p->tally->unread);
                 if (p->tally->unread_rest)
                         out_puts(",\"unread_rest\":true");
+                if (report_unread_sources(&p->sink) > 0) {
+                        out_puts(",\"unread_inputs\":");
+                        out_u64_digits(report_unread_sources(&p->sink));
+                }
                 out_puts("}\n");
                 sink_end_item(&p->sink);
                 return 0;
@@ -355,8 +359,7 @@ static int report_unread(struct problems_sink *p) {
                          (unsigned long long)p->tally->unread);
                 out_puts(line);
         }
-        if (p->tally->unread_rest)
-                out_puts(_("The rest of the input could not be read; no verdict on it.\n"));
+        report_unread_line(&p->sink, true);
         return 0;
 }
 

@@ -36,8 +36,9 @@
 #define MIN_COLUMNS 10
 #define MAX_WIDTH 1000
 
-enum { LEVEL_ROWS = 3 };
-static const char *const level_rows[LEVEL_ROWS] = { "err+", "warn", "+notice" };
+/* The level groups, then the records without a level (a plain dmesg paste): never counted as one of them. */
+enum { LEVEL_ROWS = 4, ROW_NO_LEVEL = 3 };
+static const char *const level_rows[LEVEL_ROWS] = { "err+", "warn", "+notice", "no-level" };
 
 struct timeline_sink {
         struct sink sink;
@@ -52,6 +53,8 @@ struct timeline_sink {
         uint64_t *counts; /* (nrows + 2) * nb: the data rows, then losses, then boots */
         uint64_t *tmp;
         bool any_loss, any_boot;
+        bool with_level; /* a record with a level was drawn: the level rows count */
+        uint64_t untimed; /* records without a time stamp: they cannot be placed */
         /*
          * Each boot's time stamps start again at 0: a later boot is drawn
          * after the earlier ones, its stamps counted on from the latest
@@ -145,8 +148,11 @@ static int timeline_record(struct sink *s, const struct kmsg_record *r, const st
         struct timeline_sink *t = (struct timeline_sink *)s;
         unsigned level;
 
-        if (!kmsg_record_has_timestamp(r))
+        /* Not drawn, but counted: "no messages" would deny they were there. */
+        if (!kmsg_record_has_timestamp(r)) {
+                t->untimed++;
                 return 0;
+        }
         if (t->by_problem) {
                 const struct problem_hit *hit = &m->problem;
 
@@ -154,8 +160,13 @@ static int timeline_record(struct sink *s, const struct kmsg_record *r, const st
                         add(t, kmsg_record_get_timestamp(r), (unsigned)hit->kind, 1);
                 return 0;
         }
-        /* A record without a priority counts as info, the kernel's default. */
-        level = kmsg_record_has_priority(r) ? kmsg_record_get_level(r) : 6;
+        /* A record without a priority has no level: how many of them were errors is not known. */
+        if (!kmsg_record_has_priority(r)) {
+                add(t, kmsg_record_get_timestamp(r), ROW_NO_LEVEL, 1);
+                return 0;
+        }
+        level = kmsg_record_get_level(r);
+        t->with_level = true;
         add(t, kmsg_record_get_timestamp(r), level <= 3 ? 0 : level == 4 ? 1 : 2, 1);
         return 0;
 }
@@ -248,8 +259,14 @@ static bool row_shown(const struct timeline_sink *t, unsigned r, uint64_t total)
                 return t->any_loss;
         if (r == ROW_BOOT(t))
                 return t->any_boot;
-        /* All level rows; the kinds that were found. */
-        return !t->by_problem || total > 0;
+        /* The kinds that were found. */
+        if (t->by_problem)
+                return total > 0;
+        /* The records without a level, when there were some. */
+        if (r == ROW_NO_LEVEL)
+                return total > 0;
+        /* The level groups, but where no record had a level: their counts are not known, not 0. */
+        return t->with_level;
 }
 
 static uint64_t row_total(struct timeline_sink *t, unsigned r) {
@@ -293,7 +310,9 @@ static int draw(struct timeline_sink *t) {
         cols = t->width > label + digits + 2 + MIN_COLUMNS ? t->width - label - digits - 2 : MIN_COLUMNS;
         lay_out(t, cols, &lo);
         if (lo.ncols == 0) {
-                out_puts(t->by_problem ? _("-- No known problems found --\n") : _("-- No messages --\n"));
+                /* Nothing drawn over input that was not read in full: report_unread_line() says so. */
+                if (t->only_lost || (report_unread_sources(&t->sink) == 0 && t->untimed == 0))
+                        out_puts(t->by_problem ? _("-- No known problems found --\n") : _("-- No messages --\n"));
                 return 0;
         }
         /* One scale for every data row: a full block is the fullest column of any. */
@@ -425,7 +444,24 @@ int timeline_strip(struct sink *s) {
 static int timeline_finish(struct sink *s) {
         struct timeline_sink *t = (struct timeline_sink *)s;
 
-        return s->settings->json ? write_json(t) : draw(t);
+        int e = s->settings->json ? write_json(t) : draw(t);
+
+        if (e >= 0 && t->untimed > 0) {
+                char line[160];
+
+                if (s->settings->json)
+                        snprintf(line, sizeof(line), "{\"untimed\":%llu}\n", (unsigned long long)t->untimed);
+                else
+                        snprintf(line, sizeof(line),
+                                 P_("Not drawn: %llu record without a time stamp.\n",
+                                    "Not drawn: %llu records without a time stamp.\n", t->untimed),
+                                 (unsigned long long)t->untimed);
+                out_puts(line);
+                sink_end_item(s);
+        }
+        if (e >= 0)
+                report_unread_line(s, false);
+        return e;
 }
 
 /* The width to fill: the terminal's, else COLUMNS, else 80. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/i18n.h"
 #include "output/report.h"
 #include "text/escape.h"
 #include "text/fit.h"
@@ -151,4 +152,41 @@ void report_map_free(struct strmap *m, void (*fn)(struct strmap_node *node, void
         if (m)
                 strmap_each(m, fn, NULL);
         strmap_free(m);
+}
+
+unsigned report_unread_sources(const struct sink *s) {
+        return s->settings->unread ? s->settings->unread->sources : 0;
+}
+
+bool report_unread_line(const struct sink *s, bool json_done) {
+        const struct input_unread *u = s->settings->unread;
+        char *name, *line = NULL;
+        int n;
+
+        if (!u || u->sources == 0)
+                return false;
+        if (s->settings->json) {
+                if (!json_done) {
+                        out_puts("{\"unread_inputs\":");
+                        out_u64_digits(u->sources);
+                        out_puts("}\n");
+                        sink_end_item(s);
+                }
+                return true;
+        }
+        /* A file name may hold any byte: escaped as every other text. */
+        name = text_safe_dup(u->first ? u->first : "?", u->first ? strlen(u->first) : 1, false);
+        if (!name)
+                return true;
+        if (u->sources > 1)
+                n = asprintf(&line, _("-- No verdict on %u inputs: they could not be read --\n"), u->sources);
+        else if (u->partly)
+                n = asprintf(&line, _("-- No verdict on the rest of %s: it could not be read --\n"), name);
+        else
+                n = asprintf(&line, _("-- No verdict on %s: it could not be read --\n"), name);
+        if (n >= 0)
+                out_puts(line);
+        free(line);
+        free(name);
+        return true;
 }

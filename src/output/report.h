@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 #include <libsmartcols.h>
@@ -58,6 +59,16 @@ int report_json_line(struct json_object *o);
  */
 struct strmap_node **report_sorted(const struct strmap *m, size_t extra, int (*cmp)(const void *, const void *),
                                    size_t *ret_n);
+/*
+ * The end of every report when inputs could not be opened or read through
+ * (s->settings->unread): no verdict on them, in one line, "-- No verdict on
+ * NAME: it could not be read --" (JSON Lines: {"unread_inputs":N}, or
+ * nothing when json_done, the report having written its own last object).
+ * Whether there were such inputs: a report prints no empty-result line then.
+ */
+bool report_unread_line(const struct sink *s, bool json_done);
+/* How many inputs could not be opened or read through (s->settings->unread). */
+unsigned report_unread_sources(const struct sink *s);
 /* Free every entry of m with fn, then m (NULL is fine). */
 void report_map_free(struct strmap *m, void (*fn)(struct strmap_node *node, void *userdata));
 

@@ -13,6 +13,17 @@ struct columns;
 struct devnamer;
 struct problem_tally;
 
+/*
+ * What of the input was not read, which no report gives a verdict on: the
+ * run counts it (run_unread()), the reports say it at their end
+ * (report_unread_line(), report.h).
+ */
+struct input_unread {
+        unsigned sources; /* inputs not opened, or not read through (a read failed, a signal stopped it) */
+        char *first;      /* the name of the first of them (the run frees it) */
+        bool partly;      /* the first of them was read up to where reading failed */
+};
+
 /* How --timeline draws: block characters, or ASCII (auto: blocks on a UTF-8 terminal). */
 enum timeline_chars { TIMELINE_AUTO = 0, TIMELINE_UTF8, TIMELINE_ASCII };
 
@@ -57,8 +68,12 @@ struct output_settings {
         unsigned journal_fields_max;
         bool json; /* the reports: JSON Lines instead of the table */
         bool live; /* --lost: the input is the live ring (its coverage is reported) */
-        /* --lost: a source could not be opened: no totals, which would claim what was not read. */
-        bool input_missing;
+        /*
+         * Inputs that could not be opened or read through (never NULL once
+         * the run is set up): no report gives a verdict on them, --lost no
+         * totals.
+         */
+        const struct input_unread *unread;
         /* --timeline: a row per problem kind (with --problems), not per level group; its characters. */
         bool by_problem;
         enum timeline_chars chars;

@@ -15,6 +15,7 @@
 #include "base/i18n.h"
 #include "text/writer.h"
 #include "select/problem-select.h"
+#include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "time/suspend.h"
 #include "pipeline/upload.h"
@@ -47,10 +48,20 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
 }
 
-int run_loss(struct run *run, const struct kmsg_loss *l) {
+void run_unread(struct run *run, const char *name, bool partly) {
+        if (run->unread.sources++ == 0) {
+                /* Out of memory, the line says "?" for the name. */
+                run->unread.first = strdup(name ? name : "?");
+                run->unread.partly = partly;
+        }
+}
+
+/* A loss event to the output; counted (the summary, --fail-on-loss) unless it is what the input covers. */
+static int pass_loss(struct run *run, const struct kmsg_loss *l, bool counted) {
         int e;
 
-        loss_stats_add(&run->loss, l);
+        if (counted)
+                loss_stats_add(&run->loss, l);
         e = run->sink->ops->loss ? run->sink->ops->loss(run->sink, l) : 0;
         /*
          * Keeping a cursor, a loss is written on its own, before the record
@@ -65,6 +76,10 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
         return e;
 }
 
+int run_loss(struct run *run, const struct kmsg_loss *l) {
+        return pass_loss(run, l, true);
+}
+
 /*
  * Records gone before this read could have seen them: rotated out of the
  * ring before kdmesg started, or numbered before the first record of a
@@ -73,10 +88,11 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
  * counts neither in the summary on stderr nor for --fail-on-loss.  A
  * reader that should have seen them keeps them as losses: a cursor file
  * behind the ring, a start position promised by the probes (what rotated
- * after them), a new boot found while following.
+ * after them), a new boot found while following.  --upload sends it to the
+ * collector as an entry of the stream all the same, uncounted.
  */
 static bool is_coverage(const struct run *run, const struct kmsg_loss *l, int fl) {
-        if (run->cursor || run->upload || kmsg_loss_get_cause(l) != KMSG_LOSS_ROTATED || kmsg_loss_has_before(l))
+        if (run->cursor || kmsg_loss_get_cause(l) != KMSG_LOSS_ROTATED || kmsg_loss_has_before(l))
                 return false;
         if (fl & KMSG_SEQ_NEW_BOOT)
                 return !run->following;
@@ -254,12 +270,14 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         }
         count_for_lost(run, rd, r, fl);
         warn_no_seq(run, rd, r);
+        if (run->filter->active || run->devfilter)
+                missing_check(run, rd, r);
         if ((fl & KMSG_SEQ_LOSS) && in_window) {
                 struct kmsg_loss *own = NULL;
 
                 e = fill_resume_before(run, l, &own);
                 if (e >= 0 && is_coverage(run, l, fl))
-                        e = run_coverage(run, l);
+                        e = run->upload ? pass_loss(run, l, false) : run_coverage(run, l);
                 else if (e >= 0)
                         e = run_loss(run, own ? own : l);
                 kmsg_loss_unref(own);
@@ -368,6 +386,9 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 if (e == 0 || e == -EAGAIN)
                         break;
                 if (e == -EINTR) {
+                        /* A signal ends following; any other read it leaves unfinished. */
+                        if (!run->following)
+                                run_unread(run, kmsg_reader_get_name(rd), true);
                         /* SIGINT or SIGTERM: what the reader could not finish is named. */
                         if (*kmsg_reader_get_error(rd))
                                 warnx_("%s:%llu: %s", kmsg_reader_get_name(rd),
@@ -396,6 +417,7 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                         run->status = EXIT_BAD_INPUT;
                         if (run->problems)
                                 run->problems->tally.unread_rest = true;
+                        run_unread(run, kmsg_reader_get_name(rd), true);
                         settle(run, rd);
                         return e;
                 }

@@ -56,7 +56,7 @@ struct run {
         uint64_t bad_records;
         uint64_t delivered;    /* records read in the time window (no duplicates) */
         uint64_t shown;        /* of them, those the filters let through to the sink */
-        unsigned unopened;     /* sources that could not be opened or read from their start */
+        struct input_unread unread; /* sources not opened or not read through (run_unread()) */
         uint64_t clashes;      /* records whose seq another record had before (KMSG_SEQ_CLASH) */
         bool quiet_clashes;    /* under the name dmesg: util-linux says nothing of them, nor does its drop-in */
         int status;
@@ -68,6 +68,8 @@ struct run {
         bool following;        /* --follow: a new boot found while reading is one a reader should see whole */
         bool promised;         /* the start promised the first record's seq: what is missing before it is lost */
         bool noseq_warned;
+        unsigned missing_warned; /* the fields a filter wants that the input lacks, said once (missing.c) */
+        uint64_t with_dict;      /* with a device filter: records read that had a dictionary */
 
         enum run_start start;
         bool started;          /* the first record with a sequence number was seen */
@@ -97,6 +99,12 @@ struct run_signal {
 extern struct run_signal run_signal;
 #define run_quit (run_signal.quit)
 
+/*
+ * Count a source that could not be opened (partly false) or read through
+ * (partly: a read failed, a signal stopped it): no report gives a verdict
+ * on it (output/sink.h, struct input_unread).  The caller reports why.
+ */
+void run_unread(struct run *run, const char *name, bool partly);
 /* Pass a loss event to the statistics and the output. */
 int run_loss(struct run *run, const struct kmsg_loss *l);
 /* What the input covers, not a loss (rotated out before reading began): only --lost shows it. */

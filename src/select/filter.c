@@ -194,6 +194,11 @@ void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt 
         f->until_wall = t;
 }
 
+bool filter_has_time(const struct filter *f, const struct kmsg_record *r) {
+        (void)f;
+        return kmsg_record_has_timestamp(r);
+}
+
 bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
         if (f->have_since || f->have_until) {
                 uint64_t usec;

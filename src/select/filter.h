@@ -67,6 +67,8 @@ void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt 
  * --until, --seq).  Lost-message reports are shown only inside it.
  */
 bool filter_in_window(const struct filter *f, const struct kmsg_record *r);
+/* Whether the record carries a time --since and --until can compare. */
+bool filter_has_time(const struct filter *f, const struct kmsg_record *r);
 /* Whether the record is shown: inside the window and matching the rest. */
 bool filter_match(struct filter *f, const struct kmsg_record *r);
 

@@ -292,3 +292,23 @@ same id twice" ]
         [ "${#lines[@]}" -eq 2 ]
         [ "$(awk 'NR == 2 { print $1, $2, $3 }' <<<"$output")" = "1 0 $(tr -d - </proc/sys/kernel/random/boot_id)" ]
 }
+
+@test "a boot that ended within seconds: seq 0 again with an earlier time stamp starts a boot, no clash" {
+        # A VM that crashed 1 ms in, then booted again: its times drop by under a millisecond.
+        run --separate-stderr "$KDMESG" -K "$DATA/two-boots-short.kmsg"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${lines[3]}" = "-- boot 2 --" ]
+        [ "${#lines[@]}" -eq 6 ]
+        run --separate-stderr "$KDMESG" -K "$DATA/two-boots-short.kmsg" --lost
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"Boot 1: 3 records (seq 0-2), covering 0.000000 to 0.001000"* ]]
+        [[ "$output" == *"Boot 2: 2 records (seq 0-1), covering 0.000000 to 0.000600"* ]]
+        [[ "$output" != *"0.001000 to 0.000600"* ]]
+        # The same records again, a dump read twice, are duplicates, not a boot.
+        head -n 3 "$DATA/two-boots-short.kmsg" > "$BATS_TEST_TMPDIR/one.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/one.kmsg" -K "$BATS_TEST_TMPDIR/one.kmsg"
+        [ "$stderr" = "kdmesg: 3 duplicate records skipped (overlapping input)" ]
+        [[ "$output" != *"-- boot"* ]]
+        [ "${#lines[@]}" -eq 3 ]
+}

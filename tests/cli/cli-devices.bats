@@ -5,6 +5,7 @@
 # tests/data/devices.kmsg (made by tests/data/gen-devices.py) and a fake
 # sysfs tree of the same machine (tests/cli/devices.bash).
 
+bats_require_minimum_version 1.5.0
 load helpers
 load devices
 
@@ -474,8 +475,10 @@ EOF
         run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda --device-text
         [ "$status" -eq 0 ]
         golden devices/text-syslog-sda.txt
-        run "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda
+        # Without --device-text nothing matches, and that is said (issue 37), not left to an empty output.
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/dump.syslog" --sysroot "$ROOT" --device sda
         [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/dump.syslog: syslog-form input has no SUBSYSTEM or DEVICE: --device matches none of its records" ]
 }
 
 @test "the table marks inferred matches in its MATCH column, added to the default columns" {

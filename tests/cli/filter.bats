@@ -231,3 +231,37 @@ BOOT=1700000000
         run --separate-stderr "$KDMESG" --seq - -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
 }
+
+# A filter on a field the input does not carry matches none of those
+# records, and says so once on stderr, naming the field and the input
+# (issue 37): an empty result must not read as "none of them".
+@test "a filter on a field the input lacks says so once: level, facility, time" {
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" -l err
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: $DATA/basic.syslog:3: a record without a level: --level matches no such record" ]
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" -f kern
+        [ "$stderr" = "kdmesg: $DATA/basic.syslog:3: a record without a level: --facility matches no such record" ]
+        [[ "$output" != *"no priority"* ]]
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --boot-time $BOOT --since @$BOOT
+        [ "$stderr" = "kdmesg: $DATA/basic.syslog:4: a record without a time stamp: --since matches no such record" ]
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --boot-time $BOOT --since @$BOOT --until @$((BOOT + 100))
+        [ "$stderr" = "kdmesg: $DATA/basic.syslog:4: a record without a time stamp: --since and --until match no such record" ]
+        # Input that carries them: nothing said.
+        run --separate-stderr "$KDMESG" -q -K "$DATA/classic.kmsg" -l err -f kern --boot-time $BOOT --since @$BOOT
+        [ -z "$stderr" ]
+}
+
+@test "a device filter over input without dictionaries says so once" {
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --subsystem usb
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $DATA/basic.syslog: syslog-form input has no SUBSYSTEM or DEVICE: --subsystem matches none of its records" ]
+        # A dump none of whose records has a dictionary: said at the end.
+        printf '6,0,0,-;usb 1-1: new device\n6,1,10,-;b\n' > "$BATS_TEST_TMPDIR/nodict.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/nodict.kmsg" --match DEVICE=+usb:1-1
+        [ "$status" -eq 0 ]
+        [ "$stderr" = "kdmesg: no record read carries SUBSYSTEM or DEVICE: --match matched none of them" ]
+        # One record with a dictionary is enough to say nothing.
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem nosuch
+        [ -z "$stderr" ]
+}

@@ -199,3 +199,30 @@ setup() {
         run --separate-stderr "$KDMESG" -K "$DUMP" --timeline -r
         [ "${stderr_lines[0]}" = "kdmesg: --timeline draws a picture, or JSON with --json; not --format=syslog" ]
 }
+
+@test "--timeline: records without a level are a row of their own, never counted as err+ 0" {
+        printf '[    1.000000] one\n[    2.000000] two\n' > "$BATS_TEST_TMPDIR/plain.txt"
+        COLUMNS=40 run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/plain.txt" --timeline=ascii
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == "no-level @"*"@ "*" 2" ]]
+        [[ "$output" != *"err+"* ]]
+        [[ "$output" != *"warn"* ]]
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/plain.txt" --timeline --json
+        [[ "${lines[0]}" == *'"counts":{"no-level":'* ]]
+        [[ "$output" != *'"err+"'* ]]
+        # Beside records with a level: all the rows, and the unknown counted apart.
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --timeline=ascii
+        [[ "$output" == *"err+ "*"0"* ]]
+        [[ "$(grep '^no-level' <<< "$output")" == *" 1" ]]
+}
+
+@test "--timeline: records without a time stamp are counted, not denied" {
+        printf 'one\ntwo\n' > "$BATS_TEST_TMPDIR/notime.txt"
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/notime.txt" --timeline
+        [ "$status" -eq 0 ]
+        [ "$output" = "Not drawn: 2 records without a time stamp." ]
+        run --separate-stderr "$KDMESG" -F "$BATS_TEST_TMPDIR/notime.txt" --timeline --json
+        [ "$output" = '{"untimed":2}' ]
+        run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --timeline
+        [ "${lines[-1]}" = "Not drawn: 1 record without a time stamp." ]
+}

@@ -91,6 +91,19 @@ same_as_util_linux() {
         [ "$(jq -c 'select(.seq == 3) | .msg' <<<"$output" | head -n 1)" = '"the text, then an empty line\n"' ]
 }
 
+@test "util-linux's -K input whose last record ends in an empty line and no NUL: the newline is the message's" {
+        # A last view that does not end in the empty line: bats' $output drops the newlines it ends with.
+        same_as_util_linux -K kmsg-end.nul "-l warn"
+        run --separate-stderr "$BATS_TEST_TMPDIR/dmesg" -K "$U/kmsg-end.nul" --json=dmesg
+        [ "$(jq -r '.dmesg[2].msg' <<<"$output" | od -c | grep -c '\\n')" -ge 1 ]
+        [ "$(jq -c '.dmesg[2].msg | endswith("priority\n")' <<<"$output")" = true ]
+        [ -z "$stderr" ]
+        # Without a NUL anywhere, an empty line at the end separates nothing: no newline is added.
+        printf '6,0,1000,-;one\n6,1,2000,-;two\n\n' > "$BATS_TEST_TMPDIR/plain.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/plain.kmsg" --json
+        [ "$(jq -c '.msg' <<<"$output" | tail -n 1)" = '"two"' ]
+}
+
 @test "DMESG_TEST_BOOTIME gives the boot time, as util-linux's test_dmesg takes it; KDMESG_BOOT_TIME wins" {
         run --separate-stderr env DMESG_TEST_BOOTIME=1700000000.500000 TZ=GMT "$KDMESG" -F "$U/input.syslog" -T
         [ "$status" -eq 0 ]

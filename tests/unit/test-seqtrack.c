@@ -842,6 +842,31 @@ static int feed_at(struct kmsg_seqtrack *t, uint64_t seq, uint64_t usec, const s
         return f;
 }
 
+TEST(seq_zero_again_with_an_earlier_time_is_a_boot_however_little_it_drops) {
+        struct kmsg_seqtrack *t = new_track();
+        struct kmsg_record *r;
+        const struct kmsg_loss *l;
+
+        /* A boot that crashed 3 ms in: its records are stamped 0 to 3000 µs. */
+        CHECK_INT(feed_at(t, 0, 0, &l), 0);
+        CHECK_INT(feed_at(t, 1, 1000, &l), 0);
+        CHECK_INT(feed_at(t, 2, 3000, &l), 0);
+        /* The next boot, 0.6 ms into it: seq 0, another message, 2.4 ms back. */
+        r = rec(0, 600, "Linux version (next boot)");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_NEW_BOOT);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        CHECK_INT(kmsg_seqtrack_get_clashes(t), 0);
+        CHECK_INT(kmsg_seqtrack_get_lost(t), 0);
+        /* Seq 0 with the time going on is no boot: a clash. */
+        CHECK_INT(feed_at(t, 1, 700, &l), 0);
+        r = rec(0, 900, "another seq 0, later");
+        CHECK_INT(kmsg_seqtrack_feed(t, r, &l), KMSG_SEQ_CLASH);
+        kmsg_record_unref(r);
+        CHECK_INT(kmsg_seqtrack_get_segments(t), 2);
+        kmsg_seqtrack_unref(t);
+}
+
 TEST(time_dropping_more_than_30s_while_seq_goes_on_is_a_new_boot) {
         struct kmsg_seqtrack *t = new_track();
         const struct kmsg_loss *l;
