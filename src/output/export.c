@@ -136,11 +136,14 @@ static const char *jf(const struct kmsg_record *r, const char *key) {
  * live machine's.
  */
 static void machine_fields(struct export_entry *ent, const struct output_settings *set, const struct kmsg_record *r) {
-        const char *v;
+        const char *v, *rec_id = r ? kmsg_record_get_boot_id(r) : NULL;
         char id[33];
 
+        /* Only export input carries journal fields: the others are not looked for (a search each). */
+        if (r && kmsg_record_get_journal_count(r) == 0)
+                r = NULL;
         /* The collector refuses a _BOOT_ID that is no 128-bit id: the input's is checked. */
-        if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id)) {
+        if ((v = rec_id) || (v = set->boot_id)) {
                 if (id128_parse(v, id) == 0)
                         export_field_str(ent, "_BOOT_ID", id);
                 else
@@ -163,7 +166,11 @@ static int dict_fields(struct export_entry *ent, const struct kmsg_record *r) {
                 if (kmsg_record_get_dict_entry(r, i, &key, &val, &len) < 0)
                         continue;
                 if (kernel_key_ok(key)) {
-                        snprintf(name, sizeof(name), "_KERNEL_%s", key);
+                        /* kernel_key_ok(): at most 56 bytes, so that name holds it (no snprintf(): 650 instructions). */
+                        size_t klen = strlen(key);
+
+                        memcpy(name, "_KERNEL_", 8);
+                        memcpy(name + 8, key, klen + 1);
                         export_var_field(ent, name, val, len);
                 } else {
                         /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
@@ -199,7 +206,7 @@ static void udev_fields(struct export_entry *ent, const struct output_settings *
         char node[4096];
         size_t len;
 
-        if ((val = kmsg_record_get_journal_value(r, "_UDEV_SYSNAME", &len))) {
+        if (kmsg_record_get_journal_count(r) && (val = kmsg_record_get_journal_value(r, "_UDEV_SYSNAME", &len))) {
                 const char *key;
                 size_t i, n = kmsg_record_get_journal_count(r);
 
@@ -244,7 +251,7 @@ struct export_sink {
  * number (*clamped set then, it is left out), else in journald's range.
  */
 static int64_t carried_time(const struct kmsg_record *r, const char *key, bool *clamped) {
-        const char *val = kmsg_record_get_journal_value(r, key, NULL);
+        const char *val = kmsg_record_get_journal_count(r) ? kmsg_record_get_journal_value(r, key, NULL) : NULL;
         uint64_t v = 0;
 
         if (!val)

@@ -69,6 +69,14 @@ struct json_sink {
         /* place_iso()'s date and time of the last second written. */
         int64_t iso_second;
         char iso_text[20];
+        /*
+         * The direct writer's realtime members of that second, around the
+         * microseconds: ',"realtime":"2026-12-07T01:25:24.' and
+         * 'Z","realtime_usec":1796606724' (rt_second: -1 none yet).
+         */
+        int64_t rt_second;
+        char rt_head[48], rt_mid[48];
+        size_t rt_mid_n;
         struct problem_fields pf; /* the problem of the records being written */
 };
 
@@ -246,6 +254,42 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
+/*
+ * ',"realtime":"...","realtime_usec":...' of usec (0 to PLACE_WALL_MAX) at
+ * o, which has room for 96 bytes: the text of its second made once, then
+ * its microseconds twice.
+ */
+static char *put_realtime(struct json_sink *js, const struct json_tables *tab, char *o, int64_t usec) {
+        int64_t second = usec / 1000000;
+        unsigned us = (unsigned)(usec - second * 1000000);
+        char d[6];
+
+        if (second != js->rt_second) {
+                char iso[PLACE_ISO_LEN], *h = js->rt_head;
+
+                place_iso(second * 1000000, &js->iso_second, js->iso_text, iso);
+                h = put_key(tab, h, KEY_REALTIME);
+                *h++ = '"';
+                memcpy(h, iso, 20);
+                h = js->rt_mid;
+                *h++ = 'Z';
+                *h++ = '"';
+                h = put_u64(put_key(tab, h, KEY_REALTIME_USEC), (uint64_t)second);
+                js->rt_mid_n = (size_t)(h - js->rt_mid);
+                js->rt_second = second;
+        }
+        memcpy(d, digit_pairs + 2 * (us / 10000), 2);
+        memcpy(d + 2, digit_pairs + 2 * (us / 100 % 100), 2);
+        memcpy(d + 4, digit_pairs + 2 * (us % 100), 2);
+        /* ',"realtime":"' and the 20 bytes of the date and time: 33. */
+        memcpy(o, js->rt_head, 33);
+        memcpy(o + 33, d, 6);
+        memcpy(o + 39, js->rt_mid, 32);
+        o += 39 + js->rt_mid_n;
+        memcpy(o, d, 6);
+        return o + 6;
+}
+
 static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record *r,
                              const struct match *m, const struct record_texts *t) {
         const struct json_tables *tab = &json_members;
@@ -334,15 +378,10 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
         if (t->boot_id.p && !(o = jw_text_member(w, tab, o, KEY_BOOT_ID, &t->boot_id)))
                 return NULL;
         if (t->place.have_wall) {
-                o = jw_room(w, o, 2 * KEY_SIZE + PLACE_ISO_LEN + 24 + JW_SLACK);
+                o = jw_room(w, o, 2 * 48 + JW_SLACK);
                 if (!o)
                         return NULL;
-                o = put_key(tab, o, KEY_REALTIME);
-                *o++ = '"';
-                place_iso(t->place.wall_usec, &js->iso_second, js->iso_text, o);
-                o += PLACE_ISO_LEN;
-                *o++ = '"';
-                o = put_u64(put_key(tab, o, KEY_REALTIME_USEC), (uint64_t)t->place.wall_usec);
+                o = put_realtime(js, tab, o, t->place.wall_usec);
         }
         if (t->problem) {
                 struct text kind = { t->problem, strlen(t->problem) };
@@ -437,7 +476,7 @@ static int json_init(struct sink *s) {
 
         /* Names or keys that are not the members' (none): json-c writes every record. */
         js->force_slow = (slow && *slow == '1') || !json_members_hold();
-        js->iso_second = -1;
+        js->iso_second = js->rt_second = -1;
         return 0;
 }
 
