@@ -77,6 +77,10 @@ struct json_sink {
         int64_t rt_second;
         char rt_head[48], rt_mid[48];
         size_t rt_mid_n;
+        /* The same for "time": ',"time":12.' of time_second (time_head_n 0: none yet). */
+        uint64_t time_second;
+        char time_head[64];
+        size_t time_head_n;
         struct problem_fields pf; /* the problem of the records being written */
 };
 
@@ -274,7 +278,10 @@ static char *put_realtime(struct json_sink *js, const struct json_tables *tab, c
                 h = js->rt_mid;
                 *h++ = 'Z';
                 *h++ = '"';
-                h = put_u64(put_key(tab, h, KEY_REALTIME_USEC), (uint64_t)second);
+                h = put_key(tab, h, KEY_REALTIME_USEC);
+                /* The first second of 1970: the microseconds alone, without leading zeros. */
+                if (second)
+                        h = put_u64(h, (uint64_t)second);
                 js->rt_mid_n = (size_t)(h - js->rt_mid);
                 js->rt_second = second;
         }
@@ -286,6 +293,8 @@ static char *put_realtime(struct json_sink *js, const struct json_tables *tab, c
         memcpy(o + 33, d, 6);
         memcpy(o + 39, js->rt_mid, 32);
         o += 39 + js->rt_mid_n;
+        if (!second)
+                return put_u64(o, us);
         memcpy(o, d, 6);
         return o + 6;
 }
@@ -305,8 +314,23 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
         if (kmsg_record_has_seqnum(r))
                 o = put_u64(put_key(tab, o, COL_SEQ), kmsg_record_get_seqnum(r));
         if (kmsg_record_has_timestamp(r)) {
-                o = put_key(tab, o, COL_TIME);
-                o += put_seconds(o, kmsg_record_get_timestamp(r), 0);
+                uint64_t usec = kmsg_record_get_timestamp(r), sec = usec / 1000000;
+                unsigned us = (unsigned)(usec - sec * 1000000);
+
+                /* ',"time":12.' made once a second (put_seconds()'s digits), then the microseconds. */
+                if (sec != js->time_second || !js->time_head_n) {
+                        char *h = put_key(tab, js->time_head, COL_TIME);
+
+                        h += put_seconds(h, sec * 1000000, 0) - 6;
+                        js->time_head_n = (size_t)(h - js->time_head);
+                        js->time_second = sec;
+                }
+                memcpy(o, js->time_head, 40);
+                o += js->time_head_n;
+                memcpy(o, digit_pairs + 2 * (us / 10000), 2);
+                memcpy(o + 2, digit_pairs + 2 * (us / 100 % 100), 2);
+                memcpy(o + 4, digit_pairs + 2 * (us % 100), 2);
+                o += 6;
         }
         if (kmsg_record_has_priority(r)) {
                 unsigned pri = kmsg_record_get_priority(r);

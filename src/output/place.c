@@ -12,8 +12,10 @@
 
 /* A time the input carried: "__REALTIME_TIMESTAMP" of export input, "realtime_usec" of JSON input. */
 static bool carried_wall(const struct kmsg_record *r, int64_t *ret) {
-        size_t len, i;
-        const char *v = kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len);
+        size_t len = 0, i;
+        /* Only export and JSON input carry journal fields: the others are not searched. */
+        const char *v = kmsg_record_get_journal_count(r) ? kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)
+                                                         : NULL;
         int64_t w = 0;
 
         if (!v || len == 0 || len > 18)

@@ -104,6 +104,10 @@ key() {
         [ "$n" -gt 5 ]
         [ "$(key realtime "${lines[0]}")" = "2024-05-01T09:12:44.000000Z" ]
         [ "$(key realtime "${lines[1]}")" = "2024-05-01T09:12:44.001500Z" ]
+        # In the first second of 1970 the microseconds alone: a JSON number has no leading zeros.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --json --boot-time @0
+        [[ "${lines[1]}" == *',"realtime":"1970-01-01T00:00:00.001500Z","realtime_usec":1500}' ]]
+        [[ "${lines[0]}" == *',"realtime":"1970-01-01T00:00:00.000000Z","realtime_usec":0}' ]]
         run "$TESTS/cli/validate-json" "$SCHEMA" <<<"$output"
         [ "$status" -eq 0 ]
 }
