@@ -28,6 +28,8 @@ struct kmsg_record {
         bool has_seqnum;
         bool has_timestamp;
         bool has_caller;
+        bool has_printed_time; /* a "dmesg -T" paste's stamp: printed_sec */
+        int64_t printed_sec;   /* its date and time of day as seconds, in the printer's unnamed zone */
         char caller_kind;
         uint32_t caller_id;
 
@@ -73,7 +75,8 @@ static inline void record_reset(struct kmsg_record *r) {
         r->priority = 0;
         r->seqnum = 0;
         r->usec = 0;
-        r->has_priority = r->has_seqnum = r->has_timestamp = r->has_caller = false;
+        r->has_priority = r->has_seqnum = r->has_timestamp = r->has_caller = r->has_printed_time = false;
+        r->printed_sec = 0;
         r->caller_kind = 0;
         r->caller_id = 0;
         r->data_len = 0;

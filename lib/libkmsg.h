@@ -69,6 +69,15 @@ uint64_t kmsg_record_get_seqnum(const struct kmsg_record *r);
 int kmsg_record_has_timestamp(const struct kmsg_record *r);
 /* Monotonic time stamp in microseconds. */
 uint64_t kmsg_record_get_timestamp(const struct kmsg_record *r);
+/*
+ * The wall-clock time a "dmesg -T" paste printed in the record's head
+ * ("[Wed Dec 19 03:36:07 2018] ..."), which such a record carries instead
+ * of a monotonic time stamp: the date and time of day as printed, to the
+ * second, as seconds since 1970-01-01 00:00:00 of the printer's time zone,
+ * which the line does not name (timegm() of the printed fields).  Returns
+ * 0, or -ENODATA when the record carries none (-EINVAL for r or ret NULL).
+ */
+int kmsg_record_get_printed_time(const struct kmsg_record *r, int64_t *ret_sec);
 
 /*
  * The flags field as written: "-", "c", "+" or anything else, kept

@@ -206,6 +206,7 @@ struct prefix {
         /* The caller id after the time stamp ("[    T1] " gives "T1"): p[caller_off..+caller_len), or caller_len 0. */
         size_t caller_off, caller_len;
         bool wall_clock; /* a "dmesg -T" stamp: a time of day, no monotonic time (has_timestamp false) */
+        int64_t wall_sec; /* its date and time as seconds since 1970-01-01 00:00:00 of the printer's zone */
         bool cut_space;  /* the line ends where the printed head had its last space (stripped from a paste) */
 };
 

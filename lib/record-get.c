@@ -186,6 +186,15 @@ _public_ const char *kmsg_record_get_device(const struct kmsg_record *r) {
         return r->data + r->dict[r->device_idx].val_off;
 }
 
+_public_ int kmsg_record_get_printed_time(const struct kmsg_record *r, int64_t *ret_sec) {
+        if (!r || !ret_sec)
+                return -EINVAL;
+        if (!r->has_printed_time)
+                return -ENODATA;
+        *ret_sec = r->printed_sec;
+        return 0;
+}
+
 _public_ const char *kmsg_record_get_boot_id(const struct kmsg_record *r) {
         if (!r || r->boot_id_off == SIZE_MAX)
                 return NULL;

@@ -148,6 +148,8 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
         r->has_priority = pf.has_priority;
         r->usec = pf.usec;
         r->has_timestamp = pf.has_timestamp;
+        r->has_printed_time = pf.wall_clock;
+        r->printed_sec = pf.wall_sec;
         if (pf.caller_len > 0) {
                 /* The header's fields were "caller=<it>", as the kernel wrote them. */
                 char fields[sizeof("caller=") + 16];

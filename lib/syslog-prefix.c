@@ -90,15 +90,46 @@ static bool is_digit(char c) {
         return c >= '0' && c <= '9';
 }
 
+/* Days from 1970-01-01 to year-month-day of the proleptic Gregorian calendar (month 1-12). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+        int64_t era;
+        unsigned yoe, doy, doe;
+
+        y -= m <= 2;
+        era = (y >= 0 ? y : y - 399) / 400;
+        yoe = (unsigned)(y - era * 400);
+        doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+        doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* The index (0-based) of the three letters at p in names (a run of three-letter names), or -1. */
+static int name_index(const char *p, const char *names) {
+        int i;
+
+        for (i = 0; names[3 * i]; i++)
+                if (memcmp(p, names + 3 * i, 3) == 0)
+                        return i;
+        return -1;
+}
+
 /*
  * The wall-clock stamp of "dmesg -T": "[Sat Dec  5 23:19:32 2026]", the
  * ctime() form.  It is a local time in a zone the line does not name,
  * computed by the printer from a boot time that ignores suspends: it gives
- * no monotonic time stamp, and the record has none.  Returns the bytes it
- * takes (without the space after it), or 0.
+ * no monotonic time stamp, and the record has none.  *ret_sec gets the
+ * date and time as printed, as seconds since 1970-01-01 00:00:00 of that
+ * zone.  Returns the bytes it takes (without the space after it), or 0:
+ * also for a day, month or time of day that no clock prints (the weekday
+ * is not checked against the date: a printer may have got it wrong).
  */
-static size_t ctime_stamp(const char *p, const char *end) {
+static size_t ctime_stamp(const char *p, const char *end, int64_t *ret_sec) {
+        static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+        static const char days[] = "SunMonTueWedThuFriSat";
+        unsigned day, hour, min, sec;
+        int64_t year = 0;
         const char *q;
+        int month;
         size_t i;
 
         if (end - p < 26 || p[0] != '[')
@@ -111,9 +142,18 @@ static size_t ctime_stamp(const char *p, const char *end) {
                 if (i != 14 && i != 17 && !is_digit(p[i]))
                         return 0;
         for (q = p + 21; q < end && is_digit(*q) && q - p < 30; q++)
-                ;
+                year = year * 10 + (*q - '0');
         if (q - p < 25 || q == end || *q != ']')
                 return 0;
+        month = name_index(p + 5, months);
+        day = (p[9] == ' ' ? 0 : (unsigned)(p[9] - '0') * 10) + (unsigned)(p[10] - '0');
+        hour = (unsigned)(p[12] - '0') * 10 + (unsigned)(p[13] - '0');
+        min = (unsigned)(p[15] - '0') * 10 + (unsigned)(p[16] - '0');
+        sec = (unsigned)(p[18] - '0') * 10 + (unsigned)(p[19] - '0');
+        /* A leap second prints as :60. */
+        if (name_index(p + 1, days) < 0 || month < 0 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60)
+                return 0;
+        *ret_sec = days_from_civil(year, (unsigned)month + 1, day) * 86400 + hour * 3600 + min * 60 + sec;
         return (size_t)(q + 1 - p);
 }
 
@@ -141,7 +181,7 @@ size_t syslog_parse_prefix(const char *p, size_t len, struct prefix *ret) {
                 }
         } else if (p < end && *p >= 'a' && *p <= 'z')
                 p += decode_prefix(p, end, ret);
-        if (p < end && *p == '[' && (q = p + ctime_stamp(p, end)) > p) {
+        if (p < end && *p == '[' && (q = p + ctime_stamp(p, end, &ret->wall_sec)) > p) {
                 ret->wall_clock = true;
                 p = q;
                 if (p == end)

@@ -44,6 +44,7 @@ struct options {
         bool this_boot;                /* the -K dumps are of the running boot (options_setup_time()) */
         const char *since, *until;
         const char *wall_option;       /* the option that asked for wall-clock times */
+        const char *boot_missing;      /* it, where the dumps' boot time is not known (options_setup_time()) */
         /* The first of -T, -e, -t, -d, -H (util-linux refuses them with -r), and whether it came before -r. */
         const char *stamp_option;
         bool raw_option, stamp_first;

@@ -107,18 +107,16 @@ enum options_result options_setup_time(struct options *o) {
                                 t->have_boot = e == 0;
                                 from_clocks = e == 0 && !(pinned && *pinned);
                                 o->this_boot = true;
-                        } else if (wall)
-                                return options_fail(o, OPTIONS_FAILED,
-                                                    _("%s needs the boot time of the machine the dump comes from: "
-                                                      "give it with --boot-time (the dump is not this boot's: %s)"),
-                                                    wall, why);
+                        }
                 }
+                /*
+                 * A dump of another boot: a "dmesg -T" paste carries its wall
+                 * clock, any other record needs the boot time.  Said at the
+                 * first record that needs it (run.c), not before reading.
+                 */
                 if (e < 0 && wall && (o->in.n_sources > 0 || o->in.pstore))
-                        return options_fail(o, OPTIONS_FAILED,
-                                    _("%s needs the boot time of the machine the dump comes from: give it with "
-                                "--boot-time"),
-                              wall);
-                if (e < 0 && wall)
+                        o->boot_missing = wall;
+                else if (e < 0 && wall)
                         return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time, which is not known: %s"), wall, strerror(-e));
         }
@@ -350,6 +348,7 @@ int options_setup_run(struct options *o, struct run *run, bool live) {
         run->counts_losses = o->sink->flags & SINK_LOSSES ? o->sink->option : o->fail_on_loss ? "--fail-on-loss" : NULL;
         run->writes_seq = si->flags & SINK_WRITES_SEQ;
         run->following = o->in.follow;
+        run->boot_missing = o->boot_missing;
         run->quiet_clashes = o->as_dmesg;
         /* util-linux pads caller ids to pid_max's width for the live log only. */
         o->out.caller_width = live && !o->in.use_syslog ? caller_width_from_pid_max("/proc/sys/kernel/pid_max")

@@ -38,6 +38,7 @@ struct group {
         bool has_seq;
         uint64_t first_seq, last_seq;
         bool has_first;
+        bool wall; /* first and last are the wall clock a "dmesg -T" paste printed (timefmt_record()) */
         uint64_t first, last;
         bool others;   /* the problems of this kind beyond MAX_GROUPS, whatever their subject */
         char *device;  /* the first problem's device: its name, or its DEVICE value */
@@ -54,7 +55,7 @@ struct group {
 struct pending {
         bool on;
         int kind;
-        bool has_seq, has_time;
+        bool has_seq, has_time, time_wall;
         uint64_t seq, time;
         char *device, *message;
         size_t message_len;
@@ -130,10 +131,14 @@ static int commit(struct problems_sink *p) {
                         g->last_seq = pd->seq;
                 }
                 if (pd->has_time) {
-                        if (!g->has_first)
+                        if (!g->has_first) {
                                 g->first = pd->time;
+                                g->wall = pd->time_wall;
+                        }
                         g->has_first = true;
-                        g->last = pd->time;
+                        /* Stamps of one kind in a group: a paste's wall clock is not seconds since boot. */
+                        if (pd->time_wall == g->wall)
+                                g->last = pd->time;
                 }
         }
         if (g && fresh) {
@@ -163,8 +168,12 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
         snprintf(pd->subject, sizeof(pd->subject), "%s", hit->subject ? hit->subject : "");
         pd->has_seq = kmsg_record_has_seqnum(r);
         pd->seq = pd->has_seq ? kmsg_record_get_seqnum(r) : 0;
-        pd->has_time = kmsg_record_has_timestamp(r);
-        pd->time = pd->has_time ? kmsg_record_get_timestamp(r) : 0;
+        {
+                struct timefmt t = p->sink.settings->time;
+
+                pd->has_time = timefmt_record(&t, r, &pd->time);
+                pd->time_wall = pd->has_time && t.wall_stamp;
+        }
         if (!dev)
                 dev = kmsg_record_get_device(r);
         if (!dev)
@@ -255,7 +264,8 @@ static int set_text(struct libscols_line *ln, int col, const char *s, size_t len
 }
 
 static int fill_line(struct problems_sink *p, struct libscols_line *ln, const struct group *g) {
-        const struct timefmt *t = &p->sink.settings->time;
+        struct timefmt wall = p->sink.settings->time;
+        const struct timefmt *t = &wall;
         char buf[64];
         int e;
 
@@ -265,6 +275,10 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
         if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
                 return e;
         if (g->has_first) {
+                /* A paste's wall clock, in ctime where seconds would be. */
+                wall.wall_stamp = g->wall;
+                if (g->wall && wall.format == TIME_RAW)
+                        wall.format = TIME_CTIME;
                 if (format_time(t, g->first, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
                         return e;
                 if (format_time(t, g->last, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_LAST, buf)) < 0)
@@ -309,9 +323,10 @@ static int json_group(struct problems_sink *p, const struct group *g) {
                 e = json_add(o, "first_seq", json_object_new_uint64(g->first_seq));
         if (e >= 0 && g->has_seq)
                 e = json_add(o, "last_seq", json_object_new_uint64(g->last_seq));
-        if (e >= 0 && g->has_first)
+        /* time_first and time_last are seconds since boot, which a paste's wall clock is not. */
+        if (e >= 0 && g->has_first && !g->wall)
                 e = json_add(o, "time_first", json_usec_new(g->first));
-        if (e >= 0 && g->has_first)
+        if (e >= 0 && g->has_first && !g->wall)
                 e = json_add(o, "time_last", json_usec_new(g->last));
         if (e >= 0)
                 e = json_add(o, "subject", g->others ? json_object_new_string("") : json_bytes_new(g->subject, strlen(g->subject)));

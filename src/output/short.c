@@ -233,6 +233,7 @@ static size_t decode_prefix(char *p, uint32_t pri) {
 static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int64_t pri) {
         const struct output_settings *set = ss->s.settings;
         size_t tlen = 0, dlen = 0, clen;
+        uint64_t usec;
         bool brk = false;
 
         if (set->decode && pri >= 0) {
@@ -246,9 +247,13 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int
                 } else
                         dlen = decode_prefix(ss->prefix, (uint32_t)pri);
         }
-        if (kmsg_record_has_timestamp(r))
+        if (kmsg_record_has_timestamp(r)) {
+                ss->time.wall_stamp = false;
                 tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
                                       &brk);
+        } else if (timefmt_record(&ss->time, r, &usec))
+                /* A "dmesg -T" paste's record: its wall clock, as printed (-T and the others from it). */
+                tlen = timefmt_prefix(&ss->time, usec, ss->prefix + dlen, PREFIX_TIME_MAX, &brk);
         clen = caller_prefix(r, set->caller_width, ss->prefix + dlen + tlen);
         ss->prefix_len = dlen + tlen + clen;
         ss->decode_len = dlen;

@@ -148,6 +148,9 @@ static int time_cell(struct table_sink *t, size_t i, uint64_t usec) {
         char *buf, *p;
         size_t n;
 
+        /* A "dmesg -T" paste's wall clock shows as it printed it where seconds would. */
+        if (t->time.wall_stamp && f == TIME_RAW && !running)
+                f = TIME_CTIME;
         if (!running && f != TIME_CTIME && f != TIME_ISO) {
                 /* Seconds (made where they go), or none. */
                 if (f != TIME_NONE)
@@ -188,8 +191,11 @@ static int fill_cell(struct table_sink *t, size_t i, const struct column *c, con
                 if (kmsg_record_has_seqnum(r))
                         src_number(x, TABLE_PLAIN_U64, kmsg_record_get_seqnum(r));
                 return 0;
-        case COL_TIME:
-                return kmsg_record_has_timestamp(r) ? time_cell(t, i, kmsg_record_get_timestamp(r)) : 0;
+        case COL_TIME: {
+                uint64_t usec;
+
+                return timefmt_record(&t->time, r, &usec) ? time_cell(t, i, usec) : 0;
+        }
         case COL_PRI:
                 if (kmsg_record_has_priority(r))
                         src_number(x, TABLE_PLAIN_U64, kmsg_record_get_priority(r));

@@ -42,7 +42,13 @@ void missing_check(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 run->missing_warned |= MISSING_LEVEL;
         }
         if ((f->have_since || f->have_until) && !(run->missing_warned & MISSING_TIME) && !filter_has_time(f, r)) {
-                if (f->have_since && f->have_until)
+                int64_t printed;
+
+                if (kmsg_record_get_printed_time(r, &printed) == 0)
+                        warnx_(_("%s:%llu: a record with only the wall clock of a dmesg -T paste: seconds since boot "
+                                 "match no such record"),
+                               name, line);
+                else if (f->have_since && f->have_until)
                         warnx_(_("%s:%llu: a record without a time stamp: --since and --until match no such record"),
                                name, line);
                 else

@@ -256,6 +256,17 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 warnx_(_("%s:%llu: seq %llu again, with another message than before: both are kept"),
                        kmsg_reader_get_name(rd), (unsigned long long)kmsg_reader_get_position(rd),
                        (unsigned long long)kmsg_record_get_seqnum(r));
+        if (run->boot_missing && kmsg_record_has_timestamp(r)) {
+                /* Seconds since an unknown boot: no wall clock to show or compare. */
+                warnx_(_("%s:%llu: %s needs the boot time of the machine the dump comes from, e.g. "
+                         "--boot-time '2024-05-01 08:00'"),
+                       kmsg_reader_get_name(rd), (unsigned long long)kmsg_reader_get_position(rd), run->boot_missing);
+                run->status = EXIT_BAD_INPUT;
+                run->fatal = true;
+                /* No report gives a verdict on what this leaves unread. */
+                run_unread(run, kmsg_reader_get_name(rd), run->delivered > 0);
+                return -ECANCELED;
+        }
         in_window = in_time_window(run, r);
         /* --boot: the records, losses and boot line of that boot alone (records before the first number: boot 1). */
         if (run->only_boot && in_window) {
@@ -374,8 +385,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 if (e == 1) {
                         e = emit(run, rd, r);
                         if (e < 0) {
-                                /* A write error is reported once, at exit. */
-                                if (!out_failed())
+                                /* A write error is reported once, at exit; -ECANCELED was said. */
+                                if (!out_failed() && e != -ECANCELED)
                                         warnx_(_("%s: %s"), kmsg_reader_get_name(rd), strerror(-e));
                                 run->status = EXIT_BAD_INPUT;
                                 run->fatal = true;

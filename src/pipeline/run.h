@@ -68,6 +68,7 @@ struct run {
         bool following;        /* --follow: a new boot found while reading is one a reader should see whole */
         bool promised;         /* the start promised the first record's seq: what is missing before it is lost */
         bool noseq_warned;
+        const char *boot_missing; /* the option that needs the boot time of a dump whose boot time is not known */
         unsigned missing_warned; /* the fields a filter wants that the input lacks, said once (missing.c) */
         uint64_t with_dict;      /* with a device filter: records read that had a dictionary */
 

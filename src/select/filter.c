@@ -194,9 +194,25 @@ void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt 
         f->until_wall = t;
 }
 
+/*
+ * A "dmesg -T" paste's record: its printed wall clock is compared with
+ * wall-clock bounds; a bound in seconds since boot has nothing to compare.
+ */
+static bool printed_in_window(const struct filter *f, const struct kmsg_record *r) {
+        int64_t w;
+
+        if ((f->have_since && !f->since_wall) || (f->have_until && !f->until_wall) || !record_printed_wall(r, &w))
+                return false;
+        return (!f->have_since || w >= f->since_usec) && (!f->have_until || w <= f->until_usec);
+}
+
 bool filter_has_time(const struct filter *f, const struct kmsg_record *r) {
-        (void)f;
-        return kmsg_record_has_timestamp(r);
+        int64_t w;
+
+        if (kmsg_record_has_timestamp(r))
+                return true;
+        return !((f->have_since && !f->since_wall) || (f->have_until && !f->until_wall)) &&
+               record_printed_wall(r, &w);
 }
 
 bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
@@ -204,8 +220,11 @@ bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
                 uint64_t usec;
                 int64_t t;
 
-                if (!kmsg_record_has_timestamp(r))
-                        return false;
+                if (!kmsg_record_has_timestamp(r)) {
+                        if (!printed_in_window(f, r))
+                                return false;
+                        goto seq;
+                }
                 usec = kmsg_record_get_timestamp(r);
                 t = f->since_wall ? timefmt_wall(f->since_wall, usec) : (int64_t)usec;
                 if (f->have_since && t < f->since_usec)
@@ -214,6 +233,7 @@ bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
                 if (f->have_until && t > f->until_usec)
                         return false;
         }
+seq:
         if (f->have_seq) {
                 uint64_t s;
 

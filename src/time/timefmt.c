@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "libkmsg.h"
 #include "text/writer.h"
 #include "time/suspend.h"
 #include "time/timefmt.h"
@@ -88,6 +89,8 @@ const char *timefmt_name(const struct timefmt *t) {
 int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
         int64_t w;
 
+        if (t->wall_stamp)
+                return usec > INT64_MAX ? INT64_MAX : (int64_t)usec;
         /* A time stamp no clock reaches (a hostile dump's, up to 2^64 - 1 us) ends the range instead of wrapping. */
         if (usec > INT64_MAX || __builtin_add_overflow(t->boot_usec, suspends_offset(t->susp), &w) ||
             __builtin_add_overflow(w, (int64_t)usec, &w))
@@ -108,7 +111,7 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
 size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
         size_t n = 0;
 
-        if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME))
+        if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME || t->wall_stamp))
                 n = timefmt_ctime(t, usec, buf, size);
         else if (t && t->format == TIME_ISO)
                 n = timefmt_iso(t, usec, buf, size);
@@ -122,11 +125,17 @@ static int format_padded(char *buf, size_t size, uint64_t usec) {
         return snprintf(buf, size, "%s", tmp) < 0 ? 0 : (int)n;
 }
 
+/* format_padded() into a, returned. */
+static const char *padded(char *a, size_t size, uint64_t usec) {
+        format_padded(a, size, usec);
+        return a;
+}
+
 static bool wall_tm(const struct timefmt *t, uint64_t usec, struct tm *tm, unsigned *ret_usec) {
         int64_t wall;
         time_t secs;
 
-        if (!t->have_boot)
+        if (!t->have_boot && !t->wall_stamp)
                 return false;
         wall = timefmt_wall(t, usec);
         secs = (time_t)(wall >= 0 ? wall / USEC_PER_SEC : (wall - USEC_PER_SEC + 1) / USEC_PER_SEC);
@@ -197,7 +206,7 @@ static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...) {
 /* The ctime text of the record (in a, or kept from its second), or its padded seconds when the boot time is not known. */
 static const char *ctime_text(struct timefmt *t, uint64_t usec, char *a, size_t size) {
         /* Records come many to a second: format each second once. */
-        int64_t second = t->have_boot ? timefmt_wall(t, usec) / USEC_PER_SEC : -1;
+        int64_t second = t->have_boot || t->wall_stamp ? timefmt_wall(t, usec) / USEC_PER_SEC : -1;
 
         if (second >= 0 && t->ctime_text[0] && second == t->ctime_second)
                 return t->ctime_text;
@@ -315,8 +324,10 @@ static size_t prefix_stamps(struct timefmt *t, uint64_t usec, char *buf, size_t 
         for (i = 0; i < n; i++)
                 switch (list[i]) {
                 case TIME_RAW:
-                        format_padded(a, sizeof(a), usec);
-                        put_bracket(buf, size, &pos, a, has_delta ? d : "");
+                        /* A paste's wall clock, as it printed it. */
+                        put_bracket(buf, size, &pos,
+                                    t->wall_stamp ? ctime_text(t, usec, a, sizeof(a)) : padded(a, sizeof(a), usec),
+                                    has_delta ? d : "");
                         break;
                 case TIME_CTIME:
                         put_bracket(buf, size, &pos, ctime_text(t, usec, a, sizeof(a)),
@@ -337,8 +348,10 @@ static size_t prefix_stamps(struct timefmt *t, uint64_t usec, char *buf, size_t 
                         break;
                 case TIME_SHOW_DELTA:
                         if (!has_ctime) {
-                                format_padded(a, sizeof(a), usec);
-                                put_bracket(buf, size, &pos, a, d);
+                                put_bracket(buf, size, &pos,
+                                            t->wall_stamp ? ctime_text(t, usec, a, sizeof(a))
+                                                          : padded(a, sizeof(a), usec),
+                                            d);
                         }
                         break;
                 case TIME_NONE:
@@ -358,11 +371,14 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
                 *ret_break = false;
         if (size == 0)
                 return 0;
-        if (((n == 0 && t->format == TIME_RAW && !t->delta) || (n == 1 && list[0] == TIME_RAW)) && size >= 32) {
+        if (((n == 0 && t->format == TIME_RAW && !t->delta) || (n == 1 && list[0] == TIME_RAW)) && size >= 32 &&
+            !t->wall_stamp) {
                 /* The default: "[    1.234567] ", without printf. */
                 buf[0] = '[';
                 pos = 1 + put_seconds(buf + 1, usec, 5);
-        } else if (n == 1 && list[0] == TIME_CTIME && size >= 72) {
+        } else if ((n == 1 && list[0] == TIME_CTIME && size >= 72) ||
+                   (t->wall_stamp && size >= 72 && ((n == 0 && t->format == TIME_RAW && !t->delta) ||
+                                                    (n == 1 && list[0] == TIME_RAW)))) {
                 /* -T: "[Tue Nov 14 22:13:20 2023] ", the text kept from the record before in the same second. */
                 char a[64];
                 const char *c = ctime_text(t, usec, a, sizeof(a));
@@ -383,4 +399,38 @@ size_t timefmt_prefix(struct timefmt *t, uint64_t usec, char *buf, size_t size, 
         t->have_last = true;
         t->last_usec = usec;
         return pos;
+}
+
+bool record_printed_wall(const struct kmsg_record *r, int64_t *ret_usec) {
+        struct tm tm;
+        int64_t sec;
+        time_t civil, w;
+
+        if (kmsg_record_get_printed_time(r, &sec) < 0)
+                return false;
+        /* The printed fields, then the same fields in the local zone. */
+        civil = (time_t)sec;
+        if (!gmtime_r(&civil, &tm))
+                return false;
+        tm.tm_isdst = -1;
+        w = mktime(&tm);
+        if (w == (time_t)-1 && sec != -1)
+                return false;
+        *ret_usec = w <= 0 ? 0 : w > INT64_MAX / USEC_PER_SEC ? INT64_MAX : (int64_t)w * USEC_PER_SEC;
+        return true;
+}
+
+bool timefmt_record(struct timefmt *t, const struct kmsg_record *r, uint64_t *ret_usec) {
+        int64_t w;
+
+        if (kmsg_record_has_timestamp(r)) {
+                t->wall_stamp = false;
+                *ret_usec = kmsg_record_get_timestamp(r);
+                return true;
+        }
+        if (!record_printed_wall(r, &w))
+                return false;
+        t->wall_stamp = true;
+        *ret_usec = (uint64_t)w;
+        return true;
 }

@@ -50,6 +50,13 @@ struct timefmt {
         bool have_boot;     /* boot_usec is known */
         int64_t boot_usec;  /* wall-clock time of boot, µs since the epoch */
         struct suspends *susp; /* the time slept before the current record (suspend.h), or NULL */
+        /*
+         * The stamp being formatted is a wall-clock time, µs since the
+         * epoch, not a monotonic one: a "dmesg -T" paste's record
+         * (timefmt_record() sets it for each record).  Raw seconds are then
+         * shown as ctime, as the paste printed them.
+         */
+        bool wall_stamp;
 
         /* State of the running view. */
         bool have_last;
@@ -62,8 +69,24 @@ struct timefmt {
 
 struct suspends;
 
-/* The wall-clock time of a stamp, µs since the epoch: boot + time slept before it + usec. */
+/* The wall-clock time of a stamp, µs since the epoch: boot + time slept before it + usec (usec itself for a wall_stamp). */
 int64_t timefmt_wall(const struct timefmt *t, uint64_t usec);
+
+struct kmsg_record;
+/*
+ * The wall-clock time a "dmesg -T" paste printed for r
+ * (kmsg_record_get_printed_time()), µs since the epoch: the printed date
+ * and time read in the local time zone (TZ), which kdmesg takes for the
+ * zone the paste was made in, as its -T view would print it again.  Times
+ * before the epoch are the epoch.  false when r carries none.
+ */
+bool record_printed_wall(const struct kmsg_record *r, int64_t *ret_usec);
+/*
+ * The stamp the views format for r, with t set up for it: its monotonic
+ * time stamp, or a paste's printed wall clock (t->wall_stamp).  false when
+ * r carries neither (t is left alone then).
+ */
+bool timefmt_record(struct timefmt *t, const struct kmsg_record *r, uint64_t *ret_usec);
 
 /*
  * clock.c: this machine's clocks: the boot time (CLOCK_REALTIME - CLOCK_BOOTTIME)

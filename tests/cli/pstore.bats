@@ -99,7 +99,7 @@ kd() {
         # A wall clock needs the crashed boot's boot time.
         kd --pstore=2 -T
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+        [[ "$stderr" == "kdmesg: "*": --ctime needs the boot time of the machine the dump comes from, e.g. --boot-time '2024-05-01 08:00'" ]]
         kd --pstore=2 -T --boot-time '2023-11-13 07:58:19' -l emerg
         [ "$output" = "[Mon Nov 13 08:00:00 2023] Kernel panic - not syncing: Fatal exception" ]
 }

@@ -66,6 +66,7 @@ static inline void put_escaped(FILE *f, const char *p, size_t len) {
 /* One line per record or error. */
 static inline void transcript_record(FILE *f, const struct kmsg_reader *rd, const struct kmsg_record *r) {
         const char *m, *k, *v, *ct;
+        int64_t printed;
         size_t len, i;
 
         fprintf(f, "R@%llu", (unsigned long long)kmsg_reader_get_position(rd));
@@ -75,6 +76,8 @@ static inline void transcript_record(FILE *f, const struct kmsg_reader *rd, cons
                 fprintf(f, " seq=%llu", (unsigned long long)kmsg_record_get_seqnum(r));
         if (kmsg_record_has_timestamp(r))
                 fprintf(f, " usec=%llu", (unsigned long long)kmsg_record_get_timestamp(r));
+        if (kmsg_record_get_printed_time(r, &printed) == 0)
+                fprintf(f, " printed=%lld", (long long)printed);
         fprintf(f, " flags=%s fields=%s", kmsg_record_get_flags(r), kmsg_record_get_fields(r));
         ct = kmsg_record_get_caller_text(r);
         if (ct)

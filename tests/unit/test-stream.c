@@ -926,8 +926,8 @@ static const char syslog_paste[] =
 static const char syslog_paste_want[] =
         "R@1 usec=744596650 flags= fields=caller=T3173 caller=T3173 msg=\n"
         "R@2 pri=4 usec=1253015 flags= fields= msg=\\0athe message on the next line\n"
-        "R@4 flags= fields= msg=a wall-clock stamp\\0aits second line\n"
-        "R@6 pri=4 flags= fields=caller=C2 caller=C2 msg=decoded, wall clock, caller\n"
+        "R@4 printed=1796512772 flags= fields= msg=a wall-clock stamp\\0aits second line\n"
+        "R@6 pri=4 printed=1796512773 flags= fields=caller=C2 caller=C2 msg=decoded, wall clock, caller\n"
         "R@7 pri=6 usec=2000000 flags= fields= msg=path C:\\5ctemp\\5cx41 \\5cx41 \\1b \\c2\\b0 \\5cX7F\n"
         "EOF\n";
 
@@ -943,4 +943,41 @@ TEST(syslog_cut_every_boundary) {
 
         check_transcript(__FILE__, __LINE__, t, syslog_cut_want);
         free(t);
+}
+
+/* A "dmesg -T" stamp's date and time, as printed, in seconds; what no clock prints is no stamp. */
+TEST(syslog_printed_time) {
+        static const char in[] =
+                "[Wed Dec 19 03:36:07 2018] INFO: task logrotate:17344 blocked for more than 120 seconds.\n"
+                "[Thu Feb 29 00:00:00 2024] leap day\n"
+                "[Thu Jan  1 00:00:00 1970] the epoch\n"
+                "[Wed Dec 31 23:59:59 1969] before it\n"
+                "[Sat Dec 31 23:59:60 2016] a leap second\n"
+                "[Foo Dec 19 03:36:07 2018] no such weekday\n"
+                "[Wed Dex 19 03:36:07 2018] no such month\n"
+                "[Wed Dec 32 03:36:07 2018] no such day\n"
+                "[Wed Dec 19 24:36:07 2018] no such hour\n";
+        static const int64_t want[] = { 1545190567, 1709164800, 0, -1, 1483228800 };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        int64_t sec = 42;
+        size_t i;
+
+        CHECK_INT(kmsg_reader_new_buffer(in, sizeof(in) - 1, "buf", KMSG_FORMAT_SYSLOG, &rd), 0);
+        for (i = 0; i < 5; i++) {
+                CHECK_INT(kmsg_reader_next(rd, &r), 1);
+                CHECK_INT(kmsg_record_has_timestamp(r), 0);
+                CHECK_INT(kmsg_record_get_printed_time(r, &sec), 0);
+                CHECK_INT(sec, want[i]);
+        }
+        /* The rest continue the leap second's record: none of them starts one. */
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        CHECK_INT(kmsg_record_get_printed_time(NULL, &sec), -EINVAL);
+        kmsg_reader_unref(rd);
+        /* Other records carry none, and *ret_sec is left alone. */
+        CHECK_INT(kmsg_record_parse("6,1,100,-;x", 11, &r), 0);
+        sec = 42;
+        CHECK_INT(kmsg_record_get_printed_time(r, &sec), -ENODATA);
+        CHECK_INT(sec, 42);
+        kmsg_record_unref(r);
 }
