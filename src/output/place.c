@@ -35,7 +35,10 @@ void place_of(const struct output_settings *set, const struct kmsg_record *r, st
         bool settings = !own || !set->boot_id || strcmp(own, set->boot_id) == 0;
 
         ret->boot_id = own ? own : set->boot_id;
-        ret->have_wall = carried_wall(r, &ret->wall_usec);
+        /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
+        ret->have_wall = kmsg_record_has_timestamp(r) ? false : record_printed_wall(r, &ret->wall_usec);
+        if (!ret->have_wall)
+                ret->have_wall = carried_wall(r, &ret->wall_usec);
         if (!ret->have_wall && settings && set->time.have_boot && kmsg_record_has_timestamp(r)) {
                 ret->wall_usec = timefmt_wall(&set->time, kmsg_record_get_timestamp(r));
                 ret->have_wall = true;

@@ -13,8 +13,10 @@
  * comes from and its wall-clock time, where they are known.  Each has its
  * sources, the record's own first:
  *
- * - the wall clock: the time the input carried for the record (export's
- *   and kdmesg JSON's __REALTIME_TIMESTAMP, realtime_usec), else the boot
+ * - the wall clock: the time the input carried for the record (the time a
+ *   "dmesg -T" paste printed, read in the local zone as kdmesg reads it
+ *   everywhere: record_printed_wall(); export's and kdmesg JSON's
+ *   __REALTIME_TIMESTAMP, realtime_usec), else the boot
  *   time of the output settings + the time slept before it + its stamp,
  *   when that boot time is the record's boot's;
  * - the boot id: the record's own (export's _BOOT_ID, JSON's boot_id),

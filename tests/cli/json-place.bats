@@ -78,7 +78,7 @@ key() {
         [[ "$output" != *'"realtime'* ]]
         run --separate-stderr kdmesg_emu -K "$BATS_TEST_TMPDIR/two.kmsg" -T
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: --ctime needs the boot time of the machine the dump comes from: give it with --boot-time (the dump is not this boot's: an earlier boot comes before this boot's records in it)" ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/two.kmsg:1: --ctime needs the boot time of the machine the dump comes from, e.g. --boot-time '2024-05-01 08:00'" ]
         # This boot's records alone are this boot's.
         tail -n 8 "$BATS_TEST_TMPDIR/two.kmsg" >"$BATS_TEST_TMPDIR/one.kmsg"
         run --separate-stderr kdmesg_emu -K "$BATS_TEST_TMPDIR/one.kmsg" --json
@@ -156,4 +156,15 @@ key() {
         [ "$status" -eq 0 ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --lost --json -T --boot-time @1600000000
         [ "$status" -eq 0 ]
+}
+
+@test "a 'dmesg -T' paste: realtime is the time it printed, read in the local zone as every view reads it" {
+        run --separate-stderr "$KDMESG" -F "$DATA/dmesg-T.txt" --json
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == '{"flags":"","msg":"INFO: task logrotate:17344 blocked for more than 120 seconds.","dict":{},"realtime":"2018-12-19T03:36:07.000000Z","realtime_usec":1545190567000000}' ]]
+        [[ "$output" != *'"boot_id"'* ]]
+        run --separate-stderr env TZ=Europe/Berlin "$KDMESG" -F "$DATA/dmesg-T.txt" --json
+        [[ "${lines[0]}" == *'"realtime":"2018-12-19T02:36:07.000000Z","realtime_usec":1545186967000000}' ]]
+        # The same instant as --time-format iso prints for it.
+        [ "$(TZ=Europe/Berlin "$KDMESG" -F "$DATA/dmesg-T.txt" --time-format iso | head -1 | cut -d" " -f1)" = "2018-12-19T03:36:07,000000+01:00" ]
 }
