@@ -122,7 +122,8 @@ int main(int argc, char **argv) {
                         goto out;
                 }
                 if (o.boot_n >= b.n) {
-                        warnx_(_("--boot %s: the input holds %zu boots"), o.boot_arg, b.n);
+                        warnx_(P_("--boot %s: the input holds %zu boot", "--boot %s: the input holds %zu boots", b.n),
+                               o.boot_arg, b.n);
                         run.status = EXIT_BAD_INPUT;
                         boots_free(&b);
                         goto out;
@@ -218,7 +219,9 @@ int main(int argc, char **argv) {
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
         /* --boot N past the input's last boot: nothing shown, and said why. */
         if (run.only_boot > (run.boots ? run.boots : 1) && run.status == 0) {
-                warnx_(_("--boot %s: the input holds %zu boots"), o.boot_arg, (size_t)(run.boots ? run.boots : 1));
+                size_t n = run.boots ? run.boots : 1;
+
+                warnx_(P_("--boot %s: the input holds %zu boot", "--boot %s: the input holds %zu boots", n), o.boot_arg, n);
                 run.status = EXIT_BAD_INPUT;
         }
         e = out_close();

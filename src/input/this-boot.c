@@ -7,7 +7,7 @@
  * its records decides.  Records the ring no longer holds (rotated out)
  * decide nothing: a later one of the same dump may still be there.  A
  * dump where an earlier boot comes before the record that decides (the
- * time drops by more than 30 s, or the numbers go back with the time) is
+ * time drops by more than 30 s, or the numbers start at 0 again with it) is
  * not one of the running boot alone: its earlier records would get this
  * boot's times and id.
  */
@@ -152,9 +152,13 @@ int this_boot_dump(struct this_boot *ring, const char *path, enum kmsg_format fo
                 }
                 if (!kmsg_record_has_seqnum(r) || !kmsg_record_has_timestamp(r))
                         continue;
-                /* A new boot before the record that decides: the time drops, or the numbers go back with it. */
+                /*
+                 * A new boot before the record that decides: the time drops by more than 30 s, or the
+                 * numbers start again at 0 with it (out of order records of one boot are neither).
+                 */
                 if (have_prev && (kmsg_record_get_timestamp(r) + BOOT_DROP_USEC < prev_usec ||
-                                  (kmsg_record_get_seqnum(r) < prev_seq && kmsg_record_get_timestamp(r) < prev_usec)))
+                                  (kmsg_record_get_seqnum(r) == 0 && prev_seq > 0 &&
+                                   kmsg_record_get_timestamp(r) < prev_usec)))
                         earlier = true;
                 have_prev = true;
                 prev_seq = kmsg_record_get_seqnum(r);
