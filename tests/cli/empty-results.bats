@@ -69,7 +69,7 @@ on_tty() {
 
 @test "a filter that selects nothing says so on stderr on a terminal, in one line; exit 0 as util-linux" {
         run on_tty "'$KDMESG' -K '$DATA/basic.kmsg' --level emerg; echo status=\$?"
-        [ "${lines[0]}" = "-- No messages selected: the filters let none of the 21 messages read through --" ]
+        [ "${lines[0]}" = "-- No messages selected: none of the 21 read passed the filters --" ]
         [ "${lines[1]}" = "status=0" ]
         [ "${#lines[@]}" -eq 2 ]
         # Piped: nothing, on either stream.
@@ -195,4 +195,10 @@ fifo_sigint() {
         [ "$status" -eq 1 ]
         [[ "$stderr" == "kdmesg: cannot open /dev/kmsg: Operation not permitted"* ]]
         [ "$output" = "-- No verdict on /dev/kmsg: it could not be read --" ]
+}
+
+@test "a time window that selects nothing says so too, in under 80 columns" {
+        run on_tty "'$KDMESG' -K '$DATA/basic.kmsg' --since 100000"
+        [ "$output" = "-- No messages selected: none of the 21 read passed the filters --" ]
+        [ "${#output}" -le 80 ]
 }
