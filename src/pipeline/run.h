@@ -72,6 +72,10 @@ struct run {
         const char *boot_missing; /* the option that needs the boot time of a dump whose boot time is not known */
         unsigned missing_warned; /* the fields a filter wants that the input lacks, said once (missing.c) */
         uint64_t with_dict;      /* with a device filter: records read that had a dictionary */
+#define SUBSYSTEMS_NOTED 8
+        char *subsystems[SUBSYSTEMS_NOTED]; /* with --subsystem: the first subsystems seen (missing.c) */
+        size_t n_subsystems;
+        uint64_t subsystems_asked_seen; /* bit i: the i-th --subsystem was seen in the input */
 
         enum run_start start;
         bool started;          /* the first record with a sequence number was seen */

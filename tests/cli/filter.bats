@@ -261,7 +261,21 @@ BOOT=1700000000
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/nodict.kmsg" --match DEVICE=+usb:1-1
         [ "$status" -eq 0 ]
         [ "$stderr" = "kdmesg: no record read carries SUBSYSTEM or DEVICE: --match matched none of them" ]
-        # One record with a dictionary is enough to say nothing.
-        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem nosuch
+        # One record with a dictionary is enough to say nothing of dictionaries.
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb
         [ -z "$stderr" ]
+}
+
+@test "--subsystem that matches nothing names the subsystems the input has (issue 43)" {
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem nosuch
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: --subsystem nosuch: no record read has it (the input's: pci, scsi, block, net, usb, usb-serial, tty, pnp, ...)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb
+        [ -z "$stderr" ]
+        # Seen but no record passes all filters: nothing to say of the subsystem.
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb --level emerg
+        [ -z "$stderr" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb --subsystem nosuch --level emerg
+        [ "$stderr" = "kdmesg: --subsystem nosuch: no record read has it (the input's: pci, scsi, block, net, usb, usb-serial, tty, pnp, ...)" ]
 }
