@@ -194,12 +194,12 @@ int main(int argc, char **argv) {
         kmsg_seqtrack_finish(run.track);
         sink_finish(run.sink);
         /* A filter that let nothing through says so on a terminal; the reports have their own line for it. */
-        if (run.delivered > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.in.follow &&
+        if (run.read > 0 && run.shown == 0 && run.status == 0 && !o.quiet && !o.in.follow &&
             o.sink->kind == SINK_FORMAT && isatty(STDOUT_FILENO))
-                warnx_plain(P_("-- No messages selected: the filters let none of the %llu message read through --",
-                               "-- No messages selected: the filters let none of the %llu messages read through --",
-                               run.delivered),
-                            (unsigned long long)run.delivered);
+                warnx_plain(P_("-- No messages selected: the %llu read did not pass the filters --",
+                               "-- No messages selected: none of the %llu read passed the filters --",
+                               run.read),
+                            (unsigned long long)run.read);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
         if (o.dev.filter.n_text > 0 && !options_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)

@@ -451,7 +451,8 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
                 return opt_upload(o, c, arg);
         case DEVOPT_FIRST ... DEVOPT_LAST:
                 if (devctx_option(&o->dev, c, arg) < 0)
-                        return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s'"), "match", arg);
+                        return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s' (expected KEY=GLOB, e.g. SUBSYSTEM=usb)"),
+                                            "match", arg);
                 return OPTIONS_RUN;
         case PROBOPT_FIRST ... PROBOPT_LAST:
                 if (problem_options_add(&o->problems, c, arg, err, sizeof(err)) < 0)

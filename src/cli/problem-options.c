@@ -19,6 +19,20 @@ const char *problem_options_help(void) {
                  "     --list-problem-rules    list the rules, each with its file and line\n");
 }
 
+/* The one kind whose name starts with prefix ("oom" is oom-kill), or -EINVAL: none, or more than one. */
+static int kind_by_prefix(const char *prefix) {
+        size_t n = strlen(prefix);
+        int i, found = -EINVAL;
+
+        for (i = 0; n > 0 && i < _PROBLEM_MAX; i++)
+                if (strncmp(problem_kind_name(i), prefix, n) == 0) {
+                        if (found >= 0)
+                                return -EINVAL;
+                        found = i;
+                }
+        return found;
+}
+
 int problem_options_add(struct problem_options *po, int opt, const char *arg, char *err, size_t size) {
         int k;
 
@@ -34,6 +48,8 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 return 0;
         case PROBOPT_PROBLEM:
                 k = problem_kind_from_name(arg);
+                if (k < 0)
+                        k = kind_by_prefix(arg);
                 if (k < 0) {
                         char list[300] = "";
                         int i;

@@ -46,6 +46,14 @@ static bool json_places(const struct options *o) {
         return o->format == FORMAT_JSON && !o->reports;
 }
 
+/* What the time options take (time_parse_point(), time_parse_absolute()), for their error lines. */
+#define TIME_FORMS                                                                                              \
+        N_("expected SECONDS since boot, YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS], @EPOCH-SECONDS, now, today, "     \
+           "yesterday, tomorrow, or -/+ a duration such as -10min or +1h")
+#define TIME_FORMS_ABSOLUTE                                                                                     \
+        N_("expected YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS], @SECONDS or SECONDS since the epoch, now, today, "   \
+           "yesterday, or -/+ a duration such as -2h")
+
 enum options_result options_setup_time(struct options *o) {
         struct timefmt *t = &o->out.time;
         struct time_point since = {}, until = {};
@@ -55,9 +63,9 @@ enum options_result options_setup_time(struct options *o) {
         int e;
 
         if (o->since && time_parse_point(o->since, &since) < 0)
-                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --since"), o->since);
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --since (%s)"), o->since, _(TIME_FORMS));
         if (o->until && time_parse_point(o->until, &until) < 0)
-                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --until"), o->until);
+                return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --until (%s)"), o->until, _(TIME_FORMS));
         if (!wall && o->since && !since.monotonic)
                 wall = "--since";
         if (!wall && o->until && !until.monotonic)
@@ -72,7 +80,8 @@ enum options_result options_setup_time(struct options *o) {
                 t->have_boot = true;
         } else if (o->boot_time) {
                 if (time_parse_absolute(o->boot_time, &t->boot_usec) < 0)
-                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time"), o->boot_time);
+                        return options_fail(o, OPTIONS_FAILED, _("bad time '%s' for --boot-time (%s)"), o->boot_time,
+                                            _(TIME_FORMS_ABSOLUTE));
                 t->have_boot = true;
         } else {
                 char pinbuf[BOOT_TIME_PINNED_MAX];
@@ -194,8 +203,9 @@ enum options_result options_setup_export(struct options *o, bool live) {
         /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
         if (!o->out.time.have_boot)
                 return options_fail(o, OPTIONS_FAILED,
-                                    _("--format=export needs the boot time of the machine the dump comes from: "
-                                      "give it with --boot-time"));
+                                    _("%s needs the boot time of the machine the dump comes from, e.g. "
+                                      "--boot-time '2024-05-01 08:00'"),
+                                    o->upload ? "--upload" : "--format=export");
         /* The live log and a dump of the running boot are this machine's; a dump's only as the options say. */
         live = live || o->this_boot;
         if (live && !o->boot_id[0])

@@ -86,6 +86,12 @@ void read_source(struct run *run, const struct source *src, bool follow) {
                 e = kmsg_reader_new_fd(STDIN_FILENO, "<stdin>", src->format, &rd);
         else {
                 fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0 && errno == EINTR && run_quit) {
+                        /* SIGINT or SIGTERM while a FIFO waited for its writer: the signal's exit status. */
+                        warnx_(_("%s: not read: a signal came while it waited to be opened"), src->path);
+                        run_unread(run, src->path, false);
+                        return;
+                }
                 if (fd < 0) {
                         warnx_(_("cannot open %s: %s"), src->path, strerror(errno));
                         run->status = EXIT_BAD_INPUT;

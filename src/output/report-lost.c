@@ -346,7 +346,7 @@ static void print_boots(struct lost_sink *t) {
                 fmt_usec(&t->sink.settings->time, a, sizeof(a), c->first_usec);
                 fmt_usec(&t->sink.settings->time, b, sizeof(b), c->last_usec);
                 snprintf(buf, sizeof(buf),
-                         _("Boot %zu: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"), i + 1,
+                         _("Boot %zu: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), %s to %s\n"), i + 1,
                          c->records, c->first_seq, c->last_seq, a, b);
                 out_puts(buf);
         }
@@ -425,12 +425,12 @@ static void print_totals(struct lost_sink *t) {
 
                 if (t->live)
                         snprintf(buf, sizeof(buf),
-                                 _("Ring: %" PRIu64 " of the %" PRIu64 " records written since boot (seq %" PRIu64
-                                   "-%" PRIu64 "), covering %s to %s\n"),
+                                 _("Ring: %" PRIu64 " of %" PRIu64 " records since boot (seq %" PRIu64 "-%" PRIu64
+                                   "), %s to %s\n"),
                                  t->all.records, t->all.last_seq + 1, t->all.first_seq, t->all.last_seq, a, b);
                 else
                         snprintf(buf, sizeof(buf),
-                                 _("Read: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), covering %s to %s\n"),
+                                 _("Read: %" PRIu64 " records (seq %" PRIu64 "-%" PRIu64 "), %s to %s\n"),
                                  t->all.records, t->all.first_seq, t->all.last_seq, a, b);
                 out_puts(buf);
         }

@@ -61,6 +61,7 @@ struct timeline_sink {
          * time drawn before it.
          */
         uint64_t offset, latest;
+        uint64_t earliest; /* the first time drawn (latest: the last): the axis's ends */
         bool only_lost; /* timeline_strip(): the lost row alone */
 };
 
@@ -126,6 +127,8 @@ static void add(struct timeline_sink *t, uint64_t usec, unsigned r, uint64_t n) 
         usec = sat_add(usec, t->offset);
         if (usec > t->latest)
                 t->latest = usec;
+        if (!t->started || usec < t->earliest)
+                t->earliest = usec;
         if (!t->started) {
                 t->started = true;
                 t->origin = usec;
@@ -177,7 +180,8 @@ static int timeline_loss(struct sink *s, const struct kmsg_loss *l) {
 
         if (!at && kmsg_loss_has_before(l))
                 at = kmsg_loss_get_usec_before(l);
-        add(t, at, ROW_LOST(t), 1);
+        /* Messages, not events: 845 lost at once are 845 (one of unknown size counts 1). */
+        add(t, at, ROW_LOST(t), kmsg_loss_get_count(l) ? kmsg_loss_get_count(l) : 1);
         t->any_loss = true;
         return 0;
 }
@@ -239,8 +243,16 @@ static uint64_t column_start(const struct timeline_sink *t, const struct layout 
         return sat_add(t->origin, sat_mul(lo->first + c * lo->k, t->size));
 }
 
-/* A time for the axis, in the chosen format: seconds since boot, or the wall clock. */
-static size_t axis_time(const struct timefmt *tf, uint64_t usec, char *buf, size_t size) {
+/*
+ * A time for the axis, in the chosen format: the wall clock, also by
+ * default where the boot time is known and one boot is drawn (later boots'
+ * stamps are shifted); else seconds since boot.
+ */
+static size_t axis_time(const struct timeline_sink *t, uint64_t usec, char *buf, size_t size) {
+        const struct timefmt *tf = &t->sink.settings->time;
+
+        if (tf->format == TIME_RAW && tf->have_boot && !t->any_boot)
+                return timefmt_ctime(tf, usec, buf, size);
         switch (tf->format) {
         case TIME_CTIME:
         case TIME_RELTIME:
@@ -355,9 +367,9 @@ static int draw(struct timeline_sink *t) {
                 out_u64_padded(total, (unsigned)digits);
                 out_putc('\n');
         }
-        /* The axis: the start of the first column, the end of the last. */
-        axis_time(&t->sink.settings->time, column_start(t, &lo, 0), buf, sizeof(buf));
-        axis_time(&t->sink.settings->time, column_start(t, &lo, lo.ncols), end, sizeof(end));
+        /* The axis: the first time drawn and the last, not the columns' bounds around them. */
+        axis_time(t, t->earliest, buf, sizeof(buf));
+        axis_time(t, t->latest, end, sizeof(end));
         pad(label + 1);
         out_puts(buf);
         if (strlen(buf) + 1 + strlen(end) <= lo.ncols) {
@@ -366,6 +378,15 @@ static int draw(struct timeline_sink *t) {
         }
         out_putc('\n');
         put_seconds(buf, sat_mul(lo.k, t->size), 0);
+        /* "1.3 s", "11 s": no zeros after the last digit that counts. */
+        {
+                size_t n = strlen(buf);
+
+                while (n > 0 && buf[n - 1] == '0')
+                        buf[--n] = '\0';
+                if (n > 0 && buf[n - 1] == '.')
+                        buf[--n] = '\0';
+        }
         pad(label + 1);
         snprintf(end, sizeof(end), _("one column: %s s\n"), buf);
         out_puts(end);

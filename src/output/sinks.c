@@ -44,6 +44,9 @@ static const struct sink_info sinks[] = {
                 .option = "--devices",
                 .help = N_("     --devices               report: one line per device that logged messages\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
+                /* Its table is made at the end of the input, which following never reaches. */
+                .excludes = SINK_X_FOLLOW,
+                .conflict = N_("--devices prints its table at the end of the input: not with %s"),
                 .bad_format = N_("--devices prints a table, or JSON with --json; not --format=%s"),
         },
         [REPORT_TIMELINE] = {

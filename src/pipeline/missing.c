@@ -9,6 +9,9 @@
  * and the input, so that an empty result does not read as "none of them".
  */
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/i18n.h"
 #include "pipeline/missing.h"
@@ -28,6 +31,28 @@ static const char *device_option(const struct devfilter *d) {
         if (d->n_dev_args > 0)
                 return "--device";
         return d->n_subsystems > 0 ? "--subsystem" : "--match";
+}
+
+/* A subsystem seen in the input, kept while fewer than SUBSYSTEMS_NOTED are (names printable ASCII only). */
+static void note_subsystem(struct run *run, const char *s) {
+        size_t i;
+
+        if (!s)
+                return;
+        for (i = 0; i < run->devfilter->n_subsystems && i < 64; i++)
+                if (strcmp(run->devfilter->subsystems[i], s) == 0)
+                        run->subsystems_asked_seen |= UINT64_C(1) << i;
+        if (run->n_subsystems == SUBSYSTEMS_NOTED)
+                return;
+        for (i = 0; s[i]; i++)
+                if (s[i] <= ' ' || s[i] > '~')
+                        return;
+        for (i = 0; i < run->n_subsystems; i++)
+                if (strcmp(run->subsystems[i], s) == 0)
+                        return;
+        run->subsystems[run->n_subsystems] = strdup(s);
+        if (run->subsystems[run->n_subsystems])
+                run->n_subsystems++;
 }
 
 void missing_check(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r) {
@@ -56,8 +81,11 @@ void missing_check(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                                f->have_since ? "--since" : "--until");
                 run->missing_warned |= MISSING_TIME;
         }
-        if (run->devfilter && kmsg_record_get_dict_count(r) > 0)
+        if (run->devfilter && kmsg_record_get_dict_count(r) > 0) {
                 run->with_dict++;
+                if (run->devfilter->n_subsystems > 0)
+                        note_subsystem(run, kmsg_record_get_subsystem(r));
+        }
         /* The syslog form has no dictionaries at all: said at its first record. */
         if (run->devfilter && !run->devfilter->text && !(run->missing_warned & MISSING_DICT) &&
             kmsg_reader_get_format(rd) == KMSG_FORMAT_SYSLOG) {
@@ -67,7 +95,30 @@ void missing_check(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         }
 }
 
+/* A --subsystem that no record had: the subsystems the input has, a few. */
+static void say_subsystems(struct run *run) {
+        char list[SUBSYSTEMS_NOTED * 24 + 16] = "";
+        size_t i, n = 0;
+
+        for (i = 0; i < run->n_subsystems && n + 24 < sizeof(list); i++)
+                n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%.20s", i ? ", " : "", run->subsystems[i]);
+        if (run->n_subsystems == SUBSYSTEMS_NOTED && n + 6 < sizeof(list))
+                snprintf(list + n, sizeof(list) - n, ", ...");
+        for (i = 0; i < run->devfilter->n_subsystems && i < 64; i++)
+                if (run->n_subsystems > 0 && !(run->subsystems_asked_seen & (UINT64_C(1) << i)))
+                        warnx_(_("--subsystem %s: no record read has it (the input's: %s)"), run->devfilter->subsystems[i],
+                               list);
+}
+
 void missing_finish(struct run *run) {
+        size_t i;
+
+        if (run->devfilter && run->devfilter->n_subsystems > 0 && run->with_dict > 0 &&
+            !(run->missing_warned & MISSING_DICT))
+                say_subsystems(run);
+        for (i = 0; i < run->n_subsystems; i++)
+                free(run->subsystems[i]);
+        run->n_subsystems = 0;
         /* With --device-text, records are matched by their text too: that is not nothing. */
         if (!run->devfilter || run->devfilter->text || run->with_dict > 0 || run->delivered == 0 ||
             (run->missing_warned & MISSING_DICT))

@@ -31,21 +31,43 @@
 
 struct run_signal run_signal = { .pipe_w = -1 };
 
-static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
+/* A bad record's line, up to MAX_ERRORS_SHOWN of them a read. */
+static void say_bad(struct kmsg_reader *rd, uint64_t *shown, uint64_t pos, const char *err) {
         const char *name = kmsg_reader_get_name(rd);
-        uint64_t pos = kmsg_reader_get_position(rd);
+
+        if (++*shown > MAX_ERRORS_SHOWN)
+                return;
+        if (kmsg_reader_is_device(rd))
+                warnx_(_("%s: record %llu: %s"), name, (unsigned long long)pos, err);
+        else
+                warnx_("%s:%llu: %s", name, (unsigned long long)pos, err);
+}
+
+static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown, int e) {
+        bool verdict;
 
         run->bad_records++;
         run->status = EXIT_BAD_INPUT;
         /* --problems gives no verdict on what it could not read. */
         if (run->problems)
                 run->problems->tally.unread++;
-        if (++*shown > MAX_ERRORS_SHOWN)
+        /* Before a first record, held: a file that is none of the kernel log is one line (notklog.h). */
+        if (notklog_hold(&run->notklog, rd, &verdict)) {
+                run->notklog_stop = verdict;
                 return;
-        if (kmsg_reader_is_device(rd))
-                warnx_(_("%s: record %llu: %s"), name, (unsigned long long)pos, kmsg_reader_get_error(rd));
-        else
-                warnx_("%s:%llu: %s", name, (unsigned long long)pos, kmsg_reader_get_error(rd));
+        }
+        say_bad(rd, shown, kmsg_reader_get_position(rd), kmsg_reader_get_error(rd));
+}
+
+struct held_bad {
+        struct kmsg_reader *rd;
+        uint64_t *shown;
+};
+
+static void print_held(void *userdata, uint64_t pos, const char *err) {
+        struct held_bad *h = userdata;
+
+        say_bad(h->rd, h->shown, pos, err);
 }
 
 void run_unread(struct run *run, const char *name, bool partly) {
@@ -296,6 +318,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                         return e;
         }
         mark_for_cursor(run, r);
+        run->read++;
         run->delivered += in_window;
         if (in_window && wanted(run, r, &m)) {
                 run->shown++;
@@ -383,6 +406,11 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 }
                 e = kmsg_reader_next(rd, &r);
                 if (e == 1) {
+                        if (!run->notklog.good || run->notklog.rd != rd) {
+                                struct held_bad h = { rd, &shown };
+
+                                notklog_good(&run->notklog, rd, print_held, &h);
+                        }
                         e = emit(run, rd, r);
                         if (e < 0) {
                                 /* A write error is reported once, at exit; -ECANCELED was said. */
@@ -397,6 +425,10 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                 if (e == 0 || e == -EAGAIN)
                         break;
                 if (e == -EINTR) {
+                        struct held_bad h = { rd, &shown };
+
+                        /* What was held for a first record that will not come now is said as it was. */
+                        notklog_good(&run->notklog, rd, print_held, &h);
                         /* A signal ends following; any other read it leaves unfinished. */
                         if (!run->following)
                                 run_unread(run, kmsg_reader_get_name(rd), true);
@@ -422,8 +454,16 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
                         continue;
                 case -EBADMSG:
                         report_bad(run, rd, &shown, e);
+                        if (run->notklog_stop) {
+                                /* No kernel log: said in one line; no verdict on it. */
+                                run->notklog_stop = false;
+                                run_unread(run, kmsg_reader_get_name(rd), false);
+                                settle(run, rd);
+                                return 0;
+                        }
                         continue;
                 default:
+                        notklog_end(&run->notklog, rd);
                         warnx_(_("%s: read failed: %s"), kmsg_reader_get_name(rd), strerror(-e));
                         run->status = EXIT_BAD_INPUT;
                         if (run->problems)
@@ -435,6 +475,8 @@ int run_drain(struct run *run, struct kmsg_reader *rd) {
         }
         if (settle(run, rd) < 0)
                 return -EIO;
+        if (e == 0 && notklog_end(&run->notklog, rd))
+                run_unread(run, kmsg_reader_get_name(rd), false);
         if (shown > MAX_ERRORS_SHOWN)
                 warnx_(_("%s: %llu malformed or oversized records skipped in all"), kmsg_reader_get_name(rd),
                        (unsigned long long)shown);

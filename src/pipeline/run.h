@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "pipeline/cursor.h"
+#include "pipeline/notklog.h"
 #include "select/filter.h"
 #include "libkmsg.h"
 #include "output/loss.h"
@@ -54,6 +55,7 @@ struct run {
         struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
         const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
+        uint64_t read;         /* records read (no duplicates), in the time window or not */
         uint64_t delivered;    /* records read in the time window (no duplicates) */
         uint64_t shown;        /* of them, those the filters let through to the sink */
         struct input_unread unread; /* sources not opened or not read through (run_unread()) */
@@ -71,6 +73,10 @@ struct run {
         const char *boot_missing; /* the option that needs the boot time of a dump whose boot time is not known */
         unsigned missing_warned; /* the fields a filter wants that the input lacks, said once (missing.c) */
         uint64_t with_dict;      /* with a device filter: records read that had a dictionary */
+#define SUBSYSTEMS_NOTED 8
+        char *subsystems[SUBSYSTEMS_NOTED]; /* with --subsystem: the first subsystems seen (missing.c) */
+        size_t n_subsystems;
+        uint64_t subsystems_asked_seen; /* bit i: the i-th --subsystem was seen in the input */
 
         enum run_start start;
         bool started;          /* the first record with a sequence number was seen */
@@ -85,6 +91,8 @@ struct run {
         uint64_t resume_seq, resume_usec;
 
         int quit_fd;           /* readable once SIGINT or SIGTERM arrived */
+        struct notklog notklog; /* the first bad lines of a stream, held until it gives a record (notklog.h) */
+        bool notklog_stop;      /* the stream is no kernel log: stop reading it */
 };
 
 /*

@@ -56,7 +56,10 @@ int filter_parse_levels(struct filter *f, const char *list) {
                 }
                 lvl = parse_name_or_number(item, kmsg_level_from_name, 7);
                 if (lvl < 0) {
-                        set_error(f, _("unknown level '%s'"), item);
+                        set_error(f,
+                                  _("unknown level '%s' (expected emerg, alert, crit, err, warn, notice, info, "
+                                    "debug or 0-7; LEVEL+ or +LEVEL for a range)"),
+                                  item);
                         e = -EINVAL;
                         break;
                 }
@@ -91,7 +94,10 @@ int filter_parse_facilities(struct filter *f, const char *list) {
                 int fac = parse_name_or_number(item, kmsg_facility_from_name, 255);
 
                 if (fac < 0) {
-                        set_error(f, _("unknown facility '%s'"), item);
+                        set_error(f,
+                                  _("unknown facility '%s' (expected kern, user, mail, daemon, auth, syslog, lpr, "
+                                    "news, uucp, cron, authpriv, ftp, local0-local7 or 0-255)"),
+                                  item);
                         e = -EINVAL;
                         break;
                 }

@@ -202,7 +202,7 @@ kd() {
 @test "--match without '=' is bad usage" {
         run "$KDMESG" -K "$DUMP" --match SUBSYSTEM
         [ "$status" -eq 1 ]
-        [ "${lines[0]}" = "kdmesg: invalid argument for --match: 'SUBSYSTEM'" ]
+        [ "${lines[0]}" = "kdmesg: invalid argument for --match: 'SUBSYSTEM' (expected KEY=GLOB, e.g. SUBSYSTEM=usb)" ]
         [[ "${lines[1]}" == "Try 'kdmesg --help' for more information." ]]
 }
 

@@ -190,3 +190,31 @@ no_controls_in_stderr() {
         run timeout -s TERM -k 5 1 "$KDMESG" -K /dev/zero
         [ "$status" -ne 137 ]
 }
+
+@test "a file that is no kernel log is one line, not a bad record per line (issue 43)" {
+        seq 1 40 | sed 's/^/processor : /' > "$BATS_TEST_TMPDIR/cpuinfo"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/cpuinfo"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/cpuinfo: not a kernel log: none of its first 10 lines is a record (line 1: bad header: no ';' before the end of the line)" ]
+        # Junk before the records: each bad line is said, as before, once a record comes.
+        printf 'junk\n6,0,0,-;a record\nmore junk\n' > "$BATS_TEST_TMPDIR/mixed.kmsg"
+        run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/mixed.kmsg"
+        [ "$status" -eq 1 ]
+        [ "$output" = "[    0.000000] a record" ]
+        [ "${stderr_lines[0]}" = "kdmesg: $BATS_TEST_TMPDIR/mixed.kmsg:1: bad header: no ';' before the end of the line" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $BATS_TEST_TMPDIR/mixed.kmsg:3: bad header: no ';' before the end of the line" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "friction: -w --devices is refused; the wording of --match, --upload of a dump, --problem prefixes" {
+        run --separate-stderr "$KDMESG" -w --devices
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --devices prints its table at the end of the input: not with --follow" ]
+        run --separate-stderr "$KDMESG" --match FOO
+        [ "${stderr_lines[0]}" = "kdmesg: invalid argument for --match: 'FOO' (expected KEY=GLOB, e.g. SUBSYSTEM=usb)" ]
+        # The user typed --upload, not --format=export.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload http://127.0.0.1:9
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --upload needs the boot time of the machine the dump comes from, e.g. --boot-time '2024-05-01 08:00'" ]
+}

@@ -40,10 +40,10 @@ BOOT=1700000000
         run --separate-stderr "$KDMESG" -l err,bogus -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
         [ -z "$output" ]
-        [ "$stderr" = "kdmesg: unknown level 'bogus'" ]
+        [ "$stderr" = "kdmesg: unknown level 'bogus' (expected emerg, alert, crit, err, warn, notice, info, debug or 0-7; LEVEL+ or +LEVEL for a range)" ]
         run --separate-stderr "$KDMESG" -l 8 -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: unknown level '8'" ]
+        [ "$stderr" = "kdmesg: unknown level '8' (expected emerg, alert, crit, err, warn, notice, info, debug or 0-7; LEVEL+ or +LEVEL for a range)" ]
         run --separate-stderr "$KDMESG" -l '' -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
         [ "$stderr" = "kdmesg: empty level list" ]
@@ -61,9 +61,9 @@ BOOT=1700000000
         run --separate-stderr "$KDMESG" -f kern,bogus -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
         [ -z "$output" ]
-        [ "$stderr" = "kdmesg: unknown facility 'bogus'" ]
+        [ "$stderr" = "kdmesg: unknown facility 'bogus' (expected kern, user, mail, daemon, auth, syslog, lpr, news, uucp, cron, authpriv, ftp, local0-local7 or 0-255)" ]
         run --separate-stderr "$KDMESG" -f 256 -K "$DATA/classic.kmsg"
-        [ "$stderr" = "kdmesg: unknown facility '256'" ]
+        [ "$stderr" = "kdmesg: unknown facility '256' (expected kern, user, mail, daemon, auth, syslog, lpr, news, uucp, cron, authpriv, ftp, local0-local7 or 0-255)" ]
 }
 
 @test "-k, --kernel: kernel messages only" {
@@ -152,9 +152,9 @@ BOOT=1700000000
 @test "--since: a bad time is one line, exit 1" {
         run --separate-stderr "$KDMESG" --since "half past" -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad time 'half past' for --since" ]
+        [[ "$stderr" == "kdmesg: bad time 'half past' for --since (expected SECONDS since boot, "*", or -/+ a duration such as -10min or +1h)" ]]
         run --separate-stderr "$KDMESG" --until "-10 fortnights" -K "$DATA/classic.kmsg"
-        [ "$stderr" = "kdmesg: bad time '-10 fortnights' for --until" ]
+        [[ "$stderr" == "kdmesg: bad time '-10 fortnights' for --until (expected SECONDS since boot, "*")" ]]
 }
 
 @test "-g, --grep: POSIX extended regex on the decoded message" {
@@ -261,7 +261,21 @@ BOOT=1700000000
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/nodict.kmsg" --match DEVICE=+usb:1-1
         [ "$status" -eq 0 ]
         [ "$stderr" = "kdmesg: no record read carries SUBSYSTEM or DEVICE: --match matched none of them" ]
-        # One record with a dictionary is enough to say nothing.
-        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem nosuch
+        # One record with a dictionary is enough to say nothing of dictionaries.
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb
         [ -z "$stderr" ]
+}
+
+@test "--subsystem that matches nothing names the subsystems the input has (issue 43)" {
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem nosuch
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: --subsystem nosuch: no record read has it (the input's: pci, scsi, block, net, usb, usb-serial, tty, pnp, ...)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb
+        [ -z "$stderr" ]
+        # Seen but no record passes all filters: nothing to say of the subsystem.
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb --level emerg
+        [ -z "$stderr" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" --subsystem usb --subsystem nosuch --level emerg
+        [ "$stderr" = "kdmesg: --subsystem nosuch: no record read has it (the input's: pci, scsi, block, net, usb, usb-serial, tty, pnp, ...)" ]
 }

@@ -704,7 +704,7 @@ KDMESG_LOST_CAUSE=gap" ]
         run --separate-stderr env -u KDMESG_BOOT_TIME "$KDMESG" -K "$F" --format=export
         [ "$status" -eq 1 ]
         [ -z "$output" ]
-        [ "$stderr" = "kdmesg: --format=export needs the boot time of the machine the dump comes from: give it with --boot-time" ]
+        [ "$stderr" = "kdmesg: --format=export needs the boot time of the machine the dump comes from, e.g. --boot-time '2024-05-01 08:00'" ]
         # --boot-time gives it.
         "$KDMESG" -K "$F" --format=export --boot-time @1700000000 2>/dev/null | cmp - "$EXPECTED/export/formats-export.out"
 }

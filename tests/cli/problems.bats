@@ -203,9 +203,15 @@ RULES
 }
 
 @test "bad combinations and kinds are refused before reading" {
-        run --separate-stderr "$KDMESG" -K "$DUMP" --problem oom
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problem bogus
         [ "$status" -eq 1 ]
-        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'oom' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep segfault warning link-down)" ]
+        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'bogus' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep segfault warning link-down)" ]
+        # A prefix that only one kind has is that kind (issue 43); one that several have is not.
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problem oom --problems
+        [ "$status" -eq 0 ]
+        [ "${lines[1]:0:8}" = "oom-kill" ]
+        run --separate-stderr "$KDMESG" -K "$DUMP" --problem s
+        [ "$status" -eq 1 ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --lost
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems and --lost cannot be used together" ]
@@ -337,10 +343,12 @@ RULES
         printf '[Mon Nov 13 22:13:20 2023] a[1]: segfault at 0 ip 1 sp 2 error 4 in a[1+1]\n%.0s' 1 2 3 >"$BATS_TEST_TMPDIR/t.txt"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/t.txt" --input-format=kmsg --problems
         [ "$status" -eq 1 ]
-        [ "$output" = "Lines that could not be read: 3; no verdict on them." ]
+        # Not a kernel log at all (issue 43): one line on stderr, no verdict on the file.
+        [ "$stderr" = "kdmesg: $BATS_TEST_TMPDIR/t.txt: not a kernel log: none of its 3 lines is a record (line 1: bad header: no ';' before the end of the line)" ]
+        [ "$output" = "$(printf 'Lines that could not be read: 3; no verdict on them.\n-- No verdict on %s: it could not be read --' "$BATS_TEST_TMPDIR/t.txt")" ]
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/t.txt" --input-format=kmsg --problems --json
         [ "$status" -eq 1 ]
-        [ "$output" = '{"unread":3}' ]
+        [ "$output" = '{"unread":3,"unread_inputs":1}' ]
         # Some read, some not: the verdict is on what was read only.
         printf '6,0,1000,-;usb 1-1: new device\nnonsense\n' >"$BATS_TEST_TMPDIR/m.kmsg"
         run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/m.kmsg" --problems

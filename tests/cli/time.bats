@@ -145,7 +145,7 @@ BOOT=1700000000
 @test "--boot-time: a bad time is one line, exit 1" {
         run --separate-stderr "$KDMESG" -T --boot-time "last tuesday" -K "$DATA/classic.kmsg"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad time 'last tuesday' for --boot-time" ]
+        [ "$stderr" = "kdmesg: bad time 'last tuesday' for --boot-time (expected YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS], @SECONDS or SECONDS since the epoch, now, today, yesterday, or -/+ a duration such as -2h)" ]
 }
 
 @test "KDMESG_BOOT_TIME pins the boot time of the live log" {

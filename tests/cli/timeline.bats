@@ -162,7 +162,9 @@ setup() {
         # One scale: err+'s 1 is half of +notice's 2.
         [ "${lines[0]}" = "err+    =                              1" ]
         [ "${lines[2]}" = "+notice              @            =    3" ]
-        [ "${lines[3]}" = "        0.000000" ]
+        # The axis starts at the first record drawn, not at its column's start.
+        [ "${lines[3]}" = "        0.000001" ]
+        [ "${lines[4]}" = "        one column: 700000000000 s" ]
 }
 
 @test "--lost on a terminal: the strip of losses at time stamps up to 2^64 - 1 ends" {
@@ -173,7 +175,8 @@ setup() {
         [ "$status" -eq 0 ]
         output=$(tr -d '\r' <<<"$output")
         [[ "$output" == *"Total: 7 messages lost in 2 gaps (7 gap)"* ]]
-        [[ "$output" == *$'\nlost '*'!'*$' 2\n'* ]]
+        # Messages lost, not loss events (issue 43): 7 in 2 gaps.
+        [[ "$output" == *$'\nlost '*'!'*$' 7\n'* ]]
         [[ "$output" == *"one column: "* ]]
 }
 
@@ -225,4 +228,18 @@ setup() {
         [ "$output" = '{"untimed":2}' ]
         run --separate-stderr "$KDMESG" -F "$DATA/basic.syslog" --timeline
         [ "${lines[-1]}" = "Not drawn: 1 record without a time stamp." ]
+}
+
+@test "--timeline: the lost row counts messages, the axis ends at the last record, round widths have no zeros, the wall clock where it is known" {
+        # 845 messages lost in one gap, between 1.5 s and 9.5 s.
+        printf '6,0,1000000,-;a\n6,1,1500000,-;b\n6,847,9500000,-;c\n6,848,10000000,-;d\n' > "$BATS_TEST_TMPDIR/gap.kmsg"
+        COLUMNS=60 run --separate-stderr "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --timeline=ascii -q
+        [ "$status" -eq 0 ]
+        [[ "$(grep '^lost' <<<"$output")" == "lost "*"!"*" 845" ]]
+        # The axis: the first record and the last, not the bounds of their columns.
+        [[ "$(grep -E '^ +1\.000000 ' <<<"$output")" == *" 10.000000" ]]
+        [[ "$output" == *"one column: 0.19 s"* ]]
+        # With the boot time known, the wall clock.
+        COLUMNS=80 run --separate-stderr env TZ=UTC "$KDMESG" -K "$BATS_TEST_TMPDIR/gap.kmsg" --timeline=ascii -q --boot-time 1700000000
+        [[ "$output" == *"Tue Nov 14 22:13:21 2023"*"Tue Nov 14 22:13:30 2023"* ]]
 }

@@ -138,7 +138,7 @@ stamps() {
                 run --separate-stderr "$KDMESG" --boot-time 1700000000 --since "$s" -K "$DATA/classic.kmsg"
                 [ "$status" -eq 1 ]
                 [ -z "$output" ]
-                [ "$stderr" = "kdmesg: bad time '$s' for --since" ]
+                [[ "$stderr" == "kdmesg: bad time '$s' for --since (expected "*")" ]]
                 if [ -x "$PEER/test_dmesg" ]; then
                         run "$PEER/test_dmesg" --since "$s" -K /dev/null
                         [ "$status" -eq 1 ]
