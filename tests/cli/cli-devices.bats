@@ -490,7 +490,7 @@ EOF
         [ "$(grep -c '^ .* text  ' <<<"$output")" -eq 3 ]
         kd --device sda1 --device-text -o +DEVNAME
         [ "$status" -eq 0 ]
-        [[ "${lines[0]}" == *" MATCH MESSAGE "*DEVNAME ]]
+        [[ "${lines[0]}" == *" DEVNAME "*" MATCH MESSAGE" ]]
         # Without --device-text there is no MATCH column.
         kd --device sda1 --format=table
         [[ "${lines[0]}" != *MATCH* ]]

@@ -160,9 +160,9 @@ keys_before() {
         [ "$status" -eq 0 ]
         golden layout/table-no-devices-80.txt
         [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE" ]
-        # -o +LIST: the defaults may go, the columns added stay.
+        # -o +LIST: the defaults may go, the columns added stay, before MESSAGE (issue 43).
         run on_term 80 -K "$DATA/early-boot.kmsg" -o +DEVNAME
-        [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE DEVNAME" ]
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  DEVNAME    MESSAGE" ]
         run on_term 80 -K "$DATA/early-boot.kmsg" -o SEQ,DEVICE,MESSAGE
         [ "${lines[0]}" = "    SEQ DEVICE     MESSAGE" ]
         # Piped, every column stays.
