@@ -192,14 +192,6 @@ const char *column_json_to_name(enum column_json t) {
         }
 }
 
-void columns_print_help(FILE *o) {
-        int i;
-
-        fputs(_("\nAvailable output columns (for --format=table and -o):\n"), o);
-        for (i = 0; i <= _COL_MAX; i++)
-                fprintf(o, " %11s  %s\n", column_info[i].name, _(column_info[i].help));
-}
-
 void columns_print_list(FILE *o) {
         int i;
 
