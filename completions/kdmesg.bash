@@ -112,6 +112,10 @@ _kdmesg()
                         _known_hosts_real -- "$cur"
                         return
                         ;;
+                --boot)
+                        COMPREPLY=($(compgen -W "1 0 -1" -- "$cur"))
+                        return
+                        ;;
                 --since | --until | --boot-time)
                         COMPREPLY=($(compgen -W "now today yesterday tomorrow -10min -1h" -- "$cur"))
                         return
@@ -174,7 +178,7 @@ _kdmesg()
                         --level --facility --kernel --userspace --since --until
                         --grep --seq
                         --notime --ctime --show-delta --reltime --human
-                        --time-format --boot-time --decode --force-prefix
+                        --time-format --boot-time --boot --list-boots --decode --force-prefix
                         --noescape --color= --nopager
                         -w --follow -W --follow-new --cursor-file --fail-on-loss -q --quiet --lost
                         --clear --read-clear --console-off --console-on

@@ -25,6 +25,7 @@
 #include "fuzz-common.h"
 #include "text/writer.h"
 #include "output/sink.h"
+#include "select/match.h"
 
 /* Records of one input that go through the views: enough for every path, few enough to stay fast. */
 #define MAX_RECORDS 64
@@ -46,6 +47,29 @@ static int capture(void *userdata, const void *p, size_t len) {
         return 0;
 }
 
+/*
+ * With problems: record i's match names a problem of its own making (a
+ * kind, opening or not, its message's first bytes as the subject), as the
+ * classification would hand it to the sink.
+ */
+static bool with_problems;
+
+static void problem_of(struct kmsg_record *r, size_t i, struct match *m, char *subject, size_t size) {
+        size_t len;
+        const char *msg = kmsg_record_get_message(r, &len);
+
+        *m = (struct match){ .problem.kind = PROBLEM_NONE };
+        if (!with_problems)
+                return;
+        len = len < size - 1 ? len : size - 1;
+        memcpy(subject, msg, len);
+        subject[len] = '\0';
+        m->problem.kind = (int)(i % (_PROBLEM_MAX + 1)) - 1;
+        m->problem.opens = i % 3 != 1;
+        m->problem.retitled = i % 5 == 4;
+        m->problem.subject = m->problem.opens || m->problem.retitled ? subject : NULL;
+}
+
 /* The records through the sink called name, with settings st: what it wrote is in out. */
 static void run_sink(const char *name, const struct output_settings *st, struct kmsg_record **recs, size_t n) {
         struct sink *s;
@@ -55,8 +79,13 @@ static void run_sink(const char *name, const struct output_settings *st, struct 
         out_set_writer(capture, NULL);
         s = sink_new(sink_lookup(name), st);
         FUZZ_ASSERT(s);
-        for (i = 0; i < n; i++)
-                FUZZ_ASSERT(s->ops->record(s, recs[i], &(struct match){}) >= 0);
+        for (i = 0; i < n; i++) {
+                struct match m;
+                char subject[64];
+
+                problem_of(recs[i], i, &m, subject, sizeof(subject));
+                FUZZ_ASSERT(s->ops->record(s, recs[i], &m) >= 0);
+        }
         FUZZ_ASSERT(sink_finish(s) >= 0);
         sink_free(s);
         FUZZ_ASSERT(out_flush() == 0);
@@ -173,9 +202,13 @@ static void check_kmsg_readback(struct kmsg_record **recs, size_t n) {
         close(fd);
 }
 
-/* --json through both writers: the same bytes, a JSON object of valid UTF-8 a line. */
-static void check_json(struct kmsg_record **recs, size_t n) {
-        const struct output_settings st = { 0 };
+/*
+ * --json through both writers: the same bytes, a JSON object of valid UTF-8
+ * a line; st: also with a boot time and id (realtime, boot_id) and the
+ * records' problems (problem_of()).
+ */
+static void check_json(struct kmsg_record **recs, size_t n, const struct output_settings *sp) {
+        const struct output_settings st = *sp;
         char *fast;
         size_t fast_len, lines = 0;
         const char *p, *nl;
@@ -318,7 +351,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         out_set_ascii(false);
         run_sink("kmsg", &st, recs, n);
         check_kmsg_readback(recs, n);
-        check_json(recs, n);
+        check_json(recs, n, &st);
+        {
+                /* A boot time from the first record's number: any time from 1970 to past the year 10000. */
+                struct output_settings placed = { .boot_id = "0123456789abcdef0123456789abcdef", .problem_fields = true };
+
+                placed.time.have_boot = true;
+                placed.time.boot_usec = n && kmsg_record_has_seqnum(recs[0])
+                                                ? (int64_t)(kmsg_record_get_seqnum(recs[0]) % (UINT64_C(1) << 59))
+                                                : 1700000000000000;
+                with_problems = true;
+                check_json(recs, n, &placed);
+                run_sink("export", &placed, recs, n);
+                with_problems = false;
+        }
         check_json_dmesg(recs, n);
         run_sink("export", &st, recs, n);
         FUZZ_ASSERT(n == 0 || out.len > 0);

@@ -131,6 +131,8 @@ const char *kmsg_record_get_dict_value(const struct kmsg_record *r, const char *
  * KMSG_FLAGS, KMSG_FIELDS, and the dictionary (_KERNEL_KEY, KMSG_DICT);
  * KMSG_MERGED, kdmesg's fields past the collector's limit (NAME=VALUE
  * lines), is read as the fields it holds, in their place.
+ * A record of kdmesg's JSON form has one when its line gave
+ * "realtime_usec": __REALTIME_TIMESTAMP, that number.
  * Records of other forms have none.  The count, entry i (0 or -ERANGE,
  * -EINVAL), and the first value of key (or NULL); pointers stay valid as
  * long as the record.

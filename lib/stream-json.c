@@ -6,7 +6,8 @@
  *    "flags":"-","caller":"C1","msg":"...","dict":{"SUBSYSTEM":"pci",...}}
  *
  * "pri", "seq", "time", "flags", "caller" (or "fields", the header fields
- * as written), "msg", "dict" and "boot_id" (from export input) make the record; "facility" and "level"
+ * as written), "msg", "dict", "boot_id" and "realtime_usec" (kept as the
+ * export form's __REALTIME_TIMESTAMP; "realtime" says the same) make the record; "facility" and "level"
  * stand in for a missing "pri"; other keys ("subsystem", "device",
  * "devname", ...) repeat what "dict" holds and are skipped.  A text is a
  * string or, for bytes that are not UTF-8, an array of byte values.  A
@@ -20,6 +21,8 @@
  * every pair is kept, in order.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +238,16 @@ static int take_value(struct json_line *l, const char *key, struct json_object *
                         e = record_set_fields(r, c, len + 7);
                         free(c);
                 }
+        } else if (strcmp(key, "realtime_usec") == 0) {
+                /* The wall clock kdmesg --json wrote: kept as export input keeps it, __REALTIME_TIMESTAMP. */
+                char num[24];
+                int n;
+
+                l->err = "realtime_usec is not a number of microseconds";
+                if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+                        return -EBADMSG;
+                n = snprintf(num, sizeof(num), "%" PRId64, json_object_get_int64(v));
+                e = record_add_journal(r, "__REALTIME_TIMESTAMP", 20, num, (size_t)n);
         } else if (strcmp(key, "cause") == 0 || strcmp(key, "boot") == 0)
                 l->has_cause = true; /* a loss or a boot mark */
         return e;

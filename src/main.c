@@ -10,6 +10,7 @@
 
 #include "base/i18n.h"
 #include "cli/options.h"
+#include "input/boots.h"
 #include "input/pstore-read.h"
 #include "input/source.h"
 #include "libkmsg.h"
@@ -107,6 +108,30 @@ int main(int argc, char **argv) {
                         run.status = EXIT_BAD_INPUT;
                 goto out;
         }
+        /* --list-boots, and --boot counted from the last: the input's boots are counted first. */
+        if (o.list_boots || (o.boot_arg && o.boot_back)) {
+                struct boots b;
+
+                if (boots_scan(&o.in, &o.out, &b) < 0) {
+                        run.status = EXIT_BAD_INPUT;
+                        goto out;
+                }
+                if (o.list_boots) {
+                        run.status = boots_list(&b);
+                        boots_free(&b);
+                        goto out;
+                }
+                if (o.boot_n >= b.n) {
+                        warnx_(P_("--boot %s: the input holds %zu boot", "--boot %s: the input holds %zu boots", b.n),
+                               o.boot_arg, b.n);
+                        run.status = EXIT_BAD_INPUT;
+                        boots_free(&b);
+                        goto out;
+                }
+                run.only_boot = b.n - o.boot_n;
+                boots_free(&b);
+        } else if (o.boot_arg)
+                run.only_boot = o.boot_n;
         if (problem_options_setup(&o.problems) < 0) {
                 run.status = EXIT_BAD_INPUT;
                 goto out;
@@ -192,6 +217,13 @@ int main(int argc, char **argv) {
         if (kmsg_seqtrack_get_duplicates(run.track) > 0)
                 warnx_(_("%llu duplicate records skipped (overlapping input)"),
                        (unsigned long long)kmsg_seqtrack_get_duplicates(run.track));
+        /* --boot N past the input's last boot: nothing shown, and said why. */
+        if (run.only_boot > (run.boots ? run.boots : 1) && run.status == 0) {
+                size_t n = run.boots ? run.boots : 1;
+
+                warnx_(P_("--boot %s: the input holds %zu boot", "--boot %s: the input holds %zu boots", n), o.boot_arg, n);
+                run.status = EXIT_BAD_INPUT;
+        }
         e = out_close();
         if (run.upload) {
                 /* Everything to the collector (unless SIGINT/SIGTERM came); it reported what failed. */

@@ -81,6 +81,10 @@ dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty
          "wide.kmsg", "basic.export", "classic.export", "problems.kmsg", "two-boots-reset.kmsg",
          "two-boots-forward.kmsg", "two-boots.export"]
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
+        # realtime and realtime_usec on every record with a time stamp.
+        ("--json --boot-time", ["-J", "--boot-time", "2024-05-01 09:12:44"], "kdmesg-record.schema.json", True),
+        # problem, problem_subject and problem_start on the records of problems.
+        ("--json --fail-on-problem", ["-J", "--fail-on-problem"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
         ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
@@ -96,7 +100,10 @@ for label, args, schema, lines in runs:
                            env=dict(os.environ, NO_COLOR="1", PAGER="", KDMESG_PROBLEMS_DIR="",
                                     KDMESG_PROBLEMS_RULES=os.path.join(srcdir, "data", "problems.rules")))
         # malformed.kmsg exits 1 for its skipped records; what is written must still be valid.
-        if p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
+        # --fail-on-problem: 4 when a problem was found.
+        if "--fail-on-problem" in args and p.returncode == 4:
+            pass
+        elif p.returncode not in (0, 1) or (p.returncode == 1 and dump != "malformed.kmsg"):
             bad.append("%s: exit %d: %s" % (dump, p.returncode, p.stderr))
             continue
         if not p.stdout:
@@ -107,6 +114,14 @@ for label, args, schema, lines in runs:
     check("%s on %d dumps: %d %s valid against %s" % (label, len(dumps), count,
                                                        "lines" if lines else "documents", schema),
           schema in schemas and count > 0 and not bad, "\n".join(bad[:20]))
+
+# The live log: boot_id, realtime and realtime_usec from this machine.
+if os.access("/dev/kmsg", os.R_OK):
+    p = subprocess.run([kdmesg, "-J"], capture_output=True, text=True)
+    bad = problems("kdmesg-record.schema.json", p.stdout) if "kdmesg-record.schema.json" in schemas else ["no schema"]
+    check("live --json: %d lines valid against kdmesg-record.schema.json, with boot_id and realtime" %
+          len(p.stdout.splitlines()),
+          p.returncode == 0 and not bad and '"boot_id":' in p.stdout and '"realtime":' in p.stdout, "\n".join(bad[:20]))
 
 # Golden outputs that hold JSON, and the schema each must satisfy.
 golden = {
@@ -163,6 +178,14 @@ rejects = [
     ("kdmesg-lost.schema.json", '{"lost_total":0,"lost_unknown":false,"gaps":0,"lost_by_cause":{},"records":0,"boots":2,"by_boot":[{"boot":0,"records":0}]}'),
     ("kdmesg-record.schema.json", '{"boot":1,"first_seq":0}'),
     ("kdmesg-record.schema.json", '{"boot":2}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z"}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime_usec":1714554764000000}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem":"oom"}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem_subject":"x"}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"problem":"oops","problem_start":false}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01 09:12:44","realtime_usec":1714554764000000}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z","realtime_usec":-1}'),
+    ("kdmesg-record.schema.json", '{"flags":"-","msg":"x","dict":{},"realtime":"2024-05-01T09:12:44.000000Z","realtime_usec":"1714554764000000"}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":0,"msg":"x"}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"msg":"x","seq":1}'),
     ("kdmesg-devices.schema.json", '{"device":"b8:0","count":1,"level":"warning","msg":"x"}'),

@@ -58,6 +58,27 @@ static enum options_result check_reports(struct options *o) {
         return OPTIONS_RUN;
 }
 
+enum options_result options_boot(struct options *o, const char *arg) {
+        const char *p = arg;
+        uint64_t n = 0;
+
+        o->boot_back = *p == '-' || strcmp(p, "0") == 0;
+        if (*p == '-' || *p == '+')
+                p++;
+        if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 9)
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("bad boot '%s' for --boot (1 the first boot of the input, 0 the last, -1 the one "
+                                      "before it)"),
+                                    arg);
+        for (; *p; p++)
+                n = n * 10 + (uint64_t)(*p - '0');
+        if (n == 0 && !o->boot_back)
+                o->boot_back = true;
+        o->boot_arg = arg;
+        o->boot_n = n;
+        return OPTIONS_RUN;
+}
+
 enum options_result options_check(struct options *o) {
         enum options_result r;
 
@@ -131,7 +152,31 @@ enum options_result options_check(struct options *o) {
         r = check_reports(o);
         if (r != OPTIONS_RUN)
                 return r;
+        if (o->list_boots && (o->in.follow || o->upload || o->reports || o->boot_arg || o->action != ACTION_PRINT))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("--list-boots lists the boots of the input and ends; it cannot be combined with %s"),
+                                    o->in.follow ? "--follow" : o->upload ? "--upload" : o->boot_arg ? "--boot"
+                                    : o->reports ? first_report(o->reports)->option : o->action_option);
+        /* Counted from the last, the boots are counted first: the input is read twice. */
+        if (o->boot_arg && o->boot_back)
+                for (size_t i = 0; i < o->in.n_sources; i++)
+                        if (strcmp(o->in.sources[i].path, "-") == 0)
+                                return options_fail(o, OPTIONS_BAD_USAGE,
+                                                    _("--boot %s counts from the last boot: the input is read twice, "
+                                                      "which standard input cannot be (give a file, or count from the "
+                                                      "first: --boot 1)"),
+                                                    o->boot_arg);
+        /* JSON Lines has its time keys in one form each, for programs: a time format would go unseen. */
+        if (o->format == FORMAT_JSON && !o->reports && (o->stamp_option || o->out.time.n > 0))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("%s does not apply to --json, which writes both times in fixed forms: \"time\" "
+                                      "(seconds since boot) and, where known, \"realtime\" (ISO 8601, UTC) and "
+                                      "\"realtime_usec\""),
+                                    o->stamp_option ? o->stamp_option : "--time-format");
         o->sink = sink_choose(o->format, o->reports);
+        /* The export stream (and so --upload) names the problems its records belong to: KDMESG_PROBLEM. */
+        if (o->sink == sink_of_format(FORMAT_EXPORT))
+                o->problems.fields = true;
         /* --problems, also as the rows of --timeline, classifies the records. */
         for (unsigned i = 0; i < _REPORT_MAX; i++)
                 if ((o->reports & SINK_BIT(i)) && (sink_report(i)->flags & SINK_CLASSIFIES))

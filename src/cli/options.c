@@ -46,6 +46,8 @@ enum {
         OPT_CERT,
         OPT_PSTORE,
         OPT_LIST,
+        OPT_BOOT,
+        OPT_LIST_BOOTS,
         OPT_REPORT = 0x200, /* + enum sink_report */
 };
 
@@ -402,6 +404,11 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
         case OPT_BOOT_TIME:
                 o->boot_time = arg;
                 return OPTIONS_RUN;
+        case OPT_BOOT:
+                return options_boot(o, arg);
+        case OPT_LIST_BOOTS:
+                o->list_boots = true;
+                return OPTIONS_RUN;
         case 'x':
                 o->out.decode = true;
                 return OPTIONS_RUN;
@@ -510,6 +517,8 @@ static const struct option longopts[] = {
         { "seq", required_argument, NULL, OPT_SEQ },
         { "time-format", required_argument, NULL, OPT_TIME_FORMAT },
         { "boot-time", required_argument, NULL, OPT_BOOT_TIME },
+        { "boot", required_argument, NULL, OPT_BOOT },
+        { "list-boots", no_argument, NULL, OPT_LIST_BOOTS },
         { "follow", no_argument, NULL, 'w' },
         { "follow-new", no_argument, NULL, 'W' },
         { "cursor-file", required_argument, NULL, OPT_CURSOR_FILE },

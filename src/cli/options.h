@@ -36,6 +36,11 @@ struct options {
         bool nopager;
         enum color_mode color;
         const char *boot_time;         /* --boot-time */
+        /* --boot N: the boot of the input to show, N from 1 (boot_n), or from the last (0, -1: boot_back). */
+        const char *boot_arg;
+        bool boot_back;
+        uint64_t boot_n;
+        bool list_boots;               /* --list-boots */
         bool this_boot;                /* the -K dumps are of the running boot (options_setup_time()) */
         const char *since, *until;
         const char *wall_option;       /* the option that asked for wall-clock times */
@@ -102,6 +107,8 @@ enum options_result options_fail_with(struct options *o, enum options_result r, 
  * Prints nothing either (checks.c).
  */
 enum options_result options_check(struct options *o);
+/* checks.c: take --boot's argument (1 the first boot, 0 or -0 the last, -1 the one before it). */
+enum options_result options_boot(struct options *o, const char *arg);
 /*
  * Wall-clock times need the boot time: this machine's for the live log,
  * the one given with --boot-time for dumps.  Then --since and --until

@@ -68,7 +68,7 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
 }
 
 bool problem_options_active(const struct problem_options *po) {
-        return po->report || po->sel.kinds || po->fail;
+        return po->report || po->sel.kinds || po->fail || po->fields;
 }
 
 static int load_rules(struct problem_options *po) {
@@ -87,9 +87,19 @@ static int load_rules(struct problem_options *po) {
 }
 
 int problem_options_setup(struct problem_options *po) {
+        int e;
+
         if (!problem_options_active(po))
                 return 0;
-        return load_rules(po);
+        e = load_rules(po);
+        /* Asked for by no option (the export stream's KDMESG_PROBLEM): the records go, unnamed, as said. */
+        if (e < 0 && !po->report && !po->sel.kinds && !po->fail && !po->rules_file) {
+                warnx_(_("the records go without KDMESG_PROBLEM: the problem rules could not be read"));
+                po->sel.rules = problems_free(po->sel.rules);
+                po->fields = false;
+                return 0;
+        }
+        return e;
 }
 
 int problem_options_list_rules(struct problem_options *po) {

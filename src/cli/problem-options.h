@@ -14,6 +14,8 @@ struct problem_options {
         bool fail;            /* --fail-on-problem */
         const char *rules_file; /* --problem-rules FILE: only these rules */
         bool list_rules;      /* --list-problem-rules */
+        /* The output names each record's problem: on for --format=export and --upload (options_check()). */
+        bool fields;
         /*
          * The selection the run loop makes (select/problem-select.h): the
          * rules, loaded by problem_options_setup() when any of these is

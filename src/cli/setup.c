@@ -41,6 +41,11 @@ static int dumps_of_this_boot(const struct options *o, const char **ret_why) {
         return mine;
 }
 
+/* --json records: each carries its wall-clock time and boot id where they are known (output/place.h). */
+static bool json_places(const struct options *o) {
+        return o->format == FORMAT_JSON && !o->reports;
+}
+
 /* What the time options take (time_parse_point(), time_parse_absolute()), for their error lines. */
 #define TIME_FORMS                                                                                              \
         N_("expected SECONDS since boot, YYYY-MM-DD [HH:MM[:SS]], HH:MM[:SS], @EPOCH-SECONDS, now, today, "     \
@@ -98,7 +103,8 @@ enum options_result options_setup_time(struct options *o) {
                 t->have_boot = e == 0;
                 from_clocks = e == 0 && o->in.n_sources == 0 && !o->in.pstore && !(pinned && *pinned);
                 /* A dump of the running boot is on this boot's clock. */
-                if (e < 0 && (wall || o->format == FORMAT_EXPORT) && o->in.n_sources > 0 && !o->in.pstore) {
+                if (e < 0 && (wall || o->format == FORMAT_EXPORT || json_places(o)) && o->in.n_sources > 0 &&
+                    !o->in.pstore) {
                         const char *why = NULL;
                         int mine = dumps_of_this_boot(o, &why);
 
@@ -128,7 +134,7 @@ enum options_result options_setup_time(struct options *o) {
          * The time slept before each record: for the live log from the
          * clocks and one read of the ring, else from what the log says.
          */
-        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT;
+        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT || (json_places(o) && t->have_boot);
         if (need_wall && from_clocks && clocks_read(&boot, &slept) < 0)
                 slept = -1;
         /* Only where wall-clock times are shown or compared: no cost per record elsewhere. */
@@ -181,6 +187,10 @@ enum options_result options_setup_export(struct options *o, bool live) {
         const char *max = getenv("KDMESG_JOURNAL_FIELDS_MAX");
         uint64_t v;
 
+        /* --json: the running boot's id for the live log and a dump of that boot, else the records' own. */
+        if ((json_places(o) || o->list_boots) && (live || o->this_boot) && !o->boot_id[0] &&
+            boot_id_read(o->boot_id) == 0)
+                o->out.boot_id = o->boot_id;
         if (!(sink_of_format(o->format)->flags & SINK_BOOT_TIME))
                 return OPTIONS_RUN;
         /* A collector that takes fewer (or more) fields per entry than journald's 1024. */
@@ -338,6 +348,8 @@ int options_setup_run(struct options *o, struct run *run, bool live) {
         /* --timeline and --problems get each record's problem in its struct match, and what was classified. */
         o->out.problems = &o->problems.sel.tally;
         o->out.by_problem = o->problems.report;
+        /* export and json name each record's problem when records are classified. */
+        o->out.problem_fields = problem_options_active(&o->problems);
         if (problem_options_active(&o->problems))
                 run->problems = &o->problems.sel;
         run->filter = &o->filter;

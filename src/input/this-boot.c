@@ -5,7 +5,11 @@
  * boot's id (export and JSON dumps).  The ring is read once into a table of
  * (seq, time stamp, hash of the message); each dump is read until one of
  * its records decides.  Records the ring no longer holds (rotated out)
- * decide nothing: a later one of the same dump may still be there.
+ * decide nothing: a later one of the same dump may still be there.  A
+ * dump where an earlier boot comes before the record that decides (the
+ * time drops by more than 30 s, or the numbers start at 0 again with it) is
+ * not one of the running boot alone: its earlier records would get this
+ * boot's times and id.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,6 +21,9 @@
 #include "input/this-boot.h"
 #include "base/bootid.h"
 #include "base/i18n.h"
+
+/* A drop of the time stamps by more than this is a new boot (as the sequence tracker has it). */
+#define BOOT_DROP_USEC 30000000u
 
 struct ring_entry {
         uint64_t seq, usec, hash;
@@ -109,7 +116,8 @@ int this_boot_dump(struct this_boot *ring, const char *path, enum kmsg_format fo
         struct kmsg_record *r;
         struct stat st;
         char boot[33];
-        bool have_boot = boot_id_read(boot) == 0;
+        bool have_boot = boot_id_read(boot) == 0, have_prev = false, earlier = false;
+        uint64_t prev_seq = 0, prev_usec = 0;
         int e, verdict = -1;
 
         /* A pipe read here would be gone for the run. */
@@ -144,6 +152,17 @@ int this_boot_dump(struct this_boot *ring, const char *path, enum kmsg_format fo
                 }
                 if (!kmsg_record_has_seqnum(r) || !kmsg_record_has_timestamp(r))
                         continue;
+                /*
+                 * A new boot before the record that decides: the time drops by more than 30 s, or the
+                 * numbers start again at 0 with it (out of order records of one boot are neither).
+                 */
+                if (have_prev && (kmsg_record_get_timestamp(r) + BOOT_DROP_USEC < prev_usec ||
+                                  (kmsg_record_get_seqnum(r) == 0 && prev_seq > 0 &&
+                                   kmsg_record_get_timestamp(r) < prev_usec)))
+                        earlier = true;
+                have_prev = true;
+                prev_seq = kmsg_record_get_seqnum(r);
+                prev_usec = kmsg_record_get_timestamp(r);
                 if (!ring->read) {
                         ring->read = true;
                         e = ring_read(ring, ring->device);
@@ -169,6 +188,10 @@ int this_boot_dump(struct this_boot *ring, const char *path, enum kmsg_format fo
                 verdict = re && re->usec == kmsg_record_get_timestamp(r) && re->hash == hash_message(r);
                 if (!verdict)
                         *ret_why = _("its records are not those of the ring: another boot's");
+                else if (earlier) {
+                        *ret_why = _("an earlier boot comes before this boot's records in it");
+                        verdict = 0;
+                }
         }
         kmsg_reader_unref(rd);
         return verdict > 0;

@@ -16,7 +16,10 @@
  * database, _HOSTNAME, _MACHINE_ID and, for the live log, _RUNTIME_SCOPE
  * (journald 252 writes it on every entry: "system", or "initrd" there).
  * kdmesg's own fields keep the rest of the record: SEQNUM, KMSG_FLAGS,
- * KMSG_FIELDS, and KMSG_DICT=KEY=VALUE for a dictionary key that cannot
+ * KMSG_FIELDS, KDMESG_PROBLEM=<kind> with KDMESG_PROBLEM_SUBJECT and, on
+ * its first record, KDMESG_PROBLEM_START=1 for the records of a problem
+ * (output/problem-fields.h; the records are classified for export), and
+ * KMSG_DICT=KEY=VALUE for a dictionary key that cannot
  * follow _KERNEL_ in a journal field name ([A-Z0-9_], at most 64 bytes in
  * all), with '=' and '\' in KEY escaped as \x3d and \x5c.  The journal
  * fields a record read from export input carried that kdmesg does not
@@ -47,6 +50,8 @@
 #include "output/export.h"
 #include "output/loss-text.h"
 #include "output/loss.h"
+#include "output/problem-fields.h"
+#include "select/match.h"
 #include "text/writer.h"
 #include "output/sink.h"
 #include "text/diag.h"
@@ -58,7 +63,7 @@ static const char *const own[] = {
         "__REALTIME_TIMESTAMP", "__MONOTONIC_TIMESTAMP", "_BOOT_ID", "_SOURCE_MONOTONIC_TIMESTAMP",
         "_TRANSPORT", "PRIORITY", "SYSLOG_FACILITY", "SYSLOG_IDENTIFIER", "SYSLOG_PID", "MESSAGE",
         "_HOSTNAME", "_MACHINE_ID", "_RUNTIME_SCOPE", "SEQNUM", "TIMESTAMP", "KMSG_FLAGS", "KMSG_FIELDS", "KMSG_DICT", "KMSG_MESSAGE",
-        "_UDEV_SYSNAME", "_UDEV_DEVNODE", NULL,
+        "_UDEV_SYSNAME", "_UDEV_DEVNODE", "KDMESG_PROBLEM", "KDMESG_PROBLEM_SUBJECT", "KDMESG_PROBLEM_START", NULL,
 };
 
 static bool is_own(const char *key) {
@@ -131,11 +136,14 @@ static const char *jf(const struct kmsg_record *r, const char *key) {
  * live machine's.
  */
 static void machine_fields(struct export_entry *ent, const struct output_settings *set, const struct kmsg_record *r) {
-        const char *v;
+        const char *v, *rec_id = r ? kmsg_record_get_boot_id(r) : NULL;
         char id[33];
 
+        /* Only export input carries journal fields: the others are not looked for (a search each). */
+        if (r && kmsg_record_get_journal_count(r) == 0)
+                r = NULL;
         /* The collector refuses a _BOOT_ID that is no 128-bit id: the input's is checked. */
-        if ((r && (v = kmsg_record_get_boot_id(r))) || (v = set->boot_id)) {
+        if ((v = rec_id) || (v = set->boot_id)) {
                 if (id128_parse(v, id) == 0)
                         export_field_str(ent, "_BOOT_ID", id);
                 else
@@ -158,7 +166,11 @@ static int dict_fields(struct export_entry *ent, const struct kmsg_record *r) {
                 if (kmsg_record_get_dict_entry(r, i, &key, &val, &len) < 0)
                         continue;
                 if (kernel_key_ok(key)) {
-                        snprintf(name, sizeof(name), "_KERNEL_%s", key);
+                        /* kernel_key_ok(): at most 56 bytes, so that name holds it (no snprintf(): 650 instructions). */
+                        size_t klen = strlen(key);
+
+                        memcpy(name, "_KERNEL_", 8);
+                        memcpy(name + 8, key, klen + 1);
                         export_var_field(ent, name, val, len);
                 } else {
                         /* KEY=VALUE, with '=' and '\' in KEY escaped, so that the first '=' ends it. */
@@ -194,7 +206,7 @@ static void udev_fields(struct export_entry *ent, const struct output_settings *
         char node[4096];
         size_t len;
 
-        if ((val = kmsg_record_get_journal_value(r, "_UDEV_SYSNAME", &len))) {
+        if (kmsg_record_get_journal_count(r) && (val = kmsg_record_get_journal_value(r, "_UDEV_SYSNAME", &len))) {
                 const char *key;
                 size_t i, n = kmsg_record_get_journal_count(r);
 
@@ -231,6 +243,7 @@ struct export_sink {
         struct kmsg_loss *pending;
         uint64_t n_adjusted; /* records changed for the collector */
         struct export_entry ent; /* the entry being written */
+        struct problem_fields pf; /* the problem of the records being written */
 };
 
 /*
@@ -238,7 +251,7 @@ struct export_sink {
  * number (*clamped set then, it is left out), else in journald's range.
  */
 static int64_t carried_time(const struct kmsg_record *r, const char *key, bool *clamped) {
-        const char *val = kmsg_record_get_journal_value(r, key, NULL);
+        const char *val = kmsg_record_get_journal_count(r) ? kmsg_record_get_journal_value(r, key, NULL) : NULL;
         uint64_t v = 0;
 
         if (!val)
@@ -339,6 +352,20 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         export_field_str(ent, "KMSG_FLAGS", kmsg_record_get_flags(r));
         if (*kmsg_record_get_fields(r))
                 export_field_str(ent, "KMSG_FIELDS", kmsg_record_get_fields(r));
+        if (set->problem_fields) {
+                const char *kind, *subject;
+                size_t subject_len;
+                bool start;
+
+                kind = problem_fields_of(&((struct export_sink *)s)->pf, &m->problem, &subject, &subject_len, &start);
+                if (kind) {
+                        export_field_str(ent, "KDMESG_PROBLEM", kind);
+                        if (subject_len)
+                                export_field(ent, "KDMESG_PROBLEM_SUBJECT", subject, subject_len);
+                        if (start)
+                                export_field_str(ent, "KDMESG_PROBLEM_START", "1");
+                }
+        }
         n = kmsg_record_get_journal_count(r);
         /* The source journal's own __ fields (__CURSOR, __SEQNUM, ...) are not the record's. */
         for (i = 0; i < n; i++)
@@ -450,6 +477,7 @@ static int export_finish(struct sink *s) {
 static void export_free(struct sink *s) {
         kmsg_loss_unref(((struct export_sink *)s)->pending);
         export_entry_free(&((struct export_sink *)s)->ent);
+        problem_fields_free(&((struct export_sink *)s)->pf);
 }
 
 const struct sink_ops sink_export_ops = {

@@ -19,6 +19,10 @@
 #include "select/device.h"
 #include "text/escape.h"
 #include "text/writer.h"
+#include "output/json-members.h"
+#include "output/place.h"
+#include "output/problem-fields.h"
+#include "select/match.h"
 #include "output/sink.h"
 #include "time/timefmt.h"
 #include "text/utf8.h"
@@ -59,10 +63,34 @@ static bool fields_say_more(const char *f, const char *caller) {
         return !caller || strncmp(f, "caller=", 7) != 0 || strcmp(f + 7, caller) != 0;
 }
 
+struct json_sink {
+        struct sink s;
+        bool force_slow; /* json-c writes every record (json_record()) */
+        /* place_iso()'s date and time of the last second written. */
+        int64_t iso_second;
+        char iso_text[20];
+        /*
+         * The direct writer's realtime members of that second, around the
+         * microseconds: ',"realtime":"2026-12-07T01:25:24.' and
+         * 'Z","realtime_usec":1796606724' (rt_second: -1 none yet).
+         */
+        int64_t rt_second;
+        char rt_head[48], rt_mid[48];
+        size_t rt_mid_n;
+        /* The same for "time": ',"time":12.' of time_second (time_head_n 0: none yet). */
+        uint64_t time_second;
+        char time_head[64];
+        size_t time_head_n;
+        struct problem_fields pf; /* the problem of the records being written */
+};
+
 /* The general case: a new object tree for the record. */
 static int json_record_slow(struct sink *s, const struct kmsg_record *r, const struct match *m) {
+        struct json_sink *js = (struct json_sink *)s;
         struct json_object *o = json_object_new_object();
         const char *msg, *v;
+        struct place pl;
+        bool start;
         size_t len;
 
         if (!o)
@@ -108,10 +136,29 @@ static int json_record_slow(struct sink *s, const struct kmsg_record *r, const s
         if (m->how == DEVMATCH_TEXT)
                 put_string(o, COL_MATCH, "text");
         put(o, COL_DICT, json_dict_new(r));
-        v = kmsg_record_get_boot_id(r);
-        if (v)
-                json_object_object_add_ex(o, "boot_id", json_bytes_new(v, strlen(v)),
+        place_of(s->settings, r, &pl);
+        if (pl.boot_id)
+                json_object_object_add_ex(o, "boot_id", json_bytes_new(pl.boot_id, strlen(pl.boot_id)),
                                           JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        if (pl.have_wall) {
+                char iso[PLACE_ISO_LEN];
+
+                place_iso(pl.wall_usec, &js->iso_second, js->iso_text, iso);
+                json_object_object_add_ex(o, "realtime", json_object_new_string_len(iso, PLACE_ISO_LEN),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+                json_object_object_add_ex(o, "realtime_usec", json_object_new_int64(pl.wall_usec),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        }
+        if (s->settings->problem_fields && (v = problem_fields_of(&js->pf, &m->problem, &msg, &len, &start))) {
+                json_object_object_add_ex(o, "problem", json_object_new_string(v),
+                                          JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+                if (len)
+                        json_object_object_add_ex(o, "problem_subject", json_bytes_new(msg, len),
+                                                  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+                if (start)
+                        json_object_object_add_ex(o, "problem_start", json_object_new_boolean(1),
+                                                  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY);
+        }
         return write_object(s, o);
 }
 
@@ -120,103 +167,6 @@ struct text {
         const char *p;
         size_t n;
 };
-
-/* ',"key":' of each member, made once, copied at a fixed size: the first member's comma becomes '{'. */
-enum {
-        KEY_FIELDS = _COL_MAX,
-        KEY_BOOT_ID,
-        N_KEYS,
-};
-
-#define KEY_SIZE 32
-#define N_FACILITIES 24
-#define PRI_SIZE 56
-/* The members of a record that are the same in every record, copied whole. */
-struct json_tables {
-        struct {
-                char s[KEY_SIZE];
-                size_t n;
-        } keys[N_KEYS];
-        /* ',"level":"err"' for levels 0 to 7. */
-        struct {
-                char s[KEY_SIZE];
-                size_t n;
-        } level_members[8];
-        /* ',"pri":14,"facility":"user","level":"info"' for the priorities of the named facilities, 0 to 23. */
-        struct {
-                char s[PRI_SIZE];
-                size_t n;
-        } pri_members[N_FACILITIES * 8];
-};
-
-/*
- * The members as constants, written as json-c writes them: the keys are
- * column_info[]'s JSON keys, the names libkmsg's, all plain ASCII.
- * json_init() makes them again from those names (tables_make()): should
- * one ever differ, json-c writes every record.
- */
-#define MEMBER(k) { "," "\"" k "\":", sizeof("," "\"" k "\":") - 1 }
-#define MEMBER_V(k, v) { "," "\"" k "\":\"" v "\"", sizeof("," "\"" k "\":\"" v "\"") - 1 }
-#define PRI(n, f, l) MEMBER_V("pri\":" #n ",\"facility", f "\",\"level\":\"" l)
-#define FAC(f, a, b, c, d, e, g, h, i)                                                                             \
-        PRI(a, f, "emerg"), PRI(b, f, "alert"), PRI(c, f, "crit"), PRI(d, f, "err"), PRI(e, f, "warn"),          \
-                PRI(g, f, "notice"), PRI(h, f, "info"), PRI(i, f, "debug")
-static const struct json_tables members = {
-        .keys = {
-                [COL_SEQ] = MEMBER("seq"), [COL_TIME] = MEMBER("time"), [COL_PRI] = MEMBER("pri"),
-                [COL_FACILITY] = MEMBER("facility"), [COL_LEVEL] = MEMBER("level"), [COL_FLAGS] = MEMBER("flags"),
-                [COL_CALLER] = MEMBER("caller"), [COL_MESSAGE] = MEMBER("msg"),
-                [COL_SUBSYSTEM] = MEMBER("subsystem"), [COL_DEVICE] = MEMBER("device"),
-                [COL_DEVNAME] = MEMBER("devname"), [COL_MATCH] = MEMBER("match"), [COL_DICT] = MEMBER("dict"),
-                [KEY_FIELDS] = MEMBER("fields"), [KEY_BOOT_ID] = MEMBER("boot_id"),
-        },
-        .level_members = {
-                MEMBER_V("level", "emerg"), MEMBER_V("level", "alert"), MEMBER_V("level", "crit"),
-                MEMBER_V("level", "err"), MEMBER_V("level", "warn"), MEMBER_V("level", "notice"),
-                MEMBER_V("level", "info"), MEMBER_V("level", "debug"),
-        },
-        .pri_members = {
-                FAC("kern", 0, 1, 2, 3, 4, 5, 6, 7),
-                FAC("user", 8, 9, 10, 11, 12, 13, 14, 15),
-                FAC("mail", 16, 17, 18, 19, 20, 21, 22, 23),
-                FAC("daemon", 24, 25, 26, 27, 28, 29, 30, 31),
-                FAC("auth", 32, 33, 34, 35, 36, 37, 38, 39),
-                FAC("syslog", 40, 41, 42, 43, 44, 45, 46, 47),
-                FAC("lpr", 48, 49, 50, 51, 52, 53, 54, 55),
-                FAC("news", 56, 57, 58, 59, 60, 61, 62, 63),
-                FAC("uucp", 64, 65, 66, 67, 68, 69, 70, 71),
-                FAC("cron", 72, 73, 74, 75, 76, 77, 78, 79),
-                FAC("authpriv", 80, 81, 82, 83, 84, 85, 86, 87),
-                FAC("ftp", 88, 89, 90, 91, 92, 93, 94, 95),
-                FAC("res0", 96, 97, 98, 99, 100, 101, 102, 103),
-                FAC("res1", 104, 105, 106, 107, 108, 109, 110, 111),
-                FAC("res2", 112, 113, 114, 115, 116, 117, 118, 119),
-                FAC("res3", 120, 121, 122, 123, 124, 125, 126, 127),
-                FAC("local0", 128, 129, 130, 131, 132, 133, 134, 135),
-                FAC("local1", 136, 137, 138, 139, 140, 141, 142, 143),
-                FAC("local2", 144, 145, 146, 147, 148, 149, 150, 151),
-                FAC("local3", 152, 153, 154, 155, 156, 157, 158, 159),
-                FAC("local4", 160, 161, 162, 163, 164, 165, 166, 167),
-                FAC("local5", 168, 169, 170, 171, 172, 173, 174, 175),
-                FAC("local6", 176, 177, 178, 179, 180, 181, 182, 183),
-                FAC("local7", 184, 185, 186, 187, 188, 189, 190, 191),
-        },
-};
-
-struct json_sink {
-        struct sink s;
-        bool force_slow; /* json-c writes every record (json_record()) */
-};
-
-static inline char *put_key(const struct json_tables *tab, char *o, unsigned id) {
-        memcpy(o, tab->keys[id].s, KEY_SIZE);
-        return o + tab->keys[id].n;
-}
-
-/* v in decimal at o, which has room for 20 bytes (put_decimal() writes no more). */
-static inline char *put_u64(char *o, uint64_t v) {
-        return o + put_decimal(o, v);
-}
 
 /* A key and a text that must be a string. */
 static inline char *jw_text_member(struct jw *w, const struct json_tables *tab, char *o, unsigned id,
@@ -234,6 +184,11 @@ static inline char *jw_text_member(struct jw *w, const struct json_tables *tab, 
 struct record_texts {
         struct text flags, caller, fields, subsystem, device, devname, boot_id;
         size_t n_dict;
+        struct place place;
+        /* The record's problem, when records are classified: its kind's name (NULL: none), subject, start. */
+        const char *problem;
+        struct text subject;
+        bool problem_start;
 };
 
 static void text_set(struct text *t, const char *v) {
@@ -241,7 +196,8 @@ static void text_set(struct text *t, const char *v) {
         t->n = v ? strlen(v) : 0;
 }
 
-static void record_texts(const struct sink *s, const struct kmsg_record *r, struct record_texts *t) {
+static void record_texts(struct sink *s, const struct kmsg_record *r, const struct match *m,
+                         struct record_texts *t) {
         const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r);
         const struct devnamer *d = s->settings->devices;
 
@@ -261,7 +217,12 @@ static void record_texts(const struct sink *s, const struct kmsg_record *r, stru
         text_set(&t->devname, d && t->device.p && (t->device.p[0] == '+' || devnames_from_sysfs(d->names))
                                       ? devnamer_name(d, r)
                                       : NULL);
-        text_set(&t->boot_id, kmsg_record_get_boot_id(r));
+        place_of(s->settings, r, &t->place);
+        text_set(&t->boot_id, t->place.boot_id);
+        t->problem = s->settings->problem_fields
+                             ? problem_fields_of(&((struct json_sink *)s)->pf, &m->problem, &t->subject.p,
+                                                 &t->subject.n, &t->problem_start)
+                             : NULL;
 }
 
 static bool text_valid(const struct text *t) {
@@ -297,9 +258,50 @@ static bool record_texts_valid(const struct kmsg_record *r, const struct record_
 #define HEAD_ROOM 256
 
 /* The record at o, in json-c's form of the same object (json_record_slow()); its end, or NULL (w->fail). */
-static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r, const struct match *m,
-                             const struct record_texts *t) {
-        const struct json_tables *tab = &members;
+/*
+ * ',"realtime":"...","realtime_usec":...' of usec (0 to PLACE_WALL_MAX) at
+ * o, which has room for 96 bytes: the text of its second made once, then
+ * its microseconds twice.
+ */
+static char *put_realtime(struct json_sink *js, const struct json_tables *tab, char *o, int64_t usec) {
+        int64_t second = usec / 1000000;
+        unsigned us = (unsigned)(usec - second * 1000000);
+        char d[6];
+
+        if (second != js->rt_second) {
+                char iso[PLACE_ISO_LEN], *h = js->rt_head;
+
+                place_iso(second * 1000000, &js->iso_second, js->iso_text, iso);
+                h = put_key(tab, h, KEY_REALTIME);
+                *h++ = '"';
+                memcpy(h, iso, 20);
+                h = js->rt_mid;
+                *h++ = 'Z';
+                *h++ = '"';
+                h = put_key(tab, h, KEY_REALTIME_USEC);
+                /* The first second of 1970: the microseconds alone, without leading zeros. */
+                if (second)
+                        h = put_u64(h, (uint64_t)second);
+                js->rt_mid_n = (size_t)(h - js->rt_mid);
+                js->rt_second = second;
+        }
+        memcpy(d, digit_pairs + 2 * (us / 10000), 2);
+        memcpy(d + 2, digit_pairs + 2 * (us / 100 % 100), 2);
+        memcpy(d + 4, digit_pairs + 2 * (us % 100), 2);
+        /* ',"realtime":"' and the 20 bytes of the date and time: 33. */
+        memcpy(o, js->rt_head, 33);
+        memcpy(o + 33, d, 6);
+        memcpy(o + 39, js->rt_mid, 32);
+        o += 39 + js->rt_mid_n;
+        if (!second)
+                return put_u64(o, us);
+        memcpy(o, d, 6);
+        return o + 6;
+}
+
+static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record *r,
+                             const struct match *m, const struct record_texts *t) {
+        const struct json_tables *tab = &json_members;
         const char *msg;
         char *start;
         size_t i, len;
@@ -312,8 +314,23 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
         if (kmsg_record_has_seqnum(r))
                 o = put_u64(put_key(tab, o, COL_SEQ), kmsg_record_get_seqnum(r));
         if (kmsg_record_has_timestamp(r)) {
-                o = put_key(tab, o, COL_TIME);
-                o += put_seconds(o, kmsg_record_get_timestamp(r), 0);
+                uint64_t usec = kmsg_record_get_timestamp(r), sec = usec / 1000000;
+                unsigned us = (unsigned)(usec - sec * 1000000);
+
+                /* ',"time":12.' made once a second (put_seconds()'s digits), then the microseconds. */
+                if (sec != js->time_second || !js->time_head_n) {
+                        char *h = put_key(tab, js->time_head, COL_TIME);
+
+                        h += put_seconds(h, sec * 1000000, 0) - 6;
+                        js->time_head_n = (size_t)(h - js->time_head);
+                        js->time_second = sec;
+                }
+                memcpy(o, js->time_head, 40);
+                o += js->time_head_n;
+                memcpy(o, digit_pairs + 2 * (us / 10000), 2);
+                memcpy(o + 2, digit_pairs + 2 * (us / 100 % 100), 2);
+                memcpy(o + 4, digit_pairs + 2 * (us % 100), 2);
+                o += 6;
         }
         if (kmsg_record_has_priority(r)) {
                 unsigned pri = kmsg_record_get_priority(r);
@@ -381,9 +398,34 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
                         return NULL;
         }
         *o++ = '}';
-        /* Export input's _BOOT_ID: last, after the dictionary. */
+        /* The boot id and the wall clock: last, after the dictionary. */
         if (t->boot_id.p && !(o = jw_text_member(w, tab, o, KEY_BOOT_ID, &t->boot_id)))
                 return NULL;
+        if (t->place.have_wall) {
+                o = jw_room(w, o, 2 * 48 + JW_SLACK);
+                if (!o)
+                        return NULL;
+                o = put_realtime(js, tab, o, t->place.wall_usec);
+        }
+        if (t->problem) {
+                struct text kind = { t->problem, strlen(t->problem) };
+
+                if (!(o = jw_text_member(w, tab, o, KEY_PROBLEM, &kind)))
+                        return NULL;
+                if (t->subject.n) {
+                        o = jw_room(w, o, KEY_SIZE);
+                        if (!o || !(o = jw_value(w, put_key(tab, o, KEY_PROBLEM_SUBJECT), t->subject.p, t->subject.n)))
+                                return NULL;
+                }
+                if (t->problem_start) {
+                        o = jw_room(w, o, KEY_SIZE + 4 + JW_SLACK);
+                        if (!o)
+                                return NULL;
+                        o = put_key(tab, o, KEY_PROBLEM_START);
+                        memcpy(o, "true", 4);
+                        o += 4;
+                }
+        }
         *o++ = '}';
         *o++ = '\n';
         return o;
@@ -399,22 +441,22 @@ static char *json_put_record(struct jw *w, char *o, const struct kmsg_record *r,
  * records (KDMESG_JSON_SLOW=1 forces the slow one).
  */
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
-        const struct json_sink *js = (const struct json_sink *)s;
+        struct json_sink *js = (struct json_sink *)s;
         struct jw w = { .lim = out_buf + OUT_BUF_SIZE };
         struct record_texts t;
         char *end;
 
         if (js->force_slow)
                 return json_record_slow(s, r, m);
-        record_texts(s, r, &t);
-        end = json_put_record(&w, out_buf + out_len, r, m, &t);
+        record_texts(s, r, m, &t);
+        end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
                 out_drain();
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         }
         if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
                 w.stream = true;
-                end = json_put_record(&w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
         }
         if (!end)
                 return json_record_slow(s, r, m);
@@ -423,21 +465,10 @@ static int json_record(struct sink *s, const struct kmsg_record *r, const struct
         return 0;
 }
 
-static bool tables_make(struct json_tables *tab);
-
-/* Whether members is what the names make: json_init()'s test, the same for every sink. */
-static bool members_hold(void) {
-        struct json_tables *tab = malloc(sizeof(*tab));
-        bool ok = tab && tables_make(tab) && memcmp(tab, &members, sizeof(*tab)) == 0;
-
-        free(tab);
-        return ok;
-}
-
 bool json_direct(void) {
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
-        return !(slow && *slow == '1') && members_hold();
+        return !(slow && *slow == '1') && json_members_hold();
 }
 
 static int json_loss(struct sink *s, const struct kmsg_loss *l) {
@@ -463,80 +494,24 @@ static int json_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         return write_object(s, o);
 }
 
-/*
- * ',"key":' into k (KEY_SIZE bytes) as json-c writes the key: whether it
- * fits, with the whole words the copy may store.
- */
-static bool make_member(char *k, size_t *n, const char *key, const char *value) {
-        char tmp[2 * JSON_TEXT_ROOM(KEY_SIZE) + 2];
-        size_t klen = strlen(key), vlen = value ? strlen(value) : 0;
-        char *o = tmp;
-
-        if (klen > KEY_SIZE || vlen > KEY_SIZE)
-                return false;
-        *o++ = ',';
-        o = json_put_text(o, key, klen, true);
-        if (!o)
-                return false;
-        *o++ = ':';
-        if (value && !(o = json_put_text(o, value, vlen, true)))
-                return false;
-        if ((size_t)(o - tmp) > KEY_SIZE)
-                return false;
-        memset(k, 0, KEY_SIZE);
-        memcpy(k, tmp, (size_t)(o - tmp));
-        *n = (size_t)(o - tmp);
-        return true;
-}
-
-/* The members of tab from the names; whether every name and key fits them. */
-static bool tables_make(struct json_tables *tab) {
-        bool ok = true;
-        unsigned i;
-
-        memset(tab, 0, sizeof(*tab));
-        for (i = 0; i < N_KEYS; i++)
-                ok &= make_member(tab->keys[i].s, &tab->keys[i].n,
-                                  i == KEY_FIELDS ? "fields" : i == KEY_BOOT_ID ? "boot_id" : column_info[i].json_key,
-                                  NULL);
-        for (i = 0; i < 8; i++)
-                ok &= make_member(tab->level_members[i].s, &tab->level_members[i].n, column_info[COL_LEVEL].json_key,
-                                  kmsg_level_to_name(i));
-        for (i = 0; ok && i < N_FACILITIES * 8; i++) {
-                const char *name = kmsg_facility_to_name(i >> 3);
-                char num[16], fac[KEY_SIZE], *o = tab->pri_members[i].s;
-                size_t n;
-
-                /* A facility without a name is written as its number, still a string. */
-                if (!name) {
-                        snprintf(num, sizeof(num), "%u", i >> 3);
-                        name = num;
-                }
-                ok = make_member(fac, &n, column_info[COL_FACILITY].json_key, name) &&
-                     tab->keys[COL_PRI].n + 3 + n + tab->level_members[i & 7].n <= PRI_SIZE;
-                if (!ok)
-                        break;
-                memset(o, 0, PRI_SIZE);
-                o = put_u64(put_key(tab, o, COL_PRI), i);
-                memcpy(o, fac, n);
-                memcpy(o + n, tab->level_members[i & 7].s, tab->level_members[i & 7].n);
-                tab->pri_members[i].n = (size_t)(o + n + tab->level_members[i & 7].n - tab->pri_members[i].s);
-        }
-        return ok;
-}
-
 static int json_init(struct sink *s) {
         struct json_sink *js = (struct json_sink *)s;
         const char *slow = getenv("KDMESG_JSON_SLOW");
 
         /* Names or keys that are not the members' (none): json-c writes every record. */
-        js->force_slow = (slow && *slow == '1') || !members_hold();
+        js->force_slow = (slow && *slow == '1') || !json_members_hold();
+        js->iso_second = js->rt_second = -1;
         return 0;
+}
+
+static void json_free(struct sink *s) {
+        problem_fields_free(&((struct json_sink *)s)->pf);
 }
 
 const struct sink_ops sink_json_ops = {
         .size = sizeof(struct json_sink),
         .init = json_init,
+        .free = json_free,
         .record = json_record,
         .loss = json_loss,
         .boot = json_boot,

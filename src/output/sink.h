@@ -82,6 +82,11 @@ struct output_settings {
          * NULL; each record's own problem comes in its struct match.
          */
         const struct problem_tally *problems;
+        /*
+         * export, json: records are classified; each record of a problem
+         * names it (KDMESG_PROBLEM, "problem"), with its subject.
+         */
+        bool problem_fields;
 };
 
 struct sink;

@@ -290,6 +290,12 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 return -ECANCELED;
         }
         in_window = in_time_window(run, r);
+        /* --boot: the records, losses and boot line of that boot alone (records before the first number: boot 1). */
+        if (run->only_boot && in_window) {
+                uint64_t boot = run->boots + ((fl & KMSG_SEQ_NEW_BOOT) != 0);
+
+                in_window = (boot ? boot : 1) == run->only_boot;
+        }
         if (fl & KMSG_SEQ_NEW_BOOT) {
                 e = mark_boot(run, r, in_window);
                 if (e < 0)

@@ -50,6 +50,7 @@ struct run {
         struct suspends *suspends;   /* the time slept before each record, or NULL */
         struct loss_stats loss;
         uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
+        uint64_t only_boot;    /* --boot: the one boot of the input shown, from 1; 0: every boot */
         struct cursor *cursor; /* --cursor-file, or NULL */
         struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
         const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */

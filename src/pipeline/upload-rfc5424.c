@@ -39,6 +39,9 @@ enum {
         F_REFUSED_REASON,
         F_BOOT,
         F_BOOT_FIRST,
+        F_PROBLEM,
+        F_PROBLEM_SUBJECT,
+        F_PROBLEM_START,
         F_COUNT,
 };
 
@@ -63,6 +66,9 @@ static const char *const field_names[F_COUNT] = {
         [F_REFUSED_REASON] = "KDMESG_REFUSED_REASON",
         [F_BOOT] = "KDMESG_BOOT",
         [F_BOOT_FIRST] = "KDMESG_BOOT_FIRST_SEQ",
+        [F_PROBLEM] = "KDMESG_PROBLEM",
+        [F_PROBLEM_SUBJECT] = "KDMESG_PROBLEM_SUBJECT",
+        [F_PROBLEM_START] = "KDMESG_PROBLEM_START",
 };
 
 /* The message being made: appended to the caller's buffer; err set once it could not grow. */
@@ -362,6 +368,17 @@ static void put_boot_element(struct msg *m, const struct export_field *fs) {
         put(m, "]", 1);
 }
 
+/* [kdmesg-problem@N kind= subject= start=]: the problem the record belongs to. */
+static void put_problem_element(struct msg *m, const struct export_field *fs) {
+        put(m, "[kdmesg-problem@" RFC5424_SD_NUMBER, sizeof("[kdmesg-problem@" RFC5424_SD_NUMBER) - 1);
+        put_param_field(m, "kind", &fs[F_PROBLEM]);
+        if (fs[F_PROBLEM_SUBJECT].val)
+                put_param_field(m, "subject", &fs[F_PROBLEM_SUBJECT]);
+        if (fs[F_PROBLEM_START].val)
+                put_param_field(m, "start", &fs[F_PROBLEM_START]);
+        put(m, "]", 1);
+}
+
 int rfc5424_from_export(const char *p, size_t len, char **buf, size_t *cap, size_t *ret_len) {
         struct export_field fs[F_COUNT] = {{NULL}}, f;
         struct msg m = {buf, cap, ret_len, 0};
@@ -406,6 +423,8 @@ int rfc5424_from_export(const char *p, size_t len, char **buf, size_t *cap, size
         else if (boot)
                 put_boot_element(&m, fs);
         put_kdmesg_element(&m, p, len, fs, bad_facility);
+        if (fs[F_PROBLEM].val)
+                put_problem_element(&m, fs);
         put_dict_element(&m, p, len);
         if (!m.err && *m.len == sd)
                 put(&m, "-", 1);

@@ -28,6 +28,9 @@
  *     when the entry has it.  dict="KEY=VALUE" for a dictionary key that
  *     cannot be a parameter name (an SD-NAME: at most 32 printable ASCII,
  *     no '=', ' ', ']', '"'), one each.
+ *   [kdmesg-problem@32473 kind= subject= start=]  the problem the record
+ *     belongs to (KDMESG_PROBLEM, KDMESG_PROBLEM_SUBJECT,
+ *     KDMESG_PROBLEM_START="1" on its first record), when the entry names one.
  *   [kdmesg-dict@32473 KEY="VALUE"...]  the record's dictionary, in order.
  *   [kdmesg-lost@32473 count= first= last= cause= reason=]  a loss entry:
  *     how many (0: unknown, then no last), the first and last sequence

@@ -219,6 +219,80 @@ KDMESG_BOOT_FIRST_SEQ=13" ]
 same id twice" ]
 }
 
+@test "--boot: journalctl's numbering (1 the first, 0 or -0 the last, -1 the one before) on every multi-boot fixture" {
+        local f first last
+        for f in "$RESET" "$FORWARD" "$EXPORT" "$DATA/two-boots-same-kernel.kmsg"; do
+                # Each boot alone is the part of the whole output between its boot lines.
+                "$KDMESG" -K "$f" -t -q >"$BATS_TEST_TMPDIR/all"
+                first=$(sed '/^-- boot 2 --$/,$d' "$BATS_TEST_TMPDIR/all")
+                last=$(sed -n '/^-- boot 2 --$/,$p' "$BATS_TEST_TMPDIR/all")
+                [ -n "$first" ] && [ -n "$last" ]
+                [ "$("$KDMESG" -K "$f" -t -q --boot 1)" = "$first" ]
+                [ "$("$KDMESG" -K "$f" -t -q --boot -1)" = "$first" ]
+                [ "$("$KDMESG" -K "$f" -t -q --boot 2)" = "$last" ]
+                [ "$("$KDMESG" -K "$f" -t -q --boot 0)" = "$last" ]
+                [ "$("$KDMESG" -K "$f" -t -q --boot -0)" = "$last" ]
+        done
+        # Standard input: from the first, not from the last (it cannot be read twice).
+        [ "$("$KDMESG" -K - -t -q --boot 2 <"$RESET")" = "$("$KDMESG" -K "$RESET" -t -q --boot 0)" ]
+        run --separate-stderr "$KDMESG" -K - --boot 0 <"$RESET"
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --boot 0 counts from the last boot: the input is read twice, which standard input cannot be (give a file, or count from the first: --boot 1)" ]
+        # Filters and formats work on the boot; its losses come with it, the other boot's do not.
+        run --separate-stderr "$KDMESG" -K "$RESET" --boot 1 --json
+        [ "$(grep -c '"cause":"gap"' <<<"$output")" -eq 1 ]
+        run --separate-stderr "$KDMESG" -K "$RESET" --boot 2 --json
+        [ "$(grep -c '"cause"' <<<"$output")" -eq 0 ]
+        [ "${lines[0]}" = '{"boot":2,"first_seq":0}' ]
+}
+
+@test "--boot past the input's boots, or not a number: one line, exit 1" {
+        local b
+        for b in 3 -2; do
+                run --separate-stderr "$KDMESG" -K "$RESET" --boot $b
+                [ "$status" -eq 1 ]
+                [ -z "$output" ]
+                [ "$stderr" = "kdmesg: --boot $b: the input holds 2 boots" ]
+        done
+        for b in x 1.5 - ""; do
+                run --separate-stderr "$KDMESG" -K "$RESET" --boot "$b"
+                [ "$status" -eq 1 ]
+                [ "$stderr" = "kdmesg: bad boot '$b' for --boot (1 the first boot of the input, 0 the last, -1 the one before it)" ]
+        done
+}
+
+@test "--list-boots: each boot's number, index, id, records and first and last times" {
+        run --separate-stderr "$KDMESG" -K "$EXPORT" --list-boots
+        [ "$status" -eq 0 ]
+        [ "$output" = "BOOT   IDX BOOT ID                          RECORDS        FIRST         LAST
+   1    -1 4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6       3     5.000000     5.200000
+   2     0 c0ffee0123456789abcdef0123456789       2     5.300000     5.400000" ]
+        run --separate-stderr "$KDMESG" -K "$FORWARD" --list-boots --boot-time @1700000000
+        [ "$status" -eq 0 ]
+        [ "$output" = "BOOT   IDX BOOT ID                          RECORDS        FIRST         LAST FIRST REALTIME              LAST REALTIME
+   1    -1 -                                      3  3600.000000  3601.000000 2023-11-14T23:13:20.000000Z 2023-11-14T23:13:21.000000Z
+   2     0 -                                      3     1.200000     1.900000 2023-11-14T22:13:21.200000Z 2023-11-14T22:13:21.900000Z" ]
+        # The record counts are those the boots show.
+        local n
+        for n in 1 2; do
+                [ "$("$KDMESG" -K "$RESET" --boot $n --json | grep -c '"msg"')" -eq \
+                  "$("$KDMESG" -K "$RESET" --list-boots | awk -v b=$n '$1 == b { print $4 }')" ]
+        done
+        # From standard input too; with --follow it is refused.
+        [ "$("$KDMESG" -K - --list-boots <"$RESET")" = "$("$KDMESG" -K "$RESET" --list-boots)" ]
+        run --separate-stderr "$KDMESG" -K "$RESET" --list-boots --follow
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: --list-boots lists the boots of the input and ends; it cannot be combined with --follow" ]
+}
+
+@test "--list-boots of the live log: one boot, the running boot's id" {
+        [ -r /dev/kmsg ] || skip "/dev/kmsg cannot be read"
+        run --separate-stderr "$KDMESG" --list-boots
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 2 ]
+        [ "$(awk 'NR == 2 { print $1, $2, $3 }' <<<"$output")" = "1 0 $(tr -d - </proc/sys/kernel/random/boot_id)" ]
+}
+
 @test "a boot that ended within seconds: seq 0 again with an earlier time stamp starts a boot, no clash" {
         # A VM that crashed 1 ms in, then booted again: its times drop by under a millisecond.
         run --separate-stderr "$KDMESG" -K "$DATA/two-boots-short.kmsg"

@@ -675,7 +675,7 @@ KDMESG_LOST_CAUSE=gap" ]
         grep -qax 'KMSG_DICT=\\x5cx3d=lit' "$BATS_TEST_TMPDIR/x"
         "$KDMESG" -K "$BATS_TEST_TMPDIR/x" --format=kmsg | cmp - "$BATS_TEST_TMPDIR/k.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/x" -J
-        [ "$output" = '{"seq":0,"time":0.001000,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"m","dict":{"K=Y":"v","a\\b":"c","=":"w","\\x3d":"lit","DRIVER":"d=e"}}' ]
+        [ "$output" = '{"seq":0,"time":0.001000,"pri":6,"facility":"kern","level":"info","flags":"-","msg":"m","dict":{"K=Y":"v","a\\b":"c","=":"w","\\x3d":"lit","DRIVER":"d=e"},"realtime":"1970-01-01T00:00:00.001000Z","realtime_usec":1000}' ]
 }
 
 @test "kmsg -> json -> kmsg and kmsg -> export -> kmsg: bytes that are not UTF-8 in dictionary values, caller and fields" {

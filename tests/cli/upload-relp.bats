@@ -43,6 +43,9 @@ template(name="kdmesg" type="list") {
 ruleset(name="kdmesg") {
         action(type="mmpstrucdata" sd_name.lowercase="off")
         action(type="omfile" file="$GOT" template="kdmesg")
+        # An alert on the problem kdmesg names in the structured data.
+        if \$!rfc5424-sd!kdmesg-problem@32473!kind == "oops" then
+                action(type="omfile" file="$R/oops" template="kdmesg")
 }
 EOF
 }
@@ -204,6 +207,22 @@ dump_arrives() {
         grep -q $'^30\t2023-11-14T22:13:23.000000Z\thost1\tsystemd\t1\tkmsg\t' "$GOT"
         # The gap of seq 22-23 as a message of its own.
         grep -q $'^4\t2023-11-14T22:13:24.000000Z\thost1\tkdmesg\t-\tkmsg-lost\t{ "kdmesg-lost@32473": { "count": "2", "first": "22", "last": "23", "cause": "gap" }' "$GOT"
+}
+
+@test "--upload relp://: an rsyslog filter on the structured data (kdmesg-problem@32473 kind) finds the oops" {
+        start_rsyslog
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --boot-time @1700000000 --hostname host1 --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        kill_rsyslog
+        # The oops's four records, and only they, went through the filter, each with its kind and subject.
+        [ "$(cut -f7 "$R/oops" | jq -r '."kdmesg@32473".seq' | tr '\n' ' ')" = "4 5 6 7 " ]
+        [ "$(cut -f7 "$R/oops" | jq -c '."kdmesg-problem@32473"' | sort | uniq -c | sed 's/^ *//')" = \
+          '1 {"kind":"oops","subject":"BUG: unable to handle kernel paging request","start":"1"}
+3 {"kind":"oops","subject":"BUG: unable to handle kernel paging request"}' ]
+        # The warning's records carry their kind too; the others none.
+        [ "$(cut -f7 "$GOT" | jq -r 'select(."kdmesg-problem@32473".kind == "warning") | ."kdmesg@32473".seq' | tr '\n' ' ')" = "2 3 " ]
+        [ "$(cut -f7 "$GOT" | jq -r 'select(."kdmesg-problem@32473" == null) | ."kdmesg@32473".seq' | tr '\n' ' ')" = "0 1 8 9 10 " ]
 }
 
 @test "--upload relp:// the emulated ring: quotes, backslashes, brackets and bytes that are not UTF-8 reach rsyslog's parser intact" {

@@ -77,6 +77,24 @@ while i < len(d):
 ' "$1"
 }
 
+@test "--upload: the records of an oops carry KDMESG_PROBLEM: journalctl -D KDMESG_PROBLEM=oops finds them on the collector" {
+        start_remote
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --boot-time @1700000000 --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        kill_remote
+        run journalctl -D "$J" KDMESG_PROBLEM=oops -o json --no-pager
+        [ "$status" -eq 0 ]
+        # The oops: its four records, each with its kind and subject; the first says it starts there.
+        [ "$(jq -r '.SEQNUM' <<<"$output" | tr '\n' ' ')" = "4 5 6 7 " ]
+        [ "$(jq -r '.KDMESG_PROBLEM_SUBJECT' <<<"$output" | sort -u)" = "BUG: unable to handle kernel paging request" ]
+        [ "$(jq -r 'select(.KDMESG_PROBLEM_START == "1") | .SEQNUM' <<<"$output")" = 4 ]
+        # The warning is a problem of its own kind; the records of no problem carry none.
+        [ "$(journalctl -D "$J" KDMESG_PROBLEM=warning -o json --no-pager | wc -l)" -eq 2 ]
+        [ "$(journalctl -D "$J" KDMESG_PROBLEM_START=1 -o json --no-pager | wc -l)" -eq 2 ]
+        [ "$(journalctl -D "$J" -o json --no-pager | jq -r 'select(.KDMESG_PROBLEM == null and .SEQNUM) | .SEQNUM' | wc -l)" -gt 0 ]
+}
+
 @test "--upload a dump: the collector gives back every record with every field, and the loss entries" {
         local opts=(-K "$DATA/journal.kmsg" --boot-time @1700000000 --boot-id aba7d49a3f9a484a8905db37a872b9f5
                     --machine-id 3d1219c7c4c5404aaa1f6d2a48adfda4 --hostname host1)

@@ -132,6 +132,18 @@ TEST(loss_and_boot_entries_are_messages_with_counts_and_ranges) {
                       "<5>1 - - kdmesg - kmsg-boot [kdmesg-boot@32473 number=\"2\" first=\"0\"] -- boot 2 --");
 }
 
+TEST(a_record_of_a_problem_carries_its_kind_subject_and_start_in_kdmesg_problem) {
+        CHECK_MESSAGE("PRIORITY=1\nSYSLOG_FACILITY=0\nSYSLOG_IDENTIFIER=kernel\nMESSAGE=BUG: unable to handle page fault\n"
+                      "SEQNUM=4\nKDMESG_PROBLEM=oops\nKDMESG_PROBLEM_SUBJECT=BUG: \"x\" ]\\ y\nKDMESG_PROBLEM_START=1\n\n",
+                      "<1>1 - - kernel - kmsg [kdmesg@32473 seq=\"4\"]"
+                      "[kdmesg-problem@32473 kind=\"oops\" subject=\"BUG: \\\"x\\\" \\]\\\\ y\" start=\"1\"] "
+                      "BUG: unable to handle page fault");
+        /* A later record of it: no start; a record of no problem: no element. */
+        CHECK_MESSAGE("PRIORITY=4\nMESSAGE=RIP: f\nKDMESG_PROBLEM=oops\n\n",
+                      "<4>1 - - - - kmsg [kdmesg-problem@32473 kind=\"oops\"] RIP: f");
+        CHECK_MESSAGE("PRIORITY=6\nMESSAGE=ok\n\n", "<6>1 - - - - kmsg - ok");
+}
+
 TEST(what_is_not_one_entry_of_the_export_form_is_ebadmsg_and_the_buffer_keeps_what_it_had) {
         char *buf = strdup("kept"), *m;
         size_t cap = 5, n = 4;

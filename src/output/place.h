@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef KDMESG_PLACE_H
+#define KDMESG_PLACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libkmsg.h"
+#include "output/sink.h"
+
+/*
+ * Where a record is placed for a reader of another machine: the boot it
+ * comes from and its wall-clock time, where they are known.  Each has its
+ * sources, the record's own first:
+ *
+ * - the wall clock: the time the input carried for the record (the time a
+ *   "dmesg -T" paste printed, read in the local zone as kdmesg reads it
+ *   everywhere: record_printed_wall(); export's and kdmesg JSON's
+ *   __REALTIME_TIMESTAMP, realtime_usec), else the boot
+ *   time of the output settings + the time slept before it + its stamp,
+ *   when that boot time is the record's boot's;
+ * - the boot id: the record's own (export's _BOOT_ID, JSON's boot_id),
+ *   else the settings' (the live log's, a dump of the running boot's),
+ *   on the same condition.
+ */
+struct place {
+        bool have_wall;
+        int64_t wall_usec;   /* µs since the epoch, 0 to PLACE_WALL_MAX */
+        const char *boot_id; /* as the input or the settings give it; NULL: not known */
+};
+
+/* The first µs of the year 10000: later wall-clock times (a hostile dump's) are not known. */
+#define PLACE_WALL_MAX INT64_C(253402300800000000)
+
+/*
+ * r's place.  The settings' boot is r's unless r names another boot than
+ * the settings' id.  (The settings hold the running boot's time and id
+ * only for the live log and for a dump of that boot alone: options_setup_time()
+ * asks for --boot-time where an earlier boot comes first in the dump.)
+ */
+void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret);
+
+/*
+ * The wall-clock time usec (0 to PLACE_WALL_MAX) in ISO 8601, UTC, with
+ * microseconds: "2026-12-07T01:25:24.123456Z" (PLACE_ISO_LEN bytes, no NUL).
+ * cache_second/cache_text keep the date and time of the last second
+ * formatted (cache_second -1: none yet).
+ */
+#define PLACE_ISO_LEN 27
+void place_iso(int64_t usec, int64_t *cache_second, char cache_text[20], char *out);
+
+#endif
