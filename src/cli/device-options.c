@@ -9,24 +9,17 @@
 #include "base/i18n.h"
 
 const char *devctx_help(void) {
-        return _("     --device <dev>          only messages of this device (repeatable): a node\n"
-                 "                               (/dev/sda), a block or interface name (sda,\n"
-                 "                               eth0), a sysfs path, or a DEVICE value (b8:0,\n"
-                 "                               n2, +usb:2-1.4)\n"
-                 "     --subsystem <name>      only messages of this subsystem (repeatable)\n"
-                 "     --match <key>=<glob>    only messages whose dictionary KEY matches GLOB\n"
-                 "                               (repeatable; one key ORs, different keys AND)\n"
+        return _("     --device <dev>          only this device (sda, eth0, /dev/sda, b8:0, ...)\n"
+                 "     --subsystem <name>      only messages of this subsystem\n"
+                 "     --match <key>=<glob>    only records whose dictionary KEY matches GLOB\n"
                  "     --with-children         --device also selects the devices below it\n"
-                 "                               (partitions, USB interfaces)\n"
-                 "     --device-text           --device also selects messages without a\n"
-                 "                               dictionary that name the device, as <name?>\n");
+                 "     --device-text           --device also selects records that name it\n");
 }
 
 const char *devctx_help_devices(void) {
         return _("     --show-device           show the device name before each message: <name>\n"
                  "     --resolve               name devices of a dump (-K) from this /sys\n"
-                 "     --sysroot <dir>         use the sysfs saved in <dir>/sys for names and\n"
-                 "                               --device\n");
+                 "     --sysroot <dir>         use the sysfs saved in <dir>/sys for names\n");
 }
 
 int devctx_option(struct devctx *d, int opt, const char *arg) {

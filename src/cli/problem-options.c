@@ -12,10 +12,8 @@
 
 const char *problem_options_help(void) {
         return _("     --problem <kind>        only the records of problems of this kind\n"
-                 "                               (repeatable)\n"
                  "     --fail-on-problem       exit with status 4 when a problem was found\n"
-                 "     --problem-rules <file>  use only the rules of this file, not the built-in\n"
-                 "                               ones and those of problems.d\n"
+                 "     --problem-rules <file>  only the rules of this file\n"
                  "     --list-problem-rules    list the rules, each with its file and line\n");
 }
 

@@ -75,17 +75,12 @@ void __attribute__((noreturn)) usage(void) {
               o);
 
         fputs(_("\nInput:\n"), o);
-        fputs(_(" -K, --kmsg-file <file>      read a dump: kmsg, export, syslog or JSON form\n"
-                "                               (repeatable; '-' is standard input)\n"),
-              o);
-        fputs(_(" -F, --file <file>           read a syslog-form dump, '<6>[ 1.0] text' lines\n"
-                "                               (repeatable; they carry no sequence numbers)\n"),
-              o);
+        fputs(_(" -K, --kmsg-file <file>      read a dump: kmsg, export, syslog, JSON; - stdin\n"), o);
+        fputs(_(" -F, --file <file>           read a syslog-form dump ('<6>[ 1.0] text' lines)\n"), o);
         names_line(o, _("     --input-format <fmt>    force the format of -K input:"), input_form_at, false,
                    _("(default: detect)"));
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
-        fputs(_("     --pstore[=<n>]          read the log a crash left in pstore (the newest\n"
-                "                               dump, or the n-th of --pstore --list)\n"
+        fputs(_("     --pstore[=<n>]          read what a crash left in pstore (n: see --list)\n"
                 "     --list                  with --pstore: list the dumps, newest first\n"),
               o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
@@ -105,71 +100,48 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --seq <from-to>         only records with these sequence numbers\n"), o);
 
         fputs(devctx_help(), o);
-        fputs(_("\nDevices:\n"), o);
-        fputs(_(sink_report(REPORT_DEVICES)->help), o);
         fputs(devctx_help_devices(), o);
-        fputs(_("\nProblems:\n"), o);
-        fputs(_(sink_report(REPORT_PROBLEMS)->help), o);
         fputs(problem_options_help(), o);
+
+        fputs(_("\nReports, instead of the messages:\n"), o);
+        fputs(_(sink_report(REPORT_DEVICES)->help), o);
+        fputs(_(sink_report(REPORT_PROBLEMS)->help), o);
         fputs(_(sink_report(REPORT_TIMELINE)->help), o);
+        fputs(_(sink_report(REPORT_LOST)->help), o);
 
         fputs(_("\nOutput formats:\n"), o);
         names_line(o, _("     --format <format>       output format:"), format_at, true, NULL);
-        fputs(_(" -J, --json[=dmesg]          JSON Lines (--format=json); with 'dmesg' the\n"
-                "                               util-linux dmesg --json document\n"),
-              o);
+        fputs(_(" -J, --json[=dmesg]          JSON Lines; 'dmesg': util-linux's --json document\n"), o);
         fputs(_(" -r, --raw                   syslog form <PRI>[time] message (--format=syslog)\n"), o);
-        fputs(_(" -o, --output <list>         table columns ('+list' adds to the default ones);\n"
-                "                               implies --format=table\n"),
-              o);
+        fputs(_(" -o, --output <list>         table columns ('+list' adds); implies a table\n"), o);
         fputs(_("     --list-columns          list the columns and their JSON types\n"), o);
         fputs(_("     --noheadings            table without a heading line\n"), o);
-        fputs(_("     --wrap                  on a terminal, wrap the table's message and the\n"
-                "                               reports' free text instead of cutting them\n"),
-              o);
+        fputs(_("     --wrap                  on a terminal, wrap long text, not cut it\n"), o);
         fputs(_("     --boot-id <id>          export: the _BOOT_ID of the records (a dump's)\n"), o);
         fputs(_("     --hostname <name>       export: the _HOSTNAME of the records\n"), o);
         fputs(_("     --machine-id <id>       export: the _MACHINE_ID of the records\n"), o);
 
-        fputs(_("\nTime stamps and decoration:\n"), o);
         fputs(_(" -t, --notime                no time stamps\n"), o);
         fputs(_(" -T, --ctime                 wall-clock time stamps\n"), o);
         fputs(_(" -d, --show-delta            add the time since the previous message shown\n"), o);
         fputs(_(" -e, --reltime               the minute on the wall clock, then offsets\n"), o);
         fputs(_(" -H, --human                 the view for people: relative times, a pager\n"), o);
-        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"
-                "                               (repeatable: one stamp for each)\n"),
-              o);
-        fputs(_("     --boot-time <time>      when the machine a dump comes from booted (this:\n"
-                "                               this machine's running boot)\n"),
-              o);
+        fputs(_("     --time-format <format>  delta, reltime, ctime, notime, iso or raw\n"), o);
+        fputs(_("     --boot-time <time>      when a dump's machine booted (this: this boot's)\n"), o);
         fputs(_(" -x, --decode                facility and level names before messages\n"), o);
         fputs(_(" -p, --force-prefix          repeat the prefix on every line of a message\n"), o);
         fputs(_("     --noescape              print message bytes unchanged\n"), o);
         fputs(_(" -L, --color[=<when>]        colors: auto (the default), always or never\n"), o);
         fputs(_(" -P, --nopager               never send the output through a pager\n"), o);
 
-        fputs(_("\nFollowing and lost messages:\n"), o);
-        fputs(_(" -w, --follow                wait for new messages (with -K: follow the file\n"
-                "                               as it grows, like tail -F)\n"),
-              o);
+        fputs(_("\nFollowing and shipping:\n"), o);
+        fputs(_(" -w, --follow                wait for new messages (-K: follow the file)\n"), o);
         fputs(_(" -W, --follow-new            wait and print only new messages\n"), o);
-        fputs(_("     --cursor-file <file>    continue after the last message a previous run\n"
-                "                               wrote, and remember the last one written\n"),
-              o);
+        fputs(_("     --cursor-file <file>    resume after the last record a previous run wrote\n"), o);
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
-        fputs(_(sink_report(REPORT_LOST)->help), o);
-
-        fputs(_("\nShipping to a collector:\n"), o);
-        fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"
-                "                               (http:// or https://host:port), or RFC 5424\n"
-                "                               over RELP to rsyslog's imrelp (relp://host:port,\n"
-                "                               relp+tls://host:port over TLS); no stdout\n"),
-              o);
-        fputs(_("     --trust <file|all>      CA certificate that signs the server's (https,\n"
-                "                               relp+tls: not all)\n"),
-              o);
+        fputs(_("     --upload <url>          ship to a collector: http(s)://, relp(+tls)://\n"), o);
+        fputs(_("     --trust <file|all>      CA certificate(s) of the server (https, relp+tls)\n"), o);
         fputs(_("     --key <file>            client key in PEM (https, relp+tls)\n"), o);
         fputs(_("     --cert <file>           client certificate in PEM (https, relp+tls)\n"), o);
 
@@ -178,34 +150,17 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -c, --read-clear            print the log, then empty the buffer\n"), o);
         fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
         fputs(_(" -E, --console-on            print messages on the console again\n"), o);
-        fputs(_(" -n, --console-level <level> the least severe level the console shows, by\n"
-                "                               name, or 1 (emerg only) to 8 (all)\n"),
-              o);
+        fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
 
         fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
-        columns_print_help(o);
-
-        fputs(_("\nLevels, most severe first: emerg alert crit err warn notice info debug,\n"
-                "or 0 to 7.  LEVEL+ adds every more severe level, +LEVEL every less severe.\n"),
+        /* The columns, levels, facilities and times are in --list-columns, the errors and the page. */
+        fputs(_("\nExit status: 0 success, 1 failure (bad usage, unreadable input or output,\n"
+                "undelivered upload), 3 lost messages with --fail-on-loss, 4 a problem with\n"
+                "--fail-on-problem.\n"),
               o);
-        fputs(_("\nFacilities: kern user mail daemon auth syslog lpr news uucp cron authpriv\n"
-                "ftp local0 to local7, or 0 to 255.\n"),
-              o);
-        fputs(_("\nTimes: 'YYYY-MM-DD [HH:MM[:SS]]', 'HH:MM', '@EPOCH', 'now', 'today',\n"
-                "'yesterday', '-10min', '+1h'; for --since and --until a plain number is\n"
-                "seconds since boot.\n"),
-              o);
-        fputs(_("\nExit status:\n"
-                " 0  success\n"
-                " 1  bad usage, or the input could not be read in full (unreadable source,\n"
-                "    malformed or skipped records), or the output or the cursor file could\n"
-                "    not be written, or --upload could not deliver everything\n"
-                " 3  messages were lost and --fail-on-loss was given\n"),
-              o);
-        fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
         /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's. */
-        fprintf(o, _("\nFor more details see %s(1).\n"), "kdmesg");
+        fprintf(o, _("\nColumns: --list-columns.  For more details see %s(1).\n"), "kdmesg");
         exit(EXIT_SUCCESS);
 }

@@ -30,8 +30,7 @@ static const struct sink_info sinks[] = {
         [REPORT_LOST] = {
                 "lost", SINK_REPORT, &sink_lost_ops, SINK_LOSSES | SINK_JSON_LINES,
                 .option = "--lost",
-                .help = N_("     --lost                  report the lost messages instead of the records\n"
-                           "                               (a table, or JSON with --json)\n"),
+                .help = N_("     --lost                  the lost messages: where, how many, why\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
                 .excludes = R(DEVICES) | SINK_X_FOLLOW,
                 .conflict = N_("--lost prints a table, or JSON with --json; not with %s"),
@@ -42,7 +41,7 @@ static const struct sink_info sinks[] = {
         [REPORT_DEVICES] = {
                 "devices", SINK_REPORT, &sink_devices_ops, SINK_MARKS_INFERRED | SINK_JSON_LINES,
                 .option = "--devices",
-                .help = N_("     --devices               report: one line per device that logged messages\n"),
+                .help = N_("     --devices               one line per device that logged messages\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
                 /* Its table is made at the end of the input, which following never reaches. */
                 .excludes = SINK_X_FOLLOW,
@@ -55,9 +54,7 @@ static const struct sink_info sinks[] = {
                 .has_arg = optional_argument,
                 .set_arg = timeline_set_chars,
                 .bad_arg = N_("unknown --timeline characters '%s' (expected auto, utf8 or ascii)"),
-                .help = N_("     --timeline[=<chars>]    report: message counts over time, one row per\n"
-                           "                               level group (per problem kind with --problems);\n"
-                           "                               chars: auto, utf8 or ascii\n"),
+                .help = N_("     --timeline[=<chars>]    message counts over time (chars: utf8, ascii)\n"),
                 .formats = F(SHORT) | F(JSON),
                 .excludes = R(LOST) | R(DEVICES) | SINK_X_FOLLOW,
                 .conflict = N_("--timeline and %s cannot be used together"),
@@ -68,8 +65,7 @@ static const struct sink_info sinks[] = {
         [REPORT_PROBLEMS] = {
                 "problems", SINK_REPORT, &sink_problems_ops, SINK_CLASSIFIES,
                 .option = "--problems",
-                .help = N_("     --problems              report: known problems (oops, oom-kill, io-error,\n"
-                           "                               ...) grouped by kind and subject, worst first\n"),
+                .help = N_("     --problems              known problems (oops, oom-kill...) by kind\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
                 .excludes = R(LOST) | R(DEVICES),
                 .conflict = N_("--problems and %s cannot be used together"),

@@ -93,8 +93,6 @@ void columns_free(struct columns *c);
 const char *column_heading(const struct column *c);
 
 const char *column_json_to_name(enum column_json t);
-/* The "Available output columns:" section of --help. */
-void columns_print_help(FILE *o);
 /* --list-columns: one line per column: name, JSON type, description. */
 void columns_print_list(FILE *o);
 

@@ -22,9 +22,10 @@ setup() {
         [[ "$output" == *"Weitere Informationen finden Sie in kdmesg(1)."* ]]
 }
 
-@test "LANGUAGE=de: the German help fits in 80 columns" {
-        run long_lines < <(LANGUAGE=de "$KDMESG" --help)
+@test "LANGUAGE=de: the German help fits in 80 columns and 100 lines" {
+        run long_lines 79 < <(LANGUAGE=de "$KDMESG" --help)
         [ -z "$output" ]
+        [ "$(LANGUAGE=de "$KDMESG" --help | wc -l)" -le 100 ]
 }
 
 @test "LANGUAGE=de: errors are German too" {
