@@ -84,9 +84,8 @@ void __attribute__((noreturn)) usage(void) {
                 "     --list                  with --pstore: list the dumps, newest first\n"),
               o);
         fputs(_(" -s, --buffer-size <size>    bytes to read with -S (no effect on /dev/kmsg)\n"), o);
-        fputs(_("     --boot <n>              only this boot of the input: 1 the first, 0 the\n"
-                "                               last, -1 the one before it\n"
-                "     --list-boots            list the boots of the input: times, records\n"),
+        fputs(_("     --boot <n>              only boot n: 1 the first, 0 the last, -1 before\n"
+                "     --list-boots            list the boots of the input\n"),
               o);
 
         fputs(_("\nFilters:\n"), o);
