@@ -200,8 +200,15 @@ enum options_result options_setup_export(struct options *o, bool live) {
                                     max);
         if (max)
                 o->out.journal_fields_max = (unsigned)v;
-        /* __REALTIME_TIMESTAMP needs the boot time options_setup_time() found. */
-        if (!o->out.time.have_boot)
+        /*
+         * __REALTIME_TIMESTAMP needs the boot time options_setup_time() found;
+         * a dump whose records carry their wall clock (a dmesg -T paste,
+         * export and JSON input) does not: said at its first record that
+         * needs it (run.c).
+         */
+        if (!o->out.time.have_boot && (o->in.n_sources > 0 || o->in.pstore) && !o->boot_missing)
+                o->boot_missing = o->upload ? "--upload" : "--format=export";
+        else if (!o->out.time.have_boot && !o->boot_missing)
                 return options_fail(o, OPTIONS_FAILED,
                                     _("%s needs the boot time of the machine the dump comes from, e.g. "
                                       "--boot-time '2024-05-01 08:00'"),

@@ -310,6 +310,9 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                           export_clamp_time(timefmt_wall(&set->time, kmsg_record_get_timestamp(r)), true, &ent->rt_clamped));
         else if ((v = carried_time(r, "__REALTIME_TIMESTAMP", &ent->rt_clamped)) > 0)
                 export_field_u64(ent, "__REALTIME_TIMESTAMP", (uint64_t)v);
+        else if (!kmsg_record_has_timestamp(r) && record_printed_wall(r, &v))
+                /* A "dmesg -T" paste's printed time, read in the local zone (time/timefmt.h). */
+                export_field_u64(ent, "__REALTIME_TIMESTAMP", export_clamp_time(v, true, &ent->rt_clamped));
         if ((v = carried_time(r, "__MONOTONIC_TIMESTAMP", &ent->mono_clamped)) >= 0)
                 export_field_u64(ent, "__MONOTONIC_TIMESTAMP", (uint64_t)v);
         else if (kmsg_record_has_timestamp(r))

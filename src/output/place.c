@@ -10,25 +10,6 @@
 #include "output/place.h"
 #include "text/writer.h"
 
-/* A time the input carried: "__REALTIME_TIMESTAMP" of export input, "realtime_usec" of JSON input. */
-static bool carried_wall(const struct kmsg_record *r, int64_t *ret) {
-        size_t len = 0, i;
-        /* Only export and JSON input carry journal fields: the others are not searched. */
-        const char *v = kmsg_record_get_journal_count(r) ? kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)
-                                                         : NULL;
-        int64_t w = 0;
-
-        if (!v || len == 0 || len > 18)
-                return false;
-        for (i = 0; i < len; i++) {
-                if (v[i] < '0' || v[i] > '9')
-                        return false;
-                w = w * 10 + (v[i] - '0');
-        }
-        *ret = w;
-        return true;
-}
-
 void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret) {
         const char *own = kmsg_record_get_boot_id(r);
         /* A record of another boot than the settings' gets neither their time nor their id. */
@@ -38,7 +19,7 @@ void place_of(const struct output_settings *set, const struct kmsg_record *r, st
         /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
         ret->have_wall = kmsg_record_has_timestamp(r) ? false : record_printed_wall(r, &ret->wall_usec);
         if (!ret->have_wall)
-                ret->have_wall = carried_wall(r, &ret->wall_usec);
+                ret->have_wall = record_carried_wall(r, &ret->wall_usec);
         if (!ret->have_wall && settings && set->time.have_boot && kmsg_record_has_timestamp(r)) {
                 ret->wall_usec = timefmt_wall(&set->time, kmsg_record_get_timestamp(r));
                 ret->have_wall = true;

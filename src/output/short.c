@@ -247,12 +247,8 @@ static void write_prefix(struct short_sink *ss, const struct kmsg_record *r, int
                 } else
                         dlen = decode_prefix(ss->prefix, (uint32_t)pri);
         }
-        if (kmsg_record_has_timestamp(r)) {
-                ss->time.wall_stamp = false;
-                tlen = timefmt_prefix(&ss->time, kmsg_record_get_timestamp(r), ss->prefix + dlen, PREFIX_TIME_MAX,
-                                      &brk);
-        } else if (timefmt_record(&ss->time, r, &usec))
-                /* A "dmesg -T" paste's record: its wall clock, as printed (-T and the others from it). */
+        /* Its time stamp, or the wall clock a "dmesg -T" paste printed or the input carried (timefmt.h). */
+        if (timefmt_record(&ss->time, r, &usec))
                 tlen = timefmt_prefix(&ss->time, usec, ss->prefix + dlen, PREFIX_TIME_MAX, &brk);
         clen = caller_prefix(r, set->caller_width, ss->prefix + dlen + tlen);
         ss->prefix_len = dlen + tlen + clen;

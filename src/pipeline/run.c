@@ -18,6 +18,7 @@
 #include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "time/suspend.h"
+#include "time/timefmt.h"
 #include "pipeline/upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
@@ -51,8 +52,12 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
         /* --problems gives no verdict on what it could not read. */
         if (run->problems)
                 run->problems->tally.unread++;
-        /* Before a first record, held: a file that is none of the kernel log is one line (notklog.h). */
-        if (notklog_hold(&run->notklog, rd, &verdict)) {
+        /*
+         * Before a first record, held: a file that is none of the kernel log
+         * is one line (notklog.h).  Not following: a followed source's
+         * records may be yet to come, and each error is said as it comes.
+         */
+        if (!run->following && notklog_hold(&run->notklog, rd, &verdict)) {
                 run->notklog_stop = verdict;
                 return;
         }
@@ -278,7 +283,7 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
                 warnx_(_("%s:%llu: seq %llu again, with another message than before: both are kept"),
                        kmsg_reader_get_name(rd), (unsigned long long)kmsg_reader_get_position(rd),
                        (unsigned long long)kmsg_record_get_seqnum(r));
-        if (run->boot_missing && kmsg_record_has_timestamp(r)) {
+        if (run->boot_missing && kmsg_record_has_timestamp(r) && !record_carried_wall(r, &(int64_t){ 0 })) {
                 /* Seconds since an unknown boot: no wall clock to show or compare. */
                 warnx_(_("%s:%llu: %s needs the boot time of the machine the dump comes from, e.g. "
                          "--boot-time '2024-05-01 08:00'"),

@@ -420,17 +420,37 @@ bool record_printed_wall(const struct kmsg_record *r, int64_t *ret_usec) {
         return true;
 }
 
+bool record_carried_wall(const struct kmsg_record *r, int64_t *ret_usec) {
+        size_t len = 0, i;
+        /* Only export and JSON input carry journal fields: the others are not searched. */
+        const char *v = kmsg_record_get_journal_count(r) ? kmsg_record_get_journal_value(r, "__REALTIME_TIMESTAMP", &len)
+                                                         : NULL;
+        int64_t w = 0;
+
+        if (!v || len == 0 || len > 18)
+                return false;
+        for (i = 0; i < len; i++) {
+                if (v[i] < '0' || v[i] > '9')
+                        return false;
+                w = w * 10 + (v[i] - '0');
+        }
+        *ret_usec = w;
+        return true;
+}
+
 bool timefmt_record(struct timefmt *t, const struct kmsg_record *r, uint64_t *ret_usec) {
+        bool mono = kmsg_record_has_timestamp(r);
         int64_t w;
 
-        if (kmsg_record_has_timestamp(r)) {
+        /* Seconds since boot where they are shown, or where the boot time makes them the wall clock. */
+        if (mono && (t->have_boot || !timefmt_needs_wall(t) || !record_carried_wall(r, &w))) {
                 t->wall_stamp = false;
                 *ret_usec = kmsg_record_get_timestamp(r);
                 return true;
         }
-        if (!record_printed_wall(r, &w))
+        if (!mono && !record_printed_wall(r, &w) && !record_carried_wall(r, &w))
                 return false;
         t->wall_stamp = true;
-        *ret_usec = (uint64_t)w;
+        *ret_usec = w < 0 ? 0 : (uint64_t)w;
         return true;
 }

@@ -82,9 +82,16 @@ struct kmsg_record;
  */
 bool record_printed_wall(const struct kmsg_record *r, int64_t *ret_usec);
 /*
+ * The wall-clock time the input carried for r, µs since the epoch: export's
+ * __REALTIME_TIMESTAMP, kdmesg JSON's realtime_usec.  false when it carried
+ * none (only export and JSON input carry them).
+ */
+bool record_carried_wall(const struct kmsg_record *r, int64_t *ret_usec);
+/*
  * The stamp the views format for r, with t set up for it: its monotonic
- * time stamp, or a paste's printed wall clock (t->wall_stamp).  false when
- * r carries neither (t is left alone then).
+ * time stamp, or a paste's printed wall clock, or (r without a time stamp,
+ * or a wall-clock format without the boot time) the wall clock the input
+ * carried (t->wall_stamp).  false when r has none (t is left alone then).
  */
 bool timefmt_record(struct timefmt *t, const struct kmsg_record *r, uint64_t *ret_usec);
 

@@ -371,7 +371,8 @@ PY
         # What it keeps: /dev/kmsg bound into its own /dev and let through, no ProtectKernelLogs=.
         grep -qx 'BindReadOnlyPaths=/dev/kmsg' "$unit"
         grep -qx 'DeviceAllow=/dev/kmsg r' "$unit"
-        ! grep -q '^ProtectKernelLogs=' "$unit"
+        run grep -c '^ProtectKernelLogs=' "$unit"
+        [ "$output" = 0 ]
         # Every system call of a following upload (the real device, retries to a closed port, SIGTERM)
         # is one that SystemCallFilter=@system-service ~@privileged ~@resources allows.
         [ -r /dev/kmsg ] || skip "/dev/kmsg is not readable here"
