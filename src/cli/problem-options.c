@@ -70,7 +70,7 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
 }
 
 bool problem_options_active(const struct problem_options *po) {
-        return po->report || po->sel.kinds || po->fail;
+        return po->report || po->sel.kinds || po->fail || po->counted;
 }
 
 static int load_rules(struct problem_options *po) {

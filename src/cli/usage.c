@@ -156,6 +156,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
         fputs(_(sink_report(REPORT_LOST)->help), o);
+        fputs(metrics_options_help(), o);
 
         fputs(_("\nShipping to a collector:\n"), o);
         fputs(_("     --upload <url>          send the export stream to systemd-journal-remote\n"

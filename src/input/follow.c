@@ -24,6 +24,7 @@
 
 #include "base/i18n.h"
 #include "text/writer.h"
+#include "pipeline/metrics-run.h"
 #include "pipeline/run.h"
 #include "pipeline/upload.h"
 
@@ -73,7 +74,12 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 }
         }
         while (!run_quit) {
-                if (poll(p, 4, -1) >= 0) {
+                /* --metrics: written when due, also while nothing comes. */
+                int n = poll(p, 4, run_metrics_idle(run));
+
+                if (n == 0)
+                        continue;
+                if (n > 0) {
                         /* The upload failed for good while we slept (reported): stop reading. */
                         if (run->upload && upload_failed(run->upload)) {
                                 run->status = EXIT_BAD_INPUT;

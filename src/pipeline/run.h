@@ -52,6 +52,7 @@ struct run {
         uint64_t boots;        /* boots seen in the input: 1 from its first record with a number */
         struct cursor *cursor; /* --cursor-file, or NULL */
         struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
+        struct metrics *metrics; /* --metrics: what is counted (output/metrics.h), or NULL */
         const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
         uint64_t read;         /* records read (no duplicates), in the time window or not */
