@@ -1,0 +1,326 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --metrics FILE against the real components from Debian: promtool checks
+# every file kdmesg writes, prometheus-node-exporter serves them from its
+# textfile directory, a prometheus on 127.0.0.1 scrapes it and answers
+# queries and alerts (the rules of kdmesg(1)); the emulated ring overruns.
+bats_require_minimum_version 1.5.0
+load helpers
+load emu
+
+NODE_EXPORTER=/usr/bin/prometheus-node-exporter
+PROMETHEUS=/usr/bin/prometheus
+
+setup() {
+        # tools/install-deps installs them (Debian's prometheus, prometheus-node-exporter): missing fails.
+        command -v promtool curl >/dev/null
+        [ -x "$NODE_EXPORTER" ]
+        [ -x "$PROMETHEUS" ]
+        T="$BATS_TEST_TMPDIR"
+        TF="$T/textfile"
+        mkdir -p "$TF"
+        M="$TF/kdmesg.prom"
+        SERVERS=()
+}
+
+# The servers this test started, then kdmesg: stopped and waited for.
+teardown() {
+        local p j
+        for p in "${SERVERS[@]}"; do
+                kill -TERM "$p" 2>/dev/null || true
+                wait "$p" 2>/dev/null || true
+        done
+        for j in $(jobs -p); do
+                kill -KILL "$j" 2>/dev/null || true
+        done
+}
+
+free_port() {
+        python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# until_true SECONDS COMMAND...: run COMMAND every 0.1 s until it succeeds.
+until_true() {
+        local i n=$(($1 * 10))
+        shift
+        for ((i = 0; i < n; i++)); do
+                "$@" && return 0
+                sleep 0.1
+        done
+        echo "timed out: $*" >&2
+        return 1
+}
+
+# value NAME{LABELS}: the sample's value in $M.
+value() {
+        awk -v k="$1" '$1 == k { print $2 }' "$M"
+}
+
+has_value() {
+        [ "$(value "$1")" = "$2" ]
+}
+
+# Every file kdmesg writes passes promtool.
+check_metrics() {
+        run promtool check metrics <"$M"
+        echo "$output"
+        [ "$status" -eq 0 ]
+}
+
+start_node_exporter() {
+        NE_PORT=$(free_port)
+        "$NODE_EXPORTER" --web.listen-address="127.0.0.1:$NE_PORT" --collector.disable-defaults \
+                --collector.textfile --collector.textfile.directory="$TF" 2>"$T/node-exporter.log" 3>&- &
+        SERVERS+=($!)
+        until_true 20 curl -sf -o /dev/null "http://127.0.0.1:$NE_PORT/metrics"
+}
+
+# rules: the alerting rules of kdmesg(1), as a file.
+rules() {
+        # The first literal block after the heading.
+        awk '/^## Alerting rules$/ { on = 1; next } on && /^```$/ { if (++fence == 2) exit; next } on && fence == 1' \
+                "$TESTS/../man/kdmesg.1.scd" >"$T/kdmesg.rules.yml"
+        [ -s "$T/kdmesg.rules.yml" ]
+}
+
+start_prometheus() {
+        P_PORT=$(free_port)
+        rules
+        cat >"$T/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $T/kdmesg.rules.yml
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$NE_PORT']
+EOF
+        "$PROMETHEUS" --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
+                --web.listen-address="127.0.0.1:$P_PORT" 2>"$T/prometheus.log" 3>&- &
+        SERVERS+=($!)
+        until_true 60 curl -sf -o /dev/null "http://127.0.0.1:$P_PORT/-/ready"
+}
+
+# query EXPR: the value of the first sample Prometheus has for EXPR now ("" for none).
+query() {
+        curl -sf "http://127.0.0.1:$P_PORT/api/v1/query" --data-urlencode "query=$1" | jq -r '.data.result[0].value[1] // ""'
+}
+
+query_is() {
+        [ "$(query "$1")" = "$2" ]
+}
+
+# firing NAME: the alert NAME is firing.
+firing() {
+        curl -sf "http://127.0.0.1:$P_PORT/api/v1/alerts" |
+                jq -e --arg n "$1" '.data.alerts | any(.labels.alertname == $n and .state == "firing")' >/dev/null
+}
+
+@test "--metrics on a dump: records by level, problems by kind, the last record; promtool checks it" {
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics "$M"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        check_metrics
+        grep -qx '# TYPE kdmesg_records_total counter' "$M"
+        grep -qx '# HELP kdmesg_lost_records_total .*' "$M"
+        has_value 'kdmesg_records_total{level="alert"}' 1
+        has_value 'kdmesg_records_total{level="warn"}' 3
+        has_value 'kdmesg_records_total{level="info"}' 6
+        # Every record is counted once.
+        [ "$(awk '/^kdmesg_records_total/ { n += $2 } END { print n }' "$M")" -eq \
+                "$("$KDMESG" -K "$DATA/oops.kmsg" --json | wc -l)" ]
+        has_value 'kdmesg_problems_total{kind="oops"}' 1
+        has_value 'kdmesg_problems_total{kind="warning"}' 1
+        has_value 'kdmesg_problems_total{kind="panic"}' 0
+        has_value 'kdmesg_lost_records_total{cause="overrun"}' 0
+        has_value kdmesg_last_record_seq 10
+        # A dump of an unknown boot: no wall clock, no boot id, nothing made up.
+        [ -z "$(grep 'kdmesg_last_record_timestamp_seconds\|kdmesg_boot_info\|kdmesg_upload' "$M")" ]
+        # With its boot time: boot + 2.234570 s.
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --boot-time '2024-05-01 08:00' --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        has_value kdmesg_last_record_timestamp_seconds 1714550402.234570
+        # No temporary file is left beside it.
+        [ "$(ls -A "$TF")" = kdmesg.prom ]
+}
+
+@test "--metrics on a dump with gaps counts the records lost by cause, and the losses" {
+        run --separate-stderr "$KDMESG" -K "$DATA/formats.kmsg" --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        # seq 4 is missing (a gap); seq 0, before the dump's first record, is what it covers: no loss.
+        has_value 'kdmesg_lost_records_total{cause="gap"}' 1
+        has_value 'kdmesg_lost_records_total{cause="rotated"}' 0
+        has_value 'kdmesg_loss_events_total{cause="gap"}' 1
+}
+
+@test "--metrics on the live log: the boot id and the wall clock of the last record" {
+        emu_init 16
+        emu write 5
+        KDMESG_TEST_CLOCKS="1700000100 100 100" run --separate-stderr kdmesg_emu --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        has_value kdmesg_last_record_seq 4
+        has_value 'kdmesg_records_total{level="info"}' 5
+        # The ring's boot id, as the shim hands it out for /proc/sys/kernel/random/boot_id.
+        has_value "kdmesg_boot_info{boot_id=\"$(emu get boot_id | tr -d -)\"}" 1
+        # Booted at 1700000000 (REALTIME - BOOTTIME), the last record 0.005 s later.
+        has_value kdmesg_last_record_timestamp_seconds 1700000000.005000
+}
+
+@test "--follow --metrics: an overrun of 200 records while the reader is stopped is kdmesg_lost_records_total{cause=\"overrun\"} 200" {
+        emu_init 100
+        emu write 10
+        kdmesg_bg --follow --metrics "$M" --metrics-interval 1
+        until_true 20 has_value 'kdmesg_records_total{level="info"}' 10
+        check_metrics
+        has_value 'kdmesg_lost_records_total{cause="overrun"}' 0
+        # The reader at seq 10 while 300 records go into a ring of 100: seq 10-209 are overwritten.
+        kill -STOP "$PID"
+        emu write 300
+        kill -CONT "$PID"
+        until_true 20 has_value 'kdmesg_lost_records_total{cause="overrun"}' 200
+        check_metrics
+        has_value 'kdmesg_loss_events_total{cause="overrun"}' 1
+        has_value 'kdmesg_records_total{level="info"}' 110
+        has_value kdmesg_last_record_seq 309
+        stop_bg
+        [ "$STATUS" -eq 0 ]
+        check_metrics
+        has_value 'kdmesg_lost_records_total{cause="overrun"}' 200
+        [ "$(emu get epipes)" -ge 1 ]
+}
+
+@test "--follow -K FILE --metrics: the file follows what is appended, and the last write is at exit" {
+        local f="$T/log.kmsg"
+        printf '6,0,1000,-;one\n6,1,2000,-;two\n' >"$f"
+        "$KDMESG" --follow -K "$f" --metrics "$M" --metrics-interval 1 >"$T/out" 2>"$T/err" &
+        PID=$!
+        until_true 20 has_value 'kdmesg_records_total{level="info"}' 2
+        check_metrics
+        printf '1,2,3000,-;BUG: kernel NULL pointer dereference, address: 0000000000000000\n6,3,4000,-;three\n' >>"$f"
+        until_true 20 has_value 'kdmesg_problems_total{kind="oops"}' 1
+        check_metrics
+        has_value kdmesg_last_record_seq 3
+        has_value 'kdmesg_records_total{level="alert"}' 1
+        # Not due for an hour: only the write at exit shows what came since.
+        kill -TERM "$PID"
+        wait "$PID"
+        "$KDMESG" --follow -K "$f" --metrics "$M" --metrics-interval 3600 >"$T/out" 2>"$T/err" &
+        PID=$!
+        until_true 20 has_value kdmesg_last_record_seq 3
+        printf '6,4,5000,-;four\n' >>"$f"
+        until_true 20 grep -q 'four' "$T/out"
+        has_value kdmesg_last_record_seq 3
+        kill -TERM "$PID"
+        wait "$PID"
+        check_metrics
+        has_value kdmesg_last_record_seq 4
+        [ ! -s "$T/err" ]
+}
+
+@test "--metrics into a directory that cannot be written: one line, the run goes on" {
+        : >"$T/file"
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics "$T/file/kdmesg.prom"
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: cannot write the metrics file $T/file/kdmesg.prom: Not a directory" ]
+        [ "$output" = "$("$KDMESG" -K "$DATA/oops.kmsg")" ]
+        # Following: said once however many writes fail, and every record still printed.
+        emu_init 100
+        emu write 3
+        kdmesg_bg --follow --metrics "$T/file/kdmesg.prom" --metrics-interval 1
+        wait_lines 3
+        sleep 2.5
+        emu write 2
+        wait_lines 5
+        stop_bg
+        [ "$STATUS" -eq 0 ]
+        [ "$(cat "$ERR")" = "kdmesg: cannot write the metrics file $T/file/kdmesg.prom: Not a directory" ]
+}
+
+@test "--metrics-interval: seconds from 1, with --follow and --metrics only" {
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --follow --metrics "$M" --metrics-interval 0
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: bad number '0' for --metrics-interval (seconds, 1 to 86400)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics "$M" --metrics-interval 5
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --metrics-interval is for --follow: without it the metrics are written once, at the end" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics-interval 5
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: --metrics-interval needs --metrics" ]
+}
+
+@test "the alerting rules of kdmesg(1) pass promtool check rules" {
+        rules
+        run promtool check rules "$T/kdmesg.rules.yml"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"SUCCESS: 2 rules found"* ]]
+}
+
+@test "node_exporter serves the file, and Prometheus scrapes it: the overrun, the oops and their alerts" {
+        emu_init 100
+        emu write 10
+        kdmesg_bg --follow --metrics "$M" --metrics-interval 1
+        until_true 20 has_value 'kdmesg_records_total{level="info"}' 10
+        start_node_exporter
+        run curl -sf "http://127.0.0.1:$NE_PORT/metrics"
+        [ "$status" -eq 0 ]
+        grep -qx 'node_textfile_scrape_error 0' <<<"$output"
+        grep -qx 'kdmesg_records_total{level="info"} 10' <<<"$output"
+        grep -qx 'kdmesg_lost_records_total{cause="overrun"} 0' <<<"$output"
+        start_prometheus
+        # Scraped before anything happens: the alerts see the counters rise.
+        until_true 60 query_is 'kdmesg_records_total{level="info"}' 10
+        kill -STOP "$PID"
+        emu write 300
+        kill -CONT "$PID"
+        emu append 1 "BUG: kernel NULL pointer dereference, address: 0000000000000000"
+        until_true 20 has_value 'kdmesg_problems_total{kind="oops"}' 1
+        run curl -sf "http://127.0.0.1:$NE_PORT/metrics"
+        grep -qx 'node_textfile_scrape_error 0' <<<"$output"
+        grep -qx 'kdmesg_lost_records_total{cause="overrun"} 200' <<<"$output"
+        until_true 30 query_is 'kdmesg_lost_records_total{cause="overrun"}' 200
+        until_true 30 query_is 'kdmesg_problems_total{kind="oops"}' 1
+        query_is 'node_textfile_scrape_error' 0
+        until_true 30 firing KdmesgLostRecords
+        until_true 30 firing KdmesgKernelOops
+        stop_bg
+        [ "$STATUS" -eq 0 ]
+        check_metrics
+}
+
+@test "--upload --metrics: the records acknowledged, the time of the last batch, nothing held; a collector that is not there: failures" {
+        local remote=/lib/systemd/systemd-journal-remote port
+        [ -x "$remote" ]
+        port=$(free_port)
+        mkdir -p "$T/journal"
+        "$remote" --listen-http="127.0.0.1:$port" -o "$T/journal/" 2>"$T/remote.log" 3>&- &
+        SERVERS+=($!)
+        until_true 20 bash -c "exec 4<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+        before=$(date +%s)
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --boot-time '2024-05-01 08:00' \
+                --upload "http://127.0.0.1:$port" --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        has_value kdmesg_upload_acknowledged_records_total 11
+        has_value kdmesg_upload_send_failures_total 0
+        has_value 'kdmesg_upload_queued_bytes{where="memory"}' 0
+        has_value 'kdmesg_lost_records_total{cause="spool-full"}' 0
+        has_value 'kdmesg_lost_records_total{cause="refused"}' 0
+        ack=$(value kdmesg_upload_last_ack_timestamp_seconds)
+        (( ${ack%.*} >= before && ${ack%.*} <= $(date +%s) ))
+        # Nobody listens on the port now: the tries fail, what was read is still held.
+        port=$(free_port)
+        KDMESG_UPLOAD_TIMEOUT_MS=1000 run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" \
+                --boot-time '2024-05-01 08:00' --upload "http://127.0.0.1:$port" --metrics "$M"
+        [ "$status" -eq 1 ]
+        check_metrics
+        has_value kdmesg_upload_acknowledged_records_total 0
+        (( $(value kdmesg_upload_send_failures_total) >= 1 ))
+        (( $(value 'kdmesg_upload_queued_bytes{where="memory"}') > 0 ))
+        [ -z "$(grep kdmesg_upload_last_ack_timestamp_seconds "$M")" ]
+}
