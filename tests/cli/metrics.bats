@@ -326,3 +326,36 @@ firing() {
         (( $(value 'kdmesg_upload_queued_bytes{where="memory"}') > 0 ))
         [ -z "$(grep kdmesg_upload_last_ack_timestamp_seconds "$M")" ]
 }
+
+@test "kdmesg-upload.service writes its metrics where Debian's node_exporter reads textfiles by default" {
+        local unit="$BUILDDIR/data/kdmesg-upload.service" cmd dir remote=/lib/systemd/systemd-journal-remote port
+        [ -f "$unit" ]
+        cmd=$(sed -n 's/^ExecStart=//p' "$unit")
+        [[ "$cmd" == *" --metrics /var/lib/prometheus/node-exporter/kdmesg.prom"* ]]
+        dir=$("$NODE_EXPORTER" --help 2>&1 | sed -n 's/.*--collector.textfile.directory="\([^"]*\)".*/\1/p')
+        [ "$dir" = /var/lib/prometheus/node-exporter ]
+        # The command line as systemd runs it, its directories moved into the test's.
+        port=$(free_port)
+        mkdir -p "$T/journal"
+        "$remote" --listen-http="127.0.0.1:$port" -o "$T/journal/" 2>"$T/remote.log" 3>&- &
+        SERVERS+=($!)
+        until_true 20 bash -c "exec 4<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+        emu_init 64
+        emu write 3
+        cmd=${cmd#* }
+        cmd=${cmd//\/var\/lib\/kdmesg/$T}
+        cmd=${cmd//\/var\/lib\/prometheus\/node-exporter/$TF}
+        cmd=${cmd//'${KDMESG_UPLOAD_URL}'/http://127.0.0.1:$port}
+        cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
+        # shellcheck disable=SC2086 # the words of ExecStart
+        kdmesg_bg $cmd
+        until_true 30 has_value kdmesg_upload_acknowledged_records_total 3
+        check_metrics
+        has_value 'kdmesg_upload_queued_bytes{where="spool"}' 0
+        start_node_exporter
+        run curl -sf "http://127.0.0.1:$NE_PORT/metrics"
+        grep -qx 'node_textfile_scrape_error 0' <<<"$output"
+        grep -qx 'kdmesg_upload_acknowledged_records_total 3' <<<"$output"
+        stop_bg
+        [ "$STATUS" -eq 0 ]
+}

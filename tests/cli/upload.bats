@@ -332,6 +332,7 @@ PY
         start_remote
         cmd=${cmd#* }
         cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
         cmd=${cmd//'${KDMESG_UPLOAD_URL}'/$URL}
         cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
         # shellcheck disable=SC2086 # the words of ExecStart
