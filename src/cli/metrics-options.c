@@ -57,9 +57,9 @@ int metrics_options_setup(struct options *o, struct run *run, struct metrics *m,
         m->upload_on = o->upload != NULL;
         /* The boot: --boot-id's, or this machine's for the live log and a dump of the running boot. */
         if (o->boot_id[0])
-                memcpy(m->boot_id, o->boot_id, sizeof(o->boot_id));
-        else if ((live || o->this_boot) && boot_id_read(o->boot_id) == 0)
-                memcpy(m->boot_id, o->boot_id, sizeof(o->boot_id));
+                memcpy(m->boot_id, o->boot_id, sizeof(m->boot_id));
+        else if ((live || o->this_boot) && boot_id_read(m->boot_id) < 0)
+                m->boot_id[0] = '\0';
         /*
          * The cursor file names the last record of this boot a previous run
          * wrote: the gauge starts there.  The counters start at 0 (kdmesg(1)).

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --follow: wait for new records with poll(2) and no time-out, so that an
- * idle kdmesg makes no system calls at all.  Output is flushed whenever no
+ * idle kdmesg makes no system calls at all (with --metrics: one wake-up
+ * every --metrics-interval, to write the file).  Output is flushed whenever no
  * further record is ready, before every wait: no record sits in a buffer
  * while kdmesg sleeps.  While records keep coming, sink_end_item() flushes
  * what waited FOLLOW_FLUSH_USEC (run.h).

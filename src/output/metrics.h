@@ -49,7 +49,7 @@ struct metrics {
         uint64_t last_seq;
         bool has_wall;
         int64_t last_wall_usec;
-        char boot_id[40]; /* "" when not known */
+        char boot_id[33]; /* 32 hex digits; "" when not known */
         bool upload_on;
         struct metrics_upload up;
         unsigned interval_s;

@@ -171,6 +171,46 @@ firing() {
         has_value kdmesg_last_record_timestamp_seconds 1700000000.005000
 }
 
+@test "--metrics --cursor-file: the counters start at 0 with each run, which counts what the last one did not; the last seq goes on" {
+        local c="$T/cursor"
+        emu_init 100
+        emu write 5
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        [ "$status" -eq 0 ]
+        has_value 'kdmesg_records_total{level="info"}' 5
+        has_value kdmesg_last_record_seq 4
+        # Nothing new: nothing counted, the last seq is the cursor's.
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        has_value 'kdmesg_records_total{level="info"}' 0
+        has_value kdmesg_last_record_seq 4
+        # 3 more: this run counts those only.
+        emu write 3
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        has_value 'kdmesg_records_total{level="info"}' 3
+        has_value kdmesg_last_record_seq 7
+        # 150 more into a ring of 100 while no kdmesg ran: the next run counts the 50 rotated out.
+        emu write 150
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        has_value 'kdmesg_records_total{level="info"}' 100
+        has_value 'kdmesg_lost_records_total{cause="rotated"}' 50
+        has_value kdmesg_last_record_seq 157
+        # After a reboot, the cursor names another boot: no last seq until a record comes.
+        emu reboot
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        check_metrics
+        [ -z "$(grep kdmesg_last_record_seq "$M")" ]
+        # The previous boot's unread tail: a loss of no known size.
+        has_value 'kdmesg_loss_events_total{cause="reboot"}' 1
+        has_value 'kdmesg_lost_records_total{cause="reboot"}' 0
+        emu write 2
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --metrics "$M"
+        check_metrics
+        has_value kdmesg_last_record_seq 1
+        has_value 'kdmesg_records_total{level="info"}' 2
+}
+
 @test "--follow --metrics: an overrun of 200 records while the reader is stopped is kdmesg_lost_records_total{cause=\"overrun\"} 200" {
         emu_init 100
         emu write 10
