@@ -399,3 +399,42 @@ firing() {
         stop_bg
         [ "$STATUS" -eq 0 ]
 }
+
+@test "--upload --metrics with a full spool: failures and bytes held while the collector is away, then the records it dropped as spool-full, exactly" {
+        local remote=/lib/systemd/systemd-journal-remote port c="$T/cursor" counts
+        [ -x "$remote" ]
+        port=$(free_port)
+        emu_init 4096
+        # Nobody listens yet: what is read waits in the spool, 16 KiB at most.
+        KDMESG_UPLOAD_SPOOL_MAX=16384 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$c" \
+                --upload "http://127.0.0.1:$port" -q --metrics "$M" --metrics-interval 1
+        emu wait blocks 1
+        emu write 300 1000
+        until_true 20 grep -q 'retrying$' "$ERR"
+        until_true 20 has_value 'kdmesg_records_total{level="info"}' 300
+        until_true 20 bash -c "(( \$(awk '\$1 == \"kdmesg_upload_send_failures_total\" { print \$2 }' '$M') >= 2 ))"
+        check_metrics
+        has_value kdmesg_upload_acknowledged_records_total 0
+        (( $(value 'kdmesg_upload_queued_bytes{where="memory"}') > 0 ))
+        (( $(value 'kdmesg_upload_queued_bytes{where="spool"}') > 0 ))
+        (( $(value 'kdmesg_upload_queued_bytes{where="spool"}') <= $(value 'kdmesg_upload_queued_bytes{where="memory"}') ))
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        # The collector is back: the next run sends the spool, the loss entries of what it dropped among it.
+        mkdir -p "$T/journal"
+        "$remote" --listen-http="127.0.0.1:$port" -o "$T/journal/" 2>"$T/remote.log" 3>&- &
+        SERVERS+=($!)
+        until_true 20 bash -c "exec 4<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+        run --separate-stderr kdmesg_emu --cursor-file "$c" --upload "http://127.0.0.1:$port" -q --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        counts=$(journalctl --directory "$T/journal" -o json --no-pager | jq -s -r \
+                '[([.[] | select(.SEQNUM) ] | length), ([.[] | select(.KDMESG_LOST_CAUSE == "spool-full") | .KDMESG_LOST | tonumber] | add)] | "\(.[0]) \(.[1])"')
+        echo "journal: records lost: $counts"
+        [ "${counts#* }" -gt 0 ]
+        [ $((${counts% *} + ${counts#* })) -eq 300 ]
+        has_value kdmesg_upload_acknowledged_records_total "${counts% *}"
+        has_value 'kdmesg_lost_records_total{cause="spool-full"}' "${counts#* }"
+        has_value 'kdmesg_upload_queued_bytes{where="memory"}' 0
+        has_value 'kdmesg_upload_queued_bytes{where="spool"}' 0
+}
