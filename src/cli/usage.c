@@ -197,9 +197,9 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("\nExit status:\n"
                 " 0  success\n"
                 " 1  bad usage, or the input could not be read in full (unreadable source,\n"
-                "    malformed or skipped records), or the output, the cursor file or the\n"
-                "    --metrics file at the end could not be written, or --upload could not\n"
-                "    deliver everything\n"
+                "    malformed or skipped records), or the output, the cursor file or, at\n"
+                "    the end, the --metrics file could not be written, or --upload could\n"
+                "    not deliver everything\n"
                 " 3  messages were lost and --fail-on-loss was given\n"),
               o);
         fputs(_(" 4  a problem was found and --fail-on-problem was given\n"), o);
