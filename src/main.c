@@ -162,10 +162,7 @@ int main(int argc, char **argv) {
                 out_set_writer(upload_write, run.upload);
         }
 
-        if (metrics_options_setup(&o, &run, &metrics, live) < 0) {
-                run.status = EXIT_BAD_INPUT;
-                goto free_run;
-        }
+        metrics_options_setup(&o, &run, &metrics, live);
 
         if (o.pager && !o.nopager && !o.in.follow && (si->flags & SINK_PAGER))
                 pager = pager_open();
@@ -239,7 +236,6 @@ int main(int argc, char **argv) {
         if (o.problems.fail && o.problems.sel.tally.found > 0 && run.status == 0)
                 run.status = EXIT_PROBLEM;
         run.status = run_exit_status(&run, o.in.follow);
-free_run:
         run.sink = sink_free(run.sink);
         kmsg_seqtrack_unref(run.track);
         upload_free(run.upload);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --metrics FILE, --metrics-interval SECONDS: parsing and set-up (the file itself: output/metrics.c). */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/bootid.h"
@@ -11,7 +13,6 @@
 #include "output/metrics.h"
 #include "pipeline/cursor.h"
 #include "pipeline/run.h"
-#include "text/diag.h"
 
 const char *metrics_options_help(void) {
         return _("     --metrics <file>        write counters of records, losses, problems and\n"
@@ -20,37 +21,45 @@ const char *metrics_options_help(void) {
                  "     --metrics-interval <s>  following, write the metrics every s seconds\n");
 }
 
-int metrics_options_add(struct metrics_options *mo, int opt, const char *arg) {
-        if (opt == METOPT_METRICS)
+int metrics_options_add(struct metrics_options *mo, int opt, const char *arg, char *err, size_t size) {
+        uint64_t v;
+
+        if (opt == METOPT_METRICS) {
                 mo->path = arg;
-        else
-                mo->interval = arg;
+                return 0;
+        }
+        if (parse_u64(arg, &v) < 0 || v < 1 || v > METRICS_INTERVAL_MAX_S) {
+                snprintf(err, size, _("bad number '%s' for --metrics-interval (seconds, 1 to %u)"), arg,
+                         METRICS_INTERVAL_MAX_S);
+                return -EINVAL;
+        }
+        mo->interval_s = (unsigned)v;
         return 0;
 }
 
-int metrics_options_setup(struct options *o, struct run *run, struct metrics *m, bool live) {
+int metrics_options_check(const struct metrics_options *mo, bool follow, char *err, size_t size) {
+        if (mo->interval_s && !mo->path) {
+                snprintf(err, size, "%s", _("--metrics-interval needs --metrics"));
+                return -EINVAL;
+        }
+        if (mo->interval_s && !follow) {
+                snprintf(err, size, "%s",
+                         _("--metrics-interval is for --follow: without it the metrics are written once, at the end"));
+                return -EINVAL;
+        }
+        return 0;
+}
+
+void metrics_options_setup(struct options *o, struct run *run, struct metrics *m, bool live) {
         const struct metrics_options *mo = &o->metrics;
         const char *cur_boot;
-        uint64_t v = METRICS_INTERVAL_S, seq, usec;
+        uint64_t seq, usec;
 
         *m = (struct metrics){ 0 };
-        if (!mo->path && mo->interval) {
-                warnx_(_("--metrics-interval needs --metrics"));
-                return -EINVAL;
-        }
         if (!mo->path)
-                return 0;
-        if (mo->interval && (parse_u64(mo->interval, &v) < 0 || v < 1 || v > METRICS_INTERVAL_MAX_S)) {
-                warnx_(_("bad number '%s' for --metrics-interval (seconds, 1 to %u)"), mo->interval,
-                       METRICS_INTERVAL_MAX_S);
-                return -EINVAL;
-        }
-        if (mo->interval && !o->in.follow) {
-                warnx_(_("--metrics-interval is for --follow: without it the metrics are written once, at the end"));
-                return -EINVAL;
-        }
+                return;
         m->path = mo->path;
-        m->interval_s = o->in.follow ? (unsigned)v : 0;
+        m->interval_s = !o->in.follow ? 0 : mo->interval_s ? mo->interval_s : METRICS_INTERVAL_S;
         /* The last record's wall clock needs the boot time: the live log's, or --boot-time's. */
         m->time = o->out.time.have_boot ? &o->out.time : NULL;
         m->problems_on = run->problems != NULL;
@@ -71,5 +80,4 @@ int metrics_options_setup(struct options *o, struct run *run, struct metrics *m,
                 m->last_seq = seq;
         }
         run->metrics = m;
-        return 0;
 }

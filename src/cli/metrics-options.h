@@ -7,8 +7,8 @@
 
 /* --metrics FILE and --metrics-interval SECONDS (metrics-options.c; the file: output/metrics.h). */
 struct metrics_options {
-        const char *path;     /* NULL: no metrics */
-        const char *interval; /* as given, or NULL */
+        const char *path;    /* NULL: no metrics */
+        unsigned interval_s; /* --metrics-interval; 0: not given */
 };
 
 enum {
@@ -23,8 +23,10 @@ enum {
 #define METOPT_FIRST METOPT_METRICS
 #define METOPT_LAST METOPT_INTERVAL
 
-/* Take one option (getopt's argument); always 0. */
-int metrics_options_add(struct metrics_options *mo, int opt, const char *arg);
+/* Take one option (getopt's argument); 0, or -EINVAL with the error in err. */
+int metrics_options_add(struct metrics_options *mo, int opt, const char *arg, char *err, size_t size);
+/* After the options: --metrics-interval needs --metrics and --follow.  0, or -EINVAL with the error in err. */
+int metrics_options_check(const struct metrics_options *mo, bool follow, char *err, size_t size);
 /* The --help lines of --metrics and --metrics-interval. */
 const char *metrics_options_help(void);
 
@@ -34,9 +36,8 @@ struct metrics;
 /*
  * The run counts into m (zeroed here) and writes it (pipeline/metrics-run.h):
  * after the options were set up (options_setup_run(), the export's boot
- * id) and the cursor file loaded.  0; -EINVAL after printing what is wrong
- * with the options.
+ * id) and the cursor file loaded.
  */
-int metrics_options_setup(struct options *o, struct run *run, struct metrics *m, bool live);
+void metrics_options_setup(struct options *o, struct run *run, struct metrics *m, bool live);
 
 #endif

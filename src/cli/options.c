@@ -450,7 +450,9 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
         case METOPT_FIRST ... METOPT_LAST:
                 /* The metrics count problems by kind: the records are classified. */
                 o->problems.counted |= c == METOPT_METRICS;
-                return metrics_options_add(&o->metrics, c, arg) < 0 ? OPTIONS_FAILED : OPTIONS_RUN;
+                if (metrics_options_add(&o->metrics, c, arg, err, sizeof(err)) < 0)
+                        return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                return OPTIONS_RUN;
         case PROBOPT_FIRST ... PROBOPT_LAST:
                 if (problem_options_add(&o->problems, c, arg, err, sizeof(err)) < 0)
                         return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);

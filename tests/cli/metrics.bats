@@ -263,6 +263,23 @@ firing() {
         [ ! -s "$T/err" ]
 }
 
+@test "--follow --metrics: every 15 s by default, not at every record" {
+        emu_init 100
+        emu write 2
+        kdmesg_bg --follow --metrics "$M"
+        until_true 20 has_value kdmesg_last_record_seq 1
+        start=$(date +%s)
+        emu write 1
+        wait_lines 3
+        sleep 2
+        # Read and printed, not written yet: that comes with the next interval.
+        has_value kdmesg_last_record_seq 1
+        until_true 30 has_value kdmesg_last_record_seq 2
+        (( $(date +%s) - start >= 10 ))
+        stop_bg
+        [ "$STATUS" -eq 0 ]
+}
+
 @test "--metrics into a directory that cannot be written: one line, the run goes on" {
         : >"$T/file"
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics "$T/file/kdmesg.prom"
@@ -283,16 +300,19 @@ firing() {
         [ "$(cat "$ERR")" = "kdmesg: cannot write the metrics file $T/file/kdmesg.prom: Not a directory" ]
 }
 
-@test "--metrics-interval: seconds from 1, with --follow and --metrics only" {
+@test "--metrics-interval: seconds from 1, with --follow and --metrics only; a usage error before anything runs" {
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --follow --metrics "$M" --metrics-interval 0
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: bad number '0' for --metrics-interval (seconds, 1 to 86400)" ]
+        [ "${stderr_lines[0]}" = "kdmesg: bad number '0' for --metrics-interval (seconds, 1 to 86400)" ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics "$M" --metrics-interval 5
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: --metrics-interval is for --follow: without it the metrics are written once, at the end" ]
+        [ "${stderr_lines[0]}" = "kdmesg: --metrics-interval is for --follow: without it the metrics are written once, at the end" ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics-interval 5
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: --metrics-interval needs --metrics" ]
+        [ "${stderr_lines[0]}" = "kdmesg: --metrics-interval needs --metrics" ]
+        [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
 }
 
 @test "the alerting rules of kdmesg(1) pass promtool check rules" {
