@@ -117,6 +117,14 @@ with tempfile.TemporaryDirectory() as dest:
     dyn = run(["readelf", "-d", kdmesg]).stdout
     check("the installed kdmesg has no RUNPATH into the build tree",
           os.path.abspath(builddir) not in dyn, dyn)
+    # Under a prefix of one's own, the library is found without LD_LIBRARY_PATH.
+    runpath = [l for l in dyn.splitlines() if "(RUNPATH)" in l or "(RPATH)" in l]
+    want = os.path.join(prefix, libdir)
+    if prefix == "/usr":
+        check("under /usr the installed kdmesg has no RUNPATH", not runpath, runpath)
+    else:
+        check("under %s the installed kdmesg's RUNPATH is %s" % (prefix, want),
+              len(runpath) == 1 and ("[%s]" % want) in runpath[0], runpath)
     mine = run([kdmesg, "-K", dump], env=run_env)
     built = run([os.path.join(builddir, "src", "kdmesg"), "-K", dump], env=run_env)
     check("the installed kdmesg reads a dump as the built one does",

@@ -16,6 +16,16 @@
  * writes for that device), so the report covers the records a listing with
  * the same options shows; the INFERRED column ("inferred" in JSON, only
  * with --device-text) says how many of COUNT were selected that way.
+ *
+ * One device can log under several DEVICE values: a USB device as c189:130
+ * and as +usb:2-1.4, a serial port as c188:0 and as +usb-serial:ttyUSB0.
+ * At the end, rows whose name is the same are one row, where the name
+ * bridges a numeric value (bMAJ:MIN, cMAJ:MIN, nIFINDEX) to another
+ * value: the name from sysfs, from a +subsystem:name value, or from the
+ * message's dev_printk() prefix ("usb 2-1.4: ..." names 2-1.4).  Two
+ * +subsystem:name values of different subsystems stay apart (+drm:card0 is
+ * not +sound:card0).  The NAME column comes first and whole; the raw
+ * values, in DEVICE, give way first on a narrow terminal.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +58,9 @@ struct devrow {
         bool has_last;
         char *message;
         size_t message_len, message_cap;
+        char *name;          /* the name its messages' prefix gives (prefix_name()), or NULL */
+        char *also;          /* the other DEVICE values of rows merged into this one, ", "-separated */
+        struct devrow *into; /* merged into that row (at the end) */
         char device[];
 };
 
@@ -87,6 +100,38 @@ static struct devrow *row_get(struct devices_sink *d, const char *device) {
         return w;
 }
 
+static bool name_char(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+               c == ':' || c == '-' || c == '+' || c == '@';
+}
+
+/*
+ * The device name a dev_printk()-style message starts with: the last word
+ * before the first ": " of a head of two or three words ("usb 2-1.4: ",
+ * "e1000e 0000:00:19.0 eth0: "), or the one word of a block or network
+ * device's own messages ("sda1: ", own).  Returns its length (*ret: where
+ * it starts), or 0.
+ */
+static size_t prefix_name(const char *msg, size_t len, bool own, const char **ret) {
+        size_t i, words = 1, start = 0;
+
+        for (i = 0; i < len && i < 96; i++) {
+                if (msg[i] == ':' && i + 1 < len && msg[i + 1] == ' ')
+                        break;
+                if (msg[i] == ' ') {
+                        if (i == start)
+                                return 0;
+                        words++;
+                        start = i + 1;
+                } else if (!name_char(msg[i]))
+                        return 0;
+        }
+        if (i == len || i == 96 || i == start || words > 3 || (words == 1 && !own))
+                return 0;
+        *ret = msg + start;
+        return i - start;
+}
+
 static int devices_record(struct sink *s, const struct kmsg_record *r, const struct match *found) {
         struct devices_sink *d = (struct devices_sink *)s;
         const char *device = kmsg_record_get_device(r), *msg, *subsys = kmsg_record_get_subsystem(r);
@@ -119,6 +164,13 @@ static int devices_record(struct sink *s, const struct kmsg_record *r, const str
                 w->last = kmsg_record_get_timestamp(r);
         }
         msg = kmsg_record_get_message(r, &len);
+        if (!inferred && !w->name && w != d->others) {
+                const char *nm;
+                size_t n = prefix_name(msg, len, device[0] == 'b' || device[0] == 'n', &nm);
+
+                if (n > 0 && !(w->name = strndup(nm, n)))
+                        return -ENOMEM;
+        }
         if (len + 1 > w->message_cap) {
                 char *m = realloc(w->message, len + 1);
 
@@ -143,12 +195,13 @@ static int row_cmp(const void *a, const void *b) {
         return strcmp(x->device, y->device);
 }
 
-enum { COL_DEVICE, COL_DEVNAME, COL_SUBSYSTEM, COL_COUNT, COL_INFERRED, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
+enum { COL_DEVNAME, COL_DEVICE, COL_SUBSYSTEM, COL_COUNT, COL_INFERRED, COL_LEVEL, COL_FIRST, COL_LAST, COL_MESSAGE };
 
 static const struct report_column columns[] = {
-        [COL_DEVICE] = { "DEVICE", 0.1, 0, SCOLS_JSON_STRING },
-        /* On a narrow terminal: DEVNAME repeats most of DEVICE, LAST says more than FIRST. */
-        [COL_DEVNAME] = { "DEVNAME", 0.1, 0, SCOLS_JSON_STRING, false, 1 },
+        /* The name first and whole, as lsblk has it: the raw value where none is known. */
+        [COL_DEVNAME] = { "NAME", 0.1, 0, SCOLS_JSON_STRING },
+        /* On a narrow terminal: the raw values give way first, LAST says more than FIRST. */
+        [COL_DEVICE] = { "DEVICE", 0.1, 0, SCOLS_JSON_STRING, false, 1 },
         [COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
         [COL_INFERRED] = { "INFERRED", 0.05, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER },
@@ -168,25 +221,40 @@ static int set_usec(const struct devices_sink *d, struct libscols_line *ln, int 
         return scols_line_set_data(ln, col, buf);
 }
 
+/* The device's name: from sysfs or its +subsystem:name value, else its messages' prefix; NULL: none. */
+static const char *row_name(const struct devices_sink *d, const struct devrow *w) {
+        const char *name;
+
+        if (w == d->others)
+                return NULL;
+        name = devnames_get(d->dev ? d->dev->names : NULL, w->device);
+        return name ? name : w->name;
+}
+
 static int fill_line(struct devices_sink *d, struct libscols_line *ln, const struct devrow *w) {
-        const char *name = w == d->others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device);
+        const char *name = row_name(d, w);
         char buf[32];
-        char *text;
+        char *text, *ids = NULL;
         int e;
 
-        if ((text = text_safe_dup(w->device, strlen(w->device), false)) == NULL)
+        /* DEVICE: its values, the row's own first. */
+        if (w->also && asprintf(&ids, "%s, %s", w->device, w->also) < 0)
+                return -ENOMEM;
+        text = text_safe_dup(ids ? ids : w->device, strlen(ids ? ids : w->device), false);
+        free(ids);
+        if (!text)
                 return -ENOMEM;
         if ((e = scols_line_refer_data(ln, COL_DEVICE, text)) < 0) {
                 free(text);
                 return e;
         }
-        if (name) {
-                if ((text = text_safe_dup(name, strlen(name), false)) == NULL)
-                        return -ENOMEM;
-                if ((e = scols_line_refer_data(ln, COL_DEVNAME, text)) < 0) {
-                        free(text);
-                        return e;
-                }
+        if (!name)
+                name = w->device;
+        if ((text = text_safe_dup(name, strlen(name), false)) == NULL)
+                return -ENOMEM;
+        if ((e = scols_line_refer_data(ln, COL_DEVNAME, text)) < 0) {
+                free(text);
+                return e;
         }
         if (w->subsystem) {
                 if ((text = text_safe_dup(w->subsystem, strlen(w->subsystem), false)) == NULL)
@@ -232,6 +300,25 @@ static int print_table(struct devices_sink *d, struct devrow **rows, size_t n) {
         return report_table_print(&d->sink, tb, columns, sizeof(columns) / sizeof(columns[0]), e);
 }
 
+/* A merged row's DEVICE values, its own first, as a JSON array (NULL: out of memory). */
+static struct json_object *devices_array(const struct devrow *w) {
+        struct json_object *a = json_object_new_array();
+        const char *p = w->also, *q;
+
+        if (!a || json_object_array_add(a, json_bytes_new(w->device, strlen(w->device))) < 0) {
+                json_object_put(a);
+                return NULL;
+        }
+        for (; p; p = q ? q + 2 : NULL) {
+                q = strstr(p, ", ");
+                if (json_object_array_add(a, json_bytes_new(p, q ? (size_t)(q - p) : strlen(p))) < 0) {
+                        json_object_put(a);
+                        return NULL;
+                }
+        }
+        return a;
+}
+
 /*
  * --devices --json: JSON Lines like the records', one object per device, in
  * the table's order; text that is not valid UTF-8 is an array of bytes.
@@ -242,7 +329,7 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         for (i = 0; i < n; i++) {
                 const struct devrow *w = rows[i];
                 bool others = w == d->others;
-                const char *name = others ? NULL : devnames_get(d->dev ? d->dev->names : NULL, w->device);
+                const char *name = row_name(d, w);
                 struct json_object *o = json_object_new_object();
                 int e;
 
@@ -252,6 +339,8 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
                            : json_add(o, "device", json_bytes_new(w->device, strlen(w->device)));
                 if (e >= 0 && name)
                         e = json_add(o, "devname", json_bytes_new(name, strlen(name)));
+                if (e >= 0 && w->also)
+                        e = json_add(o, "devices", devices_array(w));
                 if (e >= 0 && w->subsystem)
                         e = json_add(o, "subsystem", json_bytes_new(w->subsystem, strlen(w->subsystem)));
                 if (e >= 0)
@@ -276,16 +365,114 @@ static int print_json(struct devices_sink *d, struct devrow **rows, size_t n) {
         return 0;
 }
 
+/* A DEVICE value of the kernel's numeric forms: b8:1, c189:130, n2. */
+static bool numeric_id(const char *device) {
+        return (device[0] == 'b' || device[0] == 'c' || device[0] == 'n') && device[1] >= '0' && device[1] <= '9';
+}
+
+/* Whether rows a and b, of one name, are one device (see the top of this file). */
+static bool one_device(const struct devrow *a, const struct devrow *b) {
+        if (numeric_id(a->device) || numeric_id(b->device))
+                return true;
+        return a->subsystem && b->subsystem && strcmp(a->subsystem, b->subsystem) == 0;
+}
+
+/* Add w's counts, times and last message to into, and its DEVICE value to into's others. */
+static int merge_row(struct devrow *into, struct devrow *w) {
+        char *also;
+
+        if (asprintf(&also, "%s%s%s", into->also ? into->also : "", into->also ? ", " : "", w->device) < 0)
+                return -ENOMEM;
+        free(into->also);
+        into->also = also;
+        into->count += w->count;
+        into->inferred += w->inferred;
+        if (w->worst < into->worst)
+                into->worst = w->worst;
+        if (w->has_first && (!into->has_first || w->first < into->first)) {
+                into->has_first = true;
+                into->first = w->first;
+        }
+        if (w->has_last && (!into->has_last || w->last > into->last)) {
+                char *m = into->message;
+
+                into->has_last = true;
+                into->last = w->last;
+                into->message = w->message;
+                into->message_len = w->message_len;
+                into->message_cap = w->message_cap;
+                w->message = m;
+        }
+        if (!into->subsystem && w->subsystem) {
+                into->subsystem = w->subsystem;
+                w->subsystem = NULL;
+        }
+        w->into = into;
+        return 0;
+}
+
+static int name_cmp(const void *a, const void *b) {
+        const struct devrow *x = *(const struct devrow *const *)a, *y = *(const struct devrow *const *)b;
+
+        return strcmp(x->node.key, y->node.key);
+}
+
+/*
+ * Rows of one device made one: rows by name (their keys sorted; names
+ * looked up once), each joined to the first row of its name that it is one
+ * device with, a +subsystem:name row before a numeric one.
+ */
+static int merge_rows(struct devices_sink *d) {
+        struct devrow **rows = (struct devrow **)report_sorted(d->rows, 0, name_cmp, &(size_t){ 0 }), *anchor;
+        size_t n = d->rows->n, i, j;
+        const char **names;
+        int e = 0;
+
+        if (!rows)
+                return -ENOMEM;
+        names = calloc(n ? n : 1, sizeof(*names));
+        if (!names) {
+                free(rows);
+                return -ENOMEM;
+        }
+        for (i = 0; i < n; i++)
+                names[i] = row_name(d, rows[i]);
+        for (i = 0; i < n && e >= 0; i++) {
+                if (!names[i] || rows[i]->into || numeric_id(rows[i]->device))
+                        continue;
+                anchor = rows[i];
+                for (j = 0; j < n && e >= 0; j++)
+                        if (j != i && names[j] && !rows[j]->into && !(rows[j]->also && rows[j] != anchor) &&
+                            strcmp(names[i], names[j]) == 0 && one_device(anchor, rows[j]) &&
+                            numeric_id(rows[j]->device))
+                                e = merge_row(anchor, rows[j]);
+        }
+        free(names);
+        free(rows);
+        return e;
+}
+
 static int devices_finish(struct sink *s) {
         struct devices_sink *d = (struct devices_sink *)s;
         struct devrow **rows;
         size_t n;
         int e;
 
-        /* The rows, sorted, then the "(others)" row. */
+        e = merge_rows(d);
+        if (e < 0)
+                return e;
+        /* The rows, sorted, then the "(others)" row; those merged into another are not rows of their own. */
         rows = (struct devrow **)report_sorted(d->rows, 1, row_cmp, &n);
         if (!rows)
                 return -ENOMEM;
+        {
+                size_t i, k = 0;
+
+                for (i = 0; i < n; i++)
+                        if (!rows[i]->into)
+                                rows[k++] = rows[i];
+                n = k;
+        }
         if (d->others)
                 rows[n++] = d->others;
         /*
@@ -311,6 +498,8 @@ static void free_row(struct strmap_node *node, void *userdata) {
 
         free(w->subsystem);
         free(w->message);
+        free(w->name);
+        free(w->also);
         free(w);
 }
 

@@ -20,6 +20,7 @@
 
 #include <libsmartcols.h>
 
+#include "text/color.h"
 #include "text/columns.h"
 #include "select/device.h"
 #include "text/escape.h"
@@ -60,8 +61,9 @@ struct table_sink {
         size_t n_held;
         struct cell_buf *bufs; /* a buffer a column, for the text made here */
         struct table_plain_src *src; /* laid out here: the cells of the row being filled */
-        const char *level_name[8]; /* the levels' names and their lengths */
-        size_t level_len[8];
+        const char *level_name[8]; /* the levels' names and their lengths, in their colors when on */
+        size_t level_len[8], level_width[8];
+        char level_colored[8][COLOR_SEQ_MAX + 16];
 };
 
 /* Column i's buffer, of at least need bytes (until the row is out); NULL when out of memory. */
@@ -212,7 +214,7 @@ static int fill_cell(struct table_sink *t, size_t i, const struct column *c, con
         case COL_LEVEL:
                 if (kmsg_record_has_priority(r)) {
                         lvl = kmsg_record_get_level(r) & 7;
-                        src_safe(x, t->level_name[lvl], t->level_len[lvl], t->level_len[lvl]);
+                        src_safe(x, t->level_name[lvl], t->level_len[lvl], t->level_width[lvl]);
                 }
                 return 0;
         case COL_FLAGS:
@@ -537,12 +539,24 @@ static void table_free(struct sink *s) {
         free(t->held);
 }
 
+/* LEVEL in the level's color, as the classic view colors the message (width apart from the bytes: see color.h). */
+static void level_colors(struct table_sink *t) {
+        for (unsigned l = 0; l < 8; l++) {
+                size_t n = color_wrap(COLOR_EMERG + l, t->level_name[l], t->level_colored[l], sizeof(t->level_colored[l]));
+
+                if (n > 0) {
+                        t->level_name[l] = t->level_colored[l];
+                        t->level_len[l] = n;
+                }
+        }
+}
+
 static int table_init(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
         for (unsigned l = 0; l < 8; l++) {
                 t->level_name[l] = kmsg_level_to_name(l);
-                t->level_len[l] = strlen(t->level_name[l]);
+                t->level_len[l] = t->level_width[l] = strlen(t->level_name[l]);
         }
         t->bufs = calloc(s->settings->columns->n + 1, sizeof(*t->bufs));
         t->src = calloc(s->settings->columns->n + 1, sizeof(*t->src));
@@ -567,6 +581,7 @@ static int table_init(struct sink *s) {
                 t->plain = table_plain_new(s->settings->columns, t->layout, s->termwidth, s->settings->wrap);
                 if (!t->plain)
                         return -ENOMEM;
+                level_colors(t);
         }
         return 0;
 }

@@ -316,3 +316,12 @@ void color_end(enum color_slot slot) {
                 return;
         out_write(ESC "[0m", 4);
 }
+
+size_t color_wrap(enum color_slot slot, const char *text, char *buf, size_t size) {
+        int n;
+
+        if (!color_state.on || slot >= COLOR_SLOTS || !color_state.slots[slot][0])
+                return 0;
+        n = snprintf(buf, size, "%s%s" ESC "[0m", color_state.slots[slot], text);
+        return n < 0 || (size_t)n >= size ? 0 : (size_t)n;
+}

@@ -3,6 +3,7 @@
 #define KDMESG_COLOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Named color slots.  The defaults are util-linux dmesg 2.43's scheme
@@ -74,6 +75,14 @@ struct color_state {
 extern struct color_state color_state;
 void color_start(enum color_slot slot);
 void color_end(enum color_slot slot);
+
+/*
+ * text in the slot's color, for a cell printed by kdmesg's own table
+ * printer, which takes a cell's width apart from its bytes (the escape
+ * sequences take no column), and so never for text that may be cut.  The
+ * length written to buf, or 0: colors off, the slot has none, no room.
+ */
+size_t color_wrap(enum color_slot slot, const char *text, char *buf, size_t size);
 
 static inline bool color_enabled(void) {
         return color_state.on;

@@ -2,6 +2,7 @@
 /* The column table and -o list parsing. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -115,7 +116,22 @@ static size_t dict_prefix_len(const char *p, size_t len) {
         return 0;
 }
 
+/*
+ * -o +LIST: the columns added go before the default set's last column when
+ * that is MESSAGE, the free text, which stays last (from index m on).
+ */
+static void message_last(struct columns *c, size_t m) {
+        struct column msg;
+
+        if (m >= c->n || c->v[m].id != COL_MESSAGE || m + 1 == c->n)
+                return;
+        msg = c->v[m];
+        memmove(c->v + m, c->v + m + 1, (c->n - m - 1) * sizeof(*c->v));
+        c->v[c->n - 1] = msg;
+}
+
 int columns_parse(struct columns *c, char *list, const char **ret_bad) {
+        size_t msg = SIZE_MAX;
         char *p = list;
         int e;
 
@@ -123,6 +139,8 @@ int columns_parse(struct columns *c, char *list, const char **ret_bad) {
                 e = columns_add_defaults(c);
                 if (e < 0)
                         return e;
+                if (c->n > 0)
+                        msg = c->n - 1;
                 p++;
         }
         for (;;) {
@@ -140,8 +158,10 @@ int columns_parse(struct columns *c, char *list, const char **ret_bad) {
                 }
                 if (e < 0)
                         return e;
-                if (p[len] == '\0')
+                if (p[len] == '\0') {
+                        message_last(c, msg);
                         return 0;
+                }
                 p += len + 1;
         }
 }

@@ -309,3 +309,14 @@ L1="[  +0.000000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
                 [[ "$stderr" != *$'\033'* ]]
         done
 }
+
+@test "the table colors LEVEL as the classic view colors the message, and keeps its columns (issue 43)" {
+        run --separate-stderr "$KDMESG" -K "$DATA/classic.kmsg" --format=table --color=always -q
+        [ "$status" -eq 0 ]
+        [[ "$output" == *$'\e[31merr\e[0m'* ]]
+        [[ "$output" == *$'\e[1mwarn\e[0m'* ]]
+        # Without the escapes, the same table as without colors: they take no column.
+        [ "$(sed 's/\x1b\[[0-9;]*m//g' <<<"$output")" = "$("$KDMESG" -K "$DATA/classic.kmsg" --format=table --color=never -q)" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/classic.kmsg" --format=table --color=never -q
+        [[ "$output" != *$'\e'* ]]
+}

@@ -112,7 +112,7 @@ on_tty() {
         local nosuch="$BATS_TEST_TMPDIR/nosuch"
         run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" -K "$nosuch" --devices
         [ "$status" -eq 1 ]
-        [ "${lines[0]:0:6}" = "DEVICE" ]
+        [ "${lines[0]:0:4}" = "NAME" ]
         [ "${lines[-1]}" = "-- No verdict on $nosuch: it could not be read --" ]
         run --separate-stderr "$KDMESG" -K "$DATA/devices.kmsg" -K "$nosuch" --devices --json
         [ "${lines[-1]}" = '{"unread_inputs":1}' ]

@@ -40,14 +40,14 @@ keys_before() {
                 # The key columns as piped, whole (at 80, two of them give way: below).
                 [ $w -eq 80 ] || [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
         done
-        # At 80 all key columns would leave MESSAGE four columns: DEVNAME and FIRST give way, the rest stay whole.
+        # At 80 the raw DEVICE values give way first (issue 43); NAME stays first and whole, as in lsblk.
         run on_term 80 -K "$DATA/devices.kmsg" --devices
-        [ "$(keys_before MESS <<<"$output" | head -1)" = "DEVICE SUBSYSTEM COUNT LEVEL LAST " ]
-        [ "${lines[1]}" = "b8:1                block          1 crit   1.433835 sda1: write access to a re…" ]
-        [ "${lines[3]}" = "+usb-serial:ttyUSB0 usb-serial     2 err    1.904595 ftdi_sio ttyUSB0: FTDI USB…" ]
+        [ "$(keys_before MESS <<<"$output" | head -1)" = "NAME SUBSYSTEM COUNT LEVEL FIRST LAST " ]
+        [ "${lines[1]}" = "sda1         block          1 crit   1.433835 1.433835 sda1: write access to a …" ]
+        [ "${lines[3]}" = "ttyUSB0      usb-serial     3 err    0.935385 1.904595 ftdi_sio ttyUSB0: FTDI U…" ]
         # Cut where it did not fit, whole where it did.
         run on_term 120 -K "$DATA/devices.kmsg" --devices
-        [[ "${lines[1]}" == "b8:1 "*" crit "*" sda1: write access to a read-only block devi…" ]]
+        [[ "${lines[1]}" == "sda1 "*" b8:1 "*" crit "*" sda1: write access to a read-only bl…" ]]
         run on_term 200 -K "$DATA/devices.kmsg" --devices
         [[ "${lines[1]}" == *" sda1: write access to a read-only block device" ]]
 }
@@ -147,9 +147,9 @@ keys_before() {
         [ "${lines[2]}" = "               15.3.0, GNU ld (GNU Binutils) 2.46) #1 SMP PREEMPT_DYNAMIC @0" ]
         # --devices: the key columns on the first line only.
         run on_term 120 -K "$DATA/devices.kmsg" --devices --wrap
-        [ "${lines[3]}" = "+scsi:0:0:0:0       0:0:0:0      scsi           5 err    0.126760 1.273800 sd 0:0:0:0: [sda] tag#16 FAILED Result:" ]
-        [ "${lines[4]}" = "                                                                           hostbyte=DID_OK driverbyte=DRIVER_OK" ]
-        [ "${lines[5]}" = "                                                                           cmd_age=0s" ]
+        [ "${lines[3]}" = "0:0:0:0      +scsi:0:0:0:0               scsi           5 err    0.126760 1.273800 sd 0:0:0:0: [sda] tag#16 FAILED" ]
+        [ "${lines[4]}" = "                                                                                   Result: hostbyte=DID_OK" ]
+        [ "${lines[5]}" = "                                                                                   driverbyte=DRIVER_OK cmd_age=0s" ]
         # Piped, --wrap changes nothing.
         [ "$("$KDMESG" -K "$DATA/devices.kmsg" --devices --wrap)" = "$("$KDMESG" -K "$DATA/devices.kmsg" --devices)" ]
 }
@@ -160,20 +160,20 @@ keys_before() {
         [ "$status" -eq 0 ]
         golden layout/table-no-devices-80.txt
         [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE" ]
-        # -o +LIST: the defaults may go, the columns added stay.
+        # -o +LIST: the defaults may go, the columns added stay, before MESSAGE (issue 43).
         run on_term 80 -K "$DATA/early-boot.kmsg" -o +DEVNAME
-        [ "${lines[0]}" = "    SEQ          TIME LEVEL  MESSAGE DEVNAME" ]
+        [ "${lines[0]}" = "    SEQ          TIME LEVEL  DEVNAME    MESSAGE" ]
         run on_term 80 -K "$DATA/early-boot.kmsg" -o SEQ,DEVICE,MESSAGE
         [ "${lines[0]}" = "    SEQ DEVICE     MESSAGE" ]
         # Piped, every column stays.
         run "$KDMESG" -K "$DATA/early-boot.kmsg" --format=table
         [[ "${lines[0]}" == *" SUBSYSTEM DEVICE "* ]]
-        # --devices of a dump without names: no DEVNAME on a terminal.
+        # --devices of a dump without sysfs: the names its messages give, first.
         run on_term 120 -K "$DATA/devices.kmsg" --devices --device b8:1 --device n2
-        [ "${lines[0]}" = "DEVICE SUBSYSTEM COUNT LEVEL    FIRST     LAST MESSAGE" ]
-        [ "${lines[1]}" = "b8:1   block         1 crit  1.433835 1.433835 sda1: write access to a read-only block device" ]
+        [ "${lines[0]}" = "NAME DEVICE SUBSYSTEM COUNT LEVEL    FIRST     LAST MESSAGE" ]
+        [ "${lines[1]}" = "sda1 b8:1   block         1 crit  1.433835 1.433835 sda1: write access to a read-only block device" ]
         run "$KDMESG" -K "$DATA/devices.kmsg" --devices --device b8:1 --device n2
-        [[ "${lines[0]}" == *" DEVNAME "* ]]
+        [[ "${lines[0]}" == "NAME"*" DEVICE "* ]]
         # An empty table shows every heading.
         run on_term 80 -K "$DATA/empty.kmsg" --format=table
         [ "$output" = "    SEQ          TIME LEVEL  SUBSYSTEM DEVICE     MESSAGE" ]
@@ -199,7 +199,7 @@ keys_before() {
 @test "without a UTF-8 locale the ellipsis is three dots" {
         LC_ALL=C run on_term 120 -K "$DATA/devices.kmsg" --devices
         [ "$status" -eq 0 ]
-        [[ "${lines[1]}" == "b8:1 "*" sda1: write access to a read-only block de..." ]]
+        [[ "${lines[1]}" == "sda1 "*" sda1: write access to a read-only ..." ]]
         [ "$(widest <<<"$output")" -eq 120 ]
         [[ "$output" != *"…"* ]]
 }

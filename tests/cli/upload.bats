@@ -344,6 +344,61 @@ PY
         grep -qx 'seq=2' "$BATS_TEST_TMPDIR/upload.cursor"
 }
 
+@test "kdmesg-upload.service is hardened: systemd-analyze security scores it 2.5 or less, and kdmesg makes no system call its filter denies" {
+        local unit="$BUILDDIR/data/kdmesg-upload.service" trace="$BATS_TEST_TMPDIR/trace" cmd
+        sed "s|^ExecStart=[^ ]*|ExecStart=$KDMESG|" "$unit" > "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        run systemd-analyze security --offline=true --threshold=25 --no-pager "$BATS_TEST_TMPDIR/kdmesg-upload.service"
+        echo "$output" | tail -3
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"Overall exposure level for kdmesg-upload.service: "[0-2].* ]]
+        # What it keeps: /dev/kmsg bound into its own /dev and let through, no ProtectKernelLogs=.
+        grep -qx 'BindReadOnlyPaths=/dev/kmsg' "$unit"
+        grep -qx 'DeviceAllow=/dev/kmsg r' "$unit"
+        ! grep -q '^ProtectKernelLogs=' "$unit"
+        # Every system call of a following upload (the real device, retries to a closed port, SIGTERM)
+        # is one that SystemCallFilter=@system-service ~@privileged ~@resources allows.
+        [ -r /dev/kmsg ] || skip "/dev/kmsg is not readable here"
+        command -v strace > /dev/null || skip "strace is not installed"
+        python3 - "$BATS_TEST_TMPDIR/allowed" <<'PY'
+import subprocess, sys
+out = subprocess.run(["systemd-analyze", "syscall-filter", "--no-pager"], capture_output=True, text=True).stdout
+groups, cur = {}, None
+for line in out.splitlines():
+    s = line.strip()
+    if not s or s.startswith("#"):
+        continue
+    if not line.startswith(" "):
+        cur = s
+        groups[cur] = []
+    else:
+        groups[cur].append(s)
+def expand(g, seen):
+    res = set()
+    for x in groups.get(g, []):
+        if x.startswith("@"):
+            if x not in seen:
+                seen.add(x)
+                res |= expand(x, seen)
+        else:
+            res.add(x)
+    return res
+allowed = expand("@system-service", set()) - expand("@privileged", set()) - expand("@resources", set())
+assert len(allowed) > 100, len(allowed)
+open(sys.argv[1], "w").write("\n".join(sorted(allowed)) + "\n")
+PY
+        cmd=$(sed -n 's/^ExecStart=[^ ]* //p' "$unit")
+        cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//'${KDMESG_UPLOAD_URL}'/http://127.0.0.1:$PORT}
+        cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
+        # shellcheck disable=SC2086 # the words of ExecStart
+        ASAN_OPTIONS=detect_leaks=0 KDMESG_UPLOAD_STOP_MS=200 timeout -s TERM 2 strace -f -qq -o "$trace" "$KDMESG" $cmd 2>/dev/null || true
+        sed -E 's/^[0-9]+ +//; s/^<\.\.\. ([a-z0-9_]+) resumed>.*/\1(/' "$trace" | grep -oE '^[a-z0-9_]+\(' | tr -d '(' | sort -u > "$BATS_TEST_TMPDIR/used"
+        [ "$(wc -l < "$BATS_TEST_TMPDIR/used")" -gt 20 ]
+        grep -qx read "$BATS_TEST_TMPDIR/used"
+        echo "denied: $(comm -23 "$BATS_TEST_TMPDIR/used" "$BATS_TEST_TMPDIR/allowed" | tr '\n' ' ')"
+        [ -z "$(comm -23 "$BATS_TEST_TMPDIR/used" "$BATS_TEST_TMPDIR/allowed")" ]
+}
+
 @test "--upload loads libcurl only when it is used; without it, one line says what is missing" {
         # Not linked: every other run of kdmesg starts without libcurl and its libraries.
         run ldd "$KDMESG"
