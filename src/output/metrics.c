@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,7 +200,10 @@ static int write_file(const char *path, const char *text, size_t len) {
                 free(tmp);
                 return e;
         }
-        e = write_all(fd, text, len);
+        /* For node_exporter, another user, whatever the umask (kdmesg-upload.service's is 0077). */
+        e = fchmod(fd, 0644) < 0 ? -errno : 0;
+        if (e == 0)
+                e = write_all(fd, text, len);
         if (close(fd) < 0 && e == 0)
                 e = -errno;
         if (e == 0 && rename(tmp, path) < 0)

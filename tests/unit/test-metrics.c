@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/metrics.h"
@@ -164,6 +165,8 @@ static void names_in(const char *dir, char *buf, size_t size) {
 TEST(written_whole_and_replaced) {
         char dir[] = "/tmp/test-metrics-XXXXXX", path[64], names[256], buf[8192];
         struct metrics m = { 0 };
+        struct stat st;
+        mode_t old = umask(077);
         char *t;
         FILE *f;
         size_t n;
@@ -176,6 +179,9 @@ TEST(written_whole_and_replaced) {
         CHECK_INT(metrics_write(&m), 0);
         names_in(dir, names, sizeof(names));
         CHECK_STR(names, "kdmesg.prom ");
+        /* Readable by node_exporter whatever the umask. */
+        CHECK_INT(stat(path, &st), 0);
+        CHECK_INT(st.st_mode & 0777, 0644);
         f = fopen(path, "r");
         CHECK(f != NULL);
         n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -194,6 +200,7 @@ TEST(written_whole_and_replaced) {
         CHECK(!m.failing);
         CHECK_INT(unlink(path), 0);
         CHECK_INT(rmdir(dir), 0);
+        umask(old);
 }
 
 TEST(due_every_interval) {
