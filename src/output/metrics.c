@@ -35,13 +35,18 @@ void metrics_record(struct metrics *m, const struct kmsg_record *r, const struct
                 m->has_seq = true;
                 m->last_seq = kmsg_record_get_seqnum(r);
         }
-        /* A "dmesg -T" paste printed its wall clock; any other record needs the boot time. */
-        if (record_printed_wall(r, &wall)) {
+        /*
+         * Its wall clock: boot time + time slept + stamp, made when the file
+         * is written (the time slept is the last record's then); a "dmesg -T"
+         * paste's record has no stamp but the wall clock it printed.
+         */
+        m->has_mono = kmsg_record_has_timestamp(r);
+        m->has_wall = false;
+        if (m->has_mono)
+                m->last_usec = kmsg_record_get_timestamp(r);
+        else if (record_printed_wall(r, &wall)) {
                 m->has_wall = true;
                 m->last_wall_usec = wall;
-        } else if (m->time && m->time->have_boot && kmsg_record_has_timestamp(r)) {
-                m->has_wall = true;
-                m->last_wall_usec = timefmt_wall(m->time, kmsg_record_get_timestamp(r));
         }
         if (hit && hit->kind >= 0 && hit->kind < _PROBLEM_MAX && hit->opens)
                 m->problems[hit->kind]++;
@@ -141,10 +146,11 @@ int metrics_format(const struct metrics *m, char **ret, size_t *ret_len) {
                 head(f, "kdmesg_last_record_seq", "gauge", "The sequence number of the last record read.");
                 fprintf(f, "kdmesg_last_record_seq %" PRIu64 "\n", m->last_seq);
         }
-        if (m->has_wall) {
+        if ((m->has_mono && m->time && m->time->have_boot) || m->has_wall) {
                 head(f, "kdmesg_last_record_timestamp_seconds", "gauge",
                      "The wall-clock time of the last record read, seconds since the epoch.");
-                put_seconds(f, "kdmesg_last_record_timestamp_seconds", m->last_wall_usec);
+                put_seconds(f, "kdmesg_last_record_timestamp_seconds",
+                            m->has_mono ? timefmt_wall(m->time, m->last_usec) : m->last_wall_usec);
         }
         if (m->boot_id[0]) {
                 head(f, "kdmesg_boot_info", "gauge", "The boot whose log is read.");

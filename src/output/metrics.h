@@ -47,7 +47,9 @@ struct metrics {
         uint64_t problems[_PROBLEM_MAX];
         bool has_seq;
         uint64_t last_seq;
-        bool has_wall;
+        bool has_mono;          /* the last record has a time stamp, last_usec */
+        uint64_t last_usec;
+        bool has_wall;          /* else: a "dmesg -T" paste's printed wall clock */
         int64_t last_wall_usec;
         char boot_id[33]; /* 32 hex digits; "" when not known */
         bool upload_on;

@@ -147,6 +147,17 @@ firing() {
         [ "$(ls -A "$TF")" = kdmesg.prom ]
 }
 
+@test "--metrics on a 'dmesg -T' paste: records without a level, the wall clock it printed" {
+        run --separate-stderr "$KDMESG" -F "$DATA/dmesg-T.txt" --metrics "$M"
+        [ "$status" -eq 0 ]
+        check_metrics
+        has_value 'kdmesg_records_total{level="unknown"}' 6
+        has_value 'kdmesg_problems_total{kind="hung-task"}' 2
+        # [Wed Dec 19 03:40:10 2018], read in TZ=UTC as the views read it.
+        has_value kdmesg_last_record_timestamp_seconds 1545190810.000000
+        [ -z "$(grep kdmesg_last_record_seq "$M")" ]
+}
+
 @test "--metrics on a dump with gaps counts the records lost by cause, and the losses" {
         run --separate-stderr "$KDMESG" -K "$DATA/formats.kmsg" --metrics "$M"
         [ "$status" -eq 0 ]
