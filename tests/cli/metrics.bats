@@ -469,3 +469,34 @@ firing() {
         has_value 'kdmesg_upload_queued_bytes{where="memory"}' 0
         has_value 'kdmesg_upload_queued_bytes{where="spool"}' 0
 }
+
+@test "--upload --metrics: a record the collector refuses is kdmesg_lost_records_total{cause=\"refused\"} 1" {
+        local remote=/lib/systemd/systemd-journal-remote port
+        [ -x "$remote" ]
+        # Records 0-19; record 9 has 1100 dictionary fields, which journal-remote (1024 at most) drops the
+        # connection at when kdmesg is told it takes 2000 (as upload-poison.bats does).
+        python3 - "$T/many.kmsg" <<'PY'
+import sys
+out = []
+for s in range(20):
+    out.append("6,%d,%d,-;record %d\n" % (s, (s + 1) * 1000, s))
+    if s == 9:
+        out.append("".join(" K%d=v\n" % i for i in range(1100)))
+open(sys.argv[1], "w").write("".join(out))
+PY
+        port=$(free_port)
+        mkdir -p "$T/journal"
+        "$remote" --listen-http="127.0.0.1:$port" -o "$T/journal/" 2>"$T/remote.log" 3>&- &
+        SERVERS+=($!)
+        until_true 20 bash -c "exec 4<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+        run --separate-stderr env KDMESG_JOURNAL_FIELDS_MAX=2000 "$KDMESG" -K "$T/many.kmsg" --boot-time @1700000000 \
+                --upload "http://127.0.0.1:$port" -q --metrics "$M"
+        [ "$status" -eq 0 ]
+        [[ "$stderr" == *"refused the entry of seq 9"* ]]
+        check_metrics
+        has_value 'kdmesg_lost_records_total{cause="refused"}' 1
+        # The 19 records, and the loss entry in the place of record 9.
+        has_value kdmesg_upload_acknowledged_records_total 20
+        (( $(value kdmesg_upload_send_failures_total) >= 1 ))
+        has_value 'kdmesg_records_total{level="info"}' 20
+}
