@@ -25,6 +25,10 @@ int metrics_options_add(struct metrics_options *mo, int opt, const char *arg, ch
         uint64_t v;
 
         if (opt == METOPT_METRICS) {
+                if (!*arg) {
+                        snprintf(err, size, "%s", _("--metrics needs the name of a file"));
+                        return -EINVAL;
+                }
                 mo->path = arg;
                 return 0;
         }

@@ -320,6 +320,9 @@ firing() {
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --metrics-interval is for --follow: without it the metrics are written once, at the end" ]
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+        run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics ''
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --metrics needs the name of a file" ]
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --metrics-interval 5
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --metrics-interval needs --metrics" ]
