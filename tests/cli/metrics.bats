@@ -347,6 +347,8 @@ firing() {
         [ "$status" -eq 0 ]
         grep -qx 'node_textfile_scrape_error 0' <<<"$output"
         grep -qx 'kdmesg_records_total{level="info"} 10' <<<"$output"
+        # When the file was written last (kdmesg(1): a follower moves it every interval).
+        grep -q "^node_textfile_mtime_seconds{file=\"$M\"} " <<<"$output"
         grep -qx 'kdmesg_lost_records_total{cause="overrun"} 0' <<<"$output"
         start_prometheus
         # Scraped before anything happens: the alerts see the counters rise.
