@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "output/metrics.h"
@@ -201,6 +202,47 @@ TEST(written_whole_and_replaced) {
         CHECK_INT(unlink(path), 0);
         CHECK_INT(rmdir(dir), 0);
         umask(old);
+}
+
+/* A reader never sees a part of the file: while a child writes it over and over, every read is all of it. */
+TEST(a_reader_sees_the_whole_file_or_the_old_one) {
+        char dir[] = "/tmp/test-metrics-XXXXXX", path[64], buf[8192];
+        struct metrics m = { .problems_on = true, .upload_on = true };
+        size_t len, reads = 0, whole = 0;
+        char *t;
+        pid_t pid;
+        int status, i;
+
+        CHECK(mkdtemp(dir) != NULL);
+        snprintf(path, sizeof(path), "%s/kdmesg.prom", dir);
+        m.path = path;
+        t = text_of(&m);
+        len = strlen(t);
+        CHECK_INT(metrics_write(&m), 0);
+        pid = fork();
+        CHECK(pid >= 0);
+        if (pid == 0) {
+                for (i = 0; i < 2000; i++)
+                        if (metrics_write(&m) < 0)
+                                _exit(1);
+                _exit(0);
+        }
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+                FILE *f = fopen(path, "r");
+                size_t n;
+
+                CHECK(f != NULL);
+                n = fread(buf, 1, sizeof(buf), f);
+                fclose(f);
+                reads++;
+                whole += n == len && memcmp(buf, t, len) == 0;
+        }
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        CHECK(reads > 0);
+        CHECK_INT(whole, reads);
+        free(t);
+        CHECK_INT(unlink(path), 0);
+        CHECK_INT(rmdir(dir), 0);
 }
 
 TEST(due_every_interval) {
