@@ -72,7 +72,7 @@ _kdmesg()
                 local7"
 
         case $prev in
-                -K | --kmsg-file | -F | --file | --cursor-file | --key | --cert)
+                -K | --kmsg-file | -F | --file | --cursor-file | --key | --cert | --metrics)
                         _filedir
                         return
                         ;;
@@ -100,7 +100,7 @@ _kdmesg()
                         COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
                         return
                         ;;
-                --boot-id | --machine-id | --upload)
+                --boot-id | --machine-id | --upload | --metrics-interval)
                         return
                         ;;
                 --trust)
@@ -181,6 +181,7 @@ _kdmesg()
                         --time-format --boot-time --boot --list-boots --decode --force-prefix
                         --noescape --color= --nopager
                         -w --follow -W --follow-new --cursor-file --fail-on-loss -q --quiet --lost
+                        --metrics --metrics-interval
                         --clear --read-clear --console-off --console-on
                         --console-level
                         --format= -J --json --json=dmesg -r --raw -o --output=

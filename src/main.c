@@ -16,8 +16,10 @@
 #include "libkmsg.h"
 #include "output/format.h"
 #include "output/loss-text.h"
+#include "output/metrics.h"
 #include "output/sink.h"
 #include "pipeline/cursor.h"
+#include "pipeline/metrics-run.h"
 #include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "pipeline/upload-relp.h"
@@ -36,6 +38,7 @@
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
+        struct metrics metrics;
         pid_t pager = -1;
         const struct sink_info *si;
         bool live;
@@ -184,6 +187,8 @@ int main(int argc, char **argv) {
                 out_set_writer(upload_write, run.upload);
         }
 
+        metrics_options_setup(&o, &run, &metrics, live);
+
         if (o.pager && !o.nopager && !o.in.follow && (si->flags & SINK_PAGER))
                 pager = pager_open();
 
@@ -246,6 +251,9 @@ int main(int argc, char **argv) {
                 }
         }
         pager_close(pager);
+        /* --metrics: once more at the end, with what --upload delivered; a failure was said. */
+        if (run_metrics_write(&run) < 0)
+                run.status = EXIT_BAD_INPUT;
         if (loss_stats_any(&run.loss)) {
                 /* --lost is the report itself. */
                 if (!o.quiet && !(o.sink->flags & SINK_LOSSES)) {

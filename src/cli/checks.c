@@ -191,5 +191,7 @@ enum options_result options_check(struct options *o) {
         o->in.read_clear = o->action == ACTION_READ_CLEAR;
         o->in.cursor = o->cursor_file != NULL;
         o->in.lost = o->sink->flags & SINK_LOSSES;
+        if (metrics_options_check(&o->metrics, o->in.follow, o->error, sizeof(o->error)) < 0)
+                return OPTIONS_BAD_USAGE;
         return OPTIONS_RUN;
 }

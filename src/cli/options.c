@@ -454,6 +454,12 @@ static enum options_result opt_one(struct options *o, int c, char *arg) {
                         return options_fail(o, OPTIONS_BAD_USAGE, _("invalid argument for --%s: '%s' (expected KEY=GLOB, e.g. SUBSYSTEM=usb)"),
                                             "match", arg);
                 return OPTIONS_RUN;
+        case METOPT_FIRST ... METOPT_LAST:
+                /* The metrics count problems by kind: the records are classified. */
+                o->problems.counted |= c == METOPT_METRICS;
+                if (metrics_options_add(&o->metrics, c, arg, err, sizeof(err)) < 0)
+                        return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
+                return OPTIONS_RUN;
         case PROBOPT_FIRST ... PROBOPT_LAST:
                 if (problem_options_add(&o->problems, c, arg, err, sizeof(err)) < 0)
                         return options_fail(o, OPTIONS_BAD_USAGE, "%s", err);
@@ -545,6 +551,7 @@ static const struct option longopts[] = {
         { "version", no_argument, NULL, 'V' },
         DEVCTX_LONGOPTS,
         PROBLEM_LONGOPTS,
+        METRICS_LONGOPTS,
         {},
 };
 

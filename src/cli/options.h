@@ -7,6 +7,7 @@
 #include "text/color.h"
 #include "text/columns.h"
 #include "cli/device-options.h"
+#include "cli/metrics-options.h"
 #include "cli/problem-options.h"
 #include "select/filter.h"
 #include "output/format.h"
@@ -52,6 +53,7 @@ struct options {
         struct output_settings out;
         struct devctx dev;
         struct problem_options problems; /* --problems, --problem, --fail-on-problem */
+        struct metrics_options metrics;  /* --metrics, --metrics-interval */
         enum output_format format;
         bool format_set;
         const char *format_via;        /* the option that chose it: "--format", "--json", "--json=dmesg", "--raw" */

@@ -68,7 +68,7 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
 }
 
 bool problem_options_active(const struct problem_options *po) {
-        return po->report || po->sel.kinds || po->fail || po->fields;
+        return po->report || po->sel.kinds || po->fail || po->fields || po->counted;
 }
 
 static int load_rules(struct problem_options *po) {

@@ -12,6 +12,7 @@
 struct problem_options {
         bool report;          /* --problems: the report, or the rows of --timeline (set by cli from the sink table) */
         bool fail;            /* --fail-on-problem */
+        bool counted;         /* --metrics counts the problems by kind */
         const char *rules_file; /* --problem-rules FILE: only these rules */
         bool list_rules;      /* --list-problem-rules */
         /* The output names each record's problem: on for --format=export and --upload (options_check()). */

@@ -134,7 +134,8 @@ enum options_result options_setup_time(struct options *o) {
          * The time slept before each record: for the live log from the
          * clocks and one read of the ring, else from what the log says.
          */
-        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT || (json_places(o) && t->have_boot);
+        need_wall = wall || timefmt_needs_wall(t) || o->format == FORMAT_EXPORT || (json_places(o) && t->have_boot) ||
+                    o->metrics.path;
         if (need_wall && from_clocks && clocks_read(&boot, &slept) < 0)
                 slept = -1;
         /* Only where wall-clock times are shown or compared: no cost per record elsewhere. */

@@ -139,6 +139,7 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_("     --cursor-file <file>    resume after the last record a previous run wrote\n"), o);
         fputs(_("     --fail-on-loss          exit with status 3 when messages were lost\n"), o);
         fputs(_(" -q, --quiet                 no summary of lost messages on stderr\n"), o);
+        fputs(metrics_options_help(), o);
         fputs(_("     --upload <url>          ship to a collector: http(s)://, relp(+tls)://\n"), o);
         fputs(_("     --trust <file|all>      CA certificate(s) of the server (https, relp+tls)\n"), o);
         fputs(_("     --key <file>            client key in PEM (https, relp+tls)\n"), o);

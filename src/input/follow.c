@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --follow: wait for new records with poll(2) and no time-out, so that an
- * idle kdmesg makes no system calls at all.  Output is flushed whenever no
+ * idle kdmesg makes no system calls at all (with --metrics: one wake-up
+ * every --metrics-interval, to write the file).  Output is flushed whenever no
  * further record is ready, before every wait: no record sits in a buffer
  * while kdmesg sleeps.  While records keep coming, sink_end_item() flushes
  * what waited FOLLOW_FLUSH_USEC (run.h).
@@ -24,6 +25,7 @@
 
 #include "base/i18n.h"
 #include "text/writer.h"
+#include "pipeline/metrics-run.h"
 #include "pipeline/run.h"
 #include "pipeline/upload.h"
 
@@ -73,7 +75,12 @@ static int wait_for(struct run *run, int fd, int fd2) {
                 }
         }
         while (!run_quit) {
-                if (poll(p, 4, -1) >= 0) {
+                /* --metrics: written when due, also while nothing comes. */
+                int n = poll(p, 4, run_metrics_idle(run));
+
+                if (n == 0)
+                        continue;
+                if (n > 0) {
                         /* The upload failed for good while we slept (reported): stop reading. */
                         if (run->upload && upload_failed(run->upload)) {
                                 run->status = EXIT_BAD_INPUT;

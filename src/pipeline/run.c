@@ -15,9 +15,11 @@
 #include "base/i18n.h"
 #include "text/writer.h"
 #include "select/problem-select.h"
+#include "pipeline/metrics-run.h"
 #include "pipeline/missing.h"
 #include "pipeline/run.h"
 #include "time/suspend.h"
+#include "output/metrics.h"
 #include "time/timefmt.h"
 #include "pipeline/upload.h"
 
@@ -89,6 +91,8 @@ static int pass_loss(struct run *run, const struct kmsg_loss *l, bool counted) {
 
         if (counted)
                 loss_stats_add(&run->loss, l);
+        if (counted && run->metrics)
+                metrics_loss(run->metrics, l);
         e = run->sink->ops->loss ? run->sink->ops->loss(run->sink, l) : 0;
         /*
          * Keeping a cursor, a loss is written on its own, before the record
@@ -265,7 +269,7 @@ static int mark_boot(struct run *run, const struct kmsg_record *r, bool in_windo
 static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
                    const struct kmsg_loss *l) {
         struct match m = { .problem.kind = PROBLEM_NONE };
-        bool in_window;
+        bool in_window, shown;
         int e;
 
         if (fl & KMSG_SEQ_DUPLICATE) {
@@ -325,7 +329,10 @@ static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_re
         mark_for_cursor(run, r);
         run->read++;
         run->delivered += in_window;
-        if (in_window && wanted(run, r, &m)) {
+        shown = in_window && wanted(run, r, &m);
+        if (run->metrics)
+                run_metrics_record(run, r, &m.problem);
+        if (shown) {
                 run->shown++;
                 e = run->sink->ops->record ? run->sink->ops->record(run->sink, r, &m) : 0;
                 if (e < 0)

@@ -53,6 +53,7 @@ struct run {
         uint64_t only_boot;    /* --boot: the one boot of the input shown, from 1; 0: every boot */
         struct cursor *cursor; /* --cursor-file, or NULL */
         struct upload *upload; /* --upload: the export stream goes there; it moves the cursor */
+        struct metrics *metrics; /* --metrics: what is counted (output/metrics.h), or NULL */
         const char *device_path; /* the kmsg device read as the live log; NULL: /dev/kmsg */
         uint64_t bad_records;
         uint64_t read;         /* records read (no duplicates), in the time window or not */

@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "base/i18n.h"
+#include "output/metrics.h"
 #include "pipeline/cursor.h"
 #include "pipeline/upload-http.h"
 #include "pipeline/upload-queue.h"
@@ -128,6 +129,7 @@ struct upload {
         char *sbuf;
         size_t scap;
         struct boot_name *boots;
+        struct metrics_upload counted; /* --metrics: the counters of upload_get_metrics(), under the lock */
 };
 
 static uint64_t now_ns(void) {
@@ -236,6 +238,7 @@ static int refuse_head(struct upload *u) {
         free(entry);
         if (e < 0)
                 return e;
+        u->counted.refused++;
         warnx_thread(_("%s refused the entry of seq %llu (%s): a loss entry says so in its place"), u->url,
                      (unsigned long long)h->seq, u->why);
         return 0;
@@ -482,6 +485,23 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                     : (acked = (size_t)n, UPLOAD_OK);
         pthread_mutex_lock(&u->lock);
         u->q.busy = 0;
+        {
+                /* --metrics (upload_get_metrics()): a full spool's loss entry counts its records as lost. */
+                const struct upload_unit *x;
+                struct timespec ts;
+                size_t i;
+
+                for (i = 0, x = u->q.head; i < acked && x; i++, x = x->next)
+                        if (x->lost > 0)
+                                u->counted.spool_lost += x->lost;
+                        else if (x->has_seq)
+                                u->counted.acked++;
+                u->counted.failures += r != UPLOAD_OK;
+                if (acked > 0 && clock_gettime(CLOCK_REALTIME, &ts) == 0) {
+                        u->counted.has_ack = true;
+                        u->counted.last_ack_usec = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+                }
+        }
         last = acked > 0 ? upload_queue_last_seq(&u->q, acked) : NULL;
         if (last) {
                 u->has_commit = true;
@@ -845,4 +865,18 @@ void upload_free(struct upload *u) {
         pthread_mutex_destroy(&u->lock);
         close(u->failed_fd);
         free(u);
+}
+
+void upload_get_metrics(struct upload *u, struct metrics_upload *ret) {
+        const struct upload_unit *x;
+
+        pthread_mutex_lock(&u->lock);
+        *ret = u->counted;
+        ret->mem_bytes = u->q.bytes;
+        /* Of them, those the spool file holds too (not yet acknowledged). */
+        ret->has_spool = u->spool && u->spool_ok;
+        ret->spool_bytes = 0;
+        for (x = u->q.head; ret->has_spool && u->has_spooled && x && x->id <= u->spooled_id; x = x->next)
+                ret->spool_bytes += x->len;
+        pthread_mutex_unlock(&u->lock);
 }

@@ -65,6 +65,9 @@ int upload_get_fd(const struct upload *u);
 /* Whether the upload failed for good (reported); the reader stops. */
 bool upload_failed(const struct upload *u);
 void upload_free(struct upload *u);
+struct metrics_upload;
+/* --metrics: what was acknowledged, failed, refused and is held now (output/metrics.h); any thread. */
+void upload_get_metrics(struct upload *u, struct metrics_upload *ret);
 
 /* Defaults: batches of up to 256 KiB, 16 MiB held at most (KDMESG_UPLOAD_MEMORY changes it). */
 #define UPLOAD_BATCH_MAX (256u * 1024)

@@ -350,6 +350,7 @@ PY
         start_remote
         cmd=${cmd#* }
         cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
         cmd=${cmd//'${KDMESG_UPLOAD_URL}'/$URL}
         cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
         # shellcheck disable=SC2086 # the words of ExecStart
@@ -406,6 +407,7 @@ open(sys.argv[1], "w").write("\n".join(sorted(allowed)) + "\n")
 PY
         cmd=$(sed -n 's/^ExecStart=[^ ]* //p' "$unit")
         cmd=${cmd//\/var\/lib\/kdmesg/$BATS_TEST_TMPDIR}
+        cmd=${cmd//\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
         cmd=${cmd//'${KDMESG_UPLOAD_URL}'/http://127.0.0.1:$PORT}
         cmd=${cmd//'$KDMESG_UPLOAD_TLS'/}
         # shellcheck disable=SC2086 # the words of ExecStart
