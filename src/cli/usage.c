@@ -70,15 +70,12 @@ void __attribute__((noreturn)) usage(void) {
 
         fputs(_("\nUsage:\n"), o);
         fprintf(o, _(" %s [options]\n"), program);
-        fputs(_("\nPrint the kernel log with sequence numbers, dictionaries and lost messages,\n"
-                "or control the kernel's log buffer and console.\n"),
-              o);
+        fputs(_("\nPrint the kernel log, its dictionaries and what was lost; or control it.\n"), o);
 
         fputs(_("\nInput:\n"), o);
         fputs(_(" -K, --kmsg-file <file>      read a dump: kmsg, export, syslog, JSON; - stdin\n"), o);
         fputs(_(" -F, --file <file>           read a syslog-form dump ('<6>[ 1.0] text' lines)\n"), o);
-        names_line(o, _("     --input-format <fmt>    force the format of -K input:"), input_form_at, false,
-                   _("(default: detect)"));
+        names_line(o, _("     --input-format <fmt>    the -K form:"), input_form_at, false, NULL);
         fputs(_(" -S, --syslog                read through syslog(2) instead of /dev/kmsg\n"), o);
         fputs(_("     --pstore[=<n>]          read what a crash left in pstore (n: see --list)\n"
                 "     --list                  with --pstore: list the dumps, newest first\n"),
@@ -151,8 +148,6 @@ void __attribute__((noreturn)) usage(void) {
         fputs(_(" -D, --console-off           stop printing messages on the console\n"), o);
         fputs(_(" -E, --console-on            print messages on the console again\n"), o);
         fputs(_(" -n, --console-level <level> the least severe level the console shows\n"), o);
-
-        fputs("\n", o);
         fputs(_(" -h, --help                  display this help\n"), o);
         fputs(_(" -V, --version               display version\n"), o);
         /* The columns, levels, facilities and times are in --list-columns, the errors and the page. */
