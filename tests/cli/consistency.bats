@@ -276,9 +276,9 @@ option_tokens() {
         [ "$(wc -l <<<"$forms")" -ge 5 ]
         [ "$bash" = "$forms" ]
         [ "$zsh" = "$forms" ]
-        # --help names every form but auto, which is its default ("detect").
-        [ "$("$KDMESG" --help | sed -n '/--input-format <fmt>/,/(default: detect)/p' | sed 's/.*-K input://' |
-                tr -s ' ,\n' '\n' | grep -vxE '|\(default:|detect\)' | sort)" = "$(grep -vx auto <<<"$forms")" ]
+        # --help names every form but auto, which is its default (the form detected).
+        [ "$("$KDMESG" --help | grep -- '--input-format <fmt>' | sed 's/.*-K form://' |
+                tr -s ' ,\n' '\n' | grep -vxE '' | sort)" = "$(grep -vx auto <<<"$forms")" ]
 }
 
 @test "the man page source is valid scdoc" {
