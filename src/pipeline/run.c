@@ -56,10 +56,13 @@ static void report_bad(struct run *run, struct kmsg_reader *rd, uint64_t *shown,
                 run->problems->tally.unread++;
         /*
          * Before a first record, held: a file that is none of the kernel log
-         * is one line (notklog.h).  Not following: a followed source's
-         * records may be yet to come, and each error is said as it comes.
+         * is one line (notklog.h): a kmsg-form read of lines that are no
+         * records.  Not following: a followed source's records may be yet to
+         * come, and each error is said as it comes.  The other forms say
+         * what they skipped in a line of their own already.
          */
-        if (!run->following && notklog_hold(&run->notklog, rd, &verdict)) {
+        if (!run->following && kmsg_reader_get_format(rd) == KMSG_FORMAT_KMSG &&
+            notklog_hold(&run->notklog, rd, &verdict)) {
                 run->notklog_stop = verdict;
                 return;
         }

@@ -128,6 +128,6 @@ live_kdmesg() {
                 skip "no record in the ring carries a DEVICE (none logged since the last dmesg -C)"
         run live_kdmesg --devices
         [ "$status" -eq 0 ]
-        [[ "${lines[0]}" == DEVICE*DEVNAME*SUBSYSTEM*COUNT*LEVEL*FIRST*LAST*MESSAGE ]]
+        [[ "${lines[0]}" == NAME*DEVICE*SUBSYSTEM*COUNT*LEVEL*FIRST*LAST*MESSAGE ]]
         [ "${#lines[@]}" -ge 2 ]
 }

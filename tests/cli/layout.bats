@@ -17,7 +17,8 @@ setup() {
 
 # The widest line of standard input, in columns on the screen.
 widest() {
-        wc -L
+        # Colors (the table's LEVEL on a terminal) take no column.
+        sed 's/\x1b\[[0-9;]*m//g' | wc -L
 }
 
 # What stands before the column that starts with heading $1 in each line of

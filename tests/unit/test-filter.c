@@ -91,7 +91,8 @@ TEST(errors_are_returned_not_printed) {
         CHECK(mem != NULL);
         stderr = mem;
         CHECK_INT(filter_parse_levels(&f, "bogus"), -EINVAL);
-        CHECK_STR(f.error, "unknown level 'bogus'");
+        CHECK_STR(f.error, "unknown level 'bogus' (expected emerg, alert, crit, err, warn, notice, info, debug or 0-7; "
+                           "LEVEL+ or +LEVEL for a range)");
         CHECK_INT(filter_parse_facilities(&f, ""), -EINVAL);
         CHECK_STR(f.error, "empty facility list");
         CHECK_INT(filter_parse_seq(&f, "9-3"), -EINVAL);
