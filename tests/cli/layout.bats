@@ -25,7 +25,8 @@ widest() {
 # standard input (the heading's line first), runs of spaces made one: the
 # key columns' text, whatever their padding.
 keys_before() {
-        awk -v h="$1" 'NR == 1 { col = index($0, h) } { s = substr($0, 1, col - 1); gsub(/ +/, " ", s); print s }'
+        sed 's/\x1b\[[0-9;]*m//g' |
+                awk -v h="$1" 'NR == 1 { col = index($0, h) } { s = substr($0, 1, col - 1); gsub(/ +/, " ", s); print s }'
 }
 
 @test "--devices at 80, 120 and 200 columns: a line a row, the key columns whole, the message cut" {
