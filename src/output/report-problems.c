@@ -190,9 +190,10 @@ static int problems_record(struct sink *s, const struct kmsg_record *r, const st
         const struct problem_hit *hit = &m->problem;
         int e;
 
+        /* The report's subject so far; counted once it is settled (or at the report's end). */
         if (hit->retitled && p->pend.on) {
                 snprintf(p->pend.subject, sizeof(p->pend.subject), "%s", hit->subject);
-                return commit(p);
+                return hit->provisional ? 0 : commit(p);
         }
         /* A record that is no part of the pending problem's report ends it. */
         if (p->pend.on && (hit->kind == PROBLEM_NONE || hit->opens) && (e = commit(p)) < 0)

@@ -91,12 +91,13 @@ struct problem_hit {
         int kind;        /* enum problem_kind, or PROBLEM_NONE */
         bool opens;      /* the first record of a problem (a report's other records: false) */
         /*
-         * opens: the subject may still change: a later record of the report
-         * can retitle it (a report that waits for it groups it then, or at
-         * its end: problems_classify() of the next record that is not its part).
+         * opens, retitled: the subject may still change: a later record of
+         * the report can retitle it or name its culprit frame (a report that
+         * waits for it groups it then, or at its end: problems_classify() of
+         * the next record that is not its part).
          */
         bool provisional;
-        bool retitled;   /* a record of the report that gave it its subject (in subject) */
+        bool retitled;   /* a record of the report that changed or settled its subject (in subject) */
         const char *subject; /* opens, retitled: the subject, "" when the rule gives none; valid until the next call */
         const char *devname; /* opens: the device named by the text, or NULL */
 };

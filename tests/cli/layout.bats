@@ -66,8 +66,8 @@ keys_before() {
         # At 80 a long subject is cut, a short one is whole; the kind is never cut.
         run on_term 80 -K "$DATA/problems.kmsg" --problems
         [[ "${lines[0]}" == "KIND "*" COUNT "*" SUBJECT "*" MESSAGE" ]]
-        [[ "${lines[1]}" == "panic "*" Fatal exception "* ]]
-        [[ "${lines[2]}" == "panic "*" VFS: Unable to"*"… "* ]]
+        [[ "${lines[1]}" == "panic "*" kernel panic: "*"… "* ]]
+        [[ "${lines[8]}" == "oops "*" Oops "* ]]
 }
 
 @test "--lost at 80, 120 and 200 columns: one line a row, nothing cut" {
