@@ -27,6 +27,7 @@ static const char *const kind_names[_PROBLEM_MAX] = {
         [PROBLEM_IO_ERROR] = "io-error",
         [PROBLEM_THERMAL] = "thermal",
         [PROBLEM_LOCKDEP] = "lockdep",
+        [PROBLEM_MEMORY_LEAK] = "memory-leak",
         [PROBLEM_SEGFAULT] = "segfault",
         [PROBLEM_WARNING] = "warning",
         [PROBLEM_LINK_DOWN] = "link-down",

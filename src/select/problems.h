@@ -31,6 +31,7 @@ enum problem_kind {
         PROBLEM_IO_ERROR,
         PROBLEM_THERMAL,
         PROBLEM_LOCKDEP,
+        PROBLEM_MEMORY_LEAK,
         PROBLEM_SEGFAULT,
         PROBLEM_WARNING,
         PROBLEM_LINK_DOWN,

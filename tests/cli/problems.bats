@@ -16,7 +16,7 @@ setup() {
 }
 
 KINDS="panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep
-segfault warning link-down"
+memory-leak segfault warning link-down"
 
 # The sequence numbers of the case lines of kind $1 (the dump numbers its records from 0).
 expected_seqs() {
@@ -182,7 +182,7 @@ RULES
                 [ "${#stderr_lines[@]}" -eq 1 ]
                 [ "${stderr_lines[0]}" = "kdmesg: $d/bad.rules:$1" ]
         }
-        printf '# ok\nsegfault /x/\noom /y/\n' | check_bad "3: unknown kind 'oom' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, segfault, warning, link-down, any or ignore)"
+        printf '# ok\nsegfault /x/\noom /y/\n' | check_bad "3: unknown kind 'oom' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, memory-leak, segfault, warning, link-down, any or ignore)"
         printf 'oops\n' | check_bad "1: no /regex/"
         printf 'oops /a(/\n' | check_bad "1: bad regex: Unmatched ( or \\("
         printf 'oops /abc\n' | check_bad "1: the regex has no closing '/'"
@@ -206,7 +206,7 @@ RULES
 @test "bad combinations and kinds are refused before reading" {
         run --separate-stderr "$KDMESG" -K "$DUMP" --problem oom
         [ "$status" -eq 1 ]
-        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'oom' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep segfault warning link-down)" ]
+        [ "${stderr_lines[0]}" = "kdmesg: unknown problem kind 'oom' (expected one of: panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill fs-error io-error thermal lockdep memory-leak segfault warning link-down)" ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --lost
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems and --lost cannot be used together" ]

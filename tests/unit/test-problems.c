@@ -66,7 +66,7 @@ TEST(kind_names_round_trip) {
 TEST(errors_name_the_line) {
         CHECK_STR(load_error("# c\n\nsegfault /a/\n  bogus /b/\n"),
                   "t.rules:4: unknown kind 'bogus' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, "
-                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, segfault, warning, link-down, any or ignore)");
+                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, memory-leak, segfault, warning, link-down, any or ignore)");
         CHECK_STR(load_error("oops\n"), "t.rules:1: no /regex/");
         /* The regex runs to the last '/'. */
         CHECK_STR(load_error("oops /x/ /y/\n"), "");
@@ -111,7 +111,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops /[+*{]+ \\++ (a{100}){100} x{1,}[[:space:]]+ ([]+])+/\n"), "");
         CHECK_STR(load_error("a\r\n\toops  level=err+   /x/i  \r\n"), "t.rules:1: unknown kind 'a' (expected panic, "
                   "oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, "
-                  "lockdep, segfault, warning, link-down, any or ignore)");
+                  "lockdep, memory-leak, segfault, warning, link-down, any or ignore)");
 }
 
 TEST(a_nul_byte_in_a_rules_file) {
