@@ -368,7 +368,7 @@ static int continue_report(struct problems *p, const struct kmsg_record *rec, si
         return 1;
 }
 
-int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
+static int classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
         size_t len, i;
         const char *msg = kmsg_record_get_message(rec, &len);
         const char *nul;
@@ -429,4 +429,14 @@ int problems_classify(struct problems *p, const struct kmsg_record *rec, struct 
         snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
         ret->subject = p->subject;
         return 0;
+}
+
+int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
+        /* The rules match bytes, in the C locale they were compiled in (select/rules.h). */
+        locale_t was = p->cloc ? uselocale(p->cloc) : (locale_t)0;
+        int e = classify(p, rec, ret);
+
+        if (was)
+                uselocale(was);
+        return e;
 }

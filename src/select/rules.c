@@ -30,8 +30,10 @@
 struct problems *problems_new(void) {
         struct problems *p = calloc(1, sizeof(*p));
 
-        if (p)
+        if (p) {
                 p->open = PROBLEM_NONE;
+                p->cloc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        }
         return p;
 }
 
@@ -64,6 +66,8 @@ struct problems *problems_free(struct problems *p) {
                 free(p->sources[i]);
         free(p->sources);
         rule_index_free(p);
+        if (p->cloc)
+                freelocale(p->cloc);
         free(p);
         return NULL;
 }
@@ -342,7 +346,13 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return bad(p, name, line, _("rules too costly: all rules together over %d pieces"), MAX_TOTAL_PIECES);
         }
-        e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
+        {
+                locale_t was = p->cloc ? uselocale(p->cloc) : (locale_t)0;
+
+                e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
+                if (was)
+                        uselocale(was);
+        }
         if (e != 0) {
                 char msg[200];
 

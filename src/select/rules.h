@@ -6,6 +6,7 @@
  * The problem rules as loaded (select/rules.c) and used by the classifier
  * (select/problems.c): private to these files and select/rule-literals.c.
  */
+#include <locale.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +58,13 @@ struct rule {
 };
 
 struct problems {
+        /*
+         * The C locale, in which the rules are compiled and matched: a
+         * regex sees bytes, so that '.' matches a byte of invalid UTF-8 (a
+         * garbled command name) in a UTF-8 locale too.  0 when it could not
+         * be made: the locale of the program.
+         */
+        locale_t cloc;
         struct rule *rules;
         size_t n, cap;
         char **sources; /* the names rules came from */

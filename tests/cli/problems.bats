@@ -368,3 +368,15 @@ RULES
         [[ "$output" == *$'rcu_preempt     R  running task        0     9      2 0x00000000\nCall Trace:'* ]]
         [[ "$output" == *"All QSes seen, last rcu_preempt kthread activity"* ]]
 }
+
+@test "a hung task whose command name holds bytes of invalid UTF-8 is found, in a UTF-8 locale too" {
+        local dump=$BATS_TEST_TMPDIR/garbled.kmsg
+        printf '%s\n' '3,1,1000000,-;INFO: task syz\xff\xfeexec:123 blocked for more than 143 seconds.' \
+                '4,2,1000001,-; __schedule+0x1/0x2' '4,3,1000002,-; rtnl_lock+0x1/0x2' >"$dump"
+        for l in C.UTF-8 C; do
+                run env LC_ALL=$l "$KDMESG" -K "$dump" --problems --json
+                [ "$status" -eq 0 ]
+                grep -qF '"problem":"hung-task","count":1,' <<<"$output"
+                grep -qF '"subject":"INFO: task hung in rtnl_lock"' <<<"$output"
+        done
+}
