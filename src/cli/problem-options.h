@@ -14,6 +14,7 @@ struct problem_options {
         bool fail;            /* --fail-on-problem */
         const char *rules_file; /* --problem-rules FILE: only these rules */
         bool list_rules;      /* --list-problem-rules */
+        unsigned long group;  /* --problem N: the records of row N of --problems (from 1); 0: none */
         /*
          * The selection the run loop makes (select/problem-select.h): the
          * rules, loaded by problem_options_setup() when any of these is

@@ -66,7 +66,8 @@ static const struct sink_info sinks[] = {
                 "problems", SINK_REPORT, &sink_problems_ops, SINK_CLASSIFIES,
                 .option = "--problems",
                 .help = N_("     --problems              report: known problems (oops, oom-kill, io-error,\n"
-                           "                               ...) grouped by kind and subject, worst first\n"),
+                           "                               ...) grouped by kind and subject, the first\n"
+                           "                               that came on top\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
                 .excludes = R(LOST) | R(DEVICES),
                 .conflict = N_("--problems and %s cannot be used together"),

@@ -117,7 +117,7 @@ user_rules() {
         [ "$status" -eq 0 ]
         # The block layer's error and the SCSI failure with its sense lines: two problems of sdb.
         [ "${#lines[@]}" -eq 1 ]
-        [[ "${lines[0]}" == '{"problem":"io-error","count":2,"first_seq":38,"last_seq":45,'*'"subject":"sdb","device":"b8:16"'* ]]
+        [[ "${lines[0]}" == '{"problem":"io-error","count":2,"first_seq":38,"last_seq":45,'*'"subject":"sdb","first":true,"device":"b8:16"'* ]]
         run "$KDMESG" -K "$DUMP" --problems --json -l emerg
         [ "$status" -eq 0 ]
         ! grep -qE '"problem":"(io-error|fs-error)"' <<<"$output" || false
@@ -164,7 +164,7 @@ RULES
         printf '6,0,1000,-;myeth eth9: carrier gone\n4,1,2000,-;traps: qemu-img[1] trap invalid opcode ip:1 sp:2 error:0 in qemu-img[1+1]\n' >"$BATS_TEST_TMPDIR/d.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/d.kmsg" --problems --json
         [ "$status" -eq 0 ]
-        [ "$output" = '{"problem":"link-down","count":1,"first_seq":0,"last_seq":0,"time_first":0.001000,"time_last":0.001000,"subject":"eth9","message":"myeth eth9: carrier gone"}' ]
+        [ "$output" = '{"problem":"link-down","count":1,"first_seq":0,"last_seq":0,"time_first":0.001000,"time_last":0.001000,"subject":"eth9","first":true,"message":"myeth eth9: carrier gone"}' ]
         # Files not named *.rules are not read.
         echo 'nonsense' >"$KDMESG_PROBLEMS_DIR/README"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/d.kmsg" --problems --json
@@ -218,7 +218,7 @@ RULES
         [ "${stderr_lines[0]}" = "kdmesg: --problems has columns of its own; -o chooses those of --format=table" ]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --format=table --problem panic
         [ "$status" -eq 0 ]
-        [[ "${lines[0]}" == "KIND "* ]]
+        [[ "${lines[0]}" == " # KIND "* ]]
         run --separate-stderr "$KDMESG" -K "$DUMP" --problems --follow
         [ "$status" -eq 1 ]
         [ "${stderr_lines[0]}" = "kdmesg: --problems --follow writes JSON Lines as problems come: add --json" ]
@@ -310,7 +310,7 @@ RULES
         printf '4,0,1000,-;hot\n4,1,2000,-;mine\n4,2,3000,-;Kernel panic - not syncing: x\n' >"$BATS_TEST_TMPDIR/d.kmsg"
         run "$KDMESG" -K "$BATS_TEST_TMPDIR/d.kmsg" --problem-rules "$BATS_TEST_TMPDIR/only.rules" --problems --json
         [ "$status" -eq 0 ]
-        [ "$output" = '{"problem":"thermal","count":1,"first_seq":0,"last_seq":0,"time_first":0.001000,"time_last":0.001000,"subject":"hot","message":"hot"}' ]
+        [ "$output" = '{"problem":"thermal","count":1,"first_seq":0,"last_seq":0,"time_first":0.001000,"time_last":0.001000,"subject":"hot","first":true,"message":"hot"}' ]
         # Control bytes of a rules file are escaped in the list.
         printf 'thermal /\033x/\n' >"$BATS_TEST_TMPDIR/esc.rules"
         run "$KDMESG" --problem-rules "$BATS_TEST_TMPDIR/esc.rules" --list-problem-rules
@@ -379,4 +379,65 @@ RULES
                 grep -qF '"problem":"hung-task","count":1,' <<<"$output"
                 grep -qF '"subject":"INFO: task hung in rtnl_lock"' <<<"$output"
         done
+}
+
+@test "a report and its fallout: the rows in the order they came, the first marked in the table and in JSON" {
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problems
+        [ "$status" -eq 0 ]
+        golden problems/fallout.txt
+        # The KASAN report came first: row 1, marked; the kernel BUG and the panic after it.
+        [[ "${lines[1]}" == "1* oops "*" KASAN: slab-use-after-free Read in demo_rx "* ]]
+        [[ "${lines[2]}" == "2  oops "*" kernel BUG in demo_free "* ]]
+        [[ "${lines[3]}" == "3  panic "*" kernel panic: Fatal exception "* ]]
+        [ "$(grep -c '\*' <<<"$output")" -eq 1 ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problems --json
+        [ "$status" -eq 0 ]
+        [ "$(grep -c '"first":true' <<<"$output")" -eq 1 ]
+        grep '"first":true' <<<"$output" | grep -qF '"subject":"KASAN: slab-use-after-free Read in demo_rx"'
+}
+
+@test "--problem N: the records of row N, report after report, a line between two" {
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 1
+        [ "$status" -eq 0 ]
+        golden problems/fallout-row1.txt
+        # Both KASAN reports, nothing of the fallout.
+        [ "$(grep -c 'BUG: KASAN' <<<"$output")" -eq 2 ]
+        [ "$(grep -cx -- '-- report 2 of 2 --' <<<"$output")" -eq 1 ]
+        ! grep -qE 'kernel BUG at|Kernel panic' <<<"$output" || false
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 2
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == *"kernel BUG at drivers/net/demo.c:412!" ]]
+        [[ "${lines[1]}" == *"Oops: invalid opcode: 0000 [#2]"* ]]
+        ! grep -qF -- '-- report' <<<"$output" || false
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 4
+        [ "$status" -eq 0 ]
+        [ "$output" = "-- No row 4: --problems has 3 rows --" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 0
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --problem 0: a row of --problems is a number from 1" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 1 --problem oops
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --problem N is a row of --problems; not with --problem KIND" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 1 --problems
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --problem N cannot be used with --problems" ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problem 1 --json
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: --problem N prints the records as the default view; not --format=json" ]
+}
+
+@test "several inputs: a FILE column, and a row is of one file; one input: none" {
+        local two=$BATS_TEST_TMPDIR/two.kmsg
+        printf '%s\n' '4,100,1000000,-;general protection fault, probably for non-canonical address 0xdffffc0000000003: 0000 [#1] SMP' \
+                '4,101,1000001,-;RIP: 0010:demo_other+0x1/0x2' '0,102,1500000,-;Kernel panic - not syncing: Fatal exception' >"$two"
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" -K "$two" --problems
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" == " # FILE "*" KIND "* ]]
+        [ "$(grep -c "^[0-9]. *$DATA/fallout.kmsg " <<<"$output")" -eq 3 ]
+        [ "$(grep -c "^[0-9]. *$two " <<<"$output")" -eq 2 ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" -K "$two" --problems --json
+        [ "$(grep -c "\"file\":\"$two\"" <<<"$output")" -eq 2 ]
+        run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problems
+        [[ "${lines[0]}" == " # KIND "* ]]
+        ! grep -qF '"file"' <<<"$("$KDMESG" -K "$DATA/fallout.kmsg" --problems --json)" || false
 }
