@@ -22,7 +22,6 @@
 #include "text/writer.h"
 #include "select/match.h"
 #include "select/problem-select.h"
-#include "output/format.h"
 #include "output/report.h"
 #include "output/sink.h"
 #include "base/strmap.h"
@@ -475,6 +474,10 @@ static int report_unread(struct problems_sink *p) {
         return 0;
 }
 
+/* The default view, which prints the records of --problem N (not through sinks.c, which names this sink). */
+extern const struct sink_ops sink_short_ops;
+static const struct sink_info view_info = { "short", SINK_FORMAT, &sink_short_ops, 0 };
+
 /*
  * --problem N: the records of the problems of row N, in the default view,
  * report after report, a line between two: "-- report 2 of 3 --".
@@ -496,7 +499,7 @@ static int print_row(struct problems_sink *p, struct group **groups, size_t n) {
         g = groups[p->row - 1];
         for (i = 0; i < p->n_problems; i++)
                 reports += p->of_problem[i] == g;
-        p->view = sink_new(sink_of_format(FORMAT_SHORT), p->sink.settings);
+        p->view = sink_new(&view_info, p->sink.settings);
         if (!p->view)
                 return -ENOMEM;
         for (i = 0; i < p->n_held && e >= 0; i++) {
