@@ -22,6 +22,7 @@
 #include "text/writer.h"
 #include "select/match.h"
 #include "select/problem-select.h"
+#include "output/problem-rows.h"
 #include "output/report.h"
 #include "output/sink.h"
 #include "base/strmap.h"
@@ -65,12 +66,6 @@ struct pending {
         size_t index; /* the problem's number in input order (from 0) */
 };
 
-/* --problem N: a record of a problem, held until the end, when the rows are numbered. */
-struct held {
-        struct kmsg_record *r;
-        size_t problem; /* its problem's index */
-};
-
 struct problems_sink {
         struct sink sink;
         const struct problem_tally *tally; /* what the run classified: the verdict rests on it */
@@ -83,14 +78,10 @@ struct problems_sink {
         char **files;    /* with several inputs, their names so far: the last is being read */
         size_t n_files;
         uint64_t counted;  /* problems counted so far */
-        /* --problem N: the records of every problem, each problem's group, the sink that prints them. */
+        /* --problem N: the row; the records of every problem (problem-rows.h). */
         unsigned long row;
-        struct held *held;
-        size_t n_held, cap_held;
-        struct group **of_problem;
-        size_t n_problems, cap_problems;
+        struct problem_rows *rows;
         bool in_problem; /* a problem was opened: records of its report go with it */
-        struct sink *view;
 };
 
 static const char others_key[] = "\n(others)";
@@ -169,8 +160,8 @@ static int commit(struct problems_sink *p) {
         }
         if (g)
                 p->counted++;
-        if (g && p->row && pd->index < p->n_problems)
-                p->of_problem[pd->index] = g;
+        if (g && p->rows)
+                problem_rows_set_group(p->rows, pd->index, g);
         if (g && !p->have_first) {
                 /* Problems are counted in the order they opened: the first counted came first. */
                 g->came_first = true;
@@ -201,20 +192,9 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
 
         pd->on = true;
         pd->kind = hit->kind;
-        if (p->row) {
-                if (p->n_problems == p->cap_problems) {
-                        size_t cap = p->cap_problems ? p->cap_problems * 2 : 64;
-                        struct group **n = realloc(p->of_problem, cap * sizeof(*n));
-
-                        if (!n) {
-                                pd->on = false;
-                                return -ENOMEM;
-                        }
-                        p->of_problem = n;
-                        p->cap_problems = cap;
-                }
-                p->of_problem[p->n_problems] = NULL;
-                pd->index = p->n_problems++;
+        if (p->rows && problem_rows_open(p->rows, &pd->index) < 0) {
+                pd->on = false;
+                return -ENOMEM;
         }
         snprintf(pd->subject, sizeof(pd->subject), "%s", hit->subject ? hit->subject : "");
         pd->has_seq = kmsg_record_has_seqnum(r);
@@ -243,23 +223,6 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
 
 static int problems_group(struct problems_sink *p, const struct kmsg_record *r, const struct problem_hit *hit);
 
-/* --problem N: hold r, a record of the problem opened last. */
-static int hold(struct problems_sink *p, const struct kmsg_record *r) {
-        if (p->n_held == p->cap_held) {
-                size_t cap = p->cap_held ? p->cap_held * 2 : 256;
-                struct held *n = realloc(p->held, cap * sizeof(*n));
-
-                if (!n)
-                        return -ENOMEM;
-                p->held = n;
-                p->cap_held = cap;
-        }
-        p->held[p->n_held].r = kmsg_record_ref((struct kmsg_record *)r);
-        p->held[p->n_held].problem = p->n_problems - 1;
-        p->n_held++;
-        return 0;
-}
-
 static int problems_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct problems_sink *p = (struct problems_sink *)s;
         const struct problem_hit *hit = &m->problem;
@@ -272,7 +235,7 @@ static int problems_record(struct sink *s, const struct kmsg_record *r, const st
                 if (e >= 0 && hit->kind != PROBLEM_NONE && hit->opens)
                         p->in_problem = true;
                 if (e >= 0 && p->in_problem && hit->kind != PROBLEM_NONE)
-                        e = hold(p, r);
+                        e = problem_rows_hold(p->rows, r);
                 return e;
         }
         return problems_group(p, r, hit);
@@ -474,20 +437,9 @@ static int report_unread(struct problems_sink *p) {
         return 0;
 }
 
-/* The default view, which prints the records of --problem N (not through sinks.c, which names this sink). */
-extern const struct sink_ops sink_short_ops;
-static const struct sink_info view_info = { "short", SINK_FORMAT, &sink_short_ops, 0 };
-
-/*
- * --problem N: the records of the problems of row N, in the default view,
- * report after report, a line between two: "-- report 2 of 3 --".
- */
+/* --problem N: the records of the problems of row N, report after report. */
 static int print_row(struct problems_sink *p, struct group **groups, size_t n) {
-        struct match none = { .problem = { .kind = PROBLEM_NONE } };
-        const struct group *g;
-        size_t i, reports = 0, at = 0, last = SIZE_MAX;
         char line[128];
-        int e = 0;
 
         if (p->row > n) {
                 snprintf(line, sizeof(line), P_("-- No row %lu: --problems has %zu row --\n",
@@ -496,29 +448,7 @@ static int print_row(struct problems_sink *p, struct group **groups, size_t n) {
                 out_puts(line);
                 return 0;
         }
-        g = groups[p->row - 1];
-        for (i = 0; i < p->n_problems; i++)
-                reports += p->of_problem[i] == g;
-        p->view = sink_new(&view_info, p->sink.settings);
-        if (!p->view)
-                return -ENOMEM;
-        for (i = 0; i < p->n_held && e >= 0; i++) {
-                const struct held *h = &p->held[i];
-
-                if (p->of_problem[h->problem] != g)
-                        continue;
-                if (h->problem != last) {
-                        if (at++ > 0) {
-                                snprintf(line, sizeof(line), _("-- report %zu of %zu --\n"), at, reports);
-                                out_puts(line);
-                        }
-                        last = h->problem;
-                }
-                e = p->view->ops->record(p->view, h->r, &none);
-        }
-        if (e >= 0)
-                e = sink_finish(p->view);
-        return e;
+        return problem_rows_print(p->rows, groups[p->row - 1], p->sink.settings);
 }
 
 static int problems_finish(struct sink *s) {
@@ -566,11 +496,7 @@ static void problems_sink_free(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
 
         report_map_free(p->groups, free_group);
-        for (size_t i = 0; i < p->n_held; i++)
-                kmsg_record_unref(p->held[i].r);
-        free(p->held);
-        free(p->of_problem);
-        sink_free(p->view);
+        problem_rows_free(p->rows);
         free(p->pend.device);
         free(p->pend.message);
         free(p->keybuf);
@@ -605,6 +531,8 @@ static int problems_sink_init(struct sink *s) {
         p->dev = s->settings->devices;
         p->json = s->settings->json;
         p->row = s->settings->problem_group;
+        if (p->row && !(p->rows = problem_rows_new()))
+                return -ENOMEM;
         p->groups = strmap_new(N_BUCKETS);
         /* A kind's name, '/', a subject of at most 255 bytes and its NUL. */
         p->keybuf = malloc(24 + 32 + 256 + sizeof(others_key));
