@@ -242,7 +242,7 @@ static bool ends_report(const struct problems *p, const struct kmsg_record *rec)
         if (p->have_last && kmsg_record_has_timestamp(rec)) {
                 uint64_t t = kmsg_record_get_timestamp(rec);
 
-                return t < p->last || t - p->last > REPORT_GAP_USEC;
+                return t < p->last ? p->last - t > REPORT_GAP_USEC : t - p->last > REPORT_GAP_USEC;
         }
         return false;
 }

@@ -109,7 +109,8 @@ struct problem_hit {
  * that opens it up to the one a "part end" rule matches, or up to the first
  * record that starts something else (a "stop" rule matches it, or it opens
  * another problem, or it comes from user space, or it is stamped more than
- * two seconds after the report's last record or before it).  Returns 0 or
+ * two seconds after the report's last record or before it: console lines
+ * of several CPUs are stamped out of order by less).  Returns 0 or
  * -ENOMEM.
  */
 int problems_classify(struct problems *p, const struct kmsg_record *r, struct problem_hit *ret);
