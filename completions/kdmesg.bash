@@ -157,7 +157,7 @@ _kdmesg()
                         ;;
                 --problem)
                         COMPREPLY=($(compgen -W "panic oops hard-lockup soft-lockup rcu-stall hung-task mce oom-kill
-                                fs-error io-error thermal lockdep segfault warning link-down" -- "$cur"))
+                                fs-error io-error thermal lockdep memory-leak segfault warning link-down" -- "$cur"))
                         return
                         ;;
                 --match)

@@ -79,7 +79,7 @@ def problems(name, text, lines=True):
 dumps = ["basic.kmsg", "classic.kmsg", "devices.kmsg", "early-boot.kmsg", "empty.kmsg",
          "formats.kmsg", "formats-real.kmsg", "malformed.kmsg", "two-boots-same-kernel.kmsg",
          "wide.kmsg", "basic.export", "classic.export", "problems.kmsg", "two-boots-reset.kmsg",
-         "two-boots-forward.kmsg", "two-boots.export"]
+         "two-boots-forward.kmsg", "two-boots.export", "fallout.kmsg"]
 runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         # realtime and realtime_usec on every record with a time stamp.
         ("--json --boot-time", ["-J", "--boot-time", "2024-05-01 09:12:44"], "kdmesg-record.schema.json", True),
@@ -88,6 +88,9 @@ runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
         ("--lost --json", ["--lost", "--json"], "kdmesg-lost.schema.json", True),
         ("--devices --json", ["--devices", "--json"], "kdmesg-devices.schema.json", True),
         ("--problems --json", ["--problems", "--json"], "kdmesg-problems.schema.json", True),
+        # Two inputs: the groups name their file.
+        ("--problems --json, two inputs", ["-K", os.path.join(srcdir, "tests", "data", "fallout.kmsg"), "--problems",
+                                           "--json"], "kdmesg-problems.schema.json", True),
         ("--timeline --json", ["--timeline", "--json"], "kdmesg-timeline.schema.json", True),
         ("--timeline --problems --json", ["--timeline", "--problems", "--json"], "kdmesg-timeline.schema.json", True),
         ("--json=dmesg", ["--json=dmesg"], "kdmesg-dmesg.schema.json", False),

@@ -149,6 +149,24 @@ enum options_result options_check(struct options *o) {
                             _("-o chooses the columns of --format=table, not of --format=%s"),
                        output_format_to_name(o->format));
         }
+        if (o->problems.group) {
+                /* --problem N: the --problems sink, printing the records of its row N. */
+                if (o->problems.sel.kinds)
+                        return options_fail(o, OPTIONS_BAD_USAGE,
+                                            _("--problem N is a row of --problems; not with --problem KIND"));
+                if (o->reports)
+                        return options_fail(o, OPTIONS_BAD_USAGE, _("--problem N cannot be used with %s"),
+                                            first_report(o->reports)->option);
+                if (o->in.follow)
+                        return options_fail(o, OPTIONS_BAD_USAGE,
+                                            _("--problem N numbers the rows of the whole input; not with --follow"));
+                if (o->format_set && o->format != FORMAT_SHORT)
+                        return options_fail(o, OPTIONS_BAD_USAGE,
+                                            _("--problem N prints the records as the default view; not --format=%s"),
+                                            output_format_to_name(o->format));
+                o->reports |= SINK_BIT(REPORT_PROBLEMS);
+                o->out.problem_group = o->problems.group;
+        }
         r = check_reports(o);
         if (r != OPTIONS_RUN)
                 return r;

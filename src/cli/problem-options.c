@@ -12,6 +12,7 @@
 
 const char *problem_options_help(void) {
         return _("     --problem <kind>        only the records of problems of this kind\n"
+                 "     --problem <N>           only the records of row N of --problems\n"
                  "     --fail-on-problem       exit with status 4 when a problem was found\n"
                  "     --problem-rules <file>  only the rules of this file\n"
                  "     --list-problem-rules    list the rules, each with its file and line\n");
@@ -45,6 +46,23 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
                 po->list_rules = true;
                 return 0;
         case PROBOPT_PROBLEM:
+                if (arg[0] >= '0' && arg[0] <= '9') {
+                        char *end;
+                        unsigned long n;
+
+                        errno = 0;
+                        n = strtoul(arg, &end, 10);
+                        if (*end || errno || n == 0) {
+                                snprintf(err, size, _("--problem %s: a row of --problems is a number from 1"), arg);
+                                return -EINVAL;
+                        }
+                        if (po->group && po->group != n) {
+                                snprintf(err, size, _("--problem takes one row of --problems"));
+                                return -EINVAL;
+                        }
+                        po->group = n;
+                        return 0;
+                }
                 k = problem_kind_from_name(arg);
                 if (k < 0)
                         k = kind_by_prefix(arg);
@@ -68,7 +86,7 @@ int problem_options_add(struct problem_options *po, int opt, const char *arg, ch
 }
 
 bool problem_options_active(const struct problem_options *po) {
-        return po->report || po->sel.kinds || po->fail || po->fields || po->counted;
+        return po->report || po->sel.kinds || po->fail || po->fields || po->counted || po->group;
 }
 
 static int load_rules(struct problem_options *po) {

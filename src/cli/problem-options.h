@@ -17,6 +17,7 @@ struct problem_options {
         bool list_rules;      /* --list-problem-rules */
         /* The output names each record's problem: on for --format=export and --upload (options_check()). */
         bool fields;
+        unsigned long group;  /* --problem N: the records of row N of --problems (from 1); 0: none */
         /*
          * The selection the run loop makes (select/problem-select.h): the
          * rules, loaded by problem_options_setup() when any of these is

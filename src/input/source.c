@@ -13,6 +13,8 @@
 #include "pipeline/run.h"
 #include "input/pstore-read.h"
 #include "input/source.h"
+#include "output/sink.h"
+#include "select/problem-select.h"
 #include "time/suspend.h"
 
 /* Say why the kmsg device could not be opened (e < 0 from kmsg_reader_new_device()); path NULL: /dev/kmsg. */
@@ -224,6 +226,16 @@ void read_input(struct run *run, const struct input *in) {
                 read_pstore(run, in);
         else if (in->n_sources == 0)
                 read_live(run, in);
-        for (i = 0; i < in->n_sources && !run_quit && !run->fatal; i++)
+        for (i = 0; i < in->n_sources && !run_quit && !run->fatal; i++) {
+                /* A report never runs on into the next file; the reports name the file of each problem. */
+                if (run->problems)
+                        problems_break(run->problems->rules);
+                if (in->n_sources > 1 && sink_source(run->sink, in->sources[i].path) < 0) {
+                        warnx_("%s", strerror(ENOMEM));
+                        run->status = EXIT_BAD_INPUT;
+                        run->fatal = true;
+                        return;
+                }
                 read_source(run, &in->sources[i], in->follow && i == in->n_sources - 1);
+        }
 }

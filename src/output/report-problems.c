@@ -3,7 +3,7 @@
  * --problems: what is wrong, since when.  One group per problem kind and
  * subject (the process, device or file:line the rule pulls out of the
  * message), counting problems: a multi-line report (an oops with its call
- * trace) is one.  A table, worst kind first, then most problems; or JSON
+ * trace) is one.  A table, in the order the groups first came; or JSON
  * Lines, one object per group.  Following, a group's object is written
  * when the group first appears and each time it changes.  Memory grows
  * with the number of groups, not of records, and is bounded: beyond
@@ -22,6 +22,7 @@
 #include "text/writer.h"
 #include "select/match.h"
 #include "select/problem-select.h"
+#include "output/problem-rows.h"
 #include "output/report.h"
 #include "output/sink.h"
 #include "base/strmap.h"
@@ -41,6 +42,9 @@ struct group {
         bool wall; /* first and last are the wall clock a "dmesg -T" paste printed (timefmt_record()) */
         uint64_t first, last;
         bool others;   /* the problems of this kind beyond MAX_GROUPS, whatever their subject */
+        bool came_first; /* its first problem is the first of all (problems are counted in input order) */
+        uint64_t order;  /* its first problem's number in input order: the rows' order */
+        const char *file; /* with several inputs, the file its problems came from (in files) */
         char *device;  /* the first problem's device: its name, or its DEVICE value */
         char *message; /* the first line of the first problem's first record */
         size_t message_len;
@@ -60,6 +64,7 @@ struct pending {
         char *device, *message;
         size_t message_len;
         char subject[256];
+        size_t index; /* the problem's number in input order (from 0) */
 };
 
 struct problems_sink {
@@ -70,18 +75,34 @@ struct problems_sink {
         bool json;
         char *keybuf;
         struct pending pend;
+        bool have_first; /* a group has the first problem */
+        char **files;    /* with several inputs, their names so far: the last is being read */
+        size_t n_files;
+        uint64_t counted;  /* problems counted so far */
+        /* --problem N: the row; the records of every problem (problem-rows.h). */
+        unsigned long row;
+        struct problem_rows *rows;
+        bool in_problem; /* a problem was opened: records of its report go with it */
 };
 
 static const char others_key[] = "\n(others)";
 
-/* The key of kind and subject: the kind's name, '/', the subject (names have no '/'). */
+/*
+ * The key of kind and subject: the kind's name, '/', the subject (names
+ * have no '/'); with several inputs, the number of the file and ':' before
+ * them (a group is of one file).
+ */
 static struct group *group_get(struct problems_sink *p, int kind, const char *subject, bool *ret_new) {
         const char *name = problem_kind_name(kind);
         size_t nl = strlen(name), sl = strlen(subject);
         struct group *g;
 
         *ret_new = false;
-        memcpy(p->keybuf, name, nl);
+        nl = 0;
+        if (p->n_files > 0)
+                nl = (size_t)snprintf(p->keybuf, 24, "%zu:", p->n_files - 1);
+        memcpy(p->keybuf + nl, name, strlen(name));
+        nl += strlen(name);
         p->keybuf[nl] = '/';
         memcpy(p->keybuf + nl + 1, subject, sl + 1);
         g = (struct group *)strmap_find(p->groups, p->keybuf);
@@ -100,6 +121,7 @@ static struct group *group_get(struct problems_sink *p, int kind, const char *su
         memcpy(g->key, p->keybuf, nl + 1 + sl + 1);
         g->subject = g->key + nl + 1;
         g->kind = kind;
+        g->file = p->n_files > 0 ? p->files[p->n_files - 1] : NULL;
         g->node.key = g->key;
         strmap_add(p->groups, &g->node);
         *ret_new = true;
@@ -141,7 +163,17 @@ static int commit(struct problems_sink *p) {
                                 g->last = pd->time;
                 }
         }
+        if (g)
+                p->counted++;
+        if (g && p->rows)
+                problem_rows_set_group(p->rows, pd->index, g);
+        if (g && !p->have_first) {
+                /* Problems are counted in the order they opened: the first counted came first. */
+                g->came_first = true;
+                p->have_first = true;
+        }
         if (g && fresh) {
+                g->order = p->counted;
                 g->device = pd->device;
                 g->message = pd->message;
                 g->message_len = pd->message_len;
@@ -165,6 +197,10 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
 
         pd->on = true;
         pd->kind = hit->kind;
+        if (p->rows && problem_rows_open(p->rows, &pd->index) < 0) {
+                pd->on = false;
+                return -ENOMEM;
+        }
         snprintf(pd->subject, sizeof(pd->subject), "%s", hit->subject ? hit->subject : "");
         pd->has_seq = kmsg_record_has_seqnum(r);
         pd->seq = pd->has_seq ? kmsg_record_get_seqnum(r) : 0;
@@ -194,14 +230,34 @@ static int open_problem(struct problems_sink *p, const struct kmsg_record *r, co
         return 0;
 }
 
+static int problems_group(struct problems_sink *p, const struct kmsg_record *r, const struct problem_hit *hit);
+
 static int problems_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct problems_sink *p = (struct problems_sink *)s;
         const struct problem_hit *hit = &m->problem;
+        int e = 0;
+
+        if (p->row) {
+                if (hit->kind == PROBLEM_NONE || hit->opens)
+                        p->in_problem = false;
+                e = problems_group(p, r, hit);
+                if (e >= 0 && hit->kind != PROBLEM_NONE && hit->opens)
+                        p->in_problem = true;
+                if (e >= 0 && p->in_problem && hit->kind != PROBLEM_NONE)
+                        e = problem_rows_hold(p->rows, r);
+                return e;
+        }
+        return problems_group(p, r, hit);
+}
+
+/* Group r's problem: count it in its group once its subject is settled. */
+static int problems_group(struct problems_sink *p, const struct kmsg_record *r, const struct problem_hit *hit) {
         int e;
 
+        /* The report's subject so far; counted once it is settled (or at the report's end). */
         if (hit->retitled && p->pend.on) {
                 snprintf(p->pend.subject, sizeof(p->pend.subject), "%s", hit->subject);
-                return commit(p);
+                return hit->provisional ? 0 : commit(p);
         }
         /* A record that is no part of the pending problem's report ends it. */
         if (p->pend.on && (hit->kind == PROBLEM_NONE || hit->opens) && (e = commit(p)) < 0)
@@ -214,28 +270,31 @@ static int problems_record(struct sink *s, const struct kmsg_record *r, const st
         return e;
 }
 
+/*
+ * The rows in the order their problems first came: the first one (often
+ * the cause) on top, what followed it (often its fallout) after.
+ */
 static int group_cmp(const void *a, const void *b) {
         const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
 
-        if (x->kind != y->kind)
-                return x->kind < y->kind ? -1 : 1;
-        if (x->count != y->count)
-                return x->count > y->count ? -1 : 1;
-        if (x->has_seq && y->has_seq && x->first_seq != y->first_seq)
-                return x->first_seq < y->first_seq ? -1 : 1;
+        if (x->order != y->order)
+                return x->order < y->order ? -1 : 1;
         return strcmp(x->subject, y->subject);
 }
 
-enum { COL_KIND, COL_COUNT, COL_FIRST, COL_LAST, COL_SUBJECT, COL_DEVICE, COL_MESSAGE };
+enum { COL_NUM, COL_FILE, COL_KIND, COL_COUNT, COL_FIRST, COL_LAST, COL_SUBJECT, COL_DEVICE, COL_MESSAGE };
 
 static const struct report_column columns[] = {
+        [COL_NUM] = { "#", 0.03, SCOLS_FL_RIGHT },
+        [COL_FILE] = { "FILE", 0.1, 0 },
         [COL_KIND] = { "KIND", 0.1, 0 },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT },
-        [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT },
-        [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC, 0, true },
-        [COL_DEVICE] = { "DEVICE", 0.05, 0 },
-        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, 0, true },
+        /* At 80 columns a subject of up to 40 characters stays whole: MESSAGE, then LAST give way. */
+        [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, 0, false, 2 },
+        [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC, 0, true, 0, 40 },
+        [COL_DEVICE] = { "DEVICE", 0.05, 0, 0, false, 3 },
+        [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, 0, true, 1 },
 };
 
 /* A time stamp in the chosen format: seconds since boot, or the wall clock for -T and iso. */
@@ -263,12 +322,18 @@ static int set_text(struct libscols_line *ln, int col, const char *s, size_t len
         return e;
 }
 
-static int fill_line(struct problems_sink *p, struct libscols_line *ln, const struct group *g) {
+/* Row num (from 1) of the table: its number for --problem N, '*' after the one that came first. */
+static int fill_line(struct problems_sink *p, struct libscols_line *ln, const struct group *g, size_t num) {
         struct timefmt wall = p->sink.settings->time;
         const struct timefmt *t = &wall;
         char buf[64];
         int e;
 
+        snprintf(buf, sizeof(buf), "%zu%c", num, g->came_first ? '*' : ' ');
+        if ((e = scols_line_set_data(ln, COL_NUM, buf)) < 0)
+                return e;
+        if (g->file && (e = set_text(ln, COL_FILE, g->file, strlen(g->file), false)) < 0)
+                return e;
         if ((e = scols_line_set_data(ln, COL_KIND, problem_kind_name(g->kind))) < 0)
                 return e;
         snprintf(buf, sizeof(buf), "%" PRIu64, g->count);
@@ -294,19 +359,27 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
 }
 
 static int print_table(struct problems_sink *p, struct group **groups, size_t n) {
-        struct libscols_table *tb = report_table_new(columns, sizeof(columns) / sizeof(columns[0]), 0,
+        struct report_column cols[sizeof(columns) / sizeof(columns[0])];
+        /* FILE: with several inputs only. */
+        struct libscols_table *tb = report_table_new(columns, sizeof(columns) / sizeof(columns[0]),
+                                                     p->n_files > 0 ? 0 : 1ul << COL_FILE,
                                                      p->sink.settings->noheadings);
         size_t i;
         int e = 0;
 
         if (!tb)
                 return -ENOMEM;
+        /* LAST gives way on a narrow terminal only where it says no more than FIRST, in every row. */
+        memcpy(cols, columns, sizeof(cols));
+        for (i = 0; i < n; i++)
+                if (groups[i]->has_first && groups[i]->last != groups[i]->first)
+                        cols[COL_LAST].spare = 0;
         for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-                e = ln ? fill_line(p, ln, groups[i]) : -ENOMEM;
+                e = ln ? fill_line(p, ln, groups[i], i + 1) : -ENOMEM;
         }
-        return report_table_print(&p->sink, tb, columns, sizeof(columns) / sizeof(columns[0]), e);
+        return report_table_print(&p->sink, tb, cols, sizeof(cols) / sizeof(cols[0]), e);
 }
 
 /* One group as a line of JSON: problem, count, first_seq, ..., message. */
@@ -332,6 +405,10 @@ static int json_group(struct problems_sink *p, const struct group *g) {
                 e = json_add(o, "subject", g->others ? json_object_new_string("") : json_bytes_new(g->subject, strlen(g->subject)));
         if (e >= 0 && g->others)
                 e = json_add(o, "others", json_object_new_boolean(1));
+        if (e >= 0 && g->came_first)
+                e = json_add(o, "first", json_object_new_boolean(1));
+        if (e >= 0 && g->file)
+                e = json_add(o, "file", json_bytes_new(g->file, strlen(g->file)));
         if (e >= 0 && g->device)
                 e = json_add(o, "device", json_bytes_new(g->device, strlen(g->device)));
         if (e >= 0)
@@ -378,6 +455,20 @@ static int report_unread(struct problems_sink *p) {
         return 0;
 }
 
+/* --problem N: the records of the problems of row N, report after report. */
+static int print_row(struct problems_sink *p, struct group **groups, size_t n) {
+        char line[128];
+
+        if (p->row > n) {
+                snprintf(line, sizeof(line), P_("-- No row %lu: --problems has %zu row --\n",
+                                                "-- No row %lu: --problems has %zu rows --\n", n),
+                         p->row, n);
+                out_puts(line);
+                return 0;
+        }
+        return problem_rows_print(p->rows, groups[p->row - 1], p->sink.settings);
+}
+
 static int problems_finish(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
         struct group **groups;
@@ -400,7 +491,9 @@ static int problems_finish(struct sink *s) {
         groups = (struct group **)report_sorted(p->groups, 0, group_cmp, &n);
         if (!groups)
                 return -ENOMEM;
-        if (p->json)
+        if (p->row)
+                e = print_row(p, groups, n);
+        else if (p->json)
                 for (i = 0; i < n && e >= 0; i++)
                         e = json_group(p, groups[i]);
         else
@@ -421,9 +514,32 @@ static void problems_sink_free(struct sink *s) {
         struct problems_sink *p = (struct problems_sink *)s;
 
         report_map_free(p->groups, free_group);
+        problem_rows_free(p->rows);
         free(p->pend.device);
         free(p->pend.message);
         free(p->keybuf);
+        for (size_t i = 0; i < p->n_files; i++)
+                free(p->files[i]);
+        free(p->files);
+}
+
+/* The records that follow come from the file name: a group is of one file. */
+static int problems_source(struct sink *s, const char *name) {
+        struct problems_sink *p = (struct problems_sink *)s;
+        char **n;
+        int e;
+
+        /* The problem still pending is the last file's. */
+        if ((e = commit(p)) < 0)
+                return e;
+        n = realloc(p->files, (p->n_files + 1) * sizeof(*n));
+        if (!n)
+                return -ENOMEM;
+        p->files = n;
+        if (!(n[p->n_files] = strdup(name)))
+                return -ENOMEM;
+        p->n_files++;
+        return 0;
 }
 
 static int problems_sink_init(struct sink *s) {
@@ -432,9 +548,12 @@ static int problems_sink_init(struct sink *s) {
         p->tally = s->settings->problems;
         p->dev = s->settings->devices;
         p->json = s->settings->json;
+        p->row = s->settings->problem_group;
+        if (p->row && !(p->rows = problem_rows_new()))
+                return -ENOMEM;
         p->groups = strmap_new(N_BUCKETS);
         /* A kind's name, '/', a subject of at most 255 bytes and its NUL. */
-        p->keybuf = malloc(32 + 256 + sizeof(others_key));
+        p->keybuf = malloc(24 + 32 + 256 + sizeof(others_key));
         if (!p->tally)
                 return -EINVAL;
         return p->groups && p->keybuf ? 0 : -ENOMEM;
@@ -444,6 +563,7 @@ const struct sink_ops sink_problems_ops = {
         .size = sizeof(struct problems_sink),
         .init = problems_sink_init,
         .record = problems_record,
+        .source = problems_source,
         .finish = problems_finish,
         .free = problems_sink_free,
 };

@@ -71,6 +71,7 @@ static int print_fitted(struct libscols_table *tb, const struct report_column *c
                 fc[k].flags = (cols[i].flags & SCOLS_FL_RIGHT ? FIT_RIGHT : 0) |
                               (cols[i].free ? FIT_FREE : FIT_OPTIONAL);
                 fc[k].spare = cols[i].spare;
+                fc[k].min = cols[i].free ? cols[i].keep : 0;
                 idx[k++] = i;
         }
         f = fit_new(fc, k, termwidth, wrap);

@@ -32,6 +32,7 @@ struct report_column {
          */
         bool free;
         unsigned spare; /* on a narrow terminal, left out for the free text: rank 1 first (text/fit.h); 0 never */
+        size_t keep;    /* free text: kept whole up to this many columns on a terminal (text/fit.h's min) */
 };
 
 /*

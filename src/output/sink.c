@@ -25,6 +25,10 @@ struct sink *sink_new(const struct sink_info *si, const struct output_settings *
         return s;
 }
 
+int sink_source(struct sink *s, const char *name) {
+        return s->ops->source ? s->ops->source(s, name) : 0;
+}
+
 int sink_finish(struct sink *s) {
         return s->ops->finish ? s->ops->finish(s) : 0;
 }

@@ -87,6 +87,8 @@ struct output_settings {
          * names it (KDMESG_PROBLEM, "problem"), with its subject.
          */
         bool problem_fields;
+        /* --problem N: the --problems sink prints the records of its row N (from 1), not the table; 0: the table. */
+        unsigned long problem_group;
 };
 
 struct sink;
@@ -118,6 +120,11 @@ struct sink_ops {
          */
         int (*boot)(struct sink *s, uint64_t n, const struct kmsg_record *r);
         void (*seen)(struct sink *s, const struct kmsg_record *r);
+        /*
+         * With several inputs, the records after this call come from the
+         * file name (as given: "-" is standard input); not called for one.
+         */
+        int (*source)(struct sink *s, const char *name);
         int (*finish)(struct sink *s);
         void (*free)(struct sink *s);
 };
@@ -219,6 +226,8 @@ struct sink {
 
 /* A new sink for si, or NULL (out of memory). */
 struct sink *sink_new(const struct sink_info *si, const struct output_settings *settings);
+/* The records that follow come from the input name (one of several): source() when the sink has one; 0 or -errno. */
+int sink_source(struct sink *s, const char *name);
 /* The end of input: finish() when the sink has one; 0 or -errno. */
 int sink_finish(struct sink *s);
 /* Free s (NULL is fine); returns NULL. */

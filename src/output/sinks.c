@@ -65,7 +65,7 @@ static const struct sink_info sinks[] = {
         [REPORT_PROBLEMS] = {
                 "problems", SINK_REPORT, &sink_problems_ops, SINK_CLASSIFIES,
                 .option = "--problems",
-                .help = N_("     --problems              known problems (oops, oom-kill...) by kind\n"),
+                .help = N_("     --problems              known problems by kind and subject, first on top\n"),
                 .formats = F(SHORT) | F(TABLE) | F(JSON),
                 .excludes = R(LOST) | R(DEVICES),
                 .conflict = N_("--problems and %s cannot be used together"),

@@ -27,6 +27,7 @@ static const char *const kind_names[_PROBLEM_MAX] = {
         [PROBLEM_IO_ERROR] = "io-error",
         [PROBLEM_THERMAL] = "thermal",
         [PROBLEM_LOCKDEP] = "lockdep",
+        [PROBLEM_MEMORY_LEAK] = "memory-leak",
         [PROBLEM_SEGFAULT] = "segfault",
         [PROBLEM_WARNING] = "warning",
         [PROBLEM_LINK_DOWN] = "link-down",
@@ -46,11 +47,16 @@ int problem_kind_from_name(const char *name) {
 }
 
 /*
- * Expand template t with the groups m of text into buf; \s is prev, the
- * report's subject so far.  A subject is one line: a group that holds a
- * line break gives its first line only.
+ * Expand template t with the groups m of text into buf: the first stage of
+ * a subject, a template still (select/rules.h, struct problems' tmpl): the
+ * groups' backslashes doubled, \\, \f and \a kept for render(); \s is
+ * prev, the report's template so far.  With final, the text itself (for
+ * name= and access=): a backslash of a group as it is, \\ one backslash.
+ * A subject is one line: a group that holds a line break gives its first
+ * line only.
  */
-static void expand(char *buf, size_t size, const char *t, const char *text, const regmatch_t *m, const char *prev) {
+static void expand(char *buf, size_t size, const char *t, const char *text, const regmatch_t *m, const char *prev,
+                   bool final) {
         size_t n = 0;
 
         for (; *t && n + 1 < size; t++) {
@@ -67,6 +73,18 @@ static void expand(char *buf, size_t size, const char *t, const char *text, cons
                 } else if (*t == '\\' && t[1] == 's') {
                         from = prev;
                         len = strlen(prev);
+                        t++;
+                        if (len > size - 1 - n)
+                                len = size - 1 - n;
+                        memcpy(buf + n, from, len);
+                        n += len;
+                        continue;
+                } else if (*t == '\\' && !final && (t[1] == '\\' || t[1] == 'f' || t[1] == 'a')) {
+                        if (n + 2 >= size)
+                                break;
+                        buf[n++] = *t++;
+                        buf[n++] = *t;
+                        continue;
                 } else {
                         if (*t == '\\' && t[1] == '\\')
                                 t++;
@@ -78,12 +96,89 @@ static void expand(char *buf, size_t size, const char *t, const char *text, cons
                         continue;
                 if (memchr(from, '\n', len))
                         len = (size_t)((const char *)memchr(from, '\n', len) - from);
+                for (size_t i = 0; i < len && n + 1 < size; i++) {
+                        if (!final && from[i] == '\\') {
+                                if (n + 2 >= size)
+                                        break;
+                                buf[n++] = '\\';
+                        }
+                        buf[n++] = from[i];
+                }
+        }
+        buf[n] = '\0';
+}
+
+void frame_strip_suffix(char *name) {
+        char *dot = strchr(name, '.');
+
+        if (dot && dot != name)
+                *dot = '\0';
+}
+
+bool frame_skipped(const struct problems *p, int kind, const char *name) {
+        size_t i;
+
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (r->type == RULE_SKIP && (r->kind == KIND_ANY || r->kind == kind) &&
+                    regexec(&r->re, name, 0, NULL, 0) == 0)
+                        return true;
+        }
+        return false;
+}
+
+/*
+ * The open report's subject from its template: \f the culprit frame (the
+ * first that no skip rule matches; else the first frame; no frame at all:
+ * the subject ends before the " in " ahead of \f), \a a blank and the
+ * access when a line gave one.
+ */
+static void render(struct problems *p) {
+        const char *t = p->tmpl;
+        size_t n = 0, size = sizeof(p->subject);
+        char *buf = p->subject;
+
+        for (; *t && n + 1 < size; t++) {
+                const char *from = NULL;
+                char sep = 0;
+                size_t len;
+
+                if (*t != '\\' || !t[1]) {
+                        buf[n++] = *t;
+                        continue;
+                }
+                t++;
+                if (*t == 'f') {
+                        from = p->found ? p->culprit : p->fallback;
+                        if (!*from) {
+                                if (n >= 4 && memcmp(buf + n - 4, " in ", 4) == 0)
+                                        n -= 4;
+                                continue;
+                        }
+                } else if (*t == 'a') {
+                        if (!p->access[0])
+                                continue;
+                        from = p->access;
+                        sep = ' ';
+                } else {
+                        buf[n++] = *t;
+                        continue;
+                }
+                if (sep)
+                        buf[n++] = sep;
+                len = strlen(from);
                 if (len > size - 1 - n)
                         len = size - 1 - n;
                 memcpy(buf + n, from, len);
                 n += len;
         }
         buf[n] = '\0';
+}
+
+/* Whether the open report's subject is settled: no retitle, culprit frame or access to wait for. */
+static bool settled(const struct problems *p) {
+        return !p->provisional && (p->found || !strstr(p->tmpl, "\\f")) && (p->access[0] || !strstr(p->tmpl, "\\a"));
 }
 
 /* Whether a line of text[0..len) starts with lit. */
@@ -147,7 +242,7 @@ static bool ends_report(const struct problems *p, const struct kmsg_record *rec)
         if (p->have_last && kmsg_record_has_timestamp(rec)) {
                 uint64_t t = kmsg_record_get_timestamp(rec);
 
-                return t < p->last || t - p->last > REPORT_GAP_USEC;
+                return t < p->last ? p->last - t > REPORT_GAP_USEC : t - p->last > REPORT_GAP_USEC;
         }
         return false;
 }
@@ -158,7 +253,7 @@ static void note_time(struct problems *p, const struct kmsg_record *rec) {
                 p->last = kmsg_record_get_timestamp(rec);
 }
 
-/* The first rule but parts and stops that matches: its index, or p->n. */
+/* The first rule that opens a problem or is ignored that matches: its index, or p->n. */
 static size_t first_opener(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
         size_t c;
 
@@ -166,10 +261,69 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
                 size_t i = p->cand[c];
                 const struct rule *r = &p->rules[i];
 
-                if (r->type != RULE_PART && r->type != RULE_STOP && matches(p, i, rec, p->text, len, m))
+                if ((r->type == RULE_PROBLEM || r->type == RULE_IGNORE) && matches(p, i, rec, p->text, len, m))
                         return i;
         }
         return p->n;
+}
+
+/*
+ * A line of the open report that names a function (a frame rule, among
+ * the candidates of the record's text): the first gives the fallback, the
+ * first that no skip rule matches is the culprit.
+ */
+static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
+        char name[MAX_FRAME];
+        size_t c;
+
+        for (c = 0; c < p->n_cand; c++) {
+                size_t i = p->cand[c];
+                const struct rule *r = &p->rules[i];
+
+                if (r->type != RULE_FRAME || (r->kind != KIND_ANY && r->kind != p->open) ||
+                    !matches(p, i, rec, p->text, len, m))
+                        continue;
+                expand(name, sizeof(name), r->name, p->text, m, "", true);
+                frame_strip_suffix(name);
+                if (!name[0])
+                        return;
+                if (!p->fallback[0])
+                        snprintf(p->fallback, sizeof(p->fallback), "%s", name);
+                if (!frame_skipped(p, p->open, name)) {
+                        snprintf(p->culprit, sizeof(p->culprit), "%s", name);
+                        p->found = true;
+                }
+                return;
+        }
+}
+
+/*
+ * After a record of the open report (rec, matched by the part rule r or
+ * NULL): its frame, its access, its title; *ret says when the subject
+ * changed or became settled.
+ */
+static void report_update(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m,
+                          const struct rule *r, struct problem_hit *ret) {
+        bool was = settled(p);
+
+        if (r && r->subject) {
+                char t[MAX_SUBJECT];
+
+                expand(t, sizeof(t), r->subject, p->text, m, p->tmpl, false);
+                snprintf(p->tmpl, sizeof(p->tmpl), "%s", t);
+                p->provisional = false;
+        }
+        if (r && r->access && !was)
+                expand(p->access, sizeof(p->access), r->access, p->text, m, "", true);
+        if (!p->found && strstr(p->tmpl, "\\f"))
+                note_frame(p, rec, len, m);
+        render(p);
+        if (strcmp(p->subject, p->open_subject) != 0 || (settled(p) && !was)) {
+                snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
+                ret->subject = p->subject;
+                ret->retitled = true;
+                ret->provisional = !settled(p);
+        }
 }
 
 /*
@@ -198,13 +352,7 @@ static int continue_report(struct problems *p, const struct kmsg_record *rec, si
                 if (r->type == RULE_STOP)
                         return 0;
                 ret->kind = p->open;
-                if (r->subject) {
-                        expand(p->subject, sizeof(p->subject), r->subject, p->text, m, p->open_subject);
-                        snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
-                        ret->subject = p->subject;
-                        ret->retitled = true;
-                        p->provisional = false;
-                }
+                report_update(p, rec, len, m, r, ret);
                 note_time(p, rec);
                 if (r->end)
                         p->open = PROBLEM_NONE;
@@ -215,11 +363,12 @@ static int continue_report(struct problems *p, const struct kmsg_record *rec, si
         if (*ret_opener < p->n && p->rules[*ret_opener].type == RULE_PROBLEM)
                 return 0;
         ret->kind = p->open;
+        report_update(p, rec, len, m, NULL, ret);
         note_time(p, rec);
         return 1;
 }
 
-int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
+static int classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
         size_t len, i;
         const char *msg = kmsg_record_get_message(rec, &len);
         const char *nul;
@@ -258,20 +407,36 @@ int problems_classify(struct problems *p, const struct kmsg_record *rec, struct 
                 return 0;
         ret->kind = r->kind;
         ret->opens = true;
-        p->subject[0] = '\0';
+        p->tmpl[0] = '\0';
         if (r->subject)
-                expand(p->subject, sizeof(p->subject), r->subject, p->text, m, "");
-        ret->subject = p->subject;
+                expand(p->tmpl, sizeof(p->tmpl), r->subject, p->text, m, "", false);
         if (r->devname) {
-                expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "");
+                expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "", true);
                 ret->devname = p->devname;
         }
+        p->access[0] = p->culprit[0] = p->fallback[0] = '\0';
+        p->found = false;
         if (r->report) {
                 p->open = r->kind;
                 p->provisional = r->retitle;
-                ret->provisional = r->retitle;
-                snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
+                /* The opening line may name the function (a WARNING's "at file:line foo+0x12/0x34"). */
+                if (strstr(p->tmpl, "\\f"))
+                        note_frame(p, rec, len, m);
+                ret->provisional = !settled(p);
                 note_time(p, rec);
         }
+        render(p);
+        snprintf(p->open_subject, sizeof(p->open_subject), "%s", p->subject);
+        ret->subject = p->subject;
         return 0;
+}
+
+int problems_classify(struct problems *p, const struct kmsg_record *rec, struct problem_hit *ret) {
+        /* The rules match bytes, in the C locale they were compiled in (select/rules.h). */
+        locale_t was = p->cloc ? uselocale(p->cloc) : (locale_t)0;
+        int e = classify(p, rec, ret);
+
+        if (was)
+                uselocale(was);
+        return e;
 }

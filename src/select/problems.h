@@ -31,6 +31,7 @@ enum problem_kind {
         PROBLEM_IO_ERROR,
         PROBLEM_THERMAL,
         PROBLEM_LOCKDEP,
+        PROBLEM_MEMORY_LEAK,
         PROBLEM_SEGFAULT,
         PROBLEM_WARNING,
         PROBLEM_LINK_DOWN,
@@ -91,12 +92,13 @@ struct problem_hit {
         int kind;        /* enum problem_kind, or PROBLEM_NONE */
         bool opens;      /* the first record of a problem (a report's other records: false) */
         /*
-         * opens: the subject may still change: a later record of the report
-         * can retitle it (a report that waits for it groups it then, or at
-         * its end: problems_classify() of the next record that is not its part).
+         * opens, retitled: the subject may still change: a later record of
+         * the report can retitle it or name its culprit frame (a report that
+         * waits for it groups it then, or at its end: problems_classify() of
+         * the next record that is not its part).
          */
         bool provisional;
-        bool retitled;   /* a record of the report that gave it its subject (in subject) */
+        bool retitled;   /* a record of the report that changed or settled its subject (in subject) */
         const char *subject; /* opens, retitled: the subject, "" when the rule gives none; valid until the next call */
         const char *devname; /* opens: the device named by the text, or NULL */
 };
@@ -107,7 +109,8 @@ struct problem_hit {
  * that opens it up to the one a "part end" rule matches, or up to the first
  * record that starts something else (a "stop" rule matches it, or it opens
  * another problem, or it comes from user space, or it is stamped more than
- * two seconds after the report's last record or before it).  Returns 0 or
+ * two seconds after the report's last record or before it: console lines
+ * of several CPUs are stamped out of order by less).  Returns 0 or
  * -ENOMEM.
  */
 int problems_classify(struct problems *p, const struct kmsg_record *r, struct problem_hit *ret);

@@ -98,6 +98,9 @@ int rule_index_build(struct problems *p) {
         for (i = 0; i < p->n; i++) {
                 struct rule *r = &p->rules[i];
 
+                /* A skip rule is tried on function names, never on a record's text. */
+                if (r->type == RULE_SKIP)
+                        continue;
                 r->indexed = r->n_literals > 0;
                 for (k = 0; k < r->n_literals; k++)
                         if (r->literal_lens[k] < 2)

@@ -8,6 +8,8 @@
  *     KIND part [end] /REGEX/       a line of an open report of KIND
  *     any part [end] /REGEX/        a line of any open report
  *     ignore [conditions] /REGEX/   not a problem (checked in order too)
+ *     KIND|any frame name=TEMPLATE /REGEX/   a line of an open report naming a function of its stack
+ *     KIND|any skip /REGEX/         a function of the machinery (the regex is on the name)
  *
  * The regex is a POSIX extended regular expression on the message (each
  * line of a multi-line message is a line for ^ and $); it runs from the
@@ -28,8 +30,10 @@
 struct problems *problems_new(void) {
         struct problems *p = calloc(1, sizeof(*p));
 
-        if (p)
+        if (p) {
                 p->open = PROBLEM_NONE;
+                p->cloc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        }
         return p;
 }
 
@@ -39,6 +43,8 @@ static void rule_free_strings(struct rule *r) {
         free(r->device);
         free(r->subject);
         free(r->devname);
+        free(r->name);
+        free(r->access);
         for (size_t i = 0; i < r->n_literals; i++)
                 free(r->literals[i]);
 }
@@ -60,6 +66,8 @@ struct problems *problems_free(struct problems *p) {
                 free(p->sources[i]);
         free(p->sources);
         rule_index_free(p);
+        if (p->cloc)
+                freelocale(p->cloc);
         free(p);
         return NULL;
 }
@@ -188,7 +196,7 @@ static char *next_word(char **s, bool *ret_unterminated) {
 
 /* The \N references of a template name groups the regex has; 0 or -EINVAL. */
 static int check_template(struct problems *p, const char *name, unsigned line, const char *key, const char *t,
-                          size_t n_groups, bool part) {
+                          size_t n_groups, bool part, bool report) {
         for (; *t; t++) {
                 if (*t != '\\')
                         continue;
@@ -197,6 +205,8 @@ static int check_template(struct problems *p, const char *name, unsigned line, c
                                    n_groups);
                 if (t[1] == 's' && !part)
                         return bad(p, name, line, _("%s=: \\s (the report's subject) is for 'part' rules"), key);
+                if ((t[1] == 'f' || t[1] == 'a') && !report)
+                        return bad(p, name, line, _("%s=: \\%c is for the subject of a report"), key, t[1]);
                 if (t[1])
                         t++;
         }
@@ -274,6 +284,14 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                         r.type = RULE_PART;
                 else if (strcmp(w, "stop") == 0 && r.type == RULE_PROBLEM && !r.report)
                         r.type = RULE_STOP;
+                else if (strcmp(w, "frame") == 0 && r.type == RULE_PROBLEM && !r.report)
+                        r.type = RULE_FRAME;
+                else if (strcmp(w, "skip") == 0 && r.type == RULE_PROBLEM && !r.report)
+                        r.type = RULE_SKIP;
+                else if (strncmp(w, "name=", 5) == 0 && r.type == RULE_FRAME && !r.name)
+                        r.name = strdup(w + 5);
+                else if (strncmp(w, "access=", 7) == 0 && r.type == RULE_PART && !r.access)
+                        r.access = strdup(w + 7);
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
                 else if (strncmp(w, "level=", 6) == 0) {
@@ -303,8 +321,13 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 e = bad(p, name, line, _("no /regex/"));
         else if (!*re)
                 e = bad(p, name, line, _("an empty regex"));
-        else if (r.kind == KIND_ANY && r.type != RULE_PART && r.type != RULE_STOP)
-                e = bad(p, name, line, _("'any' is only for 'part' and 'stop' rules"));
+        else if (r.kind == KIND_ANY && (r.type == RULE_PROBLEM || r.type == RULE_IGNORE))
+                e = bad(p, name, line, _("'any' is only for 'part', 'stop', 'frame' and 'skip' rules"));
+        else if (r.type == RULE_FRAME && !r.name)
+                e = bad(p, name, line, _("a 'frame' rule needs name="));
+        else if ((r.type == RULE_FRAME || r.type == RULE_SKIP) &&
+                 (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
+                e = bad(p, name, line, _("a 'frame' or 'skip' rule takes no conditions and no subject"));
         else if (r.type == RULE_PART && (r.have_levels || r.subsystem || r.device || r.devname))
                 e = bad(p, name, line, _("a 'part' rule takes no conditions and no devname"));
         else if (r.type == RULE_STOP && (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
@@ -323,7 +346,13 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return bad(p, name, line, _("rules too costly: all rules together over %d pieces"), MAX_TOTAL_PIECES);
         }
-        e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
+        {
+                locale_t was = p->cloc ? uselocale(p->cloc) : (locale_t)0;
+
+                e = regcomp(&r.re, re, REG_EXTENDED | REG_NEWLINE | (icase ? REG_ICASE : 0));
+                if (was)
+                        uselocale(was);
+        }
         if (e != 0) {
                 char msg[200];
 
@@ -331,12 +360,16 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return bad(p, name, line, _("bad regex: %s"), msg);
         }
-        if ((r.subject && check_template(p, name, line, "subject", r.subject, r.re.re_nsub, r.type == RULE_PART) < 0) ||
-            (r.devname && check_template(p, name, line, "devname", r.devname, r.re.re_nsub, false) < 0)) {
+        if ((r.subject && check_template(p, name, line, "subject", r.subject, r.re.re_nsub, r.type == RULE_PART,
+                                         r.report || r.type == RULE_PART) < 0) ||
+            (r.devname && check_template(p, name, line, "devname", r.devname, r.re.re_nsub, false, false) < 0) ||
+            (r.name && check_template(p, name, line, "name", r.name, r.re.re_nsub, false, false) < 0) ||
+            (r.access && check_template(p, name, line, "access", r.access, r.re.re_nsub, false, false) < 0)) {
                 rule_done(&r);
                 return -EINVAL;
         }
-        if (!icase) {
+        /* A skip rule's regex is on a function's name: not in the index of the records' text. */
+        if (!icase && r.type != RULE_SKIP) {
                 struct lit lits[MAX_LITERALS];
                 size_t n = rule_find_literals(re, lits, MAX_LITERALS), i;
 

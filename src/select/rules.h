@@ -6,6 +6,7 @@
  * The problem rules as loaded (select/rules.c) and used by the classifier
  * (select/problems.c): private to these files and select/rule-literals.c.
  */
+#include <locale.h>
 #include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,13 +19,19 @@
 #define MAX_TEXT 8192
 #define MAX_SUBJECT 256
 #define MAX_LITERALS 8
+#define MAX_FRAME 128
 
 /* All rules together: over this many pieces (regex-cost.h) they are refused. */
 #define MAX_TOTAL_PIECES 200000
 /* A report ends at a record this much later than its last one (µs): a report is printed at once. */
 #define REPORT_GAP_USEC 2000000
 
-enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE };
+/*
+ * RULE_FRAME: a line of an open report that names a function of its stack
+ * (name=); RULE_SKIP: a function of the machinery that detects and reports
+ * a bug, never the culprit (the regex is matched against the name).
+ */
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP };
 #define KIND_ANY (-2)
 
 struct rule {
@@ -39,6 +46,8 @@ struct rule {
         uint8_t levels;
         char *subsystem, *device;
         char *subject, *devname;
+        char *name;   /* frame: the function, a template */
+        char *access; /* part: the access of a report (Read, Write), a template */
         regex_t re;
         /* Pieces of text one of which every match contains (found in the regex), for memmem(). */
         char *literals[MAX_LITERALS];
@@ -49,6 +58,13 @@ struct rule {
 };
 
 struct problems {
+        /*
+         * The C locale, in which the rules are compiled and matched: a
+         * regex sees bytes, so that '.' matches a byte of invalid UTF-8 (a
+         * garbled command name) in a UTF-8 locale too.  0 when it could not
+         * be made: the locale of the program.
+         */
+        locale_t cloc;
         struct rule *rules;
         size_t n, cap;
         char **sources; /* the names rules came from */
@@ -61,6 +77,16 @@ struct problems {
         char text[MAX_TEXT + 1];
         char subject[MAX_SUBJECT], devname[MAX_SUBJECT];
         char open_subject[MAX_SUBJECT]; /* the open report's subject */
+        /*
+         * The open report's subject as a template: its groups expanded (a
+         * backslash doubled), \f (the culprit frame) and \a (the access)
+         * still to fill in; open_subject is what it gives so far.
+         */
+        char tmpl[MAX_SUBJECT];
+        char access[MAX_FRAME];
+        char culprit[MAX_FRAME];   /* the first frame no skip rule matches */
+        char fallback[MAX_FRAME];  /* the first frame, when every one is skipped */
+        bool found;                /* culprit is known: the frames after it do not matter */
         char error[512];
         /* The index of the rules' literals (rule-index.c), built before the first record. */
         size_t indexed;          /* the rules it covers (bigrams NULL: none built) */
@@ -108,6 +134,16 @@ struct lit {
         size_t n;
         bool anchored; /* at the start of a line: the branch begins with "^" and it */
 };
+
+/*
+ * A function name as the report names it, without what the compiler added:
+ * the suffix from the first '.' on ("foo.cold", "foo.part.0", "foo.isra.3",
+ * "foo.constprop.0", "foo.llvm.123": C names have no '.').  In place.
+ */
+void frame_strip_suffix(char *name);
+
+/* Whether name is a function of the machinery for a report of kind (a skip rule matches it). */
+bool frame_skipped(const struct problems *p, int kind, const char *name);
 
 /* The literals of the quick check, one per top-level branch; returns how many (0: no check). */
 size_t rule_find_literals(const char *re, struct lit *lits, size_t max);

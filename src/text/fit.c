@@ -25,6 +25,7 @@ struct fit {
         char *line;      /* the line being put together */
         size_t line_len, line_cap, line_keep;
         size_t *pos;     /* wrapping: how far each free cell is printed */
+        bool *out;       /* a free column left out for the others (its spare rank) */
 };
 
 struct fit *fit_free(struct fit *f) {
@@ -35,6 +36,7 @@ struct fit *fit_free(struct fit *f) {
         free(f->w);
         free(f->shown);
         free(f->pos);
+        free(f->out);
         free(f->line);
         free(f);
         return NULL;
@@ -55,7 +57,8 @@ struct fit *fit_new(const struct fit_column *cols, size_t n, size_t termwidth, b
         f->w = calloc(k, sizeof(*f->w));
         f->shown = calloc(k, sizeof(*f->shown));
         f->pos = calloc(k, sizeof(*f->pos));
-        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos)
+        f->out = calloc(k, sizeof(*f->out));
+        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos || !f->out)
                 return fit_free(f);
         for (i = 0; i < n; i++)
                 f->head[i] = text_width(cols[i].heading, strlen(cols[i].heading), SIZE_MAX, NULL);
@@ -86,17 +89,35 @@ static inline size_t max_size(size_t a, size_t b) {
  */
 static void share(struct fit *f, size_t avail, size_t nfree) {
         bool more = true;
-        size_t i, left = nfree, k;
+        size_t i, left = nfree, k, total = 0;
 
         for (i = 0; i < f->n; i++)
-                if (f->cols[i].flags & FIT_FREE)
+                if (f->cols[i].flags & FIT_FREE) {
                         f->w[i] = 0;
+                        if (!f->out[i])
+                                total += max_size(f->natural[i], f->head[i]);
+                }
+        /* Short of room: a column with a min keeps up to min whole before the others share the rest. */
+        for (i = 0; total > avail && i < f->n && left > 1; i++) {
+                size_t keep;
+
+                if (!(f->cols[i].flags & FIT_FREE) || f->out[i] || !f->cols[i].min)
+                        continue;
+                keep = max_size(f->natural[i], f->head[i]);
+                if (keep > f->cols[i].min)
+                        keep = f->cols[i].min;
+                if (keep > avail)
+                        keep = avail;
+                f->w[i] = max_size(keep, 1);
+                avail -= f->w[i] < avail ? f->w[i] : avail;
+                left--;
+        }
         while (more && left > 0) {
                 more = false;
                 for (i = 0; i < f->n; i++) {
                         size_t want = max_size(f->natural[i], f->head[i]);
 
-                        if (!(f->cols[i].flags & FIT_FREE) || f->w[i] || want > avail / left)
+                        if (!(f->cols[i].flags & FIT_FREE) || f->out[i] || f->w[i] || want > avail / left)
                                 continue;
                         f->w[i] = want;
                         avail -= want;
@@ -109,7 +130,7 @@ static void share(struct fit *f, size_t avail, size_t nfree) {
         for (i = 0, k = 0; i < f->n && left > 0; i++) {
                 size_t part;
 
-                if (!(f->cols[i].flags & FIT_FREE) || f->w[i])
+                if (!(f->cols[i].flags & FIT_FREE) || f->out[i] || f->w[i])
                         continue;
                 part = avail / left + (k < avail % left ? 1 : 0);
                 /* Narrower than its heading, rather than a line wider than the terminal. */
@@ -118,12 +139,27 @@ static void share(struct fit *f, size_t avail, size_t nfree) {
         }
 }
 
+/* What the free columns shown need: min (at most their width) where they have one, else FIT_FREE_MIN. */
+static size_t free_need(const struct fit *f) {
+        size_t i, need = 0;
+
+        for (i = 0; i < f->n; i++) {
+                size_t want = max_size(f->natural[i], f->head[i]);
+
+                if (!(f->cols[i].flags & FIT_FREE) || f->out[i])
+                        continue;
+                need += f->cols[i].min ? (want < f->cols[i].min ? want : f->cols[i].min) : FIT_FREE_MIN;
+        }
+        return need;
+}
+
 bool fit_lay_out(struct fit *f) {
         size_t i, used = 0, shown = 0, nfree = 0, last = f->n ? f->n - 1 : 0;
         bool moved = false;
 
         for (i = 0; i < f->n; i++) {
                 if (f->cols[i].flags & FIT_FREE) {
+                        f->out[i] = false;
                         nfree++;
                         shown++;
                         continue;
@@ -138,17 +174,23 @@ bool fit_lay_out(struct fit *f) {
                 shown++;
         }
         used += shown > 0 ? shown - 1 : 0;
-        while (nfree > 0 && used + nfree * FIT_FREE_MIN > f->termwidth) {
+        while (nfree > 0 && used + free_need(f) > f->termwidth) {
                 size_t drop = f->n;
 
                 for (i = 0; i < f->n; i++)
-                        if (f->cols[i].spare && f->w[i] && !(f->cols[i].flags & FIT_FREE) &&
+                        if (f->cols[i].spare && ((f->cols[i].flags & FIT_FREE) ? !f->out[i] && nfree > 1 : f->w[i] != 0) &&
                             (drop == f->n || f->cols[i].spare < f->cols[drop].spare))
                                 drop = i;
                 if (drop == f->n)
                         break;
-                used -= f->w[drop] + 1;
-                f->w[drop] = 0;
+                if (f->cols[drop].flags & FIT_FREE) {
+                        f->out[drop] = true;
+                        nfree--;
+                        used -= 1;
+                } else {
+                        used -= f->w[drop] + 1;
+                        f->w[drop] = 0;
+                }
         }
         if (nfree > 0)
                 share(f, f->termwidth > used ? f->termwidth - used : 0, nfree);

@@ -24,7 +24,10 @@
  * would get fewer than FIT_FREE_MIN columns each, the spare columns (a
  * rank in spare: 1 goes first) are left out one by one until it gets them
  * or none is left: a narrow terminal shows fewer key columns, whole, and
- * a message that can be read.  One space between columns; the last one is
+ * a message that can be read.  A free column with a min keeps up to min
+ * columns whole: it needs that much, not FIT_FREE_MIN, and short of room
+ * it gets it before the other free columns share the rest; a free column
+ * with a spare rank is left out too, in its turn (never the last one).  One space between columns; the last one is
  * not padded.
  *
  * The widths hold: a column never narrows, so a table printed in batches
@@ -42,7 +45,11 @@
 struct fit_column {
         const char *heading; /* safe text */
         unsigned flags;      /* FIT_* */
-        size_t min;          /* a key column shown is at least this wide (a table's first batch rarely widens it) */
+        /*
+         * A key column shown is at least this wide (a table's first batch
+         * rarely widens it); a free one keeps up to this many columns whole.
+         */
+        size_t min;
         unsigned spare;      /* 0: always shown; else left out on a narrow terminal, rank 1 first */
 };
 

@@ -65,11 +65,12 @@ keys_before() {
                 [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
                 [ "$(keys_before SUBJECT <<<"$output")" = "$(keys_before SUBJECT <<<"$piped")" ]
         done
-        # At 80 a long subject is cut, a short one is whole; the kind is never cut.
+        # At 80 a subject past 40 characters is cut, a short one is whole; the kind is never cut.
         run on_term 80 -K "$DATA/problems.kmsg" --problems
-        [[ "${lines[0]}" == "KIND "*" COUNT "*" SUBJECT "*" MESSAGE" ]]
-        [[ "${lines[1]}" == "panic "*" Fatal exception "* ]]
-        [[ "${lines[2]}" == "panic "*" VFS: Unable to"*"… "* ]]
+        # At 80 MESSAGE gives way to SUBJECT.
+        [[ "${lines[0]}" == *"# KIND "*" COUNT "*" SUBJECT" ]]
+        [[ "${lines[-1]}" == *" panic "*" kernel panic: VFS: Unable to mou…" ]]
+        [[ "${lines[-2]}" == *" panic "*" kernel panic: Fatal exception" ]]
 }
 
 @test "--lost at 80, 120 and 200 columns: one line a row, nothing cut" {
@@ -239,4 +240,25 @@ keys_before() {
         done
         run on_term 70 -K "$BATS_TEST_TMPDIR/esc.kmsg" --format=table
         [ "${lines[1]}" = "      1      0.000100 info   zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\\x1b…" ]
+}
+
+@test "--problems at 80 columns: a subject of up to 40 characters is whole; MESSAGE, then LAST where it equals FIRST, give way" {
+        local f=$BATS_TEST_TMPDIR/one.kmsg
+        run on_term 80 -K "$DATA/fallout.kmsg" --problems
+        [ "$status" -eq 0 ]
+        golden layout/problems-fallout-80.txt
+        [ "$(widest <<<"$output")" -le 80 ]
+        # "KASAN: slab-use-after-free Read in demo_rx" is 42 characters: cut only past 40.
+        grep -qF 'KASAN: slab-use-after-free Read in demo_' <<<"$output"
+        grep -qF 'kernel BUG in demo_free' <<<"$output"
+        [[ "${lines[0]}" == " # KIND "*" LAST SUBJECT"* ]]
+        # A problem each, LAST equal to FIRST everywhere: LAST gives way before SUBJECT is cut.
+        sed '/,2[789][05]00000,\|,30000000,/d' "$DATA/fallout.kmsg" >"$f"
+        run on_term 70 -K "$f" --problems
+        [ "$status" -eq 0 ]
+        [[ "${lines[0]}" != *" LAST "* ]]
+        grep -qF 'KASAN: slab-use-after-free Read in demo_rx' <<<"$output"
+        # Piped, every column, whole.
+        run "$KDMESG" -K "$DATA/fallout.kmsg" --problems
+        [[ "${lines[0]}" == " # KIND "*" LAST SUBJECT "*" MESSAGE" ]]
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "select/problems.h"
+#include "select/rules.h"
 #include "tests.h"
 
 static struct kmsg_record *rec(const char *text) {
@@ -65,7 +66,7 @@ TEST(kind_names_round_trip) {
 TEST(errors_name_the_line) {
         CHECK_STR(load_error("# c\n\nsegfault /a/\n  bogus /b/\n"),
                   "t.rules:4: unknown kind 'bogus' (expected panic, oops, hard-lockup, soft-lockup, rcu-stall, "
-                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, segfault, warning, link-down, any or ignore)");
+                  "hung-task, mce, oom-kill, fs-error, io-error, thermal, lockdep, memory-leak, segfault, warning, link-down, any or ignore)");
         CHECK_STR(load_error("oops\n"), "t.rules:1: no /regex/");
         /* The regex runs to the last '/'. */
         CHECK_STR(load_error("oops /x/ /y/\n"), "");
@@ -85,7 +86,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops retitle /x/\n"), "t.rules:1: unknown word 'retitle'");
         CHECK_STR(load_error("oops subject=\\s /x/\n"), "t.rules:1: subject=: \\s (the report's subject) is for 'part' rules");
         CHECK_STR(load_error("any part subject=\"\\s in \\1\" /(x)/\nany stop /y/\n"), "");
-        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part' and 'stop' rules");
+        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part', 'stop', 'frame' and 'skip' rules");
         CHECK_STR(load_error("oops level=loud /x/\n"), "t.rules:1: unknown level 'loud'");
         CHECK_STR(load_error("oops //\n"), "t.rules:1: an empty regex");
         CHECK(strncmp(load_error("oops /[/\n"), "t.rules:1: bad regex: ", 22) == 0);
@@ -110,7 +111,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops /[+*{]+ \\++ (a{100}){100} x{1,}[[:space:]]+ ([]+])+/\n"), "");
         CHECK_STR(load_error("a\r\n\toops  level=err+   /x/i  \r\n"), "t.rules:1: unknown kind 'a' (expected panic, "
                   "oops, hard-lockup, soft-lockup, rcu-stall, hung-task, mce, oom-kill, fs-error, io-error, thermal, "
-                  "lockdep, segfault, warning, link-down, any or ignore)");
+                  "lockdep, memory-leak, segfault, warning, link-down, any or ignore)");
 }
 
 TEST(a_nul_byte_in_a_rules_file) {
@@ -198,12 +199,14 @@ TEST(reports_take_the_records_up_to_their_end) {
         CHECK(classify(p, "4,11,1001100,-;WARNING: x").opens);
         CHECK_INT(classify(p, "4,12,1001200,-;------------[ cut here ]------------").kind, PROBLEM_NONE);
         CHECK_INT(classify(p, "4,13,1001300,-; func+0x1/0x2").kind, PROBLEM_NONE);
-        /* More than two seconds after its last record, or before it: something else. */
+        /* More than two seconds after its last record, or before it: something else (a little before it
+         * is another CPU's line, stamped before ours and printed after them: the report's). */
         CHECK(classify(p, "4,14,1001400,-;WARNING: y").opens);
         CHECK_INT(classify(p, "4,15,3001400,-;two seconds on").kind, PROBLEM_WARNING);
         CHECK_INT(classify(p, "4,16,5001401,-;two seconds and a bit").kind, PROBLEM_NONE);
         CHECK(classify(p, "4,17,6000000,-;WARNING: z").opens);
-        CHECK_INT(classify(p, "4,18,5999999,-;earlier").kind, PROBLEM_NONE);
+        CHECK_INT(classify(p, "4,18,5999999,-;a little earlier").kind, PROBLEM_WARNING);
+        CHECK_INT(classify(p, "4,18,3999998,-;two seconds and a bit earlier").kind, PROBLEM_NONE);
         /* A record from user space (facility user: 14 = 1 * 8 + 6) ends it and is no problem. */
         CHECK(classify(p, "4,19,7000000,-;WARNING: w").opens);
         CHECK_INT(classify(p, "14,20,7000001,-;BUG: from a program").kind, PROBLEM_NONE);
@@ -532,4 +535,113 @@ TEST(user_rules_come_before_the_shipped_file) {
         snprintf(path, sizeof(path), "%s/c.rules.bak", dir);
         unlink(path);
         rmdir(dir);
+}
+
+TEST(frame_suffixes_dropped) {
+        static const char *const cases[][2] = {
+                { "pn533_send_complete.cold", "pn533_send_complete" },
+                { "nmi_cpu_backtrace.cold.3", "nmi_cpu_backtrace" },
+                { "kobject_add_internal.part.0", "kobject_add_internal" },
+                { "tcp_v4_rcv.isra.12", "tcp_v4_rcv" },
+                { "ip6_fragment.constprop.0", "ip6_fragment" },
+                { "foo.llvm.1234567", "foo" },
+                { "foo.isra.0.cold", "foo" },
+                { "plain_name", "plain_name" },
+                { ".only_a_suffix", ".only_a_suffix" },
+                { "", "" },
+        };
+        char buf[64];
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+                snprintf(buf, sizeof(buf), "%s", cases[i][0]);
+                frame_strip_suffix(buf);
+                CHECK_STR(buf, cases[i][1]);
+        }
+}
+
+TEST(frame_skip_rules_by_kind) {
+        struct problems *p = load("any skip /^lock_acquire$|^_raw_spin_/\n"
+                                  "hung-task skip /^schedule$/\n");
+
+        CHECK(frame_skipped(p, PROBLEM_OOPS, "lock_acquire"));
+        CHECK(frame_skipped(p, PROBLEM_OOPS, "_raw_spin_lock_irqsave"));
+        CHECK(!frame_skipped(p, PROBLEM_OOPS, "lock_acquire_x"));
+        CHECK(!frame_skipped(p, PROBLEM_OOPS, "ucma_close"));
+        /* A scheduler frame is the machinery of a hung task only. */
+        CHECK(!frame_skipped(p, PROBLEM_OOPS, "schedule"));
+        CHECK(frame_skipped(p, PROBLEM_HUNG_TASK, "schedule"));
+        /* A skip rule is never an opener: a record holding its text opens nothing. */
+        CHECK_INT(classify(p, "0,0,0,-;lock_acquire").kind, PROBLEM_NONE);
+        CHECK_STR(load_error("oops skip subject=x /x/\n"), "t.rules:1: a 'frame' or 'skip' rule takes no conditions and no subject");
+        CHECK_STR(load_error("any frame /x/\n"), "t.rules:1: a 'frame' rule needs name=");
+        CHECK_STR(load_error("oops subject=\"a in \\f\" /x/\n"), "t.rules:1: subject=: \\f is for the subject of a report");
+        CHECK_STR(load_error("any part access=\\2 /(R)/\n"), "t.rules:1: access=: \\2, but the regex has 1 groups");
+        problems_free(p);
+}
+
+/* The rules of a culprit: frames in order, machinery skipped, the access from its own line. */
+static const char culprit_rules[] =
+        "oops report subject=\"KASAN: \\1\\a in \\f\" /^BUG: KASAN: ([a-z-]+) in /\n"
+        "oops part access=\\1 /^(Read|Write) of size [0-9]+ at addr/\n"
+        "hung-task report subject=\"INFO: task hung in \\f\" /^INFO: task .*:[0-9]+ blocked for more than/\n"
+        "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
+        "any skip /^(dump_stack|kasan_report|__asan_load[0-9]|memcpy)$/\n"
+        "hung-task skip /^(__)?schedule$|^mutex_lock$/\n";
+
+TEST(culprit_frame_names_the_report) {
+        struct problems *p = load(culprit_rules);
+        struct problem_hit h;
+
+        h = classify(p, "3,0,1000000,-;BUG: KASAN: use-after-free in memcpy+0x1/0x2");
+        CHECK(h.opens && h.provisional);
+        /* No frame yet: the subject stops before " in ". */
+        CHECK_STR(h.subject, "KASAN: use-after-free");
+        h = classify(p, "3,1,1000001,-;Read of size 8 at addr ffff888012345678 by task x/1");
+        CHECK(h.retitled && h.provisional);
+        CHECK_STR(h.subject, "KASAN: use-after-free Read");
+        h = classify(p, "3,2,1000002,-; dump_stack+0x1/0x2");
+        CHECK(h.retitled && h.provisional);
+        CHECK_STR(h.subject, "KASAN: use-after-free Read in dump_stack");
+        h = classify(p, "3,3,1000003,-; ? stale_guess+0x1/0x2");
+        CHECK(!h.retitled);
+        h = classify(p, "3,4,1000004,-; kasan_report.cold+0x1/0x2");
+        CHECK(!h.retitled);
+        h = classify(p, "3,5,1000005,-; [<ffffffff81234567>] pn533_send_complete.cold+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "KASAN: use-after-free Read in pn533_send_complete");
+        /* Settled: later frames change nothing. */
+        h = classify(p, "3,6,1000006,-; usb_hcd_giveback_urb+0x1/0x2");
+        CHECK(h.kind == PROBLEM_OOPS && !h.retitled);
+
+        /* Where a hung task sleeps: the scheduler and the lock it waits for are skipped for this kind only. */
+        h = classify(p, "3,7,9000000,-;INFO: task kworker/0:1:123 blocked for more than 120 seconds.");
+        CHECK(h.opens && h.kind == PROBLEM_HUNG_TASK);
+        CHECK_STR(h.subject, "INFO: task hung");
+        classify(p, "6,8,9000001,-; __schedule+0x1/0x2");
+        classify(p, "6,9,9000002,-; schedule+0x1/0x2");
+        classify(p, "6,10,9000003,-; mutex_lock+0x1/0x2");
+        h = classify(p, "6,11,9000004,-; rtnl_lock+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "INFO: task hung in rtnl_lock");
+        problems_free(p);
+}
+
+TEST(every_frame_machinery_gives_the_first) {
+        struct problems *p = load(culprit_rules);
+        struct problem_hit h;
+
+        h = classify(p, "3,0,1000000,-;BUG: KASAN: slab-out-of-bounds in memcpy+0x1/0x2");
+        classify(p, "3,1,1000001,-; memcpy+0x1/0x2");
+        h = classify(p, "3,2,1000002,-; dump_stack+0x1/0x2");
+        CHECK(!h.retitled);
+        /* The report ends: the first frame stands, unsettled. */
+        h = classify(p, "3,3,9000000,-;something else");
+        CHECK(h.kind == PROBLEM_NONE);
+        problems_free(p);
+        p = load(culprit_rules);
+        h = classify(p, "3,0,1000000,-;BUG: KASAN: slab-out-of-bounds in memcpy+0x1/0x2");
+        h = classify(p, "3,1,1000001,-; memcpy+0x1/0x2");
+        CHECK(h.retitled && h.provisional);
+        CHECK_STR(h.subject, "KASAN: slab-out-of-bounds in memcpy");
+        problems_free(p);
 }
