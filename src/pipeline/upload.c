@@ -394,9 +394,9 @@ static void spool_make_room(struct upload *u) {
                 if (upload_queue_drop_plan(&u->q, target, &d) == 0)
                         return;
                 /* Every transport's queue holds the export stream: the loss entry is one of it. */
-                e = d.has_seq ? export_spool_loss_entry(&u->cfg.machine, d.boot, d.records, d.first_seq, d.last_seq,
-                                                        d.last_usec, &entry, &len)
-                              : 0; /* only kdmesg's own entries, no record: nothing to count */
+                e = d.records > 0 ? export_spool_loss_entry(&u->cfg.machine, d.boot, d.records, d.first_seq,
+                                                            d.last_lost, d.last_usec, d.merged, &entry, &len)
+                                  : 0; /* only kdmesg's own entries, no record: nothing to count */
                 if (e == 0)
                         e = upload_queue_drop(&u->q, &d, entry, len);
                 free(entry);

@@ -415,7 +415,7 @@ PY
 
 @test "SIGTERM during a steady flow, 10 times: the request in flight is finished, what was read is sent: 0 duplicates, 0 missing" {
         local i n
-        emu_init 65536
+        emu_init 1000
         start_remote
         # 500 records/s until stopped.
         "$KMSG_EMU" write "$RING" 0 500 3>&- &
@@ -798,4 +798,102 @@ print("delivered=%d lost=%d" % (len(seen), len(lost)))
         run "$CHECK" 0 99 0 0 < <(journal_json)
         echo "$output"
         [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
+}
+
+# covered FIRST LAST [BOOT]: every seq FIRST..LAST of the collector's journal (of boot BOOT) once, delivered
+# or inside exactly one loss entry's range (KDMESG_LOST_FIRST_SEQ..LAST_SEQ, KDMESG_LOST records); then the
+# loss messages.
+covered() {
+        journal_json | python3 -c '
+import json, sys
+first, last = int(sys.argv[1]), int(sys.argv[2])
+seen, lost, msgs = {}, {}, []
+for line in sys.stdin:
+    e = json.loads(line)
+    if len(sys.argv) > 3 and e.get("_BOOT_ID") != sys.argv[3]:
+        continue
+    if "KDMESG_LOST" in e:
+        if e["KDMESG_LOST_CAUSE"] == "reboot":
+            msgs.append(e["MESSAGE"])
+            continue
+        n, f = int(e["KDMESG_LOST"]), int(e["KDMESG_LOST_FIRST_SEQ"])
+        l = int(e.get("KDMESG_LOST_LAST_SEQ", f + n - 1))
+        assert n == l - f + 1, e
+        for s in range(f, l + 1):
+            lost[s] = lost.get(s, 0) + 1
+        msgs.append(e["MESSAGE"])
+    elif "SEQNUM" in e:
+        s = int(e["SEQNUM"])
+        seen[s] = seen.get(s, 0) + 1
+missing = [s for s in range(first, last + 1) if s not in seen and s not in lost]
+assert not missing, ("missing", missing[:10], len(missing))
+assert not set(seen) & set(lost), sorted(set(seen) & set(lost))[:10]
+assert all(c == 1 for c in lost.values()), "a seq in two loss entries"
+print("delivered=%d lost=%d" % (len(seen), len(lost)))
+for m in msgs:
+    print(m)
+' "$@"
+}
+
+@test "spool: a full spool merges the reader's loss entry (records rotated out before reading) into its own: every seq delivered or named once" {
+        emu_init 1000
+        start_remote
+        emu write 50
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        grep -qx 'seq=49' "$C"
+        kill_remote
+        # 3000 more while kdmesg is not running: the ring keeps the newest only.
+        emu write 3000
+        [ "$(emu get first_seq)" -gt 60 ]
+        KDMESG_UPLOAD_SPOOL_MAX=65536 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        sleep 1.5
+        cat "$ERR"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        cat "$ERR"
+        grep -q "is full" "$ERR"
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        kill_remote
+        run covered 0 3049
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == "-- "*" messages lost (seq 50-"*", the upload spool was full; earlier loss entries merged in: rotated) --" ]]
+}
+
+@test "spool: a full spool keeps the reboot's loss entry (the previous boot's unread tail) before its own" {
+        local new
+        emu_init 1000
+        start_remote
+        emu write 50
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        kill_remote
+        # 50 more kdmesg never reads, a reboot, 3000 in the new boot (the first 2000 rotate out).
+        emu write 50
+        emu reboot
+        new=$(emu get boot_id | tr -d -)
+        emu write 3000
+        KDMESG_UPLOAD_SPOOL_MAX=65536 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        sleep 1.5
+        cat "$ERR"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -q "is full" "$ERR"
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        kill_remote
+        run covered 0 2999 "$new"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "${lines[1]}" = "-- unknown number of messages lost (seq 50 and later of the previous boot, reboot) --" ]
+        [[ "${lines[2]}" == "-- "*" messages lost (seq 0-"*", the upload spool was full; earlier loss entries merged in: rotated) --" ]]
+        [ "${#lines[@]}" -eq 3 ]
 }
