@@ -117,6 +117,7 @@ struct relp {
                 int code;    /* the collector's answer; 0: none yet */
         } *m;
         size_t n, m_cap;
+        size_t sent; /* messages librelp has written: answers count for these only */
         int open_code;
         char answer[80]; /* the text of the first answer that was no 200 */
 
@@ -151,7 +152,9 @@ static void on_debug(char *fmt, ...) {
         va_end(ap);
         if (txnr == TXNR_OPEN)
                 r->open_code = code;
-        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->n) {
+        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->sent &&
+                 r->m[txnr - TXNR_FIRST_MESSAGE].code == 0) {
+                /* An answer for a number not sent yet, or a second one, acknowledges nothing. */
                 r->m[txnr - TXNR_FIRST_MESSAGE].code = code;
                 if (code != CODE_OK && !r->answer[0])
                         snprintf(r->answer, sizeof(r->answer), "%d %s", code, text ? text : "");
@@ -362,8 +365,21 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
                 snprintf(why, why_size, "this librelp does not say which messages the server acknowledged");
                 return UPLOAD_BROKEN;
         }
-        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++)
+        /*
+         * librelp reads answers inside a send only while it waits for room
+         * in its window, before the message goes out: what it reads then
+         * counts for the messages before it, not for it.  An answer for a
+         * number not sent (a server that answers ahead) is no
+         * acknowledgement; should a librelp read after it sends, the answer
+         * it misses is a message sent again, never one lost.
+         */
+        r->sent = 0;
+        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++) {
+                r->sent = i;
                 e = r->lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
+                if (e == RELP_RET_OK)
+                        r->sent = i + 1;
+        }
         /* The close waits for the answers to everything sent. */
         r->lr.clt_destruct(r->engine, &c);
         relp_current = NULL;

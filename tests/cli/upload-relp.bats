@@ -576,3 +576,17 @@ seqs() {
         grep -q '"seq": "299"' "$GOT"
         [ "$(stat -c %s "$C.spool/units")" -eq 32 ]
 }
+
+@test "--upload relp://: answers for transaction numbers not sent yet are no acknowledgements: every record arrives" {
+        emu_init 1024
+        emu write 600
+        # With the answer to the 128th message, 200 for the next 400 numbers too; then the connection ends.
+        start_fake --phantom 400
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill "$RPID"
+        echo "$stderr"
+        [ "$(cursor_seq)" = 599 ]
+
+        # Each record arrived: none passed for an answer to what was never sent.
+        [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 599) " ]
+}
