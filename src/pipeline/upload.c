@@ -603,6 +603,7 @@ static int spooled_unit(void *userdata, const struct spool_rec *r, const char *d
         struct upload_unit x = { .has_seq = r->has_seq, .seq = r->seq, .usec = r->usec, .lost = r->lost,
                                  .lost_first = r->lost_first };
         struct boot_name *b;
+        int e;
 
         for (b = u->boots; b && strcmp(b->id, r->boot) != 0; b = b->next)
                 ;
@@ -615,7 +616,11 @@ static int spooled_unit(void *userdata, const struct spool_rec *r, const char *d
                 u->boots = b;
         }
         x.boot = b->id;
-        return upload_queue_push(&u->q, &x, data, len);
+        e = upload_queue_push(&u->q, &x, data, len);
+        /* A spool larger than the bound (an earlier run's bound was higher) is held to it as it is read. */
+        if (e == 0 && u->spool_ok && u->q.bytes > u->cfg.spool_max)
+                spool_make_room(u);
+        return e;
 }
 
 /*

@@ -897,3 +897,54 @@ for m in msgs:
         [[ "${lines[2]}" == "-- "*" messages lost (seq 0-"*", the upload spool was full; earlier loss entries merged in: rotated) --" ]]
         [ "${#lines[@]}" -eq 3 ]
 }
+
+# maxrss CMD...: run CMD (stdout and stderr to $BATS_TEST_TMPDIR/rss.out, .err); print its exit status and peak
+# resident memory in KiB.
+maxrss() {
+        python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1] + ".out", "wb") as o, open(sys.argv[1] + ".err", "wb") as e:
+    r = subprocess.run(sys.argv[2:], stdout=o, stderr=e)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+' "$BATS_TEST_TMPDIR/rss" env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" "$@"
+}
+
+@test "spool: a 1 GiB file that is no spool is not read: its header is checked first, memory stays small, the upload goes on" {
+        emu_init 1024
+        emu write 20
+        mkdir -m 700 "$C.spool"
+        truncate -s 1G "$C.spool/units"
+        start_remote
+        run maxrss --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        echo "$output"
+        cat "$BATS_TEST_TMPDIR/rss.err"
+        read -r st rss <<< "$output"
+        [ "$st" -eq 0 ]
+        [ "$(cat "$BATS_TEST_TMPDIR/rss.err")" = "kdmesg: $C.spool/units: not a spool this version of kdmesg reads: its 1073741824 bytes are left out" ]
+        # Far below the file's size (ASan's own overhead included).
+        [ "$rss" -lt 300000 ]
+        [ "$(spool_size)" -eq 32 ]
+        grep -qx 'seq=19' "$C"
+}
+
+@test "spool: a spool header followed by a 1 GiB hole: the first frame's head is checked before its data is read" {
+        emu_init 1024
+        emu write 20
+        mkdir -m 700 "$C.spool"
+        printf 'kdmesg-spool 1 export\n' > "$C.spool/units"
+        truncate -s 32 "$C.spool/units"
+        truncate -s 1G "$C.spool/units"
+        start_remote
+        run maxrss --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        echo "$output"
+        cat "$BATS_TEST_TMPDIR/rss.err"
+        read -r st rss <<< "$output"
+        [ "$st" -eq 0 ]
+        [ "$(cat "$BATS_TEST_TMPDIR/rss.err")" = "kdmesg: $C.spool/units: a unit cut short or damaged at byte 32 (a crash while it was written?): the 1073741792 bytes from there to the end are left out" ]
+        [ "$rss" -lt 300000 ]
+        [ "$(spool_size)" -eq 32 ]
+        grep -qx 'seq=19' "$C"
+}
