@@ -948,3 +948,87 @@ print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         [ "$(spool_size)" -eq 32 ]
         grep -qx 'seq=19' "$C"
 }
+
+@test "--upload: a user:password never reaches an error line, with a scheme or without" {
+        emu_init 64
+        emu write 3
+        run --separate-stderr kdmesg_emu --upload 'admin:S3cretPW@127.0.0.1:1' -q
+        [ "$status" -eq 1 ]
+        echo "$stderr"
+        [ "${stderr_lines[0]}" = "kdmesg: bad URL '127.0.0.1:1' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
+        run --separate-stderr kdmesg_emu --upload 'http://admin:S3cretPW@127.0.0.1:1' -q
+        [ "$status" -eq 1 ]
+        echo "$stderr"
+        [[ "$stderr" != *S3cretPW* ]]
+        [[ "$stderr" == *"http://127.0.0.1:1"* ]]
+}
+
+# auth_server: a one-request HTTP server on $PORT that writes the request's Authorization header to $1 and answers
+# 200 to every POST; APID.
+auth_server() {
+        python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(sys.argv[2], "a") as f:
+            f.write("%s\n" % self.headers.get("Authorization"))
+        self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+' "$PORT" "$1" 3>&- &
+        APID=$!
+        for ((i = 0; i < 200; i++)); do
+                (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+                sleep 0.05
+        done
+        return 1
+}
+
+@test "--upload: KDMESG_UPLOAD_AUTH_FILE gives the user:password from a file, never on the command line" {
+        local auth="$BATS_TEST_TMPDIR/auth" got="$BATS_TEST_TMPDIR/got"
+        emu_init 1024
+        emu write 5
+        printf 'admin:S3cretPW\n' > "$auth"
+        auth_server "$got"
+        KDMESG_UPLOAD_AUTH_FILE="$auth" kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for ((i = 0; i < 200; i++)); do [ -s "$got" ] && break; sleep 0.05; done
+        # Not in what every local user reads.
+        ! grep -q S3cretPW "/proc/$PID/cmdline" || false
+        stop_bg TERM
+        kill "$APID"
+        [ "$STATUS" -eq 0 ]
+        [ "$(sort -u "$got")" = "Basic $(printf admin:S3cretPW | base64)" ]
+        # What is wrong with the file is said without its content.
+        printf 'S3cretPW\n' > "$auth"
+        KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $auth: its first line is no user:password" ]
+        mkfifo "$BATS_TEST_TMPDIR/fifo"
+        KDMESG_UPLOAD_AUTH_FILE="$BATS_TEST_TMPDIR/fifo" run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $BATS_TEST_TMPDIR/fifo is not a regular file" ]
+        KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "relp://127.0.0.1:$PORT" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE is for http:// and https://, not relp://" ]
+}
+
+@test "--upload: --trust, --cert or --key naming a FIFO is refused at once, for https:// and relp+tls://" {
+        local f="$BATS_TEST_TMPDIR/fifo" opt url
+        emu_init 64
+        emu write 3
+        mkfifo "$f"
+        for url in "https://127.0.0.1:$PORT" "relp+tls://127.0.0.1:$PORT"; do
+                for opt in --trust --cert --key; do
+                        # --key goes with --cert: a regular one beside it.
+                        run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" \
+                                --upload "$url" "$opt" "$f" $([ "$opt" = --key ] && echo --cert "$DATA/basic.kmsg") -q
+                        echo "$url $opt: $status $stderr"
+                        [ "$status" -eq 1 ]
+                        [ "${stderr_lines[0]}" = "kdmesg: the $opt file $f is not a regular file" ]
+                done
+        done
+}
