@@ -433,8 +433,12 @@ int spool_clear(struct spool *s) {
                 return -EROFS;
         if (s->size <= sizeof(s->head))
                 return 0;
-        /* Not synced: should the old size come back after a crash, the cursor says those units were delivered. */
-        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0)
+        /*
+         * Synced: should the old size come back after a crash, a cursor of
+         * the same boot would leave those units out, but after a reboot
+         * the cursor is in another boot and they would be sent again.
+         */
+        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0 || fdatasync(s->fd) < 0)
                 return -errno;
         s->size = sizeof(s->head);
         return 0;

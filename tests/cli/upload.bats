@@ -1032,3 +1032,32 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
                 done
         done
 }
+
+@test "spool: emptying the spool once it was delivered is synced, so a crash cannot bring delivered units back" {
+        local trace="$BATS_TEST_TMPDIR/trace"
+        emu_init 1024
+        emu write 50
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        stop_bg TERM
+        [ "$(spool_size)" -gt 10000 ]
+        start_remote
+        # LeakSanitizer does not run under ptrace.
+        run strace -f -qq -e trace=ftruncate,fdatasync -o "$trace" env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0" "$KDMESG" --cursor-file "$C" \
+                --upload "$URL" -q
+        echo "$output"
+        kill_remote
+        [ "$status" -eq 0 ]
+        [ "$(spool_size)" -eq 32 ]
+        # The truncation to the header, then an fdatasync() of the same file.
+        run python3 -c '
+import re, sys
+calls = [re.search(r"(ftruncate|fdatasync)\((\d+)(, (\d+))?\)", l) for l in open(sys.argv[1])]
+calls = [(m.group(1), m.group(2), m.group(4)) for m in calls if m]
+cut = max(i for i, c in enumerate(calls) if c[0] == "ftruncate" and c[2] == "32")
+assert any(c[0] == "fdatasync" and c[1] == calls[cut][1] for c in calls[cut + 1:]), calls[cut:]
+' "$trace"
+        echo "$output"
+        [ "$status" -eq 0 ]
+}
