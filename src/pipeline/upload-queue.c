@@ -264,6 +264,7 @@ int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len)
         free(h->data);
         h->data = d;
         h->len = h->cap = len;
+        h->replaced = true;
         q->taken = 0;
         return 0;
 }
@@ -523,6 +524,7 @@ int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const
         u->usec = r->usec;
         u->lost = r->lost;
         u->lost_first = r->lost_first;
+        u->replaced = r->replaced;
         u->boot = r->boot;
         u->closed_ns = r->closed_ns;
         u->id = q->next_id++;

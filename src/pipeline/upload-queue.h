@@ -32,6 +32,7 @@ struct upload_unit {
         uint64_t id;        /* its place: ids grow from one closed unit to the next (upload.c's spool) */
         const char *boot;   /* the boot id of its record (the caller's string); NULL: not known */
         uint64_t lost, lost_first; /* a loss entry for dropped units: this many records, from seq lost_first */
+        bool replaced;      /* its bytes are the loss entry that took the place of a refused one */
 };
 
 struct upload_queue {

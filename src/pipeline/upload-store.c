@@ -83,7 +83,7 @@ void store_sync(struct upload *u) {
         }
         for (x = u->q.head; x; x = x->next) {
                 struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
-                                       .lost_first = x->lost_first };
+                                       .lost_first = x->lost_first, .replaced = x->replaced };
 
                 last_id = x->id;
                 if (!rewrite && u->has_spooled && x->id <= u->spooled_id)
@@ -180,7 +180,7 @@ void store_make_room(struct upload *u) {
 static int spooled_unit(void *userdata, const struct spool_rec *r, const char *data, size_t len) {
         struct upload *u = userdata;
         struct upload_unit x = { .has_seq = r->has_seq, .seq = r->seq, .usec = r->usec, .lost = r->lost,
-                                 .lost_first = r->lost_first };
+                                 .lost_first = r->lost_first, .replaced = r->replaced };
         struct boot_name *b;
         int e;
 

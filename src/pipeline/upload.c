@@ -161,6 +161,18 @@ static int refuse_head(struct upload *u) {
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
+        if (h->replaced) {
+                /* Another loss entry in its place would be refused as well, for ever: the cursor passes it. */
+                warnx_thread(_("%s refused the loss entry that took the place of seq %llu too (%s): left out"),
+                             u->url, (unsigned long long)h->seq, u->why);
+                u->has_commit = true;
+                u->commit_seq = h->seq;
+                u->commit_usec = h->usec;
+                u->commit_boot = h->boot;
+                store_acked(u, 1);
+                upload_queue_ack(&u->q, 1);
+                return 0;
+        }
         e = export_refused_entry(&u->cfg.machine, h->boot, h->seq, h->usec, u->why, &entry, &len);
         if (e >= 0)
                 e = upload_queue_replace_head(&u->q, entry, len);

@@ -433,11 +433,10 @@ follow_ends() {
         [ "$STATUS" -eq 1 ]
         [ "$(cat "$ERR")" = "kdmesg: cannot upload to $URL: the server's certificate does not name 127.0.0.1 (it has DNSname: collector.example; DNSname: collector.example)" ]
         [ ! -e "$C" ] || [ -z "$(cursor_seq)" ]
-        # No certificate of kdmesg's, which this imrelp asks for: the handshake fails; the third in a row stops it.
+        # A server without TLS: the handshake fails; the third in a row stops it.
         kill_rsyslog
-        sed -i "s|$T/elsewhere\.|$T/server.|g" "$R/rsyslog.conf"
-        start_rsyslog
-        follow_ends -w --cursor-file "$C" --upload "$URL" --trust "$T/ca.pem" -q
+        start_fake
+        follow_ends -w --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
         [ "$STATUS" -eq 1 ]
         # Following, the first failure says it retries (as any other), the third stops.
         cat "$ERR"
@@ -454,6 +453,11 @@ follow_ends() {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --key /k -q
         [ "$status" -eq 1 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --key is the key of --cert: add --cert" ]
+        # Without --cert librelp speaks anonymous TLS, which imrelp refuses: it would never connect.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 \
+                --trust "$DATA/basic.kmsg" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: relp+tls:// needs --cert: without a client certificate librelp speaks anonymous TLS, which imrelp refuses" ]
         for o in --trust --cert --key; do
                 local args=(--trust "$DATA/basic.kmsg" --cert "$DATA/basic.kmsg")
                 [ "$o" = --key ] && args+=(--key "$BATS_TEST_TMPDIR/none") || args+=("$o" "$BATS_TEST_TMPDIR/none")
@@ -589,4 +593,21 @@ seqs() {
 
         # Each record arrived: none passed for an answer to what was never sent.
         [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 599) " ]
+}
+
+@test "--upload relp://: a collector that refuses the loss entry of a refused record too: one more line, the cursor passes it, the rest arrives" {
+        emu_init 1024
+        emu write 40
+        start_fake --refuse 20 --refuse-loss
+        run --separate-stderr timeout 60 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" --cursor-file "$C" \
+                --upload "$URL" -q
+        kill "$RPID"
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $URL refused the entry of seq 20 (the server answered 500 refused by the test): a loss entry says so in its place" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $URL refused the loss entry that took the place of seq 20 too (the server answered 500 refused by the test): left out" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        [ "$(cursor_seq)" = 39 ]
+        [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 19) $(seq -s ' ' 21 39) " ]
 }
