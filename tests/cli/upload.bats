@@ -1061,3 +1061,22 @@ assert any(c[0] == "fdatasync" and c[1] == calls[cut][1] for c in calls[cut + 1:
         echo "$output"
         [ "$status" -eq 0 ]
 }
+
+@test "--upload: a second kdmesg on the same cursor file (a unit started twice) stops at once with one line; the first ships everything once" {
+        emu_init 1024
+        emu write 50
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_seq 49
+        run --separate-stderr kdmesg_emu -w --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: the cursor file $C is in use by another kdmesg (pid $PID): one process at a time keeps a cursor file" ]
+        emu write 50
+        wait_seq 99
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+        run "$CHECK" 0 99 0 0 < <(journal_json)
+        echo "$output"
+        [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
+}
