@@ -41,6 +41,7 @@ struct upload {
         bool stop;     /* stop now, delivered or not */
         bool has_deadline; /* ending after a signal: stop at deadline, delivered or not */
         uint64_t deadline_ns; /* CLOCK_MONOTONIC */
+        bool sender_done; /* the sender thread ended */
         bool failed;   /* for good, reported */
         bool failing;  /* the last request failed (said once) */
         int failed_fd; /* an eventfd, readable once failed */

@@ -378,6 +378,8 @@ static void *sender(void *userdata) {
         /* What was not delivered waits in the spool for the next run. */
         if (u->q.n_closed > 0)
                 store_sync(u);
+        u->sender_done = true;
+        pthread_cond_broadcast(&u->space);
         pthread_mutex_unlock(&u->lock);
         return NULL;
 }
@@ -520,6 +522,16 @@ int upload_finish(struct upload *u, bool signalled) {
         }
         pthread_cond_broadcast(&u->work);
         pthread_mutex_unlock(&u->lock);
+        if (u->started && limit_ms > 0 && u->t->ops->abort) {
+                /* The time is up: a request the transport cannot give up by itself is broken off. */
+                pthread_mutex_lock(&u->lock);
+                while (!u->sender_done && now_ns() < u->deadline_ns)
+                        timed_wait(u, &u->space, 100);
+                late = !u->sender_done;
+                pthread_mutex_unlock(&u->lock);
+                if (late)
+                        u->t->ops->abort(u->t);
+        }
         if (u->started) {
                 pthread_join(u->thread, NULL);
                 u->started = false;

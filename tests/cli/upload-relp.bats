@@ -611,3 +611,22 @@ seqs() {
         [ "$(cursor_seq)" = 39 ]
         [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 19) $(seq -s ' ' 21 39) " ]
 }
+
+@test "--upload relp://: a collector that answers every 9 s holds a SIGTERM no longer than KDMESG_UPLOAD_STOP_MS and a little" {
+        local t0 t1
+        emu_init 1024
+        emu write 20
+        start_fake --slow 9
+        KDMESG_UPLOAD_STOP_MS=2000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        sleep 2
+        t0=$(date +%s%N)
+        stop_bg TERM
+        t1=$(date +%s%N)
+        kill "$RPID"
+        cat "$ERR"
+        echo "stopped in $(((t1 - t0) / 1000000)) ms"
+        [ "$STATUS" -eq 0 ]
+        # 2 s, and the break-off of the session: well under librelp's 10 s wait for an answer.
+        [ $(((t1 - t0) / 1000000)) -lt 5000 ]
+        grep -qx "kdmesg: stopping: not everything read was delivered to $URL within 2000 ms; the next run sends the rest" "$ERR"
+}
