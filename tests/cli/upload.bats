@@ -1022,10 +1022,10 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
         mkfifo "$f"
         for url in "https://127.0.0.1:$PORT" "relp+tls://127.0.0.1:$PORT"; do
                 for opt in --trust --cert --key; do
-                        # --key goes with --cert: a regular one beside it.
+                        # --key goes with --cert, and relp+tls:// needs one: a regular one beside the FIFO.
                         run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
                                 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" \
-                                --upload "$url" "$opt" "$f" $([ "$opt" = --key ] && echo --cert "$DATA/basic.kmsg") -q
+                                --upload "$url" "$opt" "$f" $([ "$opt" != --cert ] && echo --cert "$DATA/basic.kmsg") -q
                         echo "$url $opt: $status $stderr"
                         [ "$status" -eq 1 ]
                         [ "${stderr_lines[0]}" = "kdmesg: the $opt file $f is not a regular file" ]
