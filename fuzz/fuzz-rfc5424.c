@@ -11,7 +11,7 @@
  * within their lengths, one of kdmesg's MSGIDs, structured data whose
  * SD-IDs and parameter names are SD-NAMEs, no SD-ID twice, values that
  * end at their unescaped '"' with no unescaped ']', and a MSG of valid
- * UTF-8 with no control character but the tab.  The whole message is
+ * UTF-8 with no control character but the tab (C1 controls neither).  The whole message is
  * valid UTF-8.
  */
 #include <errno.h>
@@ -138,8 +138,12 @@ static void check_message(const char *m, size_t n) {
         at = structured_data(m, n, at);
         if (at < n) {
                 FUZZ_ASSERT(m[at] == ' ' && at + 1 < n);
-                for (i = at + 1; i < n; i++)
+                for (i = at + 1; i < n; i++) {
                         FUZZ_ASSERT(m[i] == '\t' || ((unsigned char)m[i] >= 0x20 && m[i] != 0x7f));
+                        /* No C1 control (U+0080-U+009F: 0xc2 0x80-0x9f) either. */
+                        FUZZ_ASSERT(!((unsigned char)m[i] == 0xc2 && i + 1 < n && (unsigned char)m[i + 1] >= 0x80 &&
+                                      (unsigned char)m[i + 1] <= 0x9f));
+                }
                 FUZZ_ASSERT(valid_utf8(m + at + 1, n - at - 1));
         }
         FUZZ_ASSERT(valid_utf8(m, n));

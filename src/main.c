@@ -161,6 +161,14 @@ int main(int argc, char **argv) {
                 e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
                 if (e == -EBADMSG)
                         errx_(_("%s: %s"), o.cursor_file, err);
+                if (e == -EBUSY && *err)
+                        errx_(_("the cursor file %s is in use by another kdmesg (pid %s): one process at a time "
+                                "keeps a cursor file"),
+                              o.cursor_file, err);
+                if (e == -EBUSY)
+                        errx_(_("the cursor file %s is in use by another kdmesg: one process at a time keeps a "
+                                "cursor file"),
+                              o.cursor_file);
                 if (e < 0)
                         errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
                 /* With --upload the cursor moves when the collector has the records, not at a write. */

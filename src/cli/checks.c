@@ -130,6 +130,11 @@ enum options_result options_check(struct options *o) {
                                       "(give the file of its CA)"));
         if (o->key && !o->cert && upload_url_is_relp_tls(o->upload))
                 return options_fail(o, OPTIONS_BAD_USAGE, _("--key is the key of --cert: add --cert"));
+        /* librelp without a certificate of its own speaks anonymous TLS, which an imrelp with one refuses. */
+        if (o->upload && !o->cert && upload_url_is_relp_tls(o->upload))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("relp+tls:// needs --cert: without a client certificate librelp speaks "
+                                      "anonymous TLS, which imrelp refuses"));
         if (o->upload) {
                 if (o->format_set && o->format != FORMAT_EXPORT)
                         return options_fail(o, OPTIONS_BAD_USAGE, _("--upload sends the export form, not --format=%s"),

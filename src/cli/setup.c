@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/bootid.h"
@@ -232,29 +233,36 @@ enum options_result options_setup_export(struct options *o, bool live) {
 }
 
 /*
- * relp+tls://: librelp reads the certificate files at each handshake and
- * says only that it failed, so a file it could not read is said here, at
- * the start.
+ * The certificate files of --upload (--trust, --cert, --key), said here,
+ * at the start: librelp reads them at each handshake and says only that
+ * it failed, and a FIFO or a device would hold either transport without a
+ * word.  relp_tls: relp+tls://, whose default CAs are the system's file.
  */
-static enum options_result relp_tls_files(struct options *o) {
+static enum options_result tls_files(struct options *o, bool relp_tls) {
         const struct {
                 const char *option, *file;
         } f[] = {
-                {"--trust", o->trust ? o->trust : UPLOAD_RELP_SYSTEM_CAS},
+                {"--trust", o->trust ? o->trust : relp_tls ? UPLOAD_RELP_SYSTEM_CAS : NULL},
                 {"--cert", o->cert},
                 {"--key", o->key},
         };
         size_t i;
 
         for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+                struct stat st;
                 int fd;
 
-                if (!f[i].file)
+                if (!f[i].file || (i == 0 && strcmp(f[i].file, "all") == 0 && !relp_tls))
                         continue;
                 fd = open(f[i].file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
                 if (fd >= 0) {
+                        bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+
                         close(fd);
-                        continue;
+                        if (regular)
+                                continue;
+                        return options_fail(o, OPTIONS_FAILED, _("the %s file %s is not a regular file"), f[i].option,
+                                            f[i].file);
                 }
                 if (i == 0 && !o->trust)
                         return options_fail(o, OPTIONS_FAILED,
@@ -267,10 +275,57 @@ static enum options_result relp_tls_files(struct options *o) {
         return OPTIONS_RUN;
 }
 
+/*
+ * KDMESG_UPLOAD_AUTH_FILE: the user:password for http:// and https:// from
+ * a file (a systemd credential), never on the command line, where every
+ * local user reads it in /proc/PID/cmdline.  Its first line, into ret
+ * (size bytes); what is wrong with it is said without its content.
+ */
+static enum options_result auth_file(struct options *o, const char *path, char *ret, size_t size) {
+        struct stat st;
+        ssize_t n;
+        int fd;
+
+        if (upload_url_is_relp(o->upload))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("KDMESG_UPLOAD_AUTH_FILE is for http:// and https://, not relp://"));
+        if (strstr(o->upload, "://") && strchr(o->upload, '@') &&
+            strchr(o->upload, '@') < strstr(o->upload, "://") + 3 + strcspn(strstr(o->upload, "://") + 3, "/?#"))
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("the --upload URL holds a user:password, and KDMESG_UPLOAD_AUTH_FILE gives one "
+                                      "too: give it once"));
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0)
+                return options_fail(o, OPTIONS_FAILED, _("cannot read KDMESG_UPLOAD_AUTH_FILE %s: %s"), path,
+                                    strerror(errno));
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return options_fail(o, OPTIONS_FAILED, _("KDMESG_UPLOAD_AUTH_FILE %s is not a regular file"), path);
+        }
+        n = read(fd, ret, size - 1);
+        close(fd);
+        if (n < 0)
+                return options_fail(o, OPTIONS_FAILED, _("cannot read KDMESG_UPLOAD_AUTH_FILE %s: %s"), path,
+                                    strerror(errno));
+        ret[n] = '\0';
+        ret[strcspn(ret, "\r\n")] = '\0';
+        if ((size_t)n == size - 1 && (size_t)n == strlen(ret)) {
+                explicit_bzero(ret, size);
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("KDMESG_UPLOAD_AUTH_FILE %s: its first line is over %zu bytes"), path, size - 2);
+        }
+        if (!strchr(ret, ':')) {
+                explicit_bzero(ret, size);
+                return options_fail(o, OPTIONS_FAILED,
+                                    _("KDMESG_UPLOAD_AUTH_FILE %s: its first line is no user:password"), path);
+        }
+        return OPTIONS_RUN;
+}
+
 enum options_result options_upload_config(struct options *o, struct upload_config *ret) {
         const char *mem = getenv("KDMESG_UPLOAD_MEMORY"), *stop = getenv("KDMESG_UPLOAD_STOP_MS");
         const char *req = getenv("KDMESG_UPLOAD_TIMEOUT_MS"), *linger = getenv("KDMESG_UPLOAD_LINGER_MS");
-        const char *spool = getenv("KDMESG_UPLOAD_SPOOL_MAX");
+        const char *spool = getenv("KDMESG_UPLOAD_SPOOL_MAX"), *auth = getenv("KDMESG_UPLOAD_AUTH_FILE");
         uint64_t v;
 
         *ret = (struct upload_config){
@@ -315,7 +370,9 @@ enum options_result options_upload_config(struct options *o, struct upload_confi
         /* The spool's bound is memory's too: a batch is a quarter of it at most. */
         if (ret->spool_max > 0 && o->cursor_file && ret->batch_max > ret->spool_max / 4)
                 ret->batch_max = ret->spool_max / 4;
-        return upload_url_is_relp_tls(o->upload) ? relp_tls_files(o) : OPTIONS_RUN;
+        if (auth && auth_file(o, auth, ret->auth, sizeof(ret->auth)) != OPTIONS_RUN)
+                return OPTIONS_FAILED;
+        return tls_files(o, upload_url_is_relp_tls(o->upload));
 }
 
 int options_console_action(const struct options *o) {

@@ -43,21 +43,56 @@ static void cannot_read(struct scan *sc, const char *path, int e) {
         sc->errors++;
 }
 
-/* Parse "Reason#N PartM" (the whole line, without its newline). */
-static bool parse_header(const struct pstore_line *ln, char reason[32], unsigned *count, unsigned *part) {
+/* The decimal digits at *p, moved past them, into *ret: 1, 0 none, -1 past 32 bits. */
+static int digits_u32(const char **p, unsigned *ret) {
+        uint64_t v = 0;
+        const char *s = *p;
+
+        if (*s < '0' || *s > '9')
+                return 0;
+        for (; *s >= '0' && *s <= '9'; s++)
+                if ((v = v * 10 + (uint64_t)(*s - '0')) > UINT32_MAX)
+                        v = (uint64_t)UINT32_MAX + 1;
+        *p = s;
+        if (v > UINT32_MAX)
+                return -1;
+        *ret = (unsigned)v;
+        return 1;
+}
+
+/*
+ * Parse "Reason#N PartM" (the whole line, without its newline), N and M
+ * plain digits as the kernel writes them (no sign, no space): 1, 0 when the
+ * line is no header, -1 when it is one with a number the kernel cannot
+ * write (past 32 bits, or Part0).
+ */
+static int parse_header(const struct pstore_line *ln, char reason[32], unsigned *count, unsigned *part) {
         char buf[96];
-        size_t len = pstore_head_len(ln);
-        int n = 0;
+        size_t len = pstore_head_len(ln), r = 0;
+        const char *p;
+        int a, b;
 
         if (ln->len >= sizeof(buf))
-                return false;
+                return 0;
         memcpy(buf, ln->head, len);
         buf[len] = '\0';
         if (len > 0 && buf[len - 1] == '\r')
                 buf[len - 1] = '\0';
-        if (sscanf(buf, "%31[A-Za-z]#%u Part%u%n", reason, count, part, &n) != 3 || buf[n] != '\0')
-                return false;
-        return *part > 0;
+        while (r < 31 && ((buf[r] >= 'A' && buf[r] <= 'Z') || (buf[r] >= 'a' && buf[r] <= 'z')))
+                r++;
+        if (r == 0 || buf[r] != '#')
+                return 0;
+        memcpy(reason, buf, r);
+        reason[r] = '\0';
+        p = buf + r + 1;
+        a = digits_u32(&p, count);
+        if (a == 0 || strncmp(p, " Part", 5) != 0)
+                return 0;
+        p += 5;
+        b = digits_u32(&p, part);
+        if (b == 0 || *p != '\0')
+                return 0;
+        return a < 0 || b < 0 || *part == 0 ? -1 : 1;
 }
 
 /* systemd-pstore's "dmesg-BACKEND-ID:" before each part of its dmesg.txt; its name goes to name. */
@@ -119,7 +154,7 @@ static int scan_file(struct scan *sc, const char *path, const char *group) {
         char reason[32] = "";
         unsigned count = 0, part = 1;
         uint64_t offset = 0, line = 1;
-        int fd, e;
+        int fd, e, h;
 
         if (ends_with(path, ".enc.z")) {
                 sc->warn(_("%s: compressed, and the kernel did not decompress it (its pstore "
@@ -148,10 +183,16 @@ static int scan_file(struct scan *sc, const char *path, const char *group) {
                 cannot_read(sc, path, e);
                 return 0;
         }
-        if (e > 0 && parse_header(&ln, reason, &count, &part)) {
+        h = e > 0 ? parse_header(&ln, reason, &count, &part) : 0;
+        if (h < 0)
+                sc->warn(_("%s:1: a pstore header with a number the kernel does not write (past 32 bits, or "
+                           "Part0): the part is read as one of its own, without it"),
+                         path);
+        if (h != 0) {
                 offset = ln.len + ln.newline;
                 line = ln.newline ? 2 : 1;
-        } else {
+        }
+        if (h <= 0) {
                 /* Without a header: one part of its own. */
                 reason[0] = '\0';
                 count = 0;
@@ -197,7 +238,14 @@ static int scan_dmesg_txt(struct scan *sc, const char *path, const char *group) 
         while ((e = pstore_next_line(ls, &ln)) > 0) {
                 struct txt_part next = { .part = 0 };
 
-                if (parse_header(&ln, next.reason, &next.count, &next.part)) {
+                int h = parse_header(&ln, next.reason, &next.count, &next.part);
+
+                if (h < 0)
+                        /* Not a part of its own: its line stays in the text of the part it is in, said. */
+                        sc->warn(_("%s:%llu: a pstore header with a number the kernel does not write (past 32 "
+                                   "bits, or Part0): read as a line of the part before"),
+                                 path, (unsigned long long)ln.number);
+                if (h > 0) {
                         if (tp.part > 0) {
                                 e = add_loose(sc, path, &st, group, tp.reason, tp.count, tp.part,
                                               tp.name[0] ? tp.name : NULL, tp.offset, after_name ? name_at : ln.off,

@@ -97,7 +97,7 @@ static int put(char **buf, size_t *len, size_t *cap, const char *key, const char
 /* A loss entry: its time stamps and machine, then count records from seq first (last: the last of them). */
 static int loss_entry(const struct export_machine *m, const char *boot_id, bool this_boot, uint64_t count,
                       uint64_t first, uint64_t last, uint64_t usec, const char *msg, const char *cause,
-                      const char *reason, char **ret, size_t *ret_len) {
+                      const char *reason, const char *merged, char **ret, size_t *ret_len) {
         char *buf = NULL, num[32];
         size_t len = 0, cap = 0;
         int e = 0;
@@ -140,6 +140,8 @@ static int loss_entry(const struct export_machine *m, const char *boot_id, bool 
                 e = put(&buf, &len, &cap, "KDMESG_LOST_CAUSE", cause);
         if (e == 0 && reason)
                 e = put(&buf, &len, &cap, "KDMESG_REFUSED_REASON", reason);
+        if (e == 0 && merged && *merged)
+                e = put(&buf, &len, &cap, "KDMESG_LOST_MERGED", merged);
         if (e == 0 && len + 1 > cap) {
                 char *p = realloc(buf, len + 1);
 
@@ -166,19 +168,22 @@ int export_refused_entry(const struct export_machine *m, const char *boot_id, ui
         snprintf(msg, sizeof(msg), "-- 1 message lost (seq %llu%s, refused by the collector: %s) --",
                  (unsigned long long)seq, this_boot ? "" : " of an earlier boot", reason);
         return loss_entry(m, boot_id ? boot_id : m->boot_id, this_boot, 1, seq, seq, usec, msg, "refused", reason,
-                          ret, ret_len);
+                          NULL, ret, ret_len);
 }
 
 int export_spool_loss_entry(const struct export_machine *m, const char *boot_id, uint64_t count, uint64_t first,
-                            uint64_t last, uint64_t usec, char **ret, size_t *ret_len) {
+                            uint64_t last, uint64_t usec, const char *merged, char **ret, size_t *ret_len) {
         bool this_boot = boot_id && m->boot_id && strcmp(boot_id, m->boot_id) == 0;
-        char msg[256], range[64];
+        char msg[256], range[64], also[128] = "";
 
         if (first == last)
                 snprintf(range, sizeof(range), "seq %llu", (unsigned long long)first);
         else
                 snprintf(range, sizeof(range), "seq %llu-%llu", (unsigned long long)first, (unsigned long long)last);
-        snprintf(msg, sizeof(msg), "-- %llu message%s lost (%s%s, the upload spool was full) --",
-                 (unsigned long long)count, count == 1 ? "" : "s", range, this_boot ? "" : " of an earlier boot");
-        return loss_entry(m, boot_id, this_boot, count, first, last, usec, msg, "spool-full", NULL, ret, ret_len);
+        if (merged && *merged)
+                snprintf(also, sizeof(also), "; earlier loss entries merged in: %s", merged);
+        snprintf(msg, sizeof(msg), "-- %llu message%s lost (%s%s, the upload spool was full%s) --",
+                 (unsigned long long)count, count == 1 ? "" : "s", range, this_boot ? "" : " of an earlier boot", also);
+        return loss_entry(m, boot_id, this_boot, count, first, last, usec, msg, "spool-full", NULL, merged, ret,
+                          ret_len);
 }

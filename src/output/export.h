@@ -61,11 +61,13 @@ int export_refused_entry(const struct export_machine *m, const char *boot_id, ui
  * records --upload's spool had no room for: count records from seq first
  * to last (time stamp usec) of boot boot_id: KDMESG_LOST=count,
  * KDMESG_LOST_FIRST_SEQ, KDMESG_LOST_LAST_SEQ and
- * KDMESG_LOST_CAUSE=spool-full.  __REALTIME_TIMESTAMP only when boot_id is
- * m's.  malloc()ed into *ret (*ret_len bytes).  0 or -ENOMEM.
+ * KDMESG_LOST_CAUSE=spool-full; merged (not "": the causes of the loss
+ * entries it took the place of, comma-separated) is KDMESG_LOST_MERGED
+ * and said in MESSAGE.  __REALTIME_TIMESTAMP only when boot_id is m's.
+ * malloc()ed into *ret (*ret_len bytes).  0 or -ENOMEM.
  */
 int export_spool_loss_entry(const struct export_machine *m, const char *boot_id, uint64_t count, uint64_t first,
-                            uint64_t last, uint64_t usec, char **ret, size_t *ret_len);
+                            uint64_t last, uint64_t usec, const char *merged, char **ret, size_t *ret_len);
 
 /* "ident[pid]: " at the head of a message of a userspace facility. */
 struct syslog_ident {

@@ -421,7 +421,8 @@ static int json_group(struct problems_sink *p, const struct group *g) {
 }
 
 static bool unread(const struct problems_sink *p) {
-        return p->tally->unread > 0 || p->tally->unread_rest || report_unread_sources(&p->sink) > 0;
+        return p->tally->unread > 0 || p->tally->unread_rest || p->tally->unchecked > 0 ||
+               report_unread_sources(&p->sink) > 0;
 }
 
 /*
@@ -436,6 +437,10 @@ static int report_unread(struct problems_sink *p) {
         if (p->json) {
                 out_puts("{\"unread\":");
                 out_u64_digits(p->tally->unread);
+                if (p->tally->unchecked > 0) {
+                        out_puts(",\"unchecked\":");
+                        out_u64_digits(p->tally->unchecked);
+                }
                 if (p->tally->unread_rest)
                         out_puts(",\"unread_rest\":true");
                 if (report_unread_sources(&p->sink) > 0) {
@@ -449,6 +454,12 @@ static int report_unread(struct problems_sink *p) {
         if (p->tally->unread > 0) {
                 snprintf(line, sizeof(line), _("Lines that could not be read: %llu; no verdict on them.\n"),
                          (unsigned long long)p->tally->unread);
+                out_puts(line);
+        }
+        if (p->tally->unchecked > 0) {
+                snprintf(line, sizeof(line),
+                         _("Records the problem rules could not be matched on: %llu; no verdict on them.\n"),
+                         (unsigned long long)p->tally->unchecked);
                 out_puts(line);
         }
         report_unread_line(&p->sink, true);
@@ -484,6 +495,8 @@ static int problems_finish(struct sink *s) {
         if (p->groups->n == 0) {
                 if (!p->json && !unread(p))
                         out_puts(_("-- No known problems found --\n"));
+                else if (!p->json && p->tally->unchecked > 0)
+                        out_puts(_("-- No known problems in the records the rules were matched on --\n"));
                 else if (!p->json && p->tally->seen > 0)
                         out_puts(_("-- No known problems in the records that were read --\n"));
                 return report_unread(p);

@@ -26,6 +26,7 @@ struct cursor {
         char *path;
         char *tmp;
         int dir_fd; /* the file's directory, fsync()ed after a rename; -1: none */
+        int lock_fd; /* FILE.lock, locked while this run holds the cursor (and its spool); -1: none */
         /* As loaded. */
         bool loaded;
         char boot_id[BOOT_ID_MAX];
@@ -139,13 +140,59 @@ static int open_dir(struct cursor *c, char *err, size_t errlen) {
         return e;
 }
 
+/*
+ * One process at a time keeps a cursor file: a write lock on FILE.lock
+ * (the cursor itself is replaced by each save, so it cannot carry one),
+ * held until the process ends.  The lock file stays; removing it would
+ * let a third process lock a new file while the second holds the old.
+ * A lock file that cannot be created (a read-only directory) is gone
+ * without: the cursor could not be saved there either.  -EBUSY with the
+ * holder's pid in err (decimal; "" unknown) when another holds it.
+ */
+static int lock_file(struct cursor *c, char *err, size_t errlen) {
+        struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+        struct stat st;
+        char *name;
+        int fd;
+
+        if (asprintf(&name, "%s.lock", c->path) < 0)
+                return -ENOMEM;
+        fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0600);
+        free(name);
+        if (fd < 0)
+                return errno == EACCES || errno == EROFS || errno == EPERM ? 0 : -errno;
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                snprintf(err, errlen, "%s", "its .lock is not a regular file");
+                return -EBADMSG;
+        }
+        if (fcntl(fd, F_SETLK, &fl) < 0) {
+                int e = errno;
+
+                if (e == EAGAIN || e == EACCES) {
+                        fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET };
+                        if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK && fl.l_pid > 0)
+                                snprintf(err, errlen, "%ld", (long)fl.l_pid);
+                        else
+                                snprintf(err, errlen, "%s", "");
+                        close(fd);
+                        return -EBUSY;
+                }
+                close(fd);
+                /* No locks on this file system: as without a lock file. */
+                return e == ENOLCK || e == EOPNOTSUPP ? 0 : -e;
+        }
+        c->lock_fd = fd;
+        return 0;
+}
+
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen) {
         struct cursor *c = calloc(1, sizeof(*c));
         int fd, e = 0;
 
         if (!c)
                 return -ENOMEM;
-        c->dir_fd = -1;
+        c->dir_fd = c->lock_fd = -1;
         c->path = strdup(path);
         /* The name is filled in by each save. */
         if (!c->path || asprintf(&c->tmp, "%s.tmp.%016x", path, 0) < 0) {
@@ -154,6 +201,8 @@ int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen)
                 return -ENOMEM;
         }
         e = open_dir(c, err, errlen);
+        if (e == 0)
+                e = lock_file(c, err, errlen);
         if (e < 0) {
                 cursor_free(c);
                 return e;
@@ -178,6 +227,8 @@ void cursor_free(struct cursor *c) {
                 return;
         if (c->dir_fd >= 0)
                 close(c->dir_fd);
+        if (c->lock_fd >= 0)
+                close(c->lock_fd);
         free(c->path);
         free(c->tmp);
         free(c);

@@ -48,9 +48,12 @@ int cursor_parse(const char *buf, size_t len, struct cursor_state *ret, char *er
 int cursor_format(const struct cursor_state *s, char *buf, size_t size);
 
 /*
- * Load path (a missing file is an empty cursor).  On -EBADMSG, err holds
+ * Load path (a missing file is an empty cursor), locked for this process
+ * (path.lock) until cursor_free() or its end.  On -EBADMSG, err holds
  * "line N: what", or what is wrong with the file (not a regular file, a
- * directory, too large, NUL bytes).  Other errors: -errno of open()/read().
+ * directory, too large, NUL bytes).  -EBUSY: another process holds it, err
+ * its pid in decimal ("" not known).  Other errors: -errno of
+ * open()/read().
  */
 int cursor_load(const char *path, struct cursor **ret, char *err, size_t errlen);
 void cursor_free(struct cursor *c);

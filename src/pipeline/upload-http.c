@@ -195,7 +195,9 @@ static int setup(struct http *h, const struct upload_config *cfg) {
 
         if (!c)
                 return -ENOMEM;
-        h->secret = userinfo(cfg->url);
+        h->secret = cfg->auth[0] ? strdup(cfg->auth) : userinfo(cfg->url);
+        if (cfg->auth[0] && !h->secret)
+                return -ENOMEM;
         /* The path systemd-journal-remote serves, as systemd-journal-upload adds it. */
         while (n > 0 && cfg->url[n - 1] == '/')
                 n--;
@@ -230,6 +232,9 @@ static int setup(struct http *h, const struct upload_config *cfg) {
                 h->lc.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
         } else if (cfg->trust)
                 h->lc.easy_setopt(c, CURLOPT_CAINFO, cfg->trust);
+        /* From KDMESG_UPLOAD_AUTH_FILE: as a user:password in the URL, HTTP Basic. */
+        if (cfg->auth[0])
+                h->lc.easy_setopt(c, CURLOPT_USERPWD, cfg->auth);
         if (cfg->cert)
                 h->lc.easy_setopt(c, CURLOPT_SSLCERT, cfg->cert);
         if (cfg->key)

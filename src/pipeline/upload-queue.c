@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/export.h"
 #include "pipeline/upload-queue.h"
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max) {
@@ -263,22 +264,156 @@ int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len)
         free(h->data);
         h->data = d;
         h->len = h->cap = len;
+        h->replaced = true;
         q->taken = 0;
         return 0;
 }
 
-/* What dropping u adds to d. */
+/* What a dropped entry is: a record's, a loss entry to merge in, or an entry to keep. */
+enum entry_kind { ENTRY_RECORD, ENTRY_MERGE, ENTRY_KEEP };
+
+/* A loss entry's numbers. */
+struct entry_loss {
+        uint64_t count, first, last;
+        const char *cause, *merged; /* in the entry's bytes */
+        size_t cause_len, merged_len;
+};
+
+static bool field_is(const struct export_field *f, const char *key) {
+        return f->klen == strlen(key) && memcmp(f->key, key, f->klen) == 0;
+}
+
+static bool val_is(const struct export_field *f, const char *val) {
+        return f->vlen == strlen(val) && memcmp(f->val, val, f->vlen) == 0;
+}
+
+/* A decimal field's value; false when it is not one. */
+static bool val_u64(const struct export_field *f, uint64_t *ret) {
+        uint64_t v = 0;
+        size_t i;
+
+        if (f->vlen == 0 || f->vlen > 19)
+                return false;
+        for (i = 0; i < f->vlen; i++) {
+                if (f->val[i] < '0' || f->val[i] > '9')
+                        return false;
+                v = v * 10 + (uint64_t)(f->val[i] - '0');
+        }
+        *ret = v;
+        return true;
+}
+
+/* The entry of len bytes at p (one whole entry of the export form): what it is, with *l for a loss entry. */
+static enum entry_kind entry_kind(const char *p, size_t len, struct entry_loss *l) {
+        struct export_field f;
+        bool loss = false, boot = false, has_count = false, has_first = false, has_last = false;
+        size_t at = 0;
+
+        *l = (struct entry_loss){ .cause = "", .merged = "" };
+        while (export_next_field(p, len, &at, &f) > 0) {
+                if (field_is(&f, "MESSAGE_ID")) {
+                        loss = val_is(&f, EXPORT_LOSS_MESSAGE_ID);
+                        boot = val_is(&f, EXPORT_BOOT_MESSAGE_ID);
+                } else if (field_is(&f, "KDMESG_LOST"))
+                        has_count = val_u64(&f, &l->count);
+                else if (field_is(&f, "KDMESG_LOST_FIRST_SEQ"))
+                        has_first = val_u64(&f, &l->first);
+                else if (field_is(&f, "KDMESG_LOST_LAST_SEQ"))
+                        has_last = val_u64(&f, &l->last);
+                else if (field_is(&f, "KDMESG_LOST_CAUSE")) {
+                        l->cause = f.val;
+                        l->cause_len = f.vlen;
+                } else if (field_is(&f, "KDMESG_LOST_MERGED")) {
+                        l->merged = f.val;
+                        l->merged_len = f.vlen;
+                }
+        }
+        if (boot)
+                return ENTRY_KEEP;
+        if (!loss)
+                return ENTRY_RECORD;
+        /* Of an unknown number, or of the records the boot before left unread: not a range of this boot. */
+        if (!has_count || !has_first || l->count == 0 || l->first > UINT64_MAX - (l->count - 1) ||
+            (l->cause_len == 6 && memcmp(l->cause, "reboot", 6) == 0))
+                return ENTRY_KEEP;
+        if (!has_last)
+                l->last = l->first + (l->count - 1);
+        return ENTRY_MERGE;
+}
+
+/* Add a cause (len bytes at name) to the comma-separated list merged (size bytes), once. */
+static void add_cause(char *merged, size_t size, const char *name, size_t len) {
+        size_t have = strlen(merged), i = 0;
+
+        if (len == 0 || memchr(name, ',', len) || memchr(name, '\n', len))
+                return;
+        while (i < have) {
+                size_t k = strcspn(merged + i, ",");
+
+                if (k == len && memcmp(merged + i, name, len) == 0)
+                        return;
+                i += k + (merged[i + k] == ',');
+        }
+        if (have + (have > 0) + len + 1 > size)
+                return;
+        if (have > 0)
+                merged[have++] = ',';
+        memcpy(merged + have, name, len);
+        merged[have + len] = '\0';
+}
+
+/* Records first..last counted in d. */
+static void add_range(struct upload_drop *d, uint64_t count, uint64_t first, uint64_t last) {
+        d->records += count;
+        if (!d->has_range || first < d->first_seq)
+                d->first_seq = first;
+        if (!d->has_range || last > d->last_lost)
+                d->last_lost = last;
+        d->has_range = true;
+}
+
+/* What dropping u adds to d: its record, the loss entries it merges in, the entries it keeps. */
 static void drop_add(struct upload_drop *d, const struct upload_unit *u) {
-        uint64_t first = u->lost ? u->lost_first : u->seq;
+        size_t off = 0, k;
 
         d->units++;
         d->bytes += u->len;
         d->id = u->id;
+        /* Not the export form (the unit tests' units): the unit is its record, or the spool's loss entry. */
+        for (off = 0; off < u->len; off += k)
+                if ((k = export_entry_len(u->data + off, u->len - off)) == 0)
+                        break;
+        if (off < u->len) {
+                if (u->has_seq)
+                        add_range(d, u->lost ? u->lost : 1, u->lost ? u->lost_first : u->seq, u->seq);
+        } else
+                for (off = 0; off < u->len; off += k) {
+                        struct entry_loss l;
+
+                        k = export_entry_len(u->data + off, u->len - off);
+                        switch (entry_kind(u->data + off, k, &l)) {
+                        case ENTRY_KEEP:
+                                d->keep += k;
+                                break;
+                        case ENTRY_MERGE:
+                                add_range(d, l.count, l.first, l.last);
+                                if (l.cause_len != 10 || memcmp(l.cause, "spool-full", 10) != 0)
+                                        add_cause(d->merged, sizeof(d->merged), l.cause, l.cause_len);
+                                for (size_t i = 0, n; i < l.merged_len; i += n + 1) {
+                                        const char *comma = memchr(l.merged + i, ',', l.merged_len - i);
+
+                                        n = comma ? (size_t)(comma - (l.merged + i)) : l.merged_len - i;
+                                        add_cause(d->merged, sizeof(d->merged), l.merged + i, n);
+                                }
+                                break;
+                        case ENTRY_RECORD:
+                                if (u->has_seq)
+                                        add_range(d, 1, u->seq, u->seq);
+                                break;
+                        }
+                }
         if (!u->has_seq)
                 return;
-        d->records += u->lost ? u->lost : 1;
-        if (!d->has_seq || first < d->first_seq)
-                d->first_seq = first;
         d->has_seq = true;
         d->last_seq = u->seq;
         d->last_usec = u->usec;
@@ -303,20 +438,44 @@ size_t upload_queue_drop_plan(const struct upload_queue *q, size_t target, struc
                         if (q->bytes - ret->bytes <= target)
                                 break;
                 }
-                /* A loss entry alone in its boot makes no room in its own place: the next ones go. */
-                if (ret->units > 1 || !first->lost)
+                /*
+                 * A loss entry alone in its boot makes no room in its own
+                 * place, nor do entries that are kept: the next ones go.
+                 */
+                if ((ret->units > 1 || !first->lost) && ret->bytes > ret->keep)
                         return ret->units;
         }
         *ret = (struct upload_drop){};
         return 0;
 }
 
-int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len) {
-        struct upload_unit *n = unit_new(p, len), *u, *next;
-        size_t i;
+/* Copy the entries of u that a drop keeps to dst; returns the bytes copied. */
+static size_t copy_kept(const struct upload_unit *u, char *dst) {
+        size_t off, k, at = 0;
 
-        if (!n)
+        for (off = 0; off < u->len; off += k)
+                if ((k = export_entry_len(u->data + off, u->len - off)) == 0)
+                        return 0;
+        for (off = 0; off < u->len; off += k) {
+                struct entry_loss l;
+
+                k = export_entry_len(u->data + off, u->len - off);
+                if (entry_kind(u->data + off, k, &l) == ENTRY_KEEP) {
+                        memcpy(dst + at, u->data + off, k);
+                        at += k;
+                }
+        }
+        return at;
+}
+
+int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len) {
+        struct upload_unit *n = unit_new(NULL, 0), *u, *next;
+        size_t i, at = 0;
+
+        if (!n || reserve(n, d->keep + len) < 0) {
+                unit_free(n);
                 return -ENOMEM;
+        }
         n->has_seq = d->has_seq;
         n->seq = d->last_seq;
         n->usec = d->last_usec;
@@ -328,6 +487,8 @@ int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const
         n->closed_ns = u->closed_ns;
         for (i = 0; i < d->units; i++) {
                 next = u->next;
+                if (at < d->keep)
+                        at += copy_kept(u, n->data + at);
                 q->bytes -= u->len;
                 q->closed_bytes -= u->len;
                 q->n_closed--;
@@ -336,6 +497,9 @@ int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const
                 unit_free(u);
                 u = next;
         }
+        if (len)
+                memcpy(n->data + at, p, len);
+        n->len = at + len;
         n->next = u;
         if (d->before)
                 d->before->next = n;
@@ -343,8 +507,8 @@ int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const
                 q->head = n;
         if (!q->tail)
                 q->tail = n;
-        q->bytes += len;
-        q->closed_bytes += len;
+        q->bytes += n->len;
+        q->closed_bytes += n->len;
         q->n_closed++;
         q->taken = 0;
         return 0;
@@ -360,6 +524,7 @@ int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const
         u->usec = r->usec;
         u->lost = r->lost;
         u->lost_first = r->lost_first;
+        u->replaced = r->replaced;
         u->boot = r->boot;
         u->closed_ns = r->closed_ns;
         u->id = q->next_id++;

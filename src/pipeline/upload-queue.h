@@ -32,6 +32,7 @@ struct upload_unit {
         uint64_t id;        /* its place: ids grow from one closed unit to the next (upload.c's spool) */
         const char *boot;   /* the boot id of its record (the caller's string); NULL: not known */
         uint64_t lost, lost_first; /* a loss entry for dropped units: this many records, from seq lost_first */
+        bool replaced;      /* its bytes are the loss entry that took the place of a refused one */
 };
 
 struct upload_queue {
@@ -47,15 +48,25 @@ struct upload_queue {
         uint64_t next_id;  /* the id of the next unit closed */
 };
 
-/* Units dropped for a loss entry of their own (upload_queue_drop_plan()). */
+/*
+ * Units dropped for a loss entry of their own (upload_queue_drop_plan()).
+ * No loss entry they hold is lost: one of a known number of records of
+ * their boot is merged in (its records counted, its range taken in, its
+ * cause named in merged); one that cannot be (of an unknown number, or of
+ * the boot before: "reboot") is kept, as is a new boot's entry, before
+ * the loss entry that takes their place.
+ */
 struct upload_drop {
         struct upload_unit *before; /* the unit before the first dropped one; NULL: the head */
         size_t units, bytes;
-        uint64_t records;          /* records they held (loss entries of dropped units count theirs) */
+        size_t keep;               /* bytes of the entries kept */
+        uint64_t records;          /* records they held and that their loss entries merged in count */
         bool has_seq;
-        uint64_t first_seq, last_seq, last_usec;
+        bool has_range;            /* first_seq, last_lost: the range of records counted */
+        uint64_t first_seq, last_seq, last_usec, last_lost;
         const char *boot;
         uint64_t id;               /* the last one's */
+        char merged[64];           /* the causes of loss entries merged in, comma-separated; "" none */
 };
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max);
@@ -108,9 +119,9 @@ int upload_queue_replace_head(struct upload_queue *q, const char *p, size_t len)
 size_t upload_queue_drop_plan(const struct upload_queue *q, size_t target, struct upload_drop *ret);
 /*
  * Replace the units of d (from upload_queue_drop_plan(), nothing changed
- * since) by one unit of len bytes at p: the loss entry that says so.  It
- * names the last record dropped, and counts d->records from d->first_seq.
- * 0 or -ENOMEM.
+ * since) by one unit: the entries d keeps, then the len bytes at p, the
+ * loss entry that says so.  It names the last record dropped, and counts
+ * d->records from d->first_seq.  0 or -ENOMEM.
  */
 int upload_queue_drop(struct upload_queue *q, const struct upload_drop *d, const char *p, size_t len);
 /* Add a closed unit of len bytes at p, as it was spooled (r's fields); 0 or -ENOMEM. */

@@ -22,8 +22,12 @@
  * the rest one at a time and puts a loss entry in the place of one that is
  * refused again.
  */
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <librelp.h>
 #include <stdarg.h>
@@ -117,8 +121,13 @@ struct relp {
                 int code;    /* the collector's answer; 0: none yet */
         } *m;
         size_t n, m_cap;
+        size_t sent; /* messages librelp has written: answers count for these only */
         int open_code;
         char answer[80]; /* the text of the first answer that was no 200 */
+
+        /* The session's socket, for relp_abort() from another thread; -1: none. */
+        pthread_mutex_t sock_lock;
+        int sock;
 
         /* What librelp said of the session (its certificate check, its first error); failed TLS handshakes in a row. */
         relpRetVal auth_code; /* 0: no word of the certificate */
@@ -151,7 +160,9 @@ static void on_debug(char *fmt, ...) {
         va_end(ap);
         if (txnr == TXNR_OPEN)
                 r->open_code = code;
-        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->n) {
+        else if (txnr >= TXNR_FIRST_MESSAGE && (size_t)(txnr - TXNR_FIRST_MESSAGE) < r->sent &&
+                 r->m[txnr - TXNR_FIRST_MESSAGE].code == 0) {
+                /* An answer for a number not sent yet, or a second one, acknowledges nothing. */
                 r->m[txnr - TXNR_FIRST_MESSAGE].code = code;
                 if (code != CODE_OK && !r->answer[0])
                         snprintf(r->answer, sizeof(r->answer), "%d %s", code, text ? text : "");
@@ -324,6 +335,60 @@ static enum upload_result connect_failed(struct relp *r, relpRetVal e, char *why
         return UPLOAD_RETRY;
 }
 
+/*
+ * The socket librelp connected to the collector: librelp does not say, so
+ * it is the newest of this process's TCP sockets connected to that port
+ * (only the sender makes any while it sends over RELP).  -1: not found.
+ */
+static int session_socket(const char *port) {
+        long want = strtol(port, NULL, 10);
+        struct dirent *de;
+        int found = -1;
+        DIR *d = opendir("/proc/self/fd");
+
+        if (!d)
+                return -1;
+        while ((de = readdir(d))) {
+                struct sockaddr_storage ss;
+                socklen_t len = sizeof(ss);
+                int fd = atoi(de->d_name), type;
+                socklen_t tlen = sizeof(type);
+                long p;
+
+                if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd == dirfd(d) || fd <= found)
+                        continue;
+                if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) < 0 || type != SOCK_STREAM ||
+                    getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
+                        continue;
+                if (ss.ss_family == AF_INET)
+                        p = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+                else if (ss.ss_family == AF_INET6)
+                        p = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+                else
+                        continue;
+                if (p == want)
+                        found = fd;
+        }
+        closedir(d);
+        return found;
+}
+
+static void set_sock(struct relp *r, int fd) {
+        pthread_mutex_lock(&r->sock_lock);
+        r->sock = fd;
+        pthread_mutex_unlock(&r->sock_lock);
+}
+
+/* librelp waits up to RELP_WAIT_S for each answer, in a poll() nothing else ends: a shut-down socket does. */
+static void relp_abort(struct upload_transport *t) {
+        struct relp *r = (struct relp *)t;
+
+        pthread_mutex_lock(&r->sock_lock);
+        if (r->sock >= 0)
+                shutdown(r->sock, SHUT_RDWR);
+        pthread_mutex_unlock(&r->sock_lock);
+}
+
 static enum upload_result relp_send(struct upload_transport *t, const char *buf, size_t len, const size_t *unit_len,
                                     size_t n_units, size_t *ret_acked, char *why, size_t why_size) {
         struct relp *r = (struct relp *)t;
@@ -356,16 +421,32 @@ static enum upload_result relp_send(struct upload_transport *t, const char *buf,
                 return connect_failed(r, e, why, why_size);
         }
         r->tls_failures = 0;
+        set_sock(r, session_socket(r->url.port));
         if (r->open_code != CODE_OK) {
+                set_sock(r, -1);
                 r->lr.clt_destruct(r->engine, &c);
                 relp_current = NULL;
                 snprintf(why, why_size, "this librelp does not say which messages the server acknowledged");
                 return UPLOAD_BROKEN;
         }
-        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++)
+        /*
+         * librelp reads answers inside a send only while it waits for room
+         * in its window, before the message goes out: what it reads then
+         * counts for the messages before it, not for it.  An answer for a
+         * number not sent (a server that answers ahead) is no
+         * acknowledgement; should a librelp read after it sends, the answer
+         * it misses is a message sent again, never one lost.
+         */
+        r->sent = 0;
+        for (i = 0; i < r->n && e == RELP_RET_OK && !r->base.stop(r->base.stop_data); i++) {
+                r->sent = i;
                 e = r->lr.send_syslog(c, (unsigned char *)r->msgs + r->m[i].start, r->m[i].len);
-        /* The close waits for the answers to everything sent. */
+                if (e == RELP_RET_OK)
+                        r->sent = i + 1;
+        }
+        /* The close waits for the answers to everything sent (or the socket is shut down: relp_abort()). */
         r->lr.clt_destruct(r->engine, &c);
+        set_sock(r, -1);
         relp_current = NULL;
         for (k = 0; k < r->n && r->m[k].code == CODE_OK; k++)
                 ;
@@ -390,6 +471,7 @@ static void relp_free(struct upload_transport *t) {
                 return;
         if (r->engine)
                 r->lr.engine_destruct(&r->engine);
+        pthread_mutex_destroy(&r->sock_lock);
         free(r->msgs);
         free(r->m);
         free(r);
@@ -398,6 +480,7 @@ static void relp_free(struct upload_transport *t) {
 static const struct upload_transport_ops relp_ops = {
         .send = relp_send,
         .free = relp_free,
+        .abort = relp_abort,
 };
 
 bool upload_url_is_relp(const char *url) {
@@ -456,8 +539,11 @@ int upload_relp_new(const struct upload_config *cfg, struct upload_transport **r
         r = calloc(1, sizeof(*r));
         if (!r)
                 return -ENOMEM;
+        pthread_mutex_init(&r->sock_lock, NULL);
+        r->sock = -1;
         e = load_relp(&r->lr);
         if (e < 0) {
+                pthread_mutex_destroy(&r->sock_lock);
                 free(r);
                 return e;
         }

@@ -168,7 +168,8 @@ static bool is_sd_name(const char *s, size_t n) {
 
 /*
  * s as valid UTF-8: bytes that are not UTF-8 as \xNN; in MSG (msg) also
- * control characters but the tab, DEL and '\' as the kernel escapes them;
+ * control characters but the tab (C1 controls too, byte by byte), DEL
+ * and '\' as the kernel escapes them;
  * in a parameter value '"', '\' and ']' after a '\'.
  */
 static void put_text(struct msg *m, const char *s, size_t n, bool msg) {
@@ -182,8 +183,16 @@ static void put_text(struct msg *m, const char *s, size_t n, bool msg) {
 
                 if (c >= 0x80) {
                         u = utf8_decode(p + i, n - i, &cp);
-                        if (u > 0) {
+                        if (u > 0 && !(msg && cp >= 0x80 && cp <= 0x9f)) {
                                 i += u;
+                                continue;
+                        }
+                        if (u > 0) {
+                                /* A C1 control (U+0080-U+009F) in MSG: its bytes as \xNN, as the terminal's. */
+                                put(m, s + run, i - run);
+                                while (u-- > 0)
+                                        put_hex(m, p[i++]);
+                                run = i;
                                 continue;
                         }
                 } else if (msg ? (c >= 0x20 && c != 0x7f && c != '\\') || c == '\t'

@@ -13,7 +13,8 @@
  *  16  u64 usec
  *  24  u64 lost        (a loss entry of the spool's own: how many records,
  *  32  u64 lost_first   from which seq)
- *  40  u32 flags       (1: it holds a record with a sequence number)
+ *  40  u32 flags       (1: it holds a record with a sequence number;
+ *                       2: its entry took the place of a refused one)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +28,12 @@
 
 #define FRAME_MAGIC "KSPU"
 #define FLAG_SEQ 1u
-/* The most bytes a frame's data may claim: more is a damaged length. */
-#define FRAME_DATA_MAX (1u << 30)
+#define FLAG_REPLACED 2u
+/*
+ * The most bytes a frame's data may claim: more is a damaged length.  A
+ * unit is one record's entries, and a record is at most 8 MiB of input.
+ */
+#define FRAME_DATA_MAX (32u << 20)
 
 struct spool {
         char *dir, *path;
@@ -100,7 +105,7 @@ void spool_frame(char *dst, const struct spool_rec *r, const char *data, size_t 
         put64(dst + 16, r->usec);
         put64(dst + 24, r->lost);
         put64(dst + 32, r->lost_first);
-        put32(dst + 40, r->has_seq ? FLAG_SEQ : 0);
+        put32(dst + 40, (r->has_seq ? FLAG_SEQ : 0) | (r->replaced ? FLAG_REPLACED : 0));
         memset(dst + 44, 0, SPOOL_BOOT_MAX);
         memcpy(dst + 44, r->boot, strnlen(r->boot, SPOOL_BOOT_MAX - 1));
         crc = spool_crc32(0, dst, 92);
@@ -123,7 +128,8 @@ static bool unframe(const char *p, uint64_t avail, struct spool_rec *r, size_t *
         crc = spool_crc32(crc, p + SPOOL_FRAME_HEAD, len);
         if (crc != get32(p + 92) || p[44 + SPOOL_BOOT_MAX - 1] != '\0')
                 return false;
-        *r = (struct spool_rec){ .has_seq = (get32(p + 40) & FLAG_SEQ) != 0, .seq = get64(p + 8),
+        *r = (struct spool_rec){ .has_seq = (get32(p + 40) & FLAG_SEQ) != 0,
+                                 .replaced = (get32(p + 40) & FLAG_REPLACED) != 0, .seq = get64(p + 8),
                                  .usec = get64(p + 16), .lost = get64(p + 24), .lost_first = get64(p + 32) };
         memcpy(r->boot, p + 44, SPOOL_BOOT_MAX);
         *ret_len = len;
@@ -272,42 +278,42 @@ uint64_t spool_size(const struct spool *s) {
         return s->size;
 }
 
+/* Read len bytes at off into p: 0, -errno, or 1 when the file ends first. */
+static int read_at(int fd, char *p, size_t len, uint64_t off) {
+        while (len > 0) {
+                ssize_t k = pread(fd, p, len, (off_t)off);
+
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        return 1;
+                p += k;
+                len -= (size_t)k;
+                off += (uint64_t)k;
+        }
+        return 0;
+}
+
 int spool_load(struct spool *s, int (*unit)(void *userdata, const struct spool_rec *r, const char *data, size_t len),
                void *userdata, uint64_t *ret_bad_at, uint64_t *ret_bad_len) {
         uint64_t off = SPOOL_FILE_HEAD, size = s->size;
-        char *buf;
-        size_t n = 0;
-        int e = 0;
+        char head[SPOOL_FILE_HEAD], *buf = NULL;
+        size_t cap = 0;
+        int e;
 
         *ret_bad_at = *ret_bad_len = 0;
         if (size == 0)
                 return 0;
-        if (size > SIZE_MAX - 1)
-                return -EFBIG;
-        buf = malloc((size_t)size);
-        if (!buf)
-                return -ENOMEM;
-        while (n < size) {
-                ssize_t k = pread(s->fd, buf + n, (size_t)size - n, (off_t)n);
-
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0) {
-                        e = k < 0 ? -errno : 0;
-                        break;
-                }
-                n += (size_t)k;
-        }
-        if (e < 0) {
-                free(buf);
+        /* The header first: a file that is no spool of this format is not read at all, however large. */
+        e = size < SPOOL_FILE_HEAD ? 1 : read_at(s->fd, head, sizeof(head), 0);
+        if (e < 0)
                 return e;
-        }
-        size = n;
-        if (size < SPOOL_FILE_HEAD || memcmp(buf, s->head, SPOOL_FILE_HEAD) != 0) {
+        if (e > 0 || memcmp(head, s->head, SPOOL_FILE_HEAD) != 0) {
                 /* Another format, another version, or a header cut short: nothing in it can be sent. */
                 *ret_bad_len = size;
-                free(buf);
-                if (s->writable && size > 0) {
+                if (s->writable) {
                         cut(s, 0);
                         if (write_all(s->fd, s->head, sizeof(s->head), 0) == 0 && fdatasync(s->fd) == 0)
                                 s->size = sizeof(s->head);
@@ -316,20 +322,62 @@ int spool_load(struct spool *s, int (*unit)(void *userdata, const struct spool_r
                 }
                 return 0;
         }
+        /* Then frame by frame: each length is checked against the file and the bound before its data is read. */
+        e = 0;
         while (off < size) {
                 struct spool_rec r;
                 size_t len;
+                uint32_t n;
+                int k;
 
-                if (!unframe(buf + off, size - off, &r, &len)) {
-                        *ret_bad_at = off;
-                        *ret_bad_len = size - off;
-                        cut(s, off);
+                if (size - off < SPOOL_FRAME_HEAD)
+                        goto bad;
+                if (cap < SPOOL_FRAME_HEAD) {
+                        cap = 64 * 1024;
+                        buf = malloc(cap);
+                        if (!buf)
+                                return -ENOMEM;
+                }
+                k = read_at(s->fd, buf, SPOOL_FRAME_HEAD, off);
+                if (k < 0) {
+                        e = k;
                         break;
                 }
-                e = unit(userdata, &r, buf + off + SPOOL_FRAME_HEAD, len);
+                n = get32(buf + 4);
+                if (k > 0 || memcmp(buf, FRAME_MAGIC, 4) != 0 || n > FRAME_DATA_MAX ||
+                    size - off - SPOOL_FRAME_HEAD < n)
+                        goto bad;
+                if (SPOOL_FRAME_HEAD + (size_t)n > cap) {
+                        size_t c = cap;
+                        char *p;
+
+                        while (c < SPOOL_FRAME_HEAD + (size_t)n)
+                                c *= 2;
+                        p = realloc(buf, c);
+                        if (!p) {
+                                e = -ENOMEM;
+                                break;
+                        }
+                        buf = p;
+                        cap = c;
+                }
+                k = read_at(s->fd, buf + SPOOL_FRAME_HEAD, n, off + SPOOL_FRAME_HEAD);
+                if (k < 0) {
+                        e = k;
+                        break;
+                }
+                if (k > 0 || !unframe(buf, SPOOL_FRAME_HEAD + (uint64_t)n, &r, &len))
+                        goto bad;
+                e = unit(userdata, &r, buf + SPOOL_FRAME_HEAD, len);
                 if (e < 0)
                         break;
                 off += SPOOL_FRAME_HEAD + len;
+                continue;
+bad:
+                *ret_bad_at = off;
+                *ret_bad_len = size - off;
+                cut(s, off);
+                break;
         }
         free(buf);
         return e;
@@ -388,8 +436,12 @@ int spool_clear(struct spool *s) {
                 return -EROFS;
         if (s->size <= sizeof(s->head))
                 return 0;
-        /* Not synced: should the old size come back after a crash, the cursor says those units were delivered. */
-        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0)
+        /*
+         * Synced: should the old size come back after a crash, a cursor of
+         * the same boot would leave those units out, but after a reboot
+         * the cursor is in another boot and they would be sent again.
+         */
+        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0 || fdatasync(s->fd) < 0)
                 return -errno;
         s->size = sizeof(s->head);
         return 0;

@@ -31,6 +31,12 @@ struct upload_transport_ops {
         enum upload_result (*send)(struct upload_transport *t, const char *buf, size_t len, const size_t *unit_len,
                                    size_t n_units, size_t *ret_acked, char *why, size_t why_size);
         void (*free)(struct upload_transport *t);
+        /*
+         * From another thread, once a stop's time is up: break off the
+         * request in flight at once (its connection shut down), where the
+         * send cannot see stop() for a while.  NULL: stop() suffices.
+         */
+        void (*abort)(struct upload_transport *t);
 };
 
 struct upload_transport {

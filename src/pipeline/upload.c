@@ -30,22 +30,8 @@
  * reason; the rest goes on.
  *
  * With a cursor file, what was read and not yet acknowledged is also kept
- * in a spool on disk (upload-spool.h, in the directory FILE.spool) while
- * the collector does not take it: the sender writes the units it holds
- * there (one write and one fdatasync() for all of them) when a send
- * fails, every second while it waits to retry, and when it ends, and
- * empties the file once the cursor names all that was in it.  A collector
- * that answers writes nothing there.  The next run loads the spool, leaves
- * out what the cursor says was delivered, sends the rest first and reads
- * the ring from after the last record in it (cursor_set_spooled()), in the
- * same boot or, after a reboot, from the start of the new one: the old
- * boot's records keep their boot id to the collector and in the cursor.
- * The spool holds at most cfg.spool_max bytes, as memory does then: past
- * that the oldest units not in flight make room (a quarter of the bound at
- * a time), and a loss entry says how many records of which seq range went
- * (units already replaced by one count in the next).  The reader never
- * waits for the collector then.  A spool that cannot be written is said
- * once; the queue is then held in memory only, as without a cursor file.
+ * in a spool on disk, written when a send fails, every SPOOL_SYNC_MS
+ * while the sender waits to retry, and when it ends (upload-store.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -62,10 +48,9 @@
 #include "output/metrics.h"
 #include "pipeline/cursor.h"
 #include "pipeline/upload-http.h"
-#include "pipeline/upload-queue.h"
+#include "pipeline/upload-private.h"
 #include "pipeline/upload-relp.h"
-#include "pipeline/upload-spool.h"
-#include "pipeline/upload.h"
+#include "pipeline/upload-transport.h"
 #include "text/diag.h"
 
 #define BACKOFF_BASE_MS 500
@@ -76,61 +61,6 @@
 #define REFUSALS_MAX 2
 /* While the sender waits to retry, what the reader added goes to the spool this often. */
 #define SPOOL_SYNC_MS 1000u
-/* The spool is rewritten without what was delivered once that is this large and half the file. */
-#define SPOOL_COMPACT_MIN (1024u * 1024)
-
-/* A boot id of units loaded from the spool: units point at it. */
-struct boot_name {
-        struct boot_name *next;
-        char id[SPOOL_BOOT_MAX];
-};
-
-struct upload {
-        struct upload_config cfg;
-        char url[512]; /* as shown: no user:password */
-        struct cursor *cursor;
-        volatile sig_atomic_t *quit; /* the reader's: SIGINT/SIGTERM, it stops reading */
-
-        pthread_t thread;
-        bool started;
-        pthread_mutex_t lock;
-        pthread_cond_t work;  /* the sender waits: a unit closed, the end, stop */
-        pthread_cond_t space; /* the reader waits: memory freed, or failure */
-        struct upload_queue q;
-        bool ending;   /* no more units come */
-        bool stop;     /* stop now, delivered or not */
-        bool has_deadline; /* ending after a signal: stop at deadline, delivered or not */
-        uint64_t deadline_ns; /* CLOCK_MONOTONIC */
-        bool failed;   /* for good, reported */
-        bool failing;  /* the last request failed (said once) */
-        int failed_fd; /* an eventfd, readable once failed */
-
-        /* The sender's own. */
-        struct upload_transport *t;
-        char *buf;
-        size_t cap;
-        size_t *unit_len;
-        size_t unit_cap;
-        size_t probe;     /* units still to be sent one at a time */
-        unsigned refusals; /* times the unit at the head was dropped alone */
-        bool has_commit;  /* delivered, the cursor not yet saved there (sending one at a time) */
-        uint64_t commit_seq, commit_usec;
-        const char *commit_boot;
-        char why[320];
-
-        /* The spool: NULL without one.  Its file is written by the sender only, its state under the lock. */
-        struct spool *spool;
-        bool spool_ok;        /* written to: false once that failed (said once) */
-        bool spool_full_said;
-        bool has_spooled;     /* the file holds the units up to spooled_id (and no others) */
-        uint64_t spooled_id;
-        uint64_t drops, file_drops; /* drops made; of them, those the file shows */
-        size_t file_dead;     /* bytes of frames in the file already delivered */
-        char *sbuf;
-        size_t scap;
-        struct boot_name *boots;
-        struct metrics_upload counted; /* --metrics: the counters of upload_get_metrics(), under the lock */
-};
 
 static uint64_t now_ns(void) {
         struct timespec ts;
@@ -232,6 +162,18 @@ static int refuse_head(struct upload *u) {
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
+        if (h->replaced) {
+                /* Another loss entry in its place would be refused as well, for ever: the cursor passes it. */
+                warnx_thread(_("%s refused the loss entry that took the place of seq %llu too (%s): left out"),
+                             u->url, (unsigned long long)h->seq, u->why);
+                u->has_commit = true;
+                u->commit_seq = h->seq;
+                u->commit_usec = h->usec;
+                u->commit_boot = h->boot;
+                store_acked(u, 1);
+                upload_queue_ack(&u->q, 1);
+                return 0;
+        }
         e = export_refused_entry(&u->cfg.machine, h->boot, h->seq, h->usec, u->why, &entry, &len);
         if (e >= 0)
                 e = upload_queue_replace_head(&u->q, entry, len);
@@ -274,147 +216,6 @@ static bool dropped(struct upload *u, size_t n) {
         return true;
 }
 
-/* The one line that says the spool at what (its path) cannot be written. */
-static void say_spool_unwritable(const char *what, int e) {
-        warnx_thread(_("cannot write the spool %s: %s; what the collector has not acknowledged is held "
-                       "in memory only"),
-                     what, strerror(-e));
-}
-
-/* The spool cannot be written: said once, the queue is held in memory only from now on. */
-static void spool_failed(struct upload *u, int e) {
-        say_spool_unwritable(spool_get_path(u->spool), e);
-        u->spool_ok = false;
-}
-
-/*
- * Write to the spool what it does not hold yet: the closed units after
- * those it has, or all of them when a drop changed what it has or most
- * of the file was delivered.  Called by the sender (or once it ended)
- * with the lock held, which is let go for the I/O.
- */
-static void spool_sync(struct upload *u) {
-        const struct upload_unit *x;
-        bool rewrite;
-        size_t len = 0, at = 0;
-        uint64_t last_id = 0, drops = u->drops;
-        bool any = u->q.head != NULL;
-        int e;
-
-        if (!u->spool || !u->spool_ok)
-                return;
-        rewrite = u->drops != u->file_drops ||
-                  (u->file_dead >= SPOOL_COMPACT_MIN && u->file_dead > spool_size(u->spool) / 2);
-        for (x = u->q.head; x; x = x->next)
-                if (rewrite || !u->has_spooled || x->id > u->spooled_id)
-                        len += spool_frame_size(x->len);
-        if (len == 0 && !rewrite)
-                return;
-        if (len > u->scap) {
-                char *p = realloc(u->sbuf, len);
-
-                if (!p) {
-                        spool_failed(u, -ENOMEM);
-                        return;
-                }
-                u->sbuf = p;
-                u->scap = len;
-        }
-        for (x = u->q.head; x; x = x->next) {
-                struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
-                                       .lost_first = x->lost_first };
-
-                last_id = x->id;
-                if (!rewrite && u->has_spooled && x->id <= u->spooled_id)
-                        continue;
-                snprintf(r.boot, sizeof(r.boot), "%s", x->boot ? x->boot : "");
-                spool_frame(u->sbuf + at, &r, x->data, x->len);
-                at += spool_frame_size(x->len);
-        }
-        pthread_mutex_unlock(&u->lock);
-        e = rewrite ? spool_rewrite(u->spool, u->sbuf, len) : spool_append(u->spool, u->sbuf, len);
-        pthread_mutex_lock(&u->lock);
-        if (e < 0) {
-                spool_failed(u, e);
-                return;
-        }
-        u->has_spooled = any;
-        u->spooled_id = last_id;
-        if (rewrite) {
-                u->file_dead = 0;
-                u->file_drops = drops;
-        }
-}
-
-/*
- * The cursor was saved at what was delivered: a spool that holds nothing
- * else is emptied.  Called with the lock held.
- */
-static void spool_delivered(struct upload *u) {
-        int e;
-
-        if (!u->spool || !u->spool_ok || !u->has_spooled)
-                return;
-        /* Ids grow along the queue: all it holds came after what the file has. */
-        if (u->q.head && u->q.head->id <= u->spooled_id)
-                return;
-        e = spool_clear(u->spool);
-        if (e < 0) {
-                spool_failed(u, e);
-                return;
-        }
-        u->has_spooled = false;
-        u->file_dead = 0;
-        u->file_drops = u->drops;
-}
-
-/* Units at the head were delivered: those in the spool's file are dead weight there. */
-static void spool_acked(struct upload *u, size_t n) {
-        const struct upload_unit *x;
-
-        if (!u->spool || !u->has_spooled)
-                return;
-        for (x = u->q.head; x && n > 0; x = x->next, n--)
-                if (x->id <= u->spooled_id)
-                        u->file_dead += spool_frame_size(x->len);
-}
-
-/*
- * The queue is over the spool's bound: the oldest units not in flight make
- * room, a quarter of the bound at a time, for a loss entry that says so.
- * The reader's, with the lock held.
- */
-static void spool_make_room(struct upload *u) {
-        size_t target = u->cfg.spool_max - u->cfg.spool_max / 4;
-        int rounds;
-
-        for (rounds = 0; rounds < 8 && u->q.bytes > u->cfg.spool_max; rounds++) {
-                struct upload_drop d;
-                char *entry = NULL;
-                size_t len = 0;
-                int e;
-
-                if (upload_queue_drop_plan(&u->q, target, &d) == 0)
-                        return;
-                /* Every transport's queue holds the export stream: the loss entry is one of it. */
-                e = d.has_seq ? export_spool_loss_entry(&u->cfg.machine, d.boot, d.records, d.first_seq, d.last_seq,
-                                                        d.last_usec, &entry, &len)
-                              : 0; /* only kdmesg's own entries, no record: nothing to count */
-                if (e == 0)
-                        e = upload_queue_drop(&u->q, &d, entry, len);
-                free(entry);
-                if (e < 0)
-                        return; /* memory is short: the queue stays as it is */
-                u->drops++;
-                if (!u->spool_full_said) {
-                        warnx_thread(_("the spool %s is full (%zu bytes): the oldest records not delivered make "
-                                       "room, a loss entry says which"),
-                                     spool_get_path(u->spool), u->cfg.spool_max);
-                        u->spool_full_said = true;
-                }
-        }
-}
-
 /*
  * Save the cursor at what was delivered; called with the lock held, which
  * is let go meanwhile (the reader goes on).  Returns false when it failed
@@ -436,7 +237,7 @@ static bool commit(struct upload *u) {
                 fail(u);
                 return false;
         }
-        spool_delivered(u);
+        store_delivered(u);
         return true;
 }
 
@@ -449,7 +250,7 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
                 rnd = (uint32_t)time(NULL) * 2654435761u;
         end = now_ns() + (uint64_t)upload_backoff_ms(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, rnd) * 1000000u;
         /* The collector does not take them: they go to the spool, and what the reader adds meanwhile. */
-        spool_sync(u);
+        store_sync(u);
         while (!stopping(u)) {
                 uint64_t now = now_ns(), left;
 
@@ -457,7 +258,7 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
                         break;
                 left = (end - now) / 1000000u + 1;
                 wait_ms(u, left < SPOOL_SYNC_MS ? (unsigned)left : SPOOL_SYNC_MS);
-                spool_sync(u);
+                store_sync(u);
         }
 }
 
@@ -485,23 +286,7 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                     : (acked = (size_t)n, UPLOAD_OK);
         pthread_mutex_lock(&u->lock);
         u->q.busy = 0;
-        {
-                /* --metrics (upload_get_metrics()): a full spool's loss entry counts its records as lost. */
-                const struct upload_unit *x;
-                struct timespec ts;
-                size_t i;
-
-                for (i = 0, x = u->q.head; i < acked && x; i++, x = x->next)
-                        if (x->lost > 0)
-                                u->counted.spool_lost += x->lost;
-                        else if (x->has_seq)
-                                u->counted.acked++;
-                u->counted.failures += r != UPLOAD_OK;
-                if (acked > 0 && clock_gettime(CLOCK_REALTIME, &ts) == 0) {
-                        u->counted.has_ack = true;
-                        u->counted.last_ack_usec = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-                }
-        }
+        upload_count_sent(u, acked, r != UPLOAD_OK);
         last = acked > 0 ? upload_queue_last_seq(&u->q, acked) : NULL;
         if (last) {
                 u->has_commit = true;
@@ -510,7 +295,7 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                 u->commit_boot = last->boot;
         }
         if (acked > 0) {
-                spool_acked(u, acked);
+                store_acked(u, acked);
                 upload_queue_ack(&u->q, acked);
                 u->probe = u->probe > acked ? u->probe - acked : 0;
                 /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
@@ -595,7 +380,9 @@ static void *sender(void *userdata) {
                 commit(u);
         /* What was not delivered waits in the spool for the next run. */
         if (u->q.n_closed > 0)
-                spool_sync(u);
+                store_sync(u);
+        u->sender_done = true;
+        pthread_cond_broadcast(&u->space);
         pthread_mutex_unlock(&u->lock);
         return NULL;
 }
@@ -603,100 +390,17 @@ static void *sender(void *userdata) {
 const char *upload_url_shown(const char *url, char *buf, size_t size) {
         const char *a = strstr(url, "://"), *end, *at = NULL, *p;
 
-        if (a) {
-                a += 3;
-                end = a + strcspn(a, "/?#");
-                for (p = a; p < end; p++)
-                        if (*p == '@')
-                                at = p;
-        }
+        /* Without a scheme ("admin:pw@host:1", a bad URL), the user:password is at the start. */
+        a = a && (size_t)(a - url) < strcspn(url, "/?#@") + 1 ? a + 3 : url;
+        end = a + strcspn(a, "/?#");
+        for (p = a; p < end; p++)
+                if (*p == '@')
+                        at = p;
         if (at)
                 snprintf(buf, size, "%.*s%s", (int)(a - url), url, at + 1);
         else
                 snprintf(buf, size, "%s", url);
         return buf;
-}
-
-/* A unit read back from the spool joins the queue, its boot id kept once. */
-static int spooled_unit(void *userdata, const struct spool_rec *r, const char *data, size_t len) {
-        struct upload *u = userdata;
-        struct upload_unit x = { .has_seq = r->has_seq, .seq = r->seq, .usec = r->usec, .lost = r->lost,
-                                 .lost_first = r->lost_first };
-        struct boot_name *b;
-
-        for (b = u->boots; b && strcmp(b->id, r->boot) != 0; b = b->next)
-                ;
-        if (!b) {
-                b = calloc(1, sizeof(*b));
-                if (!b)
-                        return -ENOMEM;
-                memcpy(b->id, r->boot, sizeof(b->id));
-                b->next = u->boots;
-                u->boots = b;
-        }
-        x.boot = b->id;
-        return upload_queue_push(&u->q, &x, data, len);
-}
-
-/*
- * Load the spool an earlier run left: what the cursor says was delivered
- * is left out (a run ended between its cursor save and emptying the
- * spool), the rest is sent first, and reading goes on after its last
- * record.  Problems are said; the upload goes on without a spool where it
- * cannot be written.
- */
-static int spool_setup(struct upload *u) {
-        const char *cur_boot = cursor_get_boot_id(u->cursor);
-        const struct upload_unit *x, *last = NULL;
-        uint64_t cur_seq = 0, cur_usec, bad_at, bad_len;
-        char err[1024] = "";
-        bool has_cur;
-        size_t n = 0, i;
-        int e;
-
-        e = spool_open(cursor_get_path(u->cursor), "export", &u->spool, err, sizeof(err));
-        if (e < 0)
-                say_spool_unwritable(err, e);
-        if (!u->spool)
-                return 0;
-        u->spool_ok = e == 0;
-        e = spool_load(u->spool, spooled_unit, u, &bad_at, &bad_len);
-        if (e < 0)
-                return e;
-        if (bad_len > 0 && bad_at == 0)
-                warnx_thread(_("%s: not a spool this version of kdmesg reads: its %llu bytes are left out"),
-                             spool_get_path(u->spool), (unsigned long long)bad_len);
-        else if (bad_len > 0)
-                warnx_thread(_("%s: a unit cut short or damaged at byte %llu (a crash while it was written?): "
-                               "the %llu bytes from there to the end are left out"),
-                             spool_get_path(u->spool), (unsigned long long)bad_at, (unsigned long long)bad_len);
-        if (u->q.tail) {
-                u->has_spooled = true;
-                u->spooled_id = u->q.tail->id;
-        }
-        /* Delivered already: up to the last unit the cursor names. */
-        has_cur = cur_boot && cursor_get_seq(u->cursor, &cur_seq, &cur_usec);
-        for (i = 0, x = u->q.head; x; x = x->next, i++)
-                if (has_cur && x->has_seq && x->seq <= cur_seq && strcmp(x->boot, cur_boot) == 0)
-                        n = i + 1;
-        spool_acked(u, n);
-        upload_queue_ack(&u->q, n);
-        for (x = u->q.head; x; x = x->next)
-                if (x->has_seq)
-                        last = x;
-        if (!u->q.head && u->spool_ok) {
-                e = spool_clear(u->spool);
-                if (e < 0)
-                        spool_failed(u, e);
-                u->has_spooled = false;
-                u->file_dead = 0;
-        }
-        if (last)
-                cursor_set_spooled(u->cursor, last->boot, last->seq, last->usec);
-        /* A bound lower than what is there: the oldest go now. */
-        if (u->spool_ok && u->q.bytes > u->cfg.spool_max)
-                spool_make_room(u);
-        return 0;
 }
 
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
@@ -730,7 +434,7 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
         u->t->stop = transport_stop;
         u->t->stop_data = u;
         if (cursor && cfg->spool_max > 0) {
-                e = spool_setup(u);
+                e = store_setup(u);
                 if (e < 0) {
                         upload_free(u);
                         return e;
@@ -771,7 +475,7 @@ int upload_write(void *userdata, const void *p, size_t len) {
         if (e == 0 && u->spool_ok) {
                 /* The spool takes what the collector does not: the oldest go past its bound, reading goes on. */
                 if (u->q.bytes > u->cfg.spool_max)
-                        spool_make_room(u);
+                        store_make_room(u);
         } else if (e == 0 && upload_queue_full(&u->q)) {
                 /* Hold on: nothing more is read (the ring may overwrite, which is then a loss). */
                 upload_queue_close(&u->q, now_ns());
@@ -821,6 +525,16 @@ int upload_finish(struct upload *u, bool signalled) {
         }
         pthread_cond_broadcast(&u->work);
         pthread_mutex_unlock(&u->lock);
+        if (u->started && limit_ms > 0 && u->t->ops->abort) {
+                /* The time is up: a request the transport cannot give up by itself is broken off. */
+                pthread_mutex_lock(&u->lock);
+                while (!u->sender_done && now_ns() < u->deadline_ns)
+                        timed_wait(u, &u->space, 100);
+                late = !u->sender_done;
+                pthread_mutex_unlock(&u->lock);
+                if (late)
+                        u->t->ops->abort(u->t);
+        }
         if (u->started) {
                 pthread_join(u->thread, NULL);
                 u->started = false;
@@ -865,18 +579,4 @@ void upload_free(struct upload *u) {
         pthread_mutex_destroy(&u->lock);
         close(u->failed_fd);
         free(u);
-}
-
-void upload_get_metrics(struct upload *u, struct metrics_upload *ret) {
-        const struct upload_unit *x;
-
-        pthread_mutex_lock(&u->lock);
-        *ret = u->counted;
-        ret->mem_bytes = u->q.bytes;
-        /* Of them, those the spool file holds too (not yet acknowledged). */
-        ret->has_spool = u->spool && u->spool_ok;
-        ret->spool_bytes = 0;
-        for (x = u->q.head; ret->has_spool && u->has_spooled && x && x->id <= u->spooled_id; x = x->next)
-                ret->spool_bytes += x->len;
-        pthread_mutex_unlock(&u->lock);
 }

@@ -30,6 +30,7 @@ struct upload_config {
         unsigned request_ms; /* the deadline of one request */
         unsigned linger_ms;  /* a batch waits this long for more records (0: none) */
         struct export_machine machine; /* for the loss entry of a record the collector refuses */
+        char auth[512];      /* http(s): user:password from KDMESG_UPLOAD_AUTH_FILE; "": none (or in the URL) */
 };
 
 /* The library --upload loads (dlopen()) for http:// and https://, by its soname. */

@@ -13,6 +13,7 @@ struct problem_tally {
         uint64_t seen;    /* records classified */
         uint64_t found;   /* problems (first records) seen in the selected kinds */
         uint64_t unread;  /* records (lines) of the input that could not be read */
+        uint64_t unchecked; /* records the rules could not be matched on (the regex engine failed) */
         bool unread_rest; /* reading failed: the rest of the input was not read */
 };
 

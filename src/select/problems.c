@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "select/problems.h"
+#include "select/regex-cost.h"
 #include "select/rules.h"
 
 static const char *const kind_names[_PROBLEM_MAX] = {
@@ -195,9 +196,10 @@ static bool line_starts_with(const char *text, size_t len, const char *lit, size
         }
 }
 
-static bool matches(const struct problems *p, size_t ri, const struct kmsg_record *rec, const char *text,
+static bool matches(struct problems *p, size_t ri, const struct kmsg_record *rec, const char *text,
                     size_t len, regmatch_t *m) {
         const struct rule *r = &p->rules[ri];
+        int k;
 
         /* The index found a literal of an indexed rule (the callers go through p->cand only). */
         if (!r->indexed && r->n_literals > 0) {
@@ -224,7 +226,11 @@ static bool matches(const struct problems *p, size_t ri, const struct kmsg_recor
                 if (!v || fnmatch(r->device, v, 0) != 0)
                         return false;
         }
-        return regexec(&r->re, text, 10, m, 0) == 0;
+        /* An engine that fails is no "no match": counted, the report gives no verdict (problem-select.c). */
+        k = regex_cost_exec(&r->re, text, 10, m, &p->engine_error);
+        if (k < 0)
+                p->engine_errors++;
+        return k > 0;
 }
 
 void problems_break(struct problems *p) {

@@ -337,7 +337,7 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return e;
         }
-        why = regex_cost_measure(re, &pieces);
+        why = regex_cost_rule(re, &pieces);
         if (why) {
                 rule_free_strings(&r);
                 return bad(p, name, line, _("regex too costly: %s"), why);

@@ -88,6 +88,9 @@ struct problems {
         char fallback[MAX_FRAME];  /* the first frame, when every one is skipped */
         bool found;                /* culprit is known: the frames after it do not matter */
         char error[512];
+        /* regexec() failed (REG_ESPACE ...) on a rule this many times; the last one's code. */
+        uint64_t engine_errors;
+        int engine_error;
         /* The index of the rules' literals (rule-index.c), built before the first record. */
         size_t indexed;          /* the rules it covers (bigrams NULL: none built) */
         uint8_t *bigrams;        /* a bit per two bytes that some literal is indexed by */

@@ -318,8 +318,9 @@ kdmesg_emu_t() {
         [ "$(cat "$victim")" = precious ]
         [ -f "$C" ] && [ ! -L "$C" ]
         grep -qx "seq=1" "$C"
-        # Only the planted link is left beside the cursor: no temporary file.
-        [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^cursor')" -eq 2 ]
+        # Only the planted link and the lock file are left beside the cursor: no temporary file.
+        [ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c '^cursor')" -eq 3 ]
+        [ -f "$C.lock" ]
 }
 
 @test "cursor: refused in a world-writable directory without the sticky bit, or when owned by another user" {
@@ -454,4 +455,26 @@ without_room() {
                 echo "N=$n: $output"
                 [ "$status" -eq 0 ]
         done
+}
+
+@test "cursor: one process at a time keeps a cursor file: a second is one line and exit 1, and runs once the first ended" {
+        emu_init 64
+        emu write 5
+        kdmesg_bg -w --cursor-file "$C"
+        wait_lines 5
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 1 ]
+        [ -z "$output" ]
+        [ "$stderr" = "kdmesg: the cursor file $C is in use by another kdmesg (pid $PID): one process at a time keeps a cursor file" ]
+        # The first goes on, alone: what comes now is its.
+        emu write 3
+        wait_lines 8
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -qx "seq=7" "$C"
+        emu write 2
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "${#lines[@]}" -eq 2 ]
 }

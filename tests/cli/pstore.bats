@@ -270,3 +270,28 @@ kd() {
         [ "$status" -eq 0 ]
         [[ "$stderr" == *'(/sys/fs/pstore/dmesg-e\x1b[31m\xc2\x9b-1)' ]]
 }
+
+@test "pstore header numbers never wrap: past 32 bits or Part0 is said, a sign is no number" {
+        local r="$BATS_TEST_TMPDIR/r" p
+        p="$r/sys/fs/pstore"
+        part "$p/dmesg-efi-1" "2023-11-15 10:00:00" "Oops#4294967296 Part1" "<4>[    1.000000] big count"
+        part "$p/dmesg-efi-2" "2023-11-15 10:00:01" "Oops#1 Part4294967296" "<4>[    2.000000] big part"
+        part "$p/dmesg-efi-3" "2023-11-15 10:00:02" "Oops#1 Part-1" "<4>[    3.000000] signed part"
+        run --separate-stderr "$KDMESG" --sysroot "$r" --pstore --list
+        echo "$output"
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $p/dmesg-efi-1:1: a pstore header with a number the kernel does not write (past 32 bits, or Part0): the part is read as one of its own, without it" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $p/dmesg-efi-2:1: a pstore header with a number the kernel does not write (past 32 bits, or Part0): the part is read as one of its own, without it" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        # No Oops#0, no part 4294967295, no parts missing.
+        ! grep -q 'Oops#0\|4294967295\|4294967294' <<< "$output" || false
+        # The two out of range are parts of their own without their header line, not a record of it.
+        run --separate-stderr "$KDMESG" --sysroot "$r" --pstore=2 -r
+        echo "$output"
+        [ "$output" = "<4>[    2.000000] big part" ]
+        # "Part-1" is no header: the line is text, as the kernel never writes it.
+        run --separate-stderr "$KDMESG" --sysroot "$r" --pstore=1 -r
+        echo "$output"
+        [ "${lines[0]}" = "Oops#1 Part-1" ]
+}

@@ -452,11 +452,10 @@ follow_ends() {
         [ "$STATUS" -eq 1 ]
         [ "$(cat "$ERR")" = "kdmesg: cannot upload to $URL: the server's certificate does not name 127.0.0.1 (it has DNSname: collector.example; DNSname: collector.example)" ]
         [ ! -e "$C" ] || [ -z "$(cursor_seq)" ]
-        # No certificate of kdmesg's, which this imrelp asks for: the handshake fails; the third in a row stops it.
+        # A server without TLS: the handshake fails; the third in a row stops it.
         kill_rsyslog
-        sed -i "s|$T/elsewhere\.|$T/server.|g" "$R/rsyslog.conf"
-        start_rsyslog
-        follow_ends -w --cursor-file "$C" --upload "$URL" --trust "$T/ca.pem" -q
+        start_fake
+        follow_ends -w --cursor-file "$C" --upload "$URL" "${TLS[@]}" -q
         [ "$STATUS" -eq 1 ]
         # Following, the first failure says it retries (as any other), the third stops.
         cat "$ERR"
@@ -473,6 +472,11 @@ follow_ends() {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --key /k -q
         [ "$status" -eq 1 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --key is the key of --cert: add --cert" ]
+        # Without --cert librelp speaks anonymous TLS, which imrelp refuses: it would never connect.
+        run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 \
+                --trust "$DATA/basic.kmsg" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr%%$'\n'*}" = "kdmesg: relp+tls:// needs --cert: without a client certificate librelp speaks anonymous TLS, which imrelp refuses" ]
         for o in --trust --cert --key; do
                 local args=(--trust "$DATA/basic.kmsg" --cert "$DATA/basic.kmsg")
                 [ "$o" = --key ] && args+=(--key "$BATS_TEST_TMPDIR/none") || args+=("$o" "$BATS_TEST_TMPDIR/none")
@@ -594,4 +598,54 @@ seqs() {
         [ $((BASH_REMATCH[1] + BASH_REMATCH[2])) -eq 300 ]
         grep -q '"seq": "299"' "$GOT"
         [ "$(stat -c %s "$C.spool/units")" -eq 32 ]
+}
+
+@test "--upload relp://: answers for transaction numbers not sent yet are no acknowledgements: every record arrives" {
+        emu_init 1024
+        emu write 600
+        # With the answer to the 128th message, 200 for the next 400 numbers too; then the connection ends.
+        start_fake --phantom 400
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        kill "$RPID"
+        echo "$stderr"
+        [ "$(cursor_seq)" = 599 ]
+
+        # Each record arrived: none passed for an answer to what was never sent.
+        [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 599) " ]
+}
+
+@test "--upload relp://: a collector that refuses the loss entry of a refused record too: one more line, the cursor passes it, the rest arrives" {
+        emu_init 1024
+        emu write 40
+        start_fake --refuse 20 --refuse-loss
+        run --separate-stderr timeout 60 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" --cursor-file "$C" \
+                --upload "$URL" -q
+        kill "$RPID"
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        [ "${stderr_lines[0]}" = "kdmesg: $URL refused the entry of seq 20 (the server answered 500 refused by the test): a loss entry says so in its place" ]
+        [ "${stderr_lines[1]}" = "kdmesg: $URL refused the loss entry that took the place of seq 20 too (the server answered 500 refused by the test): left out" ]
+        [ "${#stderr_lines[@]}" -eq 2 ]
+        [ "$(cursor_seq)" = 39 ]
+        [ "$(seqs | sort -un | tr '\n' ' ')" = "$(seq -s ' ' 0 19) $(seq -s ' ' 21 39) " ]
+}
+
+@test "--upload relp://: a collector that answers every 9 s holds a SIGTERM no longer than KDMESG_UPLOAD_STOP_MS and a little" {
+        local t0 t1
+        emu_init 1024
+        emu write 20
+        start_fake --slow 9
+        KDMESG_UPLOAD_STOP_MS=2000 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        sleep 2
+        t0=$(date +%s%N)
+        stop_bg TERM
+        t1=$(date +%s%N)
+        kill "$RPID"
+        cat "$ERR"
+        echo "stopped in $(((t1 - t0) / 1000000)) ms"
+        [ "$STATUS" -eq 0 ]
+        # 2 s, and the break-off of the session: well under librelp's 10 s wait for an answer.
+        [ $(((t1 - t0) / 1000000)) -lt 5000 ]
+        grep -qx "kdmesg: stopping: not everything read was delivered to $URL within 2000 ms; the next run sends the rest" "$ERR"
 }

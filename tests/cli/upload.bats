@@ -491,7 +491,7 @@ PY
 
 @test "SIGTERM during a steady flow, 10 times: the request in flight is finished, what was read is sent: 0 duplicates, 0 missing" {
         local i n
-        emu_init 65536
+        emu_init 1000
         start_remote
         # 500 records/s until stopped.
         "$KMSG_EMU" write "$RING" 0 500 3>&- &
@@ -871,6 +871,287 @@ print("delivered=%d lost=%d" % (len(seen), len(lost)))
         [[ "$stderr" == "kdmesg: $C.spool/units: a unit cut short or damaged at byte "* ]]
         [ "${#stderr_lines[@]}" -eq 1 ]
         kill_remote
+        run "$CHECK" 0 99 0 0 < <(journal_json)
+        echo "$output"
+        [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]
+}
+
+# covered FIRST LAST [BOOT]: every seq FIRST..LAST of the collector's journal (of boot BOOT) once, delivered
+# or inside exactly one loss entry's range (KDMESG_LOST_FIRST_SEQ..LAST_SEQ, KDMESG_LOST records); then the
+# loss messages.
+covered() {
+        journal_json | python3 -c '
+import json, sys
+first, last = int(sys.argv[1]), int(sys.argv[2])
+seen, lost, msgs = {}, {}, []
+for line in sys.stdin:
+    e = json.loads(line)
+    if len(sys.argv) > 3 and e.get("_BOOT_ID") != sys.argv[3]:
+        continue
+    if "KDMESG_LOST" in e:
+        if e["KDMESG_LOST_CAUSE"] == "reboot":
+            msgs.append(e["MESSAGE"])
+            continue
+        n, f = int(e["KDMESG_LOST"]), int(e["KDMESG_LOST_FIRST_SEQ"])
+        l = int(e.get("KDMESG_LOST_LAST_SEQ", f + n - 1))
+        assert n == l - f + 1, e
+        for s in range(f, l + 1):
+            lost[s] = lost.get(s, 0) + 1
+        msgs.append(e["MESSAGE"])
+    elif "SEQNUM" in e:
+        s = int(e["SEQNUM"])
+        seen[s] = seen.get(s, 0) + 1
+missing = [s for s in range(first, last + 1) if s not in seen and s not in lost]
+assert not missing, ("missing", missing[:10], len(missing))
+assert not set(seen) & set(lost), sorted(set(seen) & set(lost))[:10]
+assert all(c == 1 for c in lost.values()), "a seq in two loss entries"
+print("delivered=%d lost=%d" % (len(seen), len(lost)))
+for m in msgs:
+    print(m)
+' "$@"
+}
+
+@test "spool: a full spool merges the reader's loss entry (records rotated out before reading) into its own: every seq delivered or named once" {
+        emu_init 1000
+        start_remote
+        emu write 50
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        grep -qx 'seq=49' "$C"
+        kill_remote
+        # 3000 more while kdmesg is not running: the ring keeps the newest only.
+        emu write 3000
+        [ "$(emu get first_seq)" -gt 60 ]
+        KDMESG_UPLOAD_SPOOL_MAX=65536 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        sleep 1.5
+        cat "$ERR"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        cat "$ERR"
+        grep -q "is full" "$ERR"
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        kill_remote
+        run covered 0 3049
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [[ "${lines[1]}" == "-- "*" messages lost (seq 50-"*", the upload spool was full; earlier loss entries merged in: rotated) --" ]]
+}
+
+@test "spool: a full spool keeps the reboot's loss entry (the previous boot's unread tail) before its own" {
+        local new
+        emu_init 1000
+        start_remote
+        emu write 50
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 0 ]
+        kill_remote
+        # 50 more kdmesg never reads, a reboot, 3000 in the new boot (the first 2000 rotate out).
+        emu write 50
+        emu reboot
+        new=$(emu get boot_id | tr -d -)
+        emu write 3000
+        KDMESG_UPLOAD_SPOOL_MAX=65536 KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        sleep 1.5
+        cat "$ERR"
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -q "is full" "$ERR"
+        start_remote
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        kill_remote
+        run covered 0 2999 "$new"
+        echo "$output"
+        [ "$status" -eq 0 ]
+        [ "${lines[1]}" = "-- unknown number of messages lost (seq 50 and later of the previous boot, reboot) --" ]
+        [[ "${lines[2]}" == "-- "*" messages lost (seq 0-"*", the upload spool was full; earlier loss entries merged in: rotated) --" ]]
+        [ "${#lines[@]}" -eq 3 ]
+}
+
+# maxrss CMD...: run CMD (stdout and stderr to $BATS_TEST_TMPDIR/rss.out, .err); print its exit status and peak
+# resident memory in KiB.
+maxrss() {
+        python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1] + ".out", "wb") as o, open(sys.argv[1] + ".err", "wb") as e:
+    r = subprocess.run(sys.argv[2:], stdout=o, stderr=e)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+' "$BATS_TEST_TMPDIR/rss" env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" "$@"
+}
+
+@test "spool: a 1 GiB file that is no spool is not read: its header is checked first, memory stays small, the upload goes on" {
+        emu_init 1024
+        emu write 20
+        mkdir -m 700 "$C.spool"
+        truncate -s 1G "$C.spool/units"
+        start_remote
+        run maxrss --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        echo "$output"
+        cat "$BATS_TEST_TMPDIR/rss.err"
+        read -r st rss <<< "$output"
+        [ "$st" -eq 0 ]
+        [ "$(cat "$BATS_TEST_TMPDIR/rss.err")" = "kdmesg: $C.spool/units: not a spool this version of kdmesg reads: its 1073741824 bytes are left out" ]
+        # Far below the file's size (ASan's own overhead included).
+        [ "$rss" -lt 300000 ]
+        [ "$(spool_size)" -eq 32 ]
+        grep -qx 'seq=19' "$C"
+}
+
+@test "spool: a spool header followed by a 1 GiB hole: the first frame's head is checked before its data is read" {
+        emu_init 1024
+        emu write 20
+        mkdir -m 700 "$C.spool"
+        printf 'kdmesg-spool 1 export\n' > "$C.spool/units"
+        truncate -s 32 "$C.spool/units"
+        truncate -s 1G "$C.spool/units"
+        start_remote
+        run maxrss --cursor-file "$C" --upload "$URL" -q
+        kill_remote
+        echo "$output"
+        cat "$BATS_TEST_TMPDIR/rss.err"
+        read -r st rss <<< "$output"
+        [ "$st" -eq 0 ]
+        [ "$(cat "$BATS_TEST_TMPDIR/rss.err")" = "kdmesg: $C.spool/units: a unit cut short or damaged at byte 32 (a crash while it was written?): the 1073741792 bytes from there to the end are left out" ]
+        [ "$rss" -lt 300000 ]
+        [ "$(spool_size)" -eq 32 ]
+        grep -qx 'seq=19' "$C"
+}
+
+@test "--upload: a user:password never reaches an error line, with a scheme or without" {
+        emu_init 64
+        emu write 3
+        run --separate-stderr kdmesg_emu --upload 'admin:S3cretPW@127.0.0.1:1' -q
+        [ "$status" -eq 1 ]
+        echo "$stderr"
+        [ "${stderr_lines[0]}" = "kdmesg: bad URL '127.0.0.1:1' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
+        run --separate-stderr kdmesg_emu --upload 'http://admin:S3cretPW@127.0.0.1:1' -q
+        [ "$status" -eq 1 ]
+        echo "$stderr"
+        [[ "$stderr" != *S3cretPW* ]]
+        [[ "$stderr" == *"http://127.0.0.1:1"* ]]
+}
+
+# auth_server: a one-request HTTP server on $PORT that writes the request's Authorization header to $1 and answers
+# 200 to every POST; APID.
+auth_server() {
+        python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(sys.argv[2], "a") as f:
+            f.write("%s\n" % self.headers.get("Authorization"))
+        self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+' "$PORT" "$1" 3>&- &
+        APID=$!
+        for ((i = 0; i < 200; i++)); do
+                (exec 4<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && return 0
+                sleep 0.05
+        done
+        return 1
+}
+
+@test "--upload: KDMESG_UPLOAD_AUTH_FILE gives the user:password from a file, never on the command line" {
+        local auth="$BATS_TEST_TMPDIR/auth" got="$BATS_TEST_TMPDIR/got"
+        emu_init 1024
+        emu write 5
+        printf 'admin:S3cretPW\n' > "$auth"
+        auth_server "$got"
+        KDMESG_UPLOAD_AUTH_FILE="$auth" kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for ((i = 0; i < 200; i++)); do [ -s "$got" ] && break; sleep 0.05; done
+        # Not in what every local user reads.
+        ! grep -q S3cretPW "/proc/$PID/cmdline" || false
+        stop_bg TERM
+        kill "$APID"
+        [ "$STATUS" -eq 0 ]
+        [ "$(sort -u "$got")" = "Basic $(printf admin:S3cretPW | base64)" ]
+        # What is wrong with the file is said without its content.
+        printf 'S3cretPW\n' > "$auth"
+        KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $auth: its first line is no user:password" ]
+        mkfifo "$BATS_TEST_TMPDIR/fifo"
+        KDMESG_UPLOAD_AUTH_FILE="$BATS_TEST_TMPDIR/fifo" run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $BATS_TEST_TMPDIR/fifo is not a regular file" ]
+        KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "relp://127.0.0.1:$PORT" -q
+        [ "$status" -eq 1 ]
+        [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE is for http:// and https://, not relp://" ]
+}
+
+@test "--upload: --trust, --cert or --key naming a FIFO is refused at once, for https:// and relp+tls://" {
+        local f="$BATS_TEST_TMPDIR/fifo" opt url
+        emu_init 64
+        emu write 3
+        mkfifo "$f"
+        for url in "https://127.0.0.1:$PORT" "relp+tls://127.0.0.1:$PORT"; do
+                for opt in --trust --cert --key; do
+                        # --key goes with --cert, and relp+tls:// needs one: a regular one beside the FIFO.
+                        run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" \
+                                --upload "$url" "$opt" "$f" $([ "$opt" != --cert ] && echo --cert "$DATA/basic.kmsg") -q
+                        echo "$url $opt: $status $stderr"
+                        [ "$status" -eq 1 ]
+                        [ "${stderr_lines[0]}" = "kdmesg: the $opt file $f is not a regular file" ]
+                done
+        done
+}
+
+@test "spool: emptying the spool once it was delivered is synced, so a crash cannot bring delivered units back" {
+        local trace="$BATS_TEST_TMPDIR/trace"
+        emu_init 1024
+        emu write 50
+        KDMESG_UPLOAD_STOP_MS=300 kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_retrying
+        stop_bg TERM
+        [ "$(spool_size)" -gt 10000 ]
+        start_remote
+        # LeakSanitizer does not run under ptrace.
+        run strace -f -qq -e trace=ftruncate,fdatasync -o "$trace" env LD_PRELOAD="$KMSG_EMU_SHIM" \
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:detect_leaks=0" "$KDMESG" --cursor-file "$C" \
+                --upload "$URL" -q
+        echo "$output"
+        kill_remote
+        [ "$status" -eq 0 ]
+        [ "$(spool_size)" -eq 32 ]
+        # The truncation to the header, then an fdatasync() of the same file.
+        run python3 -c '
+import re, sys
+calls = [re.search(r"(ftruncate|fdatasync)\((\d+)(, (\d+))?\)", l) for l in open(sys.argv[1])]
+calls = [(m.group(1), m.group(2), m.group(4)) for m in calls if m]
+cut = max(i for i, c in enumerate(calls) if c[0] == "ftruncate" and c[2] == "32")
+assert any(c[0] == "fdatasync" and c[1] == calls[cut][1] for c in calls[cut + 1:]), calls[cut:]
+' "$trace"
+        echo "$output"
+        [ "$status" -eq 0 ]
+}
+
+@test "--upload: a second kdmesg on the same cursor file (a unit started twice) stops at once with one line; the first ships everything once" {
+        emu_init 1024
+        emu write 50
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        wait_seq 49
+        run --separate-stderr kdmesg_emu -w --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$stderr" = "kdmesg: the cursor file $C is in use by another kdmesg (pid $PID): one process at a time keeps a cursor file" ]
+        emu write 50
+        wait_seq 99
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
         run "$CHECK" 0 99 0 0 < <(journal_json)
         echo "$output"
         [[ "$output" == "records=100 duplicates=0 lost=0 "* ]]

@@ -234,6 +234,50 @@ TEST(a_drop_takes_the_oldest_after_those_in_flight_and_counts_the_loss_entries_i
         upload_queue_done(&q);
 }
 
+/* Append the export entry text (fields, '\n' each, then a blank line) to the open unit. */
+static void put_entry(struct upload_queue *q, const char *text) {
+        CHECK_INT(upload_queue_append(q, text, strlen(text)), 0);
+}
+
+#define LOSS_FIELDS "MESSAGE_ID=" EXPORT_LOSS_MESSAGE_ID "\n"
+
+TEST(a_drop_merges_the_loss_entries_of_the_stream_and_keeps_those_it_cannot) {
+        struct upload_queue q;
+        struct upload_drop d;
+        const char *boot = "b";
+        const struct upload_unit *n;
+
+        upload_queue_init(&q, 10000, 100000);
+        /* The new boot's entry and the tail of the boot before (unknown): kept; then 2000 rotated out: merged. */
+        upload_queue_mark(&q, 2000, 1, 1);
+        q.open->boot = boot;
+        put_entry(&q, "MESSAGE_ID=" EXPORT_BOOT_MESSAGE_ID "\nKDMESG_BOOT=2\n\n");
+        put_entry(&q, LOSS_FIELDS "KDMESG_LOST=0\nKDMESG_LOST_FIRST_SEQ=50\nKDMESG_LOST_CAUSE=reboot\n\n");
+        put_entry(&q, LOSS_FIELDS "KDMESG_LOST=2000\nKDMESG_LOST_FIRST_SEQ=0\nKDMESG_LOST_CAUSE=rotated\n\n");
+        put_entry(&q, "SEQNUM=2000\nMESSAGE=record 2000\n\n");
+        upload_queue_mark(&q, 2001, 2, 2);
+        q.open->boot = boot;
+        put_entry(&q, "SEQNUM=2001\nMESSAGE=record 2001\n\n");
+        upload_queue_mark(&q, 2002, 3, 3);
+        q.open->boot = boot;
+        put_entry(&q, "SEQNUM=2002\nMESSAGE=record 2002\n\n");
+        upload_queue_close(&q, 4);
+        CHECK_INT(upload_queue_drop_plan(&q, q.bytes - q.head->len - q.head->next->len, &d), 2);
+        /* 2000 rotated and two records, from seq 0 to 2001, and the rotated cause named. */
+        CHECK(d.records == 2002 && d.first_seq == 0 && d.last_lost == 2001 && d.last_seq == 2001);
+        CHECK_STR(d.merged, "rotated");
+        CHECK(d.keep > 0);
+        CHECK_INT(upload_queue_drop(&q, &d, "SPOOLFULL\n\n", 11), 0);
+        n = q.head;
+        /* The kept entries first, then the one that takes the others' place. */
+        CHECK(n->len == d.keep + 11 && memcmp(n->data + d.keep, "SPOOLFULL\n\n", 11) == 0);
+        CHECK(memmem(n->data, d.keep, EXPORT_BOOT_MESSAGE_ID, strlen(EXPORT_BOOT_MESSAGE_ID)) != NULL);
+        CHECK(memmem(n->data, d.keep, "CAUSE=reboot", 12) != NULL);
+        CHECK(memmem(n->data, d.keep, "CAUSE=rotated", 13) == NULL);
+        CHECK(n->lost == 2002 && n->lost_first == 0 && n->seq == 2001 && n->next->seq == 2002);
+        upload_queue_done(&q);
+}
+
 TEST(spool_frames_carry_their_record_and_a_crc) {
         struct spool_rec r = { .has_seq = true, .seq = 7, .usec = 8, .lost = 3, .lost_first = 5, .boot = "b0" };
         char frame[SPOOL_FRAME_HEAD + 5];

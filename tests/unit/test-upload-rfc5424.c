@@ -109,6 +109,12 @@ TEST(the_message_is_escaped_as_kmsg_escapes_it_and_stays_utf8) {
         free(got);
 }
 
+TEST(c1_controls_in_the_message_are_escaped_byte_by_byte_in_a_value_kept) {
+        /* U+0085 (NEL) and U+009B (CSI) are controls a terminal obeys; U+00A0 is none. */
+        CHECK_MESSAGE("PRIORITY=6\nMESSAGE=a\xc2\x85" "b\xc2\x9b" "c\xc2\xa0" "d\n_KERNEL_X=\xc2\x85\n\n",
+                      "<6>1 - - - - kmsg [kdmesg-dict@32473 X=\"\xc2\x85\"] a\\xc2\\x85" "b\\xc2\\x9b" "c\xc2\xa0" "d");
+}
+
 TEST(loss_and_boot_entries_are_messages_with_counts_and_ranges) {
         CHECK_MESSAGE("__REALTIME_TIMESTAMP=1700000004000000\n_BOOT_ID=aba7d49a3f9a484a8905db37a872b9f5\n"
                       "_HOSTNAME=host1\n_TRANSPORT=kernel\nPRIORITY=4\nSYSLOG_IDENTIFIER=kdmesg\n"
