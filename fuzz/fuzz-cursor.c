@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "fuzz-common.h"
 
 static void check_state(const struct cursor_state *s) {

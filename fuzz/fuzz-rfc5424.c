@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz the RFC 5424 messages of --upload relp:// (rfc5424_from_export(),
- * src/pipeline/upload-rfc5424.c): the input is an export stream, cut
+ * src/ship/upload-rfc5424.c): the input is an export stream, cut
  * into entries by export_entry_len() as the upload queue cuts it, and
  * each entry made a message.  It returns 0, or -EBADMSG or -ENOMEM with
  * the buffer as it was; appended after other bytes it appends the same
@@ -20,7 +20,7 @@
 
 #include "fuzz-common.h"
 #include "output/export.h"
-#include "pipeline/upload-rfc5424.h"
+#include "ship/upload-rfc5424.h"
 #include "text/escape.h"
 
 static bool printusascii(const char *p, size_t n) {

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pipeline/upload-spool.h"
+#include "ship/upload-spool.h"
 #include "fuzz-common.h"
 
 struct seen {

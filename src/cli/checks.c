@@ -9,7 +9,7 @@
 
 #include "base/i18n.h"
 #include "cli/options.h"
-#include "pipeline/upload-relp.h"
+#include "ship/upload-relp.h"
 
 /* The first of the reports (a SINK_BIT mask) in the table. */
 static const struct sink_info *first_report(unsigned reports) {

@@ -11,7 +11,7 @@
 #include "cli/metrics-options.h"
 #include "cli/options.h"
 #include "output/metrics.h"
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "pipeline/run.h"
 
 const char *metrics_options_help(void) {

@@ -27,7 +27,7 @@
 #include "text/writer.h"
 #include "pipeline/metrics-run.h"
 #include "pipeline/run.h"
-#include "pipeline/upload.h"
+#include "ship/upload.h"
 
 static void drain_fd(int fd) {
         char buf[4096];

@@ -2,7 +2,7 @@
 /* --metrics in the run: counting, and when the file is written (metrics-run.h). */
 #include "output/metrics.h"
 #include "pipeline/metrics-run.h"
-#include "pipeline/upload.h"
+#include "ship/upload.h"
 
 int run_metrics_write(struct run *run) {
         struct metrics *m = run->metrics;

@@ -21,7 +21,7 @@
 #include "time/suspend.h"
 #include "output/metrics.h"
 #include "time/timefmt.h"
-#include "pipeline/upload.h"
+#include "ship/upload.h"
 
 /* Error messages for one source beyond this many are counted, not printed. */
 #define MAX_ERRORS_SHOWN 10

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "pipeline/notklog.h"
 #include "select/filter.h"
 #include "libkmsg.h"

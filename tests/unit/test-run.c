@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "select/filter.h"
 #include "text/writer.h"
 #include "pipeline/run.h"

@@ -5,8 +5,8 @@
 
 #include "tests.h"
 #include "output/export.h"
-#include "pipeline/upload-queue.h"
-#include "pipeline/upload-spool.h"
+#include "ship/upload-queue.h"
+#include "ship/upload-spool.h"
 
 /* One entry of n bytes for record seq, marked at time seq. */
 static void entry(struct upload_queue *q, uint64_t seq, size_t n) {

@@ -6,7 +6,7 @@
 
 #include "tests.h"
 #include "output/export.h"
-#include "pipeline/upload-rfc5424.h"
+#include "ship/upload-rfc5424.h"
 
 /* The message of the entry (text of len bytes, or strlen); NULL with *ret_err set when there is none. */
 static char *message(const char *entry, size_t len, int *ret_err) {

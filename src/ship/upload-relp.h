@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 
-#include "pipeline/upload-transport.h"
-#include "pipeline/upload.h"
+#include "ship/upload-transport.h"
+#include "ship/upload.h"
 
 /* The library --upload loads (dlopen()) for relp:// and relp+tls://, by its soname. */
 #define UPLOAD_LIBRELP "librelp.so.0"

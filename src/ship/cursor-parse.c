@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "text/util.h"
 
 /* One "key=value" line, NUL-terminated, without its newline; n is its number. */

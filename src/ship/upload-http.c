@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "output/export.h"
-#include "pipeline/upload-http.h"
+#include "ship/upload-http.h"
 
 /*
  * libcurl is loaded when --upload is used, not linked: linked, it and its

@@ -37,8 +37,8 @@
 #include <sys/socket.h>
 
 #include "output/export.h"
-#include "pipeline/upload-relp.h"
-#include "pipeline/upload-rfc5424.h"
+#include "ship/upload-relp.h"
+#include "ship/upload-rfc5424.h"
 
 /* librelp's words for the answer to a transaction (librelp 1.2 to 1.11, relpscrsp.c). */
 #define RSP_FORMAT "in rsp command handler, txnr %d, code %d, text '%s'\n"

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "output/export.h"
-#include "pipeline/upload-rfc5424.h"
+#include "ship/upload-rfc5424.h"
 #include "text/escape.h"
 
 /* The fields the message is made of. */

@@ -28,8 +28,8 @@
 #include <string.h>
 
 #include "base/i18n.h"
-#include "pipeline/cursor.h"
-#include "pipeline/upload-private.h"
+#include "ship/cursor.h"
+#include "ship/upload-private.h"
 #include "text/diag.h"
 
 /* The spool is rewritten without what was delivered once that is this large and half the file. */

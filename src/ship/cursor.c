@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pipeline/cursor.h"
+#include "ship/cursor.h"
 #include "text/util.h"
 
 struct cursor {

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pipeline/upload-spool.h"
+#include "ship/upload-spool.h"
 
 #define FRAME_MAGIC "KSPU"
 #define FLAG_SEQ 1u

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "pipeline/upload-private.h"
+#include "ship/upload-private.h"
 
 void upload_count_sent(struct upload *u, size_t acked, bool failed) {
         const struct upload_unit *x;

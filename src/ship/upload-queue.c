@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "output/export.h"
-#include "pipeline/upload-queue.h"
+#include "ship/upload-queue.h"
 
 void upload_queue_init(struct upload_queue *q, size_t batch_max, size_t mem_max) {
         /* Ids from 1: 0 is before every unit. */

@@ -2,8 +2,8 @@
 #ifndef KDMESG_UPLOAD_HTTP_H
 #define KDMESG_UPLOAD_HTTP_H
 
-#include "pipeline/upload-transport.h"
-#include "pipeline/upload.h"
+#include "ship/upload-transport.h"
+#include "ship/upload.h"
 
 /*
  * The transport to systemd-journal-remote at cfg->url (http:// or

@@ -46,11 +46,11 @@
 
 #include "base/i18n.h"
 #include "output/metrics.h"
-#include "pipeline/cursor.h"
-#include "pipeline/upload-http.h"
-#include "pipeline/upload-private.h"
-#include "pipeline/upload-relp.h"
-#include "pipeline/upload-transport.h"
+#include "ship/cursor.h"
+#include "ship/upload-http.h"
+#include "ship/upload-private.h"
+#include "ship/upload-relp.h"
+#include "ship/upload-transport.h"
 #include "text/diag.h"
 
 #define BACKOFF_BASE_MS 500

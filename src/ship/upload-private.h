@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 #include "output/metrics.h"
-#include "pipeline/upload-queue.h"
-#include "pipeline/upload-spool.h"
-#include "pipeline/upload.h"
+#include "ship/upload-queue.h"
+#include "ship/upload-spool.h"
+#include "ship/upload.h"
 
 struct upload_transport;
 
