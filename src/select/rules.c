@@ -337,7 +337,12 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_free_strings(&r);
                 return e;
         }
-        why = regex_cost_rule(re, &pieces);
+        /*
+         * A skip rule's regex is matched on a function's name, at most
+         * MAX_FRAME bytes, never on a record: the bound on what a match may
+         * skip is for the 8 MiB a record's text may be, not for it.
+         */
+        why = r.type == RULE_SKIP ? regex_cost_measure(re, &pieces) : regex_cost_rule(re, &pieces);
         if (why) {
                 rule_free_strings(&r);
                 return bad(p, name, line, _("regex too costly: %s"), why);
