@@ -92,8 +92,9 @@ kd() {
         kd --pstore=2 --problems --json
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq 2 ]
-        [[ "${lines[0]}" == '{"problem":"panic","count":1,'*'"subject":"Fatal exception"'* ]]
-        [[ "${lines[1]}" == '{"problem":"oops","count":1,'* ]]
+        # In the order they came (issue 38): the oops first, the panic it led to after it.
+        [[ "${lines[0]}" == '{"problem":"oops","count":1,'*'"first":true'* ]]
+        [[ "${lines[1]}" == '{"problem":"panic","count":1,'*'"subject":"kernel panic: Fatal exception"'* ]]
         kd --pstore=2 -l emerg -r
         [ "$output" = "<0>[  101.000000] Kernel panic - not syncing: Fatal exception" ]
         # A wall clock needs the crashed boot's boot time.
