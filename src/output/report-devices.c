@@ -411,43 +411,56 @@ static int merge_row(struct devrow *into, struct devrow *w) {
         return 0;
 }
 
-static int name_cmp(const void *a, const void *b) {
-        const struct devrow *x = *(const struct devrow *const *)a, *y = *(const struct devrow *const *)b;
+/* A named row, for merge_rows(). */
+struct named {
+        const char *name;
+        struct devrow *row;
+};
 
-        return strcmp(x->node.key, y->node.key);
+/* By name; of one name, the +subsystem:name rows first; then by DEVICE value. */
+static int named_cmp(const void *a, const void *b) {
+        const struct named *x = a, *y = b;
+        int c = strcmp(x->name, y->name);
+        bool nx = numeric_id(x->row->device), ny = numeric_id(y->row->device);
+
+        if (c)
+                return c;
+        if (nx != ny)
+                return nx ? 1 : -1;
+        return strcmp(x->row->device, y->row->device);
 }
 
 /*
- * Rows of one device made one: rows by name (their keys sorted; names
- * looked up once), each joined to the first row of its name that it is one
- * device with, a +subsystem:name row before a numeric one.
+ * Rows of one device made one: the rows sorted by name (looked up once),
+ * each numeric row of a name joined to the first +subsystem:name row of it
+ * (a numeric value is one device with any row of its name: one_device()).
+ * O(n log n) in the rows, up to DEVICES_ROWS_MAX of them.
  */
 static int merge_rows(struct devices_sink *d) {
-        struct devrow **rows = (struct devrow **)report_sorted(d->rows, 0, name_cmp, &(size_t){ 0 }), *anchor;
-        size_t n = d->rows->n, i, j;
-        const char **names;
+        struct devrow **rows = (struct devrow **)report_sorted(d->rows, 0, row_cmp, &(size_t){ 0 });
+        size_t n = d->rows->n, k = 0, i, j;
+        struct named *v;
         int e = 0;
 
         if (!rows)
                 return -ENOMEM;
-        names = calloc(n ? n : 1, sizeof(*names));
-        if (!names) {
+        v = calloc(n ? n : 1, sizeof(*v));
+        if (!v) {
                 free(rows);
                 return -ENOMEM;
         }
         for (i = 0; i < n; i++)
-                names[i] = row_name(d, rows[i]);
-        for (i = 0; i < n && e >= 0; i++) {
-                if (!names[i] || rows[i]->into || numeric_id(rows[i]->device))
-                        continue;
-                anchor = rows[i];
-                for (j = 0; j < n && e >= 0; j++)
-                        if (j != i && names[j] && !rows[j]->into && !(rows[j]->also && rows[j] != anchor) &&
-                            strcmp(names[i], names[j]) == 0 && one_device(anchor, rows[j]) &&
-                            numeric_id(rows[j]->device))
-                                e = merge_row(anchor, rows[j]);
+                if ((v[k].name = row_name(d, rows[i])) != NULL)
+                        v[k++].row = rows[i];
+        qsort(v, k, sizeof(*v), named_cmp);
+        for (i = 0; i < k; i = j) {
+                struct devrow *anchor = numeric_id(v[i].row->device) ? NULL : v[i].row;
+
+                for (j = i + 1; j < k && strcmp(v[j].name, v[i].name) == 0; j++)
+                        if (anchor && e >= 0 && numeric_id(v[j].row->device) && one_device(anchor, v[j].row))
+                                e = merge_row(anchor, v[j].row);
         }
-        free(names);
+        free(v);
         free(rows);
         return e;
 }
