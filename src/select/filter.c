@@ -201,45 +201,36 @@ void filter_set_until_wall(struct filter *f, int64_t usec, const struct timefmt 
 }
 
 /*
- * A "dmesg -T" paste's record: its printed wall clock is compared with
- * wall-clock bounds; a bound in seconds since boot has nothing to compare.
+ * A "dmesg -T" paste's record: its printed wall clock (*ret) is compared
+ * with wall-clock bounds; a bound in seconds since boot has nothing to
+ * compare.
  */
-static bool printed_in_window(const struct filter *f, const struct kmsg_record *r) {
-        int64_t w;
-
-        if ((f->have_since && !f->since_wall) || (f->have_until && !f->until_wall) || !record_printed_wall(r, &w))
-                return false;
-        return (!f->have_since || w >= f->since_usec) && (!f->have_until || w <= f->until_usec);
+static bool printed_comparable(const struct filter *f, const struct kmsg_record *r, int64_t *ret) {
+        return !(f->have_since && !f->since_wall) && !(f->have_until && !f->until_wall) && record_printed_wall(r, ret);
 }
 
 bool filter_has_time(const struct filter *f, const struct kmsg_record *r) {
         int64_t w;
 
-        if (kmsg_record_has_timestamp(r))
-                return true;
-        return !((f->have_since && !f->since_wall) || (f->have_until && !f->until_wall)) &&
-               record_printed_wall(r, &w);
+        return kmsg_record_has_timestamp(r) || printed_comparable(f, r, &w);
 }
 
 bool filter_in_window(const struct filter *f, const struct kmsg_record *r) {
         if (f->have_since || f->have_until) {
-                uint64_t usec;
-                int64_t t;
+                int64_t from, to; /* the record's time on the clock of each bound */
 
-                if (!kmsg_record_has_timestamp(r)) {
-                        if (!printed_in_window(f, r))
-                                return false;
-                        goto seq;
-                }
-                usec = kmsg_record_get_timestamp(r);
-                t = f->since_wall ? timefmt_wall(f->since_wall, usec) : (int64_t)usec;
-                if (f->have_since && t < f->since_usec)
+                if (kmsg_record_has_timestamp(r)) {
+                        uint64_t usec = kmsg_record_get_timestamp(r);
+
+                        from = f->since_wall ? timefmt_wall(f->since_wall, usec) : (int64_t)usec;
+                        to = f->until_wall ? timefmt_wall(f->until_wall, usec) : (int64_t)usec;
+                } else if (printed_comparable(f, r, &from))
+                        to = from;
+                else
                         return false;
-                t = f->until_wall ? timefmt_wall(f->until_wall, usec) : (int64_t)usec;
-                if (f->have_until && t > f->until_usec)
+                if ((f->have_since && from < f->since_usec) || (f->have_until && to > f->until_usec))
                         return false;
         }
-seq:
         if (f->have_seq) {
                 uint64_t s;
 
