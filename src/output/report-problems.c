@@ -297,19 +297,6 @@ static const struct report_column columns[] = {
         [COL_MESSAGE] = { "MESSAGE", 0.5, SCOLS_FL_NOEXTREMES, 0, true, 1 },
 };
 
-/* A time stamp in the chosen format: seconds since boot, or the wall clock for -T and iso. */
-static size_t format_time(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
-        switch (t->format) {
-        case TIME_CTIME:
-        case TIME_RELTIME:
-                return timefmt_ctime(t, usec, buf, size);
-        case TIME_ISO:
-                return timefmt_iso(t, usec, buf, size);
-        default:
-                return timefmt_mono(usec, buf, size);
-        }
-}
-
 static int set_text(struct libscols_line *ln, int col, const char *s, size_t len, bool raw) {
         char *text = text_safe_dup(s, len, raw);
         int e;
@@ -340,13 +327,11 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
         if ((e = scols_line_set_data(ln, COL_COUNT, buf)) < 0)
                 return e;
         if (g->has_first) {
-                /* A paste's wall clock, in ctime where seconds would be. */
+                /* In the time format (timefmt_point(): a paste's wall clock as ctime where seconds would be). */
                 wall.wall_stamp = g->wall;
-                if (g->wall && wall.format == TIME_RAW)
-                        wall.format = TIME_CTIME;
-                if (format_time(t, g->first, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
+                if (timefmt_point(t, g->first, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_FIRST, buf)) < 0)
                         return e;
-                if (format_time(t, g->last, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_LAST, buf)) < 0)
+                if (timefmt_point(t, g->last, buf, sizeof(buf)) > 0 && (e = scols_line_set_data(ln, COL_LAST, buf)) < 0)
                         return e;
         }
         if (g->others && (e = scols_line_set_data(ln, COL_SUBJECT, _("(others)"))) < 0)

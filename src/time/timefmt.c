@@ -111,10 +111,11 @@ size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
 size_t timefmt_point(const struct timefmt *t, uint64_t usec, char *buf, size_t size) {
         size_t n = 0;
 
-        if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME || t->wall_stamp))
-                n = timefmt_ctime(t, usec, buf, size);
-        else if (t && t->format == TIME_ISO)
+        /* A paste's wall clock (wall_stamp) in ctime where seconds would be. */
+        if (t && t->format == TIME_ISO)
                 n = timefmt_iso(t, usec, buf, size);
+        else if (t && (t->format == TIME_CTIME || t->format == TIME_RELTIME || t->wall_stamp))
+                n = timefmt_ctime(t, usec, buf, size);
         return n > 0 ? n : timefmt_mono(usec, buf, size);
 }
 
