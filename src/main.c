@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "pipeline/metrics-run.h"
 #include "pipeline/missing.h"
 #include "pipeline/run.h"
+#include "ship/service.h"
 #include "ship/upload-relp.h"
 #include "ship/upload.h"
 #include "select/device.h"
@@ -35,6 +37,22 @@
 #include "text/writer.h"
 #include "time/suspend.h"
 
+/*
+ * An error found before reading starts, with status: EXIT_CONFIG (a
+ * shipper's configuration) adds what to edit where systemd runs kdmesg.
+ */
+static void __attribute__((noreturn, format(printf, 3, 4)))
+setup_fail(int status, bool url_missing, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vwarnx_(fmt, ap);
+        va_end(ap);
+        if (status == EXIT_CONFIG)
+                service_config_hint(url_missing);
+        exit(status);
+}
+
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
@@ -42,13 +60,15 @@ int main(int argc, char **argv) {
         pid_t pager = -1;
         const struct sink_info *si;
         bool live;
-        int e;
+        int e, setup_error;
 
         setlocale(LC_ALL, "");
         out_init_locale();
         i18n_init();
         /* "kdmesg | head": end quietly when the reader goes away. */
         signal(SIGPIPE, SIG_DFL);
+        /* An error before reading starts is a shipper's configuration error: restarting it cannot help. */
+        setup_error = options_name_upload(argc, argv) ? EXIT_CONFIG : EXIT_BAD_INPUT;
         e = options_parse(argc, argv, &o);
         if (e == OPTIONS_RUN)
                 e = options_check(&o);
@@ -66,12 +86,12 @@ int main(int argc, char **argv) {
         case OPTIONS_BAD_USAGE:
                 warnx_("%s", o.error);
                 warnx_plain(_("Try '%s --help' for more information."), program);
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         case OPTIONS_FAILED:
                 if (o.error[0])
                         warnx_("%s", o.error);
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
 
@@ -90,18 +110,18 @@ int main(int argc, char **argv) {
                 warnx_("%s", o.warning);
         if (e != OPTIONS_RUN) {
                 warnx_("%s", o.error);
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
         live = input_is_live(&o.in);
         si = sink_of_format(o.format);
         if (options_setup_export(&o, live) != OPTIONS_RUN) {
                 warnx_("%s", o.error);
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
         if (devctx_setup(&o.dev, live, warnx_) < 0) {
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
         o.in.root = o.dev.root.dir;
@@ -136,7 +156,7 @@ int main(int argc, char **argv) {
         } else if (o.boot_arg)
                 run.only_boot = o.boot_n;
         if (problem_options_setup(&o.problems) < 0) {
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
         /*
@@ -146,7 +166,7 @@ int main(int argc, char **argv) {
         if (!(si->flags & SINK_COLORS))
                 o.color = COLOR_NEVER;
         if (color_init(o.color) < 0) {
-                run.status = EXIT_BAD_INPUT;
+                run.status = setup_error;
                 goto out;
         }
 
@@ -160,7 +180,8 @@ int main(int argc, char **argv) {
 
                 e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
                 if (e == -EBADMSG)
-                        errx_(_("%s: %s"), o.cursor_file, err);
+                        setup_fail(setup_error, false, _("%s: %s"), o.cursor_file, err);
+                /* Another kdmesg on it may be on its way out: a restart may find the file free. */
                 if (e == -EBUSY && *err)
                         errx_(_("the cursor file %s is in use by another kdmesg (pid %s): one process at a time "
                                 "keeps a cursor file"),
@@ -170,7 +191,10 @@ int main(int argc, char **argv) {
                                 "cursor file"),
                               o.cursor_file);
                 if (e < 0)
-                        errx_(_("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
+                        setup_fail(e == -EACCES || e == -EPERM || e == -EISDIR || e == -ENOTDIR || e == -EROFS
+                                           ? setup_error
+                                           : EXIT_BAD_INPUT,
+                                   false, _("cannot read the cursor file %s: %s"), o.cursor_file, strerror(-e));
                 /* With --upload the cursor moves when the collector has the records, not at a write. */
                 if (!o.upload)
                         run_set_cursor_hooks(&run);
@@ -179,17 +203,20 @@ int main(int argc, char **argv) {
                 struct upload_config uc;
 
                 if (options_upload_config(&o, &uc) != OPTIONS_RUN)
-                        errx_("%s", o.error);
+                        setup_fail(setup_error, false, "%s", o.error);
                 e = upload_new(&uc, run.cursor, &run_quit, &run.upload);
                 if ((e == -ELIBACC || e == -ELIBBAD) && upload_url_is_relp(o.upload))
-                        errx_(_("--upload relp:// needs librelp (%s), which cannot be loaded: install librelp0"),
-                              UPLOAD_LIBRELP);
+                        setup_fail(setup_error, false,
+                                   _("--upload relp:// needs librelp (%s), which cannot be loaded: install librelp0"),
+                                   UPLOAD_LIBRELP);
                 if (e == -EPROTONOSUPPORT)
-                        errx_(_("--upload relp+tls:// needs a librelp built with GnuTLS, which %s is not"),
-                              UPLOAD_LIBRELP);
+                        setup_fail(setup_error, false,
+                                   _("--upload relp+tls:// needs a librelp built with GnuTLS, which %s is not"),
+                                   UPLOAD_LIBRELP);
                 if (e == -ELIBACC || e == -ELIBBAD)
-                        errx_(_("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),
-                              UPLOAD_LIBCURL);
+                        setup_fail(setup_error, false,
+                                   _("--upload needs libcurl (%s), which cannot be loaded: install libcurl4"),
+                                   UPLOAD_LIBCURL);
                 if (e < 0)
                         errx_(_("cannot set up --upload: %s"), strerror(-e));
                 out_set_writer(upload_write, run.upload);
@@ -282,6 +309,8 @@ int main(int argc, char **argv) {
         cursor_free(run.cursor);
         free(run.unread.first);
 out:
+        if (run.status == EXIT_CONFIG)
+                service_config_hint(o.upload_bad_url);
         filter_done(&o.filter);
         suspends_free(o.suspends);
         devctx_done(&o.dev);

@@ -51,3 +51,21 @@ enum options_result options_bad_option(struct options *o, int c, char **argv, co
         else
                 return options_fail(o, OPTIONS_BAD_USAGE, _("invalid option -- '%c'"), optopt);
 }
+
+/*
+ * Whether the command line asks for --upload (or an abbreviation of it,
+ * as getopt_long() takes one), looked at before it is parsed: a usage
+ * error of a shipper is a configuration error, also when the bad option
+ * comes before --upload or is its URL.
+ */
+bool options_name_upload(int argc, char **argv) {
+        int i;
+
+        for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+                size_t n = strcspn(argv[i], "=");
+
+                if (n >= strlen("--up") && strncmp(argv[i], "--upload", n) == 0 && n <= strlen("--upload"))
+                        return true;
+        }
+        return false;
+}

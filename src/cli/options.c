@@ -329,6 +329,11 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
                 /* A user:password in it is never repeated. */
                 struct relp_url ru;
 
+                o->upload_bad_url = true;
+                if (!*arg)
+                        return options_fail(o, OPTIONS_FAILED,
+                                            _("--upload: the collector's URL is empty (expected http://, https://, "
+                                              "relp:// or relp+tls://)"));
                 if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0 &&
                     !upload_url_is_relp(arg))
                         return options_fail(o, OPTIONS_FAILED,
@@ -339,6 +344,7 @@ static enum options_result opt_upload(struct options *o, int c, const char *arg)
                                             _("bad URL '%s' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)"),
                                             upload_url_shown(arg, shown, sizeof(shown)));
                 o->upload = arg;
+                o->upload_bad_url = false;
                 return OPTIONS_RUN;
         }
         *(c == OPT_TRUST ? &o->trust : c == OPT_KEY ? &o->key : &o->cert) = arg;

@@ -71,6 +71,7 @@ struct options {
         const char *machine_option; /* the first of them given, for the error of a wrong format */
         /* --upload URL, --trust, --key, --cert */
         const char *upload;
+        bool upload_bad_url; /* the --upload argument was empty or no URL */
         const char *trust, *key, *cert;
         const char *tls_option; /* the first of --trust, --key, --cert given */
         const char *stray;      /* the first argument that is no option, or NULL */
@@ -93,6 +94,8 @@ enum options_result {
 void __attribute__((noreturn)) usage(void);
 /* c is '?' or ':' from getopt_long() (run with opterr = 0): the one-line error for argv[optind - 1] (errors.c). */
 enum options_result options_bad_option(struct options *o, int c, char **argv, const char *shortopts);
+/* Whether argv names --upload (or an abbreviation of it), looked at before parsing (errors.c). */
+bool options_name_upload(int argc, char **argv);
 /*
  * Parse the command line into o, before anything else happens.  Prints
  * nothing: o->error says what is wrong.

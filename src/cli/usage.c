@@ -153,7 +153,7 @@ void __attribute__((noreturn)) usage(void) {
         /* The columns, levels, facilities and times are in --list-columns, the errors and the page. */
         fputs(_("\nExit status: 0 success, 1 failure (bad usage, unreadable input or output,\n"
                 "undelivered upload), 3 lost messages with --fail-on-loss, 4 a problem with\n"
-                "--fail-on-problem.\n"),
+                "--fail-on-problem, 78 a configuration error of --upload.\n"),
               o);
         /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's. */
         fprintf(o, _("\nColumns: --list-columns.  For more details see %s(1).\n"), "kdmesg");

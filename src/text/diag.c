@@ -40,7 +40,7 @@ static void put_line(const char *line) {
                 fprintf(stderr, "%s: %s\n", program, strerror(ENOMEM));
 }
 
-static void vwarnx(const char *fmt, va_list ap) {
+void vwarnx_(const char *fmt, va_list ap) {
         char *line;
 
         out_flush();
@@ -53,7 +53,7 @@ void warnx_(const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        vwarnx(fmt, ap);
+        vwarnx_(fmt, ap);
         va_end(ap);
 }
 
@@ -61,7 +61,7 @@ void errx_(const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        vwarnx(fmt, ap);
+        vwarnx_(fmt, ap);
         va_end(ap);
         exit(EXIT_FAILURE);
 }

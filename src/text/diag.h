@@ -2,6 +2,8 @@
 #ifndef KDMESG_DIAG_H
 #define KDMESG_DIAG_H
 
+#include <stdarg.h>
+
 /*
  * The one place that writes to standard error (diag.c): warnings and
  * errors as "PROGRAM: message", the message made safe for the terminal
@@ -21,6 +23,7 @@ extern const char *program;
 
 /* "PROGRAM: <message>" on stderr, after flushing standard output (main thread only). */
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void vwarnx_(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* warnx_() and exit 1: for bad option arguments, which get one line. */
 void __attribute__((noreturn)) errx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

@@ -10,6 +10,13 @@
 #include "text/diag.h"
 
 #define EXIT_BAD_INPUT 1
+/*
+ * With --upload, an error found before reading starts (a bad option or
+ * URL, an unreadable key file): a restart cannot mend it.  sysexits.h's
+ * EX_CONFIG, which systemd shows as "78/CONFIG" and the unit names in
+ * RestartPreventExitStatus=.
+ */
+#define EXIT_CONFIG 78
 
 /*
  * The width of the terminal standard output goes to, in columns; else

@@ -90,7 +90,7 @@ sink_rows() {
         # "Exit status: 0 success, 1 failure (...), 3 ..., 4 ...": the numbers that start its items.
         codes=$("$KDMESG" --help | sed -n '/^Exit status:/,/^$/p' | tr '\n' ' ' | sed 's/^Exit status: *//' |
                 grep -oE '(^|, )[0-9]+ ' | grep -oE '[0-9]+')
-        [ "$(wc -w <<<"$codes")" -eq 4 ]
+        [ "$(wc -w <<<"$codes")" -eq 5 ]
         section=$(sed -n '/^# EXIT STATUS/,/^# [A-Z]/p' "$MAN")
         for f in $codes; do
                 grep -qx "\*$f\*" <<<"$section" || missing+=" exit:$f"

@@ -176,7 +176,8 @@ no_controls_in_stderr() {
         for sig in TERM INT; do
                 run --separate-stderr bash -c '
                         "$KDMESG" -w -K /dev/zero > /dev/null 2>"$1" & pid=$!
-                        sleep 0.5
+                        # Until it is in the junk (a loaded machine takes longer than 0.5 s to get there).
+                        for i in $(seq 100); do grep -q "bytes of junk skipped" "$1" && break; sleep 0.1; done
                         kill -'"$sig"' $pid
                         for i in $(seq 20); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
                         if kill -0 $pid 2>/dev/null; then echo "still running"; kill -KILL $pid; fi
