@@ -214,6 +214,14 @@ enum options_result options_check(struct options *o) {
         o->in.read_clear = o->action == ACTION_READ_CLEAR;
         o->in.cursor = o->cursor_file != NULL;
         o->in.lost = o->sink->flags & SINK_LOSSES;
+        /* --metrics counts what a read read: an action that reads nothing would leave its file unwritten, unsaid. */
+        bool reads = o->action == ACTION_PRINT || o->action == ACTION_READ_CLEAR;
+
+        if (o->metrics.path && (!reads || o->in.pstore_list || o->list_boots || o->problems.list_rules))
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("--metrics counts the records a run reads; it cannot be combined with %s"),
+                                    !reads ? o->action_option : o->in.pstore_list ? "--list"
+                                    : o->list_boots ? "--list-boots" : "--list-problem-rules");
         if (metrics_options_check(&o->metrics, o->in.follow, o->error, sizeof(o->error)) < 0)
                 return OPTIONS_BAD_USAGE;
         return OPTIONS_RUN;

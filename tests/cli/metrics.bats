@@ -329,6 +329,19 @@ firing() {
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
 }
 
+@test "--metrics with an action that reads no records (-C, -D, -E, -n, --pstore --list, --list-boots, --list-problem-rules) is refused, not ignored" {
+        local a
+        for a in -C -D -E "-n 3" "--pstore --list" "-K $DATA/oops.kmsg --list-boots" --list-problem-rules; do
+                # shellcheck disable=SC2086 # the words of the action
+                run --separate-stderr "$KDMESG" $a --metrics "$M"
+                echo "$a: $stderr"
+                [ "$status" -eq 1 ]
+                [[ "${stderr_lines[0]}" == "kdmesg: --metrics counts the records a run reads; it cannot be combined with --"* ]]
+                [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
+                [ ! -e "$M" ]
+        done
+}
+
 @test "the alerting rules of kdmesg(1) pass promtool check rules" {
         rules
         run promtool check rules "$T/kdmesg.rules.yml"
