@@ -8,7 +8,7 @@
  * wraps to fit the terminal width; when standard output is not a terminal,
  * lines are not wrapped unless COLUMNS is set; then kdmesg lays the table
  * out itself (table-plain.c), in the same lines.  Each row's cells are
- * taken from the record once (fill_cell()), then laid out by table-plain.c
+ * taken from the record once (table-cells.c), then laid out by table-plain.c
  * or given to libsmartcols (scols_cell()).  Cell text is escaped as in
  * the classic view, plus tabs; libsmartcols's own encoding is off.
  */
@@ -20,235 +20,16 @@
 
 #include <libsmartcols.h>
 
-#include "text/color.h"
-#include "text/columns.h"
-#include "select/device.h"
-#include "text/escape.h"
 #include "base/i18n.h"
 #include "output/loss-text.h"
 #include "output/loss.h"
+#include "output/table-private.h"
+#include "text/escape.h"
 #include "text/writer.h"
-#include "output/sink.h"
-#include "text/table-layout.h"
-#include "text/table-plain.h"
 
 #define TABLE_BATCH 512
-/* Room for a time stamp's text in the formats of timefmt.h. */
-#define TIME_TEXT_MAX 128
 /* Marks held until the heading can be printed; more are printed after a heading of default widths. */
 #define HELD_MAX 16
-
-/* A line of its own: a loss, or the start of boot n (loss NULL). */
-struct mark {
-        struct kmsg_loss *loss;
-        uint64_t boot;
-};
-
-struct cell_buf {
-        char *p;
-        size_t cap;
-};
-
-struct table_sink {
-        struct sink s;
-        struct libscols_table *tb;
-        struct table_layout *layout;
-        struct table_plain *plain; /* laid out here, not by libsmartcols (table-plain.h); else NULL */
-        struct timefmt time; /* a copy: reltime and delta keep state */
-        size_t n_lines;   /* lines in the current batch */
-        bool printed;     /* the heading is out */
-        struct mark *held; /* marks before the first record (loss copies): they follow the heading */
-        size_t n_held;
-        struct cell_buf *bufs; /* a buffer a column, for the text made here */
-        struct table_plain_src *src; /* laid out here: the cells of the row being filled */
-        const char *level_name[8]; /* the levels' names and their lengths, in their colors when on */
-        size_t level_len[8], level_width[8];
-        char level_colored[8][COLOR_SEQ_MAX + 16];
-};
-
-/* Column i's buffer, of at least need bytes (until the row is out); NULL when out of memory. */
-static char *col_buf(struct table_sink *t, size_t i, size_t need) {
-        struct cell_buf *b = &t->bufs[i];
-
-        if (need > b->cap) {
-                char *p = realloc(b->p, need);
-
-                if (!p)
-                        return NULL;
-                b->p = p;
-                b->cap = need;
-        }
-        return b->p;
-}
-
-static inline void src_text(struct table_plain_src *x, const char *s, size_t len) {
-        x->kind = TABLE_PLAIN_TEXT;
-        x->s = s;
-        x->len = len;
-}
-
-static inline void src_str(struct table_plain_src *x, const char *s) {
-        if (s)
-                src_text(x, s, strlen(s));
-}
-
-/* Safe text, NUL-terminated at len, width columns wide (SIZE_MAX: to be measured). */
-static inline void src_safe(struct table_plain_src *x, const char *s, size_t len, size_t width) {
-        x->kind = TABLE_PLAIN_SAFE;
-        x->s = s;
-        x->len = len;
-        x->width = width;
-}
-
-static inline void src_number(struct table_plain_src *x, enum table_plain_kind kind, uint64_t v) {
-        x->kind = kind;
-        x->v = v;
-}
-
-/* The dictionary's KEY=VALUE pairs made safe, one space between them, into d; returns the length. */
-static size_t dict_into(char *d, const struct kmsg_record *r, bool *ascii) {
-        size_t n = kmsg_record_get_dict_count(r), k, len;
-        const char *key, *val;
-        char *q = d;
-
-        for (k = 0; k < n; k++) {
-                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) < 0)
-                        continue;
-                if (q > d)
-                        *q++ = ' ';
-                q += table_plain_safe_into(q, key, strlen(key), ascii);
-                *q++ = '=';
-                q += table_plain_safe_into(q, val, len, ascii);
-        }
-        *q = '\0';
-        return (size_t)(q - d);
-}
-
-static int dict_cell(struct table_sink *t, size_t i, const struct kmsg_record *r) {
-        size_t n = kmsg_record_get_dict_count(r), k, total = 0, len;
-        const char *key, *val;
-        bool ascii = true;
-        char *s;
-
-        for (k = 0; k < n; k++)
-                if (kmsg_record_get_dict_entry(r, k, &key, &val, &len) == 0)
-                        total += 4 * strlen(key) + 1 + 4 * len + 1;
-        if (total == 0)
-                return 0;
-        s = col_buf(t, i, total + 1);
-        if (!s)
-                return -ENOMEM;
-        len = dict_into(s, r, &ascii);
-        src_safe(&t->src[i], s, len, ascii ? len : SIZE_MAX);
-        return 0;
-}
-
-/* TIME in the chosen time format (--time-format, -T, -e, -d, -t). */
-static int time_cell(struct table_sink *t, size_t i, uint64_t usec) {
-        enum time_format f = t->time.format;
-        bool running = f == TIME_RELTIME || t->time.delta;
-        char *buf, *p;
-        size_t n;
-
-        /* A "dmesg -T" paste's wall clock shows as it printed it where seconds would. */
-        if (t->time.wall_stamp && f == TIME_RAW && !running)
-                f = TIME_CTIME;
-        if (!running && f != TIME_CTIME && f != TIME_ISO) {
-                /* Seconds (made where they go), or none. */
-                if (f != TIME_NONE)
-                        src_number(&t->src[i], TABLE_PLAIN_SECONDS, usec);
-                return 0;
-        }
-        buf = col_buf(t, i, TIME_TEXT_MAX);
-        if (!buf)
-                return -ENOMEM;
-        p = buf;
-        if (running) {
-                /* The running forms, as the classic view has them, without the brackets. */
-                n = timefmt_prefix(&t->time, usec, buf, TIME_TEXT_MAX, NULL);
-                while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == ']'))
-                        buf[--n] = '\0';
-                while (*p == '[' || *p == ' ')
-                        p++;
-        } else if (f == TIME_CTIME)
-                n = timefmt_ctime(&t->time, usec, buf, TIME_TEXT_MAX);
-        else
-                n = timefmt_iso(&t->time, usec, buf, TIME_TEXT_MAX);
-        if (n > 0)
-                src_safe(&t->src[i], p, strlen(p), SIZE_MAX);
-        return 0;
-}
-
-/* The value of cell i of record r, into t->src[i]. */
-static int fill_cell(struct table_sink *t, size_t i, const struct column *c, const struct kmsg_record *r,
-                     const struct match *m) {
-        struct table_plain_src *x = &t->src[i];
-        const char *v;
-        unsigned lvl;
-        size_t len;
-
-        x->kind = TABLE_PLAIN_EMPTY;
-        switch (c->id) {
-        case COL_SEQ:
-                if (kmsg_record_has_seqnum(r))
-                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_seqnum(r));
-                return 0;
-        case COL_TIME: {
-                uint64_t usec;
-
-                return timefmt_record(&t->time, r, &usec) ? time_cell(t, i, usec) : 0;
-        }
-        case COL_PRI:
-                if (kmsg_record_has_priority(r))
-                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_priority(r));
-                return 0;
-        case COL_FACILITY:
-                if (!kmsg_record_has_priority(r))
-                        return 0;
-                v = kmsg_facility_to_name(kmsg_record_get_facility(r));
-                if (v)
-                        src_safe(x, v, strlen(v), SIZE_MAX);
-                else
-                        src_number(x, TABLE_PLAIN_U64, kmsg_record_get_facility(r));
-                return 0;
-        case COL_LEVEL:
-                if (kmsg_record_has_priority(r)) {
-                        lvl = kmsg_record_get_level(r) & 7;
-                        src_safe(x, t->level_name[lvl], t->level_len[lvl], t->level_width[lvl]);
-                }
-                return 0;
-        case COL_FLAGS:
-                src_str(x, kmsg_record_get_flags(r));
-                return 0;
-        case COL_CALLER:
-                src_str(x, kmsg_record_get_caller_text(r));
-                return 0;
-        case COL_MESSAGE:
-                v = kmsg_record_get_message(r, &len);
-                src_text(x, v, len);
-                return 0;
-        case COL_SUBSYSTEM:
-                src_str(x, kmsg_record_get_subsystem(r));
-                return 0;
-        case COL_DEVICE:
-                src_str(x, kmsg_record_get_device(r));
-                return 0;
-        case COL_DEVNAME:
-                src_str(x, devnamer_name(t->s.settings->devices, r));
-                return 0;
-        case COL_MATCH:
-                src_str(x, m->how == DEVMATCH_TEXT ? "text" : NULL);
-                return 0;
-        case COL_DICT:
-                return dict_cell(t, i, r);
-        case COL_DICT_KEY:
-                v = kmsg_record_get_dict_value(r, c->key, &len);
-                if (v)
-                        src_text(x, v, len);
-                return 0;
-        }
-        return 0;
-}
 
 /*
  * Cell i of ln, for libsmartcols, from t->src[i].  Text from the log is
@@ -266,7 +47,7 @@ static int scols_cell(struct table_sink *t, struct libscols_line *ln, size_t i) 
         case TABLE_PLAIN_EMPTY:
                 return 0;
         case TABLE_PLAIN_TEXT:
-                p = x->len < SIZE_MAX / 4 ? col_buf(t, i, x->len * 4 + 1) : NULL;
+                p = x->len < SIZE_MAX / 4 ? table_col_buf(t, i, x->len * 4 + 1) : NULL;
                 if (!p)
                         return -ENOMEM;
                 text_safe_into(p, x->s, x->len, false);
@@ -287,6 +68,13 @@ static int scols_cell(struct table_sink *t, struct libscols_line *ln, size_t i) 
                 break;
         }
         return scols_line_set_data(ln, i, p);
+}
+
+/* LEVEL in the level's color for libsmartcols, which takes the escapes out of the width (table-cells.c colors the others). */
+static int level_color(struct libscols_line *ln, size_t i, unsigned lvl) {
+        if (!color_slot_set(COLOR_EMERG + lvl))
+                return 0;
+        return scols_cell_set_color(scols_line_get_cell(ln, i), color_state.slots[COLOR_EMERG + lvl]);
 }
 
 static void write_mark(const struct table_sink *t, const struct mark *m) {
@@ -390,7 +178,7 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
         int e;
 
         for (i = 0; i < cols->n; i++) {
-                e = fill_cell(t, i, &cols->v[i], r, m);
+                e = table_fill_cell(t, i, &cols->v[i], r, m);
                 if (e < 0)
                         return e;
         }
@@ -404,6 +192,8 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
                         return -ENOMEM;
                 for (i = 0; i < cols->n; i++) {
                         e = scols_cell(t, ln, i);
+                        if (e >= 0 && cols->v[i].id == COL_LEVEL && color_enabled() && kmsg_record_has_priority(r))
+                                e = level_color(ln, i, kmsg_record_get_level(r) & 7);
                         if (e >= 0)
                                 e = table_layout_cell(t->layout, ln, i);
                         if (e < 0)
@@ -508,19 +298,48 @@ static int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
         return table_mark(s, &m);
 }
 
+/*
+ * The default columns left out to fit the terminal (fit.h's spare ones),
+ * said once under the table: the columns change with the width, and a
+ * person must not look for one in vain.  Nothing for the empty ones.
+ */
+static void say_spared(struct table_sink *t) {
+        const struct columns *cols = t->s.settings->columns;
+        char names[256] = "", line[512];
+        size_t i, n = 0;
+
+        for (i = 0; t->plain && i < cols->n; i++) {
+                if (!table_plain_spared(t->plain, i))
+                        continue;
+                n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0, "%s%s", n ? ", " : "",
+                                      column_heading(&cols->v[i]));
+        }
+        if (n == 0 || n >= sizeof(names))
+                return;
+        /* TRANSLATORS: %2$s lists column headings (SUBSYSTEM, DEVICE); -o is the option. */
+        snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (-o names columns to keep) --"),
+                 t->s.termwidth, names);
+        out_puts(line);
+        out_putc('\n');
+}
+
 static int table_finish(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
-
         int e;
 
-        if (t->n_lines > 0)
-                return flush_batch(t);
-        if (!t->printed) {
-                e = print_heading(t);
+        if (t->n_lines > 0) {
+                e = flush_batch(t);
                 if (e < 0)
                         return e;
+        } else {
+                if (!t->printed) {
+                        e = print_heading(t);
+                        if (e < 0)
+                                return e;
+                }
+                write_held(t);
         }
-        write_held(t);
+        say_spared(t);
         return 0;
 }
 
@@ -539,25 +358,9 @@ static void table_free(struct sink *s) {
         free(t->held);
 }
 
-/* LEVEL in the level's color, as the classic view colors the message (width apart from the bytes: see color.h). */
-static void level_colors(struct table_sink *t) {
-        for (unsigned l = 0; l < 8; l++) {
-                size_t n = color_wrap(COLOR_EMERG + l, t->level_name[l], t->level_colored[l], sizeof(t->level_colored[l]));
-
-                if (n > 0) {
-                        t->level_name[l] = t->level_colored[l];
-                        t->level_len[l] = n;
-                }
-        }
-}
-
 static int table_init(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
-        for (unsigned l = 0; l < 8; l++) {
-                t->level_name[l] = kmsg_level_to_name(l);
-                t->level_len[l] = t->level_width[l] = strlen(t->level_name[l]);
-        }
         t->bufs = calloc(s->settings->columns->n + 1, sizeof(*t->bufs));
         t->src = calloc(s->settings->columns->n + 1, sizeof(*t->src));
         if (!t->bufs || !t->src)
@@ -581,8 +384,10 @@ static int table_init(struct sink *s) {
                 t->plain = table_plain_new(s->settings->columns, t->layout, s->termwidth, s->settings->wrap);
                 if (!t->plain)
                         return -ENOMEM;
-                level_colors(t);
         }
+        table_level_names(t, t->plain != NULL);
+        if (!t->plain && color_enabled())
+                scols_table_enable_colors(t->tb, 1);
         return 0;
 }
 

@@ -26,6 +26,7 @@ struct fit {
         size_t line_len, line_cap, line_keep;
         size_t *pos;     /* wrapping: how far each free cell is printed */
         bool *out;       /* a free column left out for the others (its spare rank) */
+        bool *spared;    /* left out to fit, in a layout so far (fit_spared()) */
 };
 
 struct fit *fit_free(struct fit *f) {
@@ -37,6 +38,7 @@ struct fit *fit_free(struct fit *f) {
         free(f->shown);
         free(f->pos);
         free(f->out);
+        free(f->spared);
         free(f->line);
         free(f);
         return NULL;
@@ -58,7 +60,8 @@ struct fit *fit_new(const struct fit_column *cols, size_t n, size_t termwidth, b
         f->shown = calloc(k, sizeof(*f->shown));
         f->pos = calloc(k, sizeof(*f->pos));
         f->out = calloc(k, sizeof(*f->out));
-        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos || !f->out)
+        f->spared = calloc(k, sizeof(*f->spared));
+        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos || !f->out || !f->spared)
                 return fit_free(f);
         for (i = 0; i < n; i++)
                 f->head[i] = text_width(cols[i].heading, strlen(cols[i].heading), SIZE_MAX, NULL);
@@ -183,6 +186,7 @@ bool fit_lay_out(struct fit *f) {
                                 drop = i;
                 if (drop == f->n)
                         break;
+                f->spared[drop] = true;
                 if (f->cols[drop].flags & FIT_FREE) {
                         f->out[drop] = true;
                         nfree--;
@@ -205,6 +209,14 @@ bool fit_lay_out(struct fit *f) {
 
 size_t fit_width(const struct fit *f, size_t i) {
         return f->w[i];
+}
+
+bool fit_spared(const struct fit *f, size_t i) {
+        return f->spared[i];
+}
+
+size_t fit_termwidth(const struct fit *f) {
+        return f->termwidth;
 }
 
 /* Append s[0..len) to the line; text (not padding) moves the end that is kept. */

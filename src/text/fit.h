@@ -80,6 +80,14 @@ bool fit_lay_out(struct fit *f);
 
 /* The width column i was laid out with; 0: it is left out. */
 size_t fit_width(const struct fit *f, size_t i);
+/*
+ * Whether spare column i was left out to fit the terminal in a layout so
+ * far (not one left out while empty: that hides nothing), which the
+ * caller says once, as the columns then change with the width.
+ */
+bool fit_spared(const struct fit *f, size_t i);
+/* The width fitted to. */
+size_t fit_termwidth(const struct fit *f);
 
 /* The heading line; a row, cells[] one per column, in as many lines as wrapping takes. */
 void fit_print_heading(struct fit *f);

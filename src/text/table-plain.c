@@ -479,3 +479,7 @@ void table_plain_print_rows(struct table_plain *p) {
         p->repad = false;
         start_widths(p);
 }
+
+bool table_plain_spared(const struct table_plain *p, size_t i) {
+        return p->fit && fit_spared(p->fit, i);
+}
