@@ -36,7 +36,7 @@ struct libscols_table *report_table_new(const struct report_column *cols, size_t
 static struct fit_cell cell_of(struct libscols_line *ln, size_t i) {
         struct libscols_cell *ce = scols_line_get_cell(ln, i);
         const char *d = ce ? scols_cell_get_data(ce) : NULL;
-        struct fit_cell c = { "", 0, 0 };
+        struct fit_cell c = { "", 0, 0, NULL };
 
         if (d && *d) {
                 c.s = d;

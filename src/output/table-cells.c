@@ -130,6 +130,23 @@ static int time_cell(struct table_sink *t, size_t i, uint64_t usec) {
         return 0;
 }
 
+/*
+ * The color of a record's MESSAGE, as the classic view colors a message:
+ * its level's, else the segfault color for one that says "segfault at"
+ * (short.c); NULL for none.
+ */
+static const char *message_color(const struct kmsg_record *r, const char *msg, size_t len) {
+        if (kmsg_record_has_priority(r)) {
+                enum color_slot slot = COLOR_EMERG + (kmsg_record_get_level(r) & 7);
+
+                if (color_slot_set(slot))
+                        return color_state.slots[slot];
+        }
+        if (len >= 11 && memmem(msg, len, "segfault at", 11) && color_slot_set(COLOR_SEGFAULT))
+                return color_state.slots[COLOR_SEGFAULT];
+        return NULL;
+}
+
 int table_fill_cell(struct table_sink *t, size_t i, const struct column *c, const struct kmsg_record *r,
                     const struct match *m) {
         struct table_plain_src *x = &t->src[i];
@@ -138,6 +155,7 @@ int table_fill_cell(struct table_sink *t, size_t i, const struct column *c, cons
         size_t len;
 
         x->kind = TABLE_PLAIN_EMPTY;
+        x->color = NULL;
         switch (c->id) {
         case COL_SEQ:
                 if (kmsg_record_has_seqnum(r))
@@ -188,6 +206,8 @@ int table_fill_cell(struct table_sink *t, size_t i, const struct column *c, cons
                 while (len > 0 && v[len - 1] == '\n')
                         len--;
                 src_text(x, v, len);
+                if (color_enabled())
+                        x->color = message_color(r, v, len);
                 return 0;
         case COL_SUBSYSTEM:
                 src_str(x, kmsg_record_get_subsystem(r));

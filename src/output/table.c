@@ -194,6 +194,8 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
                         e = scols_cell(t, ln, i);
                         if (e >= 0 && cols->v[i].id == COL_LEVEL && color_enabled() && kmsg_record_has_priority(r))
                                 e = level_color(ln, i, kmsg_record_get_level(r) & 7);
+                        if (e >= 0 && t->src[i].color && t->src[i].kind == TABLE_PLAIN_TEXT)
+                                e = scols_cell_set_color(scols_line_get_cell(ln, i), t->src[i].color);
                         if (e >= 0)
                                 e = table_layout_cell(t->layout, ln, i);
                         if (e < 0)

@@ -264,15 +264,26 @@ static void end_line(struct fit *f) {
         f->line_len = f->line_keep = 0;
 }
 
+#define COLOR_RESET "\x1b[0m"
+
+/* Text in color (NULL: none); escapes take no column. */
+static void put_colored(struct fit *f, const char *color, const char *s, size_t len) {
+        if (color && len)
+                put(f, color, strlen(color), true);
+        put(f, s, len, true);
+        if (color && len)
+                put(f, COLOR_RESET, sizeof(COLOR_RESET) - 1, true);
+}
+
 /* Text of width tw in column i, aligned in it, after the separator when it is not the first shown. */
-static void put_cell(struct fit *f, size_t i, bool first, const char *s, size_t len, size_t tw) {
+static void put_cell(struct fit *f, size_t i, bool first, const char *s, size_t len, size_t tw, const char *color) {
         size_t pad = f->w[i] > tw ? f->w[i] - tw : 0;
 
         if (!first)
                 put_spaces(f, 1);
         if (f->cols[i].flags & FIT_RIGHT)
                 put_spaces(f, pad);
-        put(f, s, len, true);
+        put_colored(f, color, s, len);
         if (!(f->cols[i].flags & FIT_RIGHT))
                 put_spaces(f, pad);
 }
@@ -296,12 +307,12 @@ static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *
         size_t w = f->w[i], cut, tw, k;
 
         if (c->width <= w) {
-                put_cell(f, i, first, c->s, c->len, c->width);
+                put_cell(f, i, first, c->s, c->len, c->width, c->color);
                 return;
         }
         if (w <= f->ell_w) {
                 tw = text_width(c->s, c->len, w, &cut);
-                put_cell(f, i, first, c->s, cut, tw);
+                put_cell(f, i, first, c->s, cut, tw, c->color);
                 return;
         }
         tw = text_width(c->s, c->len, w - f->ell_w, &cut);
@@ -310,8 +321,12 @@ static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *
         cut = k;
         if (!first)
                 put_spaces(f, 1);
+        if (c->color)
+                put(f, c->color, strlen(c->color), true);
         put(f, c->s, cut, true);
         put(f, f->ell, f->ell_len, true);
+        if (c->color)
+                put(f, COLOR_RESET, sizeof(COLOR_RESET) - 1, true);
         put_spaces(f, w - f->ell_w - tw);
 }
 
@@ -355,7 +370,7 @@ void fit_print_heading(struct fit *f) {
         size_t i;
 
         for (i = 0; i < f->n; i++) {
-                struct fit_cell h = { f->cols[i].heading, strlen(f->cols[i].heading), f->head[i] };
+                struct fit_cell h = { f->cols[i].heading, strlen(f->cols[i].heading), f->head[i], NULL };
 
                 if (!f->w[i])
                         continue;
@@ -375,11 +390,11 @@ void fit_print_row(struct fit *f, const struct fit_cell *cells) {
                         if (!f->w[i])
                                 continue;
                         if (!cells[i].len)
-                                put_cell(f, i, first, "", 0, 0);
+                                put_cell(f, i, first, "", 0, 0, NULL);
                         else if (f->cols[i].flags & FIT_FREE)
                                 put_cut(f, i, first, &cells[i]);
                         else
-                                put_cell(f, i, first, cells[i].s, cells[i].len, cells[i].width);
+                                put_cell(f, i, first, cells[i].s, cells[i].len, cells[i].width, cells[i].color);
                         first = false;
                 }
                 end_line(f);
@@ -405,7 +420,7 @@ void fit_print_row(struct fit *f, const struct fit_cell *cells) {
                                 len = cells[i].len;
                                 tw = cells[i].width;
                         }
-                        put_cell(f, i, first, s, len, tw);
+                        put_cell(f, i, first, s, len, tw, cells[i].color);
                         first = false;
                 }
                 end_line(f);

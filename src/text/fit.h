@@ -53,10 +53,15 @@ struct fit_column {
         unsigned spare;      /* 0: always shown; else left out on a narrow terminal, rank 1 first */
 };
 
-/* A cell: safe text (text_safe_into()) s[0..len), width columns wide on the screen. */
+/*
+ * A cell: safe text (text_safe_into()) s[0..len), width columns wide on the
+ * screen; color, when not NULL, the escape sequence that starts each piece
+ * printed of it (a reset ends it; the ellipsis of a cut is inside).
+ */
 struct fit_cell {
         const char *s;
         size_t len, width;
+        const char *color;
 };
 
 struct fit;

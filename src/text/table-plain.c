@@ -22,9 +22,14 @@
 /* Bytes a row may write past its end: spaces sixteen at a time. */
 #define SLACK 16
 
-/* A cell's text in the batch buffer, unpadded; len 0: empty. */
+/*
+ * A cell's text in the batch buffer, unpadded; len 0: empty.  Its color,
+ * on a terminal, goes around the pieces fit.c prints; for no width it is
+ * in the text (width apart from the bytes).
+ */
 struct cell {
         size_t off, len, width;
+        const char *color;
 };
 
 struct table_plain {
@@ -264,6 +269,22 @@ size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii) {
         return i + n;
 }
 
+/* Bytes of a color's escapes around a cell: the sequence and the reset. */
+#define COLORED_MAX 64
+#define COLOR_RESET "\x1b[0m"
+
+/* A text cell in its color into q, for no width: the escapes in the bytes, not in the width. */
+static void colored(char *q, const struct table_plain_src *x, size_t *ret_len, size_t *ret_width, bool last) {
+        size_t cl = strnlen(x->color, COLORED_MAX - sizeof(COLOR_RESET)), len;
+        bool ascii = true;
+
+        memcpy(q, x->color, cl);
+        len = table_plain_safe_into(q + cl, x->s, x->len, &ascii);
+        *ret_width = last || ascii ? len : text_width(q + cl, len, SIZE_MAX, NULL);
+        memcpy(q + cl + len, COLOR_RESET, sizeof(COLOR_RESET) - 1);
+        *ret_len = cl + len + sizeof(COLOR_RESET) - 1;
+}
+
 int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src) {
         size_t n = p->n, cap, i;
         char *base, *q;
@@ -286,7 +307,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
 
                 /* The text (made safe: four bytes for one, and the NUL), its padding (w at most), the separator. */
                 if (x->kind == TABLE_PLAIN_TEXT)
-                        need = x->len < SIZE_MAX / 16 ? x->len * 4 + 1 : SIZE_MAX / 4;
+                        need = x->len < SIZE_MAX / 16 ? x->len * 4 + 1 + (x->color ? COLORED_MAX : 0) : SIZE_MAX / 4;
                 else if (x->kind == TABLE_PLAIN_SAFE)
                         need = x->len < SIZE_MAX / 16 ? x->len : SIZE_MAX / 4;
                 else
@@ -305,9 +326,13 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                 /* The text at q, or right-aligned at q + off when its width is known before. */
                 switch (x->kind) {
                 case TABLE_PLAIN_TEXT:
+                        if (x->color && !p->fit) {
+                                colored(q, x, &len, &width, i + 1 == n);
+                                break;
+                        }
                         len = table_plain_safe_into(q, x->s, x->len, &ascii);
-                        /* The last column is not padded: no width needed (fit_rows() measures it). */
-                        width = i + 1 == n || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
+                        /* The last column is not padded: no width needed (fit_rows() measures it, SIZE_MAX). */
+                        width = ascii ? len : i + 1 < n ? text_width(q, len, SIZE_MAX, NULL) : p->fit ? SIZE_MAX : len;
                         break;
                 case TABLE_PLAIN_U64:
                         len = width = digits10(x->v);
@@ -336,7 +361,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         break;
                 }
                 if (i + 1 == n) {
-                        *c = (struct cell){ (size_t)(q - base), len, width };
+                        *c = (struct cell){ (size_t)(q - base), len, width, p->fit ? x->color : NULL };
                         q += len;
                         break;
                 }
@@ -354,7 +379,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         off = pad;
                 } else if (!right)
                         spaces(q + len, pad);
-                *c = (struct cell){ (size_t)(q - base) + off, len, width };
+                *c = (struct cell){ (size_t)(q - base) + off, len, width, p->fit ? x->color : NULL };
                 q += len + pad;
                 *q++ = ' ';
         }
@@ -367,7 +392,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
 /*
  * On a terminal: the rows of the batch measured for the layout that fits
  * it (here, not as they come: the pipe's rows pay nothing for it), the
- * last column's width too, which table_plain_add_row() leaves unmeasured.
+ * last column's text too where table_plain_add_row() left it unmeasured.
  */
 static bool fit_rows(struct table_plain *p) {
         size_t r, i;
@@ -375,7 +400,9 @@ static bool fit_rows(struct table_plain *p) {
         for (r = 0; r < p->rows; r++) {
                 struct cell *c = &p->cells[r * p->n];
 
-                c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
+                /* Only text not measured yet: a LEVEL in its color is not as wide as its bytes. */
+                if (c[p->n - 1].width == SIZE_MAX)
+                        c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
                 for (i = 0; i < p->n; i++)
                         fit_measure(p->fit, i, c[i].width);
                 fit_row_done(p->fit);
@@ -452,7 +479,7 @@ void table_plain_print_rows(struct table_plain *p) {
                         const struct cell *c = &p->cells[r * p->n];
 
                         for (i = 0; i < p->n; i++)
-                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width };
+                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width, c[i].color };
                         fit_print_row(p->fit, p->fit_cells);
                 }
         } else if (!p->repad) {

@@ -58,6 +58,7 @@ struct table_plain_src {
         const char *s;
         size_t len, width;
         uint64_t v;
+        const char *color; /* TABLE_PLAIN_TEXT: an escape sequence to color it with (no column); else NULL */
 };
 
 /* A row: its cells, one a column.  Returns 0 or -ENOMEM. */
