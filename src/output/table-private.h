@@ -3,8 +3,9 @@
 #define KDMESG_TABLE_PRIVATE_H
 
 /*
- * --format=table's state, shared by the sink (table.c: batches, headings,
- * marks) and the cells of a record (table-cells.c) only.
+ * --format=table's state, shared by the sink's rows (table.c: the cells
+ * of each record) and their printing (table-print.c: batches, headings,
+ * marks) only.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,12 +47,11 @@ struct table_sink {
         char level_colored[8][COLOR_SEQ_MAX + 16];
 };
 
-/* Column i's buffer, of at least need bytes (until the row is out); NULL when out of memory. */
-char *table_col_buf(struct table_sink *t, size_t i, size_t need);
-/* The value of cell i of record r, into t->src[i].  Returns 0 or -ENOMEM. */
-int table_fill_cell(struct table_sink *t, size_t i, const struct column *c, const struct kmsg_record *r,
-                    const struct match *m);
-/* The levels' names, in their colors when colors is set (kdmesg's own table printer only). */
-void table_level_names(struct table_sink *t, bool colors);
+/* Print the lines collected so far and forget them (table-print.c).  Returns 0 or a negative errno. */
+int table_flush_batch(struct table_sink *t);
+/* The sink's loss(), boot() and finish() (table-print.c). */
+int table_loss(struct sink *s, const struct kmsg_loss *l);
+int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r);
+int table_finish(struct sink *s);
 
 #endif

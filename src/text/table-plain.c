@@ -23,13 +23,12 @@
 #define SLACK 16
 
 /*
- * A cell's text in the batch buffer, unpadded; len 0: empty.  Its color,
- * on a terminal, goes around the pieces fit.c prints; for no width it is
- * in the text (width apart from the bytes).
+ * A cell's text in the batch buffer, unpadded; len 0: empty.  A text
+ * cell's color (table_plain_src's), on a terminal, is kept apart
+ * (colors[]) and goes around the pieces fit.c prints.
  */
 struct cell {
         size_t off, len, width;
-        const char *color;
 };
 
 struct table_plain {
@@ -47,6 +46,8 @@ struct table_plain {
         struct fit *fit;    /* on a terminal: the layout that fits it (the rows are printed through it); else NULL */
         struct fit_column *fit_cols;
         struct fit_cell *fit_cells; /* a row's */
+        const char **colors; /* on a terminal with colors: each cell's color (rows * n, as cells); else NULL */
+        bool colored;        /* colors are on: a text cell may have one */
 };
 
 static const char SPACES[] = "                                                                ";
@@ -94,7 +95,8 @@ static int fit_setup(struct table_plain *p, size_t termwidth, bool wrap) {
         return p->fit ? 0 : -ENOMEM;
 }
 
-struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap) {
+struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap,
+                                    bool colored) {
         struct table_plain *p = calloc(1, sizeof(*p));
         size_t i;
 
@@ -116,6 +118,7 @@ struct table_plain *table_plain_new(const struct columns *cols, struct table_lay
                 p->right[i] = i + 1 < p->n && (column_info[cols->v[i].id].flags & COLF_RIGHT);
         }
         start_widths(p);
+        p->colored = colored;
         if (termwidth && fit_setup(p, termwidth, wrap) < 0) {
                 table_plain_free(p);
                 return NULL;
@@ -132,6 +135,7 @@ void table_plain_free(struct table_plain *p) {
         free(p->head);
         free(p->right);
         fit_free(p->fit);
+        free(p->colors);
         free(p->fit_cols);
         free(p->fit_cells);
         free(p);
@@ -145,6 +149,13 @@ static int more_rows(struct table_plain *p) {
         if (!c)
                 return -ENOMEM;
         p->cells = c;
+        if (p->fit && p->colored) {
+                const char **k = realloc(p->colors, cap * p->n * sizeof(*k));
+
+                if (!k)
+                        return -ENOMEM;
+                p->colors = k;
+        }
         p->rows_cap = cap;
         return 0;
 }
@@ -269,22 +280,6 @@ size_t table_plain_safe_into(char *d, const char *s, size_t len, bool *ascii) {
         return i + n;
 }
 
-/* Bytes of a color's escapes around a cell: the sequence and the reset. */
-#define COLORED_MAX 64
-#define COLOR_RESET "\x1b[0m"
-
-/* A text cell in its color into q, for no width: the escapes in the bytes, not in the width. */
-static void colored(char *q, const struct table_plain_src *x, size_t *ret_len, size_t *ret_width, bool last) {
-        size_t cl = strnlen(x->color, COLORED_MAX - sizeof(COLOR_RESET)), len;
-        bool ascii = true;
-
-        memcpy(q, x->color, cl);
-        len = table_plain_safe_into(q + cl, x->s, x->len, &ascii);
-        *ret_width = last || ascii ? len : text_width(q + cl, len, SIZE_MAX, NULL);
-        memcpy(q + cl + len, COLOR_RESET, sizeof(COLOR_RESET) - 1);
-        *ret_len = cl + len + sizeof(COLOR_RESET) - 1;
-}
-
 int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src) {
         size_t n = p->n, cap, i;
         char *base, *q;
@@ -307,7 +302,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
 
                 /* The text (made safe: four bytes for one, and the NUL), its padding (w at most), the separator. */
                 if (x->kind == TABLE_PLAIN_TEXT)
-                        need = x->len < SIZE_MAX / 16 ? x->len * 4 + 1 + (x->color ? COLORED_MAX : 0) : SIZE_MAX / 4;
+                        need = x->len < SIZE_MAX / 16 ? x->len * 4 + 1 : SIZE_MAX / 4;
                 else if (x->kind == TABLE_PLAIN_SAFE)
                         need = x->len < SIZE_MAX / 16 ? x->len : SIZE_MAX / 4;
                 else
@@ -326,13 +321,9 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                 /* The text at q, or right-aligned at q + off when its width is known before. */
                 switch (x->kind) {
                 case TABLE_PLAIN_TEXT:
-                        if (x->color && !p->fit) {
-                                colored(q, x, &len, &width, i + 1 == n);
-                                break;
-                        }
                         len = table_plain_safe_into(q, x->s, x->len, &ascii);
-                        /* The last column is not padded: no width needed (fit_rows() measures it, SIZE_MAX). */
-                        width = ascii ? len : i + 1 < n ? text_width(q, len, SIZE_MAX, NULL) : p->fit ? SIZE_MAX : len;
+                        /* The last column is not padded: no width needed (fit_rows() measures it). */
+                        width = i + 1 == n || ascii ? len : text_width(q, len, SIZE_MAX, NULL);
                         break;
                 case TABLE_PLAIN_U64:
                         len = width = digits10(x->v);
@@ -361,7 +352,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         break;
                 }
                 if (i + 1 == n) {
-                        *c = (struct cell){ (size_t)(q - base), len, width, p->fit ? x->color : NULL };
+                        *c = (struct cell){ (size_t)(q - base), len, width };
                         q += len;
                         break;
                 }
@@ -379,7 +370,7 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
                         off = pad;
                 } else if (!right)
                         spaces(q + len, pad);
-                *c = (struct cell){ (size_t)(q - base) + off, len, width, p->fit ? x->color : NULL };
+                *c = (struct cell){ (size_t)(q - base) + off, len, width };
                 q += len + pad;
                 *q++ = ' ';
         }
@@ -389,10 +380,19 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
         return 0;
 }
 
+void table_plain_color_row(struct table_plain *p, const struct table_plain_src *src) {
+        size_t i;
+
+        if (!p->colors || p->rows == 0)
+                return;
+        for (i = 0; i < p->n; i++)
+                p->colors[(p->rows - 1) * p->n + i] = src[i].kind == TABLE_PLAIN_TEXT ? src[i].color : NULL;
+}
+
 /*
  * On a terminal: the rows of the batch measured for the layout that fits
  * it (here, not as they come: the pipe's rows pay nothing for it), the
- * last column's text too where table_plain_add_row() left it unmeasured.
+ * last column's text too, which table_plain_add_row() leaves unmeasured.
  */
 static bool fit_rows(struct table_plain *p) {
         size_t r, i;
@@ -400,8 +400,8 @@ static bool fit_rows(struct table_plain *p) {
         for (r = 0; r < p->rows; r++) {
                 struct cell *c = &p->cells[r * p->n];
 
-                /* Only text not measured yet: a LEVEL in its color is not as wide as its bytes. */
-                if (c[p->n - 1].width == SIZE_MAX)
+                /* Text is measured here (its width was its length); a LEVEL in its color is not as wide as its bytes. */
+                if (c[p->n - 1].width == c[p->n - 1].len)
                         c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
                 for (i = 0; i < p->n; i++)
                         fit_measure(p->fit, i, c[i].width);
@@ -479,7 +479,8 @@ void table_plain_print_rows(struct table_plain *p) {
                         const struct cell *c = &p->cells[r * p->n];
 
                         for (i = 0; i < p->n; i++)
-                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width, c[i].color };
+                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width,
+                                                                     p->colors ? p->colors[r * p->n + i] : NULL };
                         fit_print_row(p->fit, p->fit_cells);
                 }
         } else if (!p->repad) {
