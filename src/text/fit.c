@@ -2,6 +2,7 @@
 /* Columns laid out for the terminal: see fit.h. */
 #include <errno.h>
 #include <langinfo.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,22 @@ bool fit_spared(const struct fit *f, size_t i) {
 
 size_t fit_termwidth(const struct fit *f) {
         return f->termwidth;
+}
+
+bool fit_spared_names(const struct fit *f, char *buf, size_t size) {
+        size_t i, n = 0;
+
+        if (size == 0)
+                return false;
+        *buf = '\0';
+        for (i = 0; i < f->n; i++) {
+                if (!f->spared[i])
+                        continue;
+                n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", f->cols[i].heading);
+                if (n >= size)
+                        return false;
+        }
+        return n > 0;
 }
 
 /* Append s[0..len) to the line; text (not padding) moves the end that is kept. */

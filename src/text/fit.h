@@ -93,6 +93,8 @@ size_t fit_width(const struct fit *f, size_t i);
 bool fit_spared(const struct fit *f, size_t i);
 /* The width fitted to. */
 size_t fit_termwidth(const struct fit *f);
+/* The headings of the columns fit_spared() says, ", " between them, into buf; false for none (or no room). */
+bool fit_spared_names(const struct fit *f, char *buf, size_t size);
 
 /* The heading line; a row, cells[] one per column, in as many lines as wrapping takes. */
 void fit_print_heading(struct fit *f);
