@@ -116,7 +116,12 @@ _kdmesg()
                         COMPREPLY=($(compgen -W "1 0 -1" -- "$cur"))
                         return
                         ;;
-                --since | --until | --boot-time)
+                --since)
+                        # Not tomorrow: a log has nothing from then on.
+                        COMPREPLY=($(compgen -W "now today yesterday -10min -1h" -- "$cur"))
+                        return
+                        ;;
+                --until | --boot-time)
                         COMPREPLY=($(compgen -W "now today yesterday tomorrow -10min -1h" -- "$cur"))
                         return
                         ;;

@@ -53,6 +53,24 @@ setup_fail(int status, bool url_missing, const char *fmt, ...) {
         exit(status);
 }
 
+/*
+ * A one-shot --upload on a terminal says what the collector took (a
+ * cron job's output, not a terminal, stays silent); a failure was said.
+ */
+static void say_uploaded(struct upload *u, const char *url) {
+        struct metrics_upload m;
+        char shown[512];
+
+        upload_get_metrics(u, &m);
+        upload_url_shown(url, shown, sizeof(shown));
+        if (m.acked == 0)
+                warnx_plain(_("-- Nothing new to send to %s --"), shown);
+        else
+                warnx_plain(P_("-- %llu record sent to %s: the collector has it --",
+                               "-- %llu records sent to %s: the collector has them --", m.acked),
+                            (unsigned long long)m.acked, shown);
+}
+
 int main(int argc, char **argv) {
         struct options o = {};
         struct run run = { .quit_fd = -1 };
@@ -179,6 +197,13 @@ int main(int argc, char **argv) {
                 char err[128] = "";
 
                 e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
+                if (e == -EILSEQ)
+                        errx_(_("%s: %s; remove the file to start over from the oldest record in the ring"),
+                              o.cursor_file, err);
+                if (e == -EILSEQ)
+                        setup_fail(setup_error, false,
+                                   _("%s: %s; remove the file to start over from the oldest record in the ring"),
+                                   o.cursor_file, err);
                 if (e == -EBADMSG)
                         setup_fail(setup_error, false, _("%s: %s"), o.cursor_file, err);
                 /* Another kdmesg on it may be on its way out: a restart may find the file free. */
@@ -240,6 +265,10 @@ int main(int argc, char **argv) {
                                "-- No messages selected: none of the %llu read passed the filters --",
                                run.read),
                             (unsigned long long)run.read);
+        /* A cursor that found nothing new says so on a terminal, as journalctl says "-- No entries --". */
+        if (o.cursor_file && !o.upload && run.read == 0 && run.status == 0 && !o.quiet && !o.in.follow &&
+            o.sink->kind == SINK_FORMAT && isatty(STDOUT_FILENO))
+                warnx_plain(_("-- No new messages since the last run (cursor file %s) --"), o.cursor_file);
         /* Inferred matches are never silent: where the output cannot mark them, say so. */
         if (o.dev.filter.n_text > 0 && !options_marks_inferred(&o)) {
                 if (o.format == FORMAT_TABLE)
@@ -270,7 +299,8 @@ int main(int argc, char **argv) {
                 if (upload_finish(run.upload, run_quit != 0) < 0 || e < 0) {
                         run.status = EXIT_BAD_INPUT;
                         run.fatal = true;
-                }
+                } else if (!o.in.follow && !o.quiet && run_quit == 0 && isatty(STDOUT_FILENO))
+                        say_uploaded(run.upload, o.upload);
                 e = 0;
         }
         /* -ECANCELED: the cursor file could not be updated (reported); the rest was not written. */

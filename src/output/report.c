@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scaffolding the reports share (report.h): their tables, their JSON Lines, their groups in order. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct libscols_table *report_table_new(const struct report_column *cols, size_t
 static struct fit_cell cell_of(struct libscols_line *ln, size_t i) {
         struct libscols_cell *ce = scols_line_get_cell(ln, i);
         const char *d = ce ? scols_cell_get_data(ce) : NULL;
-        struct fit_cell c = { "", 0, 0 };
+        struct fit_cell c = { "", 0, 0, NULL };
 
         if (d && *d) {
                 c.s = d;
@@ -44,6 +45,22 @@ static struct fit_cell cell_of(struct libscols_line *ln, size_t i) {
                 c.width = text_width(d, c.len, SIZE_MAX, NULL);
         }
         return c;
+}
+
+/*
+ * The columns that gave way to the terminal's width, said once under the
+ * report, as the table says them: piped, every column shows.
+ */
+static void say_spared(const struct fit *f) {
+        char names[256], line[512];
+
+        if (!fit_spared_names(f, names, sizeof(names)))
+                return;
+        /* TRANSLATORS: %2$s lists column headings (DEVICE, FIRST); "| less -S" is a shell pipe to the pager. */
+        snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (| less -S shows every column) --"),
+                 fit_termwidth(f), names);
+        out_puts(line);
+        out_putc('\n');
 }
 
 /*
@@ -91,6 +108,7 @@ static int print_fitted(struct libscols_table *tb, const struct report_column *c
                         cells[i] = cell_of(ln, idx[i]);
                 fit_print_row(f, cells);
         }
+        say_spared(f);
         e = 0;
 out:
         fit_free(f);

@@ -9,7 +9,8 @@
  * lines are not wrapped unless COLUMNS is set; then kdmesg lays the table
  * out itself (table-plain.c), in the same lines.  Each row's cells are
  * taken from the record once (fill_cell()), then laid out by table-plain.c
- * or given to libsmartcols (scols_cell()).  Cell text is escaped as in
+ * or given to libsmartcols (scols_cell()); the batches, headings and
+ * marks are printed by table-print.c.  Cell text is escaped as in
  * the classic view, plus tabs; libsmartcols's own encoding is off.
  */
 #include <errno.h>
@@ -20,51 +21,17 @@
 
 #include <libsmartcols.h>
 
-#include "text/color.h"
-#include "text/columns.h"
-#include "select/device.h"
-#include "text/escape.h"
 #include "base/i18n.h"
-#include "output/loss-text.h"
-#include "output/loss.h"
+#include "select/device.h"
+#include "output/table-private.h"
+#include "text/escape.h"
 #include "text/writer.h"
-#include "output/sink.h"
-#include "text/table-layout.h"
-#include "text/table-plain.h"
 
 #define TABLE_BATCH 512
+#define COLOR_RESET "\x1b[0m"
 /* Room for a time stamp's text in the formats of timefmt.h. */
 #define TIME_TEXT_MAX 128
-/* Marks held until the heading can be printed; more are printed after a heading of default widths. */
-#define HELD_MAX 16
 
-/* A line of its own: a loss, or the start of boot n (loss NULL). */
-struct mark {
-        struct kmsg_loss *loss;
-        uint64_t boot;
-};
-
-struct cell_buf {
-        char *p;
-        size_t cap;
-};
-
-struct table_sink {
-        struct sink s;
-        struct libscols_table *tb;
-        struct table_layout *layout;
-        struct table_plain *plain; /* laid out here, not by libsmartcols (table-plain.h); else NULL */
-        struct timefmt time; /* a copy: reltime and delta keep state */
-        size_t n_lines;   /* lines in the current batch */
-        bool printed;     /* the heading is out */
-        struct mark *held; /* marks before the first record (loss copies): they follow the heading */
-        size_t n_held;
-        struct cell_buf *bufs; /* a buffer a column, for the text made here */
-        struct table_plain_src *src; /* laid out here: the cells of the row being filled */
-        const char *level_name[8]; /* the levels' names and their lengths, in their colors when on */
-        size_t level_len[8], level_width[8];
-        char level_colored[8][COLOR_SEQ_MAX + 16];
-};
 
 /* Column i's buffer, of at least need bytes (until the row is out); NULL when out of memory. */
 static char *col_buf(struct table_sink *t, size_t i, size_t need) {
@@ -179,6 +146,62 @@ static int time_cell(struct table_sink *t, size_t i, uint64_t usec) {
         return 0;
 }
 
+/*
+ * The color of a record's MESSAGE, as the classic view colors a message:
+ * its level's, else the segfault color for one that says "segfault at"
+ * (short.c); NULL for none.
+ */
+static const char *message_color(const struct kmsg_record *r, const char *msg, size_t len) {
+        if (kmsg_record_has_priority(r)) {
+                enum color_slot slot = COLOR_EMERG + (kmsg_record_get_level(r) & 7);
+
+                if (color_slot_set(slot))
+                        return color_state.slots[slot];
+        }
+        if (len >= 11 && memmem(msg, len, "segfault at", 11) && color_slot_set(COLOR_SEGFAULT))
+                return color_state.slots[COLOR_SEGFAULT];
+        return NULL;
+}
+
+/*
+ * MESSAGE (in t->src[i]) in its color: on a terminal and for libsmartcols
+ * the color goes beside the text (fit.c and libsmartcols print it around
+ * what they print of it); for no width, the cell is the safe text in its
+ * escapes, as wide as the text alone.
+ */
+__attribute__((noinline)) static int message_colored(struct table_sink *t, size_t i, const struct kmsg_record *r) {
+        struct table_plain_src *x = &t->src[i];
+        size_t cl, n;
+        char *d;
+
+        x->color = message_color(r, x->s, x->len);
+        if (!x->color || !t->plain || t->s.termwidth)
+                return 0;
+        cl = strlen(x->color);
+        d = x->len < SIZE_MAX / 8 ? col_buf(t, i, cl + x->len * 4 + sizeof(COLOR_RESET)) : NULL;
+        if (!d)
+                return -ENOMEM;
+        memcpy(d, x->color, cl);
+        n = text_safe_into(d + cl, x->s, x->len, false);
+        src_safe(x, d, cl + n + sizeof(COLOR_RESET) - 1, text_width(d + cl, n, SIZE_MAX, NULL));
+        memcpy(d + cl + n, COLOR_RESET, sizeof(COLOR_RESET));
+        return 0;
+}
+
+/* msg[0..*len) without the newlines at its start and end. */
+__attribute__((noinline)) static const char *trim_newlines(const char *msg, size_t *len) {
+        size_t n = *len;
+
+        while (n > 0 && *msg == '\n') {
+                msg++;
+                n--;
+        }
+        while (n > 0 && msg[n - 1] == '\n')
+                n--;
+        *len = n;
+        return msg;
+}
+
 /* The value of cell i of record r, into t->src[i]. */
 static int fill_cell(struct table_sink *t, size_t i, const struct column *c, const struct kmsg_record *r,
                      const struct match *m) {
@@ -224,9 +247,17 @@ static int fill_cell(struct table_sink *t, size_t i, const struct column *c, con
                 src_str(x, kmsg_record_get_caller_text(r));
                 return 0;
         case COL_MESSAGE:
+                /*
+                 * Without the newlines at its start and end, which the
+                 * classic view shows as no text (an empty first line, no
+                 * line of their own at the end): a cell is the message's
+                 * text, its newlines inside \x0a as every control.
+                 */
                 v = kmsg_record_get_message(r, &len);
+                if (len > 0 && (v[0] == '\n' || v[len - 1] == '\n'))
+                        v = trim_newlines(v, &len);
                 src_text(x, v, len);
-                return 0;
+                return color_enabled() ? message_colored(t, i, r) : 0;
         case COL_SUBSYSTEM:
                 src_str(x, kmsg_record_get_subsystem(r));
                 return 0;
@@ -248,6 +279,35 @@ static int fill_cell(struct table_sink *t, size_t i, const struct column *c, con
                 return 0;
         }
         return 0;
+}
+
+static int fill_row(struct table_sink *t, const struct kmsg_record *r, const struct match *m) {
+        const struct columns *cols = t->s.settings->columns;
+
+        for (size_t i = 0; i < cols->n; i++) {
+                int e = fill_cell(t, i, &cols->v[i], r, m);
+
+                if (e < 0)
+                        return e;
+        }
+        return 0;
+}
+
+static void level_names(struct table_sink *t, bool colors) {
+        for (unsigned l = 0; l < 8; l++) {
+                size_t n;
+
+                t->level_name[l] = kmsg_level_to_name(l);
+                t->level_len[l] = t->level_width[l] = strlen(t->level_name[l]);
+                /* LEVEL in the level's color, as the classic view colors the message (width apart from the bytes: see color.h). */
+                n = colors ? color_wrap(COLOR_EMERG + l, t->level_name[l], t->level_colored[l],
+                                        sizeof(t->level_colored[l]))
+                           : 0;
+                if (n > 0) {
+                        t->level_name[l] = t->level_colored[l];
+                        t->level_len[l] = n;
+                }
+        }
 }
 
 /*
@@ -289,97 +349,11 @@ static int scols_cell(struct table_sink *t, struct libscols_line *ln, size_t i) 
         return scols_line_set_data(ln, i, p);
 }
 
-static void write_mark(const struct table_sink *t, const struct mark *m) {
-        if (m->loss)
-                out_loss_line(m->loss, &t->s.settings->time);
-        else
-                out_boot_line(m->boot);
-}
-
-/* The marks held until the heading was out, each a line. */
-static void write_held(struct table_sink *t) {
-        size_t i;
-
-        for (i = 0; i < t->n_held; i++) {
-                write_mark(t, &t->held[i]);
-                kmsg_loss_unref(t->held[i].loss);
-        }
-        free(t->held);
-        t->held = NULL;
-        t->n_held = 0;
-}
-
-/* flush_batch() for a table laid out here: the same lines, in the same order. */
-static int flush_plain(struct table_sink *t) {
-        bool widened = table_plain_lay_out(t->plain);
-
-        if (!t->s.settings->noheadings && (!t->printed || widened)) {
-                table_plain_print_heading(t->plain);
-                /* What was lost before the first record follows the heading. */
-                if (t->held)
-                        write_held(t);
-        }
-        table_plain_print_rows(t->plain);
-        t->n_lines = 0;
-        t->printed = true;
-        return 0;
-}
-
-/* Print the lines collected so far and forget them. */
-static int flush_batch(struct table_sink *t) {
-        char *text = NULL;
-        int e;
-
-        if (t->n_lines == 0)
+/* LEVEL in the level's color for libsmartcols, which takes the escapes out of the width (level_names() colors the others). */
+static int level_color(struct libscols_line *ln, size_t i, unsigned lvl) {
+        if (!color_slot_set(COLOR_EMERG + lvl))
                 return 0;
-        if (t->plain)
-                return flush_plain(t);
-        e = scols_print_table_to_string(t->tb, &text);
-        if (e < 0)
-                return e;
-        if (t->printed && !t->s.settings->noheadings && table_layout_widened(t->layout)) {
-                /*
-                 * A value wider than its column in the lines above (a time
-                 * past 999999 seconds, a longer device) moves the columns
-                 * after it: print this batch under a heading of its own, so
-                 * that every line stands under a heading that fits it.
-                 */
-                free(text);
-                text = NULL;
-                e = table_layout_reheading(t->layout);
-                if (e < 0)
-                        return e;
-                scols_table_enable_noheadings(t->tb, 0);
-                e = scols_print_table_to_string(t->tb, &text);
-                scols_table_enable_noheadings(t->tb, 1);
-                if (e < 0)
-                        return e;
-        }
-        if (t->held) {
-                /* The heading is the first line; what was lost before the first record follows it. */
-                char *nl = strchr(text, '\n');
-
-                if (nl) {
-                        out_write(text, (size_t)(nl - text) + 1);
-                        write_held(t);
-                        out_puts(nl + 1);
-                } else {
-                        write_held(t);
-                        out_puts(text);
-                }
-        } else
-                out_puts(text);
-        if (*text)
-                out_putc('\n');
-        free(text);
-        table_layout_printed(t->layout);
-        scols_table_remove_lines(t->tb);
-        t->n_lines = 0;
-        if (!t->printed) {
-                t->printed = true;
-                scols_table_enable_noheadings(t->tb, 1);
-        }
-        return 0;
+        return scols_cell_set_color(scols_line_get_cell(ln, i), color_state.slots[COLOR_EMERG + lvl]);
 }
 
 static int table_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
@@ -389,21 +363,25 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
         size_t i;
         int e;
 
-        for (i = 0; i < cols->n; i++) {
-                e = fill_cell(t, i, &cols->v[i], r, m);
-                if (e < 0)
-                        return e;
-        }
+        e = fill_row(t, r, m);
+        if (e < 0)
+                return e;
         if (t->plain) {
                 e = table_plain_add_row(t->plain, t->src);
                 if (e < 0)
                         return e;
+                if (color_enabled())
+                        table_plain_color_row(t->plain, t->src);
         } else {
                 ln = scols_table_new_line(t->tb, NULL);
                 if (!ln)
                         return -ENOMEM;
                 for (i = 0; i < cols->n; i++) {
                         e = scols_cell(t, ln, i);
+                        if (e >= 0 && cols->v[i].id == COL_LEVEL && color_enabled() && kmsg_record_has_priority(r))
+                                e = level_color(ln, i, kmsg_record_get_level(r) & 7);
+                        if (e >= 0 && t->src[i].kind == TABLE_PLAIN_TEXT && t->src[i].color)
+                                e = scols_cell_set_color(scols_line_get_cell(ln, i), t->src[i].color);
                         if (e >= 0)
                                 e = table_layout_cell(t->layout, ln, i);
                         if (e < 0)
@@ -412,115 +390,11 @@ static int table_record(struct sink *s, const struct kmsg_record *r, const struc
         }
         t->n_lines++;
         if (t->n_lines >= TABLE_BATCH || s->settings->stream) {
-                e = flush_batch(t);
+                e = table_flush_batch(t);
                 if (e < 0)
                         return e;
                 sink_end_item(s);
         }
-        return 0;
-}
-
-/*
- * The heading line alone.  libsmartcols prints nothing for a table without
- * lines, so print one empty row and keep only the first line of the output.
- */
-static int print_heading(struct table_sink *t) {
-        struct libscols_line *ln;
-        char *text = NULL, *nl;
-        int e;
-
-        if (t->plain) {
-                table_plain_lay_out(t->plain);
-                table_plain_print_heading(t->plain);
-                t->printed = true;
-                return 0;
-        }
-        ln = scols_table_new_line(t->tb, NULL);
-        if (!ln)
-                return -ENOMEM;
-        scols_table_enable_noheadings(t->tb, 0);
-        e = scols_print_table_to_string(t->tb, &text);
-        /* The lines that come under this heading must fit it. */
-        if (e >= 0)
-                table_layout_heading_printed(t->layout);
-        scols_table_remove_lines(t->tb);
-        scols_table_enable_noheadings(t->tb, 1);
-        t->printed = true;
-        if (e < 0)
-                return e;
-        nl = strchr(text, '\n');
-        if (nl)
-                *nl = '\0';
-        out_puts(text);
-        out_putc('\n');
-        free(text);
-        return 0;
-}
-
-/* A loss or a boot is a row of its own: its text spans the row from the first column. */
-static int table_mark(struct sink *s, const struct mark *mk) {
-        struct table_sink *t = (struct table_sink *)s;
-        int e;
-
-        e = flush_batch(t);
-        if (e < 0)
-                return e;
-        if (!t->printed && t->n_held < HELD_MAX && !s->settings->stream) {
-                /*
-                 * Nothing printed yet: hold the line until the first records
-                 * give the heading its widths (not when following: a loss
-                 * is shown when it happens).
-                 */
-                struct mark *v = realloc(t->held, (t->n_held + 1) * sizeof(*v));
-
-                if (!v)
-                        return -ENOMEM;
-                t->held = v;
-                v[t->n_held] = *mk;
-                if (mk->loss) {
-                        e = loss_copy(mk->loss, &v[t->n_held].loss);
-                        if (e < 0)
-                                return e;
-                }
-                t->n_held++;
-                return 0;
-        }
-        if (!t->printed) {
-                e = print_heading(t);
-                if (e < 0)
-                        return e;
-                write_held(t);
-        }
-        write_mark(t, mk);
-        sink_end_item(s);
-        return 0;
-}
-
-static int table_loss(struct sink *s, const struct kmsg_loss *l) {
-        struct mark m = { .loss = (struct kmsg_loss *)l };
-
-        return table_mark(s, &m);
-}
-
-static int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
-        struct mark m = { .boot = n };
-
-        return table_mark(s, &m);
-}
-
-static int table_finish(struct sink *s) {
-        struct table_sink *t = (struct table_sink *)s;
-
-        int e;
-
-        if (t->n_lines > 0)
-                return flush_batch(t);
-        if (!t->printed) {
-                e = print_heading(t);
-                if (e < 0)
-                        return e;
-        }
-        write_held(t);
         return 0;
 }
 
@@ -539,25 +413,9 @@ static void table_free(struct sink *s) {
         free(t->held);
 }
 
-/* LEVEL in the level's color, as the classic view colors the message (width apart from the bytes: see color.h). */
-static void level_colors(struct table_sink *t) {
-        for (unsigned l = 0; l < 8; l++) {
-                size_t n = color_wrap(COLOR_EMERG + l, t->level_name[l], t->level_colored[l], sizeof(t->level_colored[l]));
-
-                if (n > 0) {
-                        t->level_name[l] = t->level_colored[l];
-                        t->level_len[l] = n;
-                }
-        }
-}
-
 static int table_init(struct sink *s) {
         struct table_sink *t = (struct table_sink *)s;
 
-        for (unsigned l = 0; l < 8; l++) {
-                t->level_name[l] = kmsg_level_to_name(l);
-                t->level_len[l] = t->level_width[l] = strlen(t->level_name[l]);
-        }
         t->bufs = calloc(s->settings->columns->n + 1, sizeof(*t->bufs));
         t->src = calloc(s->settings->columns->n + 1, sizeof(*t->src));
         if (!t->bufs || !t->src)
@@ -578,11 +436,14 @@ static int table_init(struct sink *s) {
                 return -ENOMEM;
         /* On a terminal, and for no width: laid out here; else (COLUMNS, a pipe) by libsmartcols. */
         if (s->termwidth || (table_plain_fits(s->settings->columns, t->layout) && !getenv("KDMESG_TABLE_SCOLS"))) {
-                t->plain = table_plain_new(s->settings->columns, t->layout, s->termwidth, s->settings->wrap);
+                t->plain = table_plain_new(s->settings->columns, t->layout, s->termwidth, s->settings->wrap,
+                                           color_enabled());
                 if (!t->plain)
                         return -ENOMEM;
-                level_colors(t);
         }
+        level_names(t, t->plain != NULL);
+        if (!t->plain && color_enabled())
+                scols_table_enable_colors(t->tb, 1);
         return 0;
 }
 

@@ -96,9 +96,12 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
         }
         if (st.st_size > CURSOR_SIZE_MAX || n > CURSOR_SIZE_MAX) {
                 snprintf(err, errlen, "larger than %d bytes: not a cursor file", CURSOR_SIZE_MAX);
-                return -EBADMSG;
+                return -EILSEQ;
         }
         e = cursor_parse(buf, n, &parsed, err, errlen);
+        /* What it holds is no cursor: the caller says how to start over. */
+        if (e == -EBADMSG)
+                return -EILSEQ;
         if (e < 0)
                 return e;
         c->loaded = parsed.loaded;

@@ -49,9 +49,10 @@ int cursor_format(const struct cursor_state *s, char *buf, size_t size);
 
 /*
  * Load path (a missing file is an empty cursor), locked for this process
- * (path.lock) until cursor_free() or its end.  On -EBADMSG, err holds
- * "line N: what", or what is wrong with the file (not a regular file, a
- * directory, too large, NUL bytes).  -EBUSY: another process holds it, err
+ * (path.lock) until cursor_free() or its end.  On -EILSEQ its contents
+ * are no cursor: err holds "line N: what" (or NUL bytes, too large); on
+ * -EBADMSG, what is wrong with the file (not a regular file, a directory,
+ * its owner or directory).  -EBUSY: another process holds it, err
  * its pid in decimal ("" not known).  Other errors: -errno of
  * open()/read().
  */

@@ -2,6 +2,7 @@
 /* Columns laid out for the terminal: see fit.h. */
 #include <errno.h>
 #include <langinfo.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct fit {
         size_t line_len, line_cap, line_keep;
         size_t *pos;     /* wrapping: how far each free cell is printed */
         bool *out;       /* a free column left out for the others (its spare rank) */
+        bool *spared;    /* left out to fit, in a layout so far (fit_spared()) */
 };
 
 struct fit *fit_free(struct fit *f) {
@@ -37,6 +39,7 @@ struct fit *fit_free(struct fit *f) {
         free(f->shown);
         free(f->pos);
         free(f->out);
+        free(f->spared);
         free(f->line);
         free(f);
         return NULL;
@@ -58,7 +61,8 @@ struct fit *fit_new(const struct fit_column *cols, size_t n, size_t termwidth, b
         f->shown = calloc(k, sizeof(*f->shown));
         f->pos = calloc(k, sizeof(*f->pos));
         f->out = calloc(k, sizeof(*f->out));
-        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos || !f->out)
+        f->spared = calloc(k, sizeof(*f->spared));
+        if (!f->head || !f->natural || !f->w || !f->shown || !f->pos || !f->out || !f->spared)
                 return fit_free(f);
         for (i = 0; i < n; i++)
                 f->head[i] = text_width(cols[i].heading, strlen(cols[i].heading), SIZE_MAX, NULL);
@@ -183,6 +187,7 @@ bool fit_lay_out(struct fit *f) {
                                 drop = i;
                 if (drop == f->n)
                         break;
+                f->spared[drop] = true;
                 if (f->cols[drop].flags & FIT_FREE) {
                         f->out[drop] = true;
                         nfree--;
@@ -205,6 +210,30 @@ bool fit_lay_out(struct fit *f) {
 
 size_t fit_width(const struct fit *f, size_t i) {
         return f->w[i];
+}
+
+bool fit_spared(const struct fit *f, size_t i) {
+        return f->spared[i];
+}
+
+size_t fit_termwidth(const struct fit *f) {
+        return f->termwidth;
+}
+
+bool fit_spared_names(const struct fit *f, char *buf, size_t size) {
+        size_t i, n = 0;
+
+        if (size == 0)
+                return false;
+        *buf = '\0';
+        for (i = 0; i < f->n; i++) {
+                if (!f->spared[i])
+                        continue;
+                n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", f->cols[i].heading);
+                if (n >= size)
+                        return false;
+        }
+        return n > 0;
 }
 
 /* Append s[0..len) to the line; text (not padding) moves the end that is kept. */
@@ -252,15 +281,26 @@ static void end_line(struct fit *f) {
         f->line_len = f->line_keep = 0;
 }
 
+#define COLOR_RESET "\x1b[0m"
+
+/* Text in color (NULL: none); escapes take no column. */
+static void put_colored(struct fit *f, const char *color, const char *s, size_t len) {
+        if (color && len)
+                put(f, color, strlen(color), true);
+        put(f, s, len, true);
+        if (color && len)
+                put(f, COLOR_RESET, sizeof(COLOR_RESET) - 1, true);
+}
+
 /* Text of width tw in column i, aligned in it, after the separator when it is not the first shown. */
-static void put_cell(struct fit *f, size_t i, bool first, const char *s, size_t len, size_t tw) {
+static void put_cell(struct fit *f, size_t i, bool first, const char *s, size_t len, size_t tw, const char *color) {
         size_t pad = f->w[i] > tw ? f->w[i] - tw : 0;
 
         if (!first)
                 put_spaces(f, 1);
         if (f->cols[i].flags & FIT_RIGHT)
                 put_spaces(f, pad);
-        put(f, s, len, true);
+        put_colored(f, color, s, len);
         if (!(f->cols[i].flags & FIT_RIGHT))
                 put_spaces(f, pad);
 }
@@ -284,12 +324,12 @@ static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *
         size_t w = f->w[i], cut, tw, k;
 
         if (c->width <= w) {
-                put_cell(f, i, first, c->s, c->len, c->width);
+                put_cell(f, i, first, c->s, c->len, c->width, c->color);
                 return;
         }
         if (w <= f->ell_w) {
                 tw = text_width(c->s, c->len, w, &cut);
-                put_cell(f, i, first, c->s, cut, tw);
+                put_cell(f, i, first, c->s, cut, tw, c->color);
                 return;
         }
         tw = text_width(c->s, c->len, w - f->ell_w, &cut);
@@ -298,8 +338,12 @@ static void put_cut(struct fit *f, size_t i, bool first, const struct fit_cell *
         cut = k;
         if (!first)
                 put_spaces(f, 1);
+        if (c->color)
+                put(f, c->color, strlen(c->color), true);
         put(f, c->s, cut, true);
         put(f, f->ell, f->ell_len, true);
+        if (c->color)
+                put(f, COLOR_RESET, sizeof(COLOR_RESET) - 1, true);
         put_spaces(f, w - f->ell_w - tw);
 }
 
@@ -343,7 +387,7 @@ void fit_print_heading(struct fit *f) {
         size_t i;
 
         for (i = 0; i < f->n; i++) {
-                struct fit_cell h = { f->cols[i].heading, strlen(f->cols[i].heading), f->head[i] };
+                struct fit_cell h = { f->cols[i].heading, strlen(f->cols[i].heading), f->head[i], NULL };
 
                 if (!f->w[i])
                         continue;
@@ -363,11 +407,11 @@ void fit_print_row(struct fit *f, const struct fit_cell *cells) {
                         if (!f->w[i])
                                 continue;
                         if (!cells[i].len)
-                                put_cell(f, i, first, "", 0, 0);
+                                put_cell(f, i, first, "", 0, 0, NULL);
                         else if (f->cols[i].flags & FIT_FREE)
                                 put_cut(f, i, first, &cells[i]);
                         else
-                                put_cell(f, i, first, cells[i].s, cells[i].len, cells[i].width);
+                                put_cell(f, i, first, cells[i].s, cells[i].len, cells[i].width, cells[i].color);
                         first = false;
                 }
                 end_line(f);
@@ -393,7 +437,7 @@ void fit_print_row(struct fit *f, const struct fit_cell *cells) {
                                 len = cells[i].len;
                                 tw = cells[i].width;
                         }
-                        put_cell(f, i, first, s, len, tw);
+                        put_cell(f, i, first, s, len, tw, cells[i].color);
                         first = false;
                 }
                 end_line(f);

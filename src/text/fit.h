@@ -53,10 +53,15 @@ struct fit_column {
         unsigned spare;      /* 0: always shown; else left out on a narrow terminal, rank 1 first */
 };
 
-/* A cell: safe text (text_safe_into()) s[0..len), width columns wide on the screen. */
+/*
+ * A cell: safe text (text_safe_into()) s[0..len), width columns wide on the
+ * screen; color, when not NULL, the escape sequence that starts each piece
+ * printed of it (a reset ends it; the ellipsis of a cut is inside).
+ */
 struct fit_cell {
         const char *s;
         size_t len, width;
+        const char *color;
 };
 
 struct fit;
@@ -80,6 +85,16 @@ bool fit_lay_out(struct fit *f);
 
 /* The width column i was laid out with; 0: it is left out. */
 size_t fit_width(const struct fit *f, size_t i);
+/*
+ * Whether spare column i was left out to fit the terminal in a layout so
+ * far (not one left out while empty: that hides nothing), which the
+ * caller says once, as the columns then change with the width.
+ */
+bool fit_spared(const struct fit *f, size_t i);
+/* The width fitted to. */
+size_t fit_termwidth(const struct fit *f);
+/* The headings of the columns fit_spared() says, ", " between them, into buf; false for none (or no room). */
+bool fit_spared_names(const struct fit *f, char *buf, size_t size);
 
 /* The heading line; a row, cells[] one per column, in as many lines as wrapping takes. */
 void fit_print_heading(struct fit *f);

@@ -22,7 +22,11 @@
 /* Bytes a row may write past its end: spaces sixteen at a time. */
 #define SLACK 16
 
-/* A cell's text in the batch buffer, unpadded; len 0: empty. */
+/*
+ * A cell's text in the batch buffer, unpadded; len 0: empty.  A text
+ * cell's color (table_plain_src's), on a terminal, is kept apart
+ * (colors[]) and goes around the pieces fit.c prints.
+ */
 struct cell {
         size_t off, len, width;
 };
@@ -42,6 +46,8 @@ struct table_plain {
         struct fit *fit;    /* on a terminal: the layout that fits it (the rows are printed through it); else NULL */
         struct fit_column *fit_cols;
         struct fit_cell *fit_cells; /* a row's */
+        const char **colors; /* on a terminal with colors: each cell's color (rows * n, as cells); else NULL */
+        bool colored;        /* colors are on: a text cell may have one */
 };
 
 static const char SPACES[] = "                                                                ";
@@ -89,7 +95,8 @@ static int fit_setup(struct table_plain *p, size_t termwidth, bool wrap) {
         return p->fit ? 0 : -ENOMEM;
 }
 
-struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap) {
+struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap,
+                                    bool colored) {
         struct table_plain *p = calloc(1, sizeof(*p));
         size_t i;
 
@@ -111,6 +118,7 @@ struct table_plain *table_plain_new(const struct columns *cols, struct table_lay
                 p->right[i] = i + 1 < p->n && (column_info[cols->v[i].id].flags & COLF_RIGHT);
         }
         start_widths(p);
+        p->colored = colored;
         if (termwidth && fit_setup(p, termwidth, wrap) < 0) {
                 table_plain_free(p);
                 return NULL;
@@ -127,6 +135,7 @@ void table_plain_free(struct table_plain *p) {
         free(p->head);
         free(p->right);
         fit_free(p->fit);
+        free(p->colors);
         free(p->fit_cols);
         free(p->fit_cells);
         free(p);
@@ -140,6 +149,13 @@ static int more_rows(struct table_plain *p) {
         if (!c)
                 return -ENOMEM;
         p->cells = c;
+        if (p->fit && p->colored) {
+                const char **k = realloc(p->colors, cap * p->n * sizeof(*k));
+
+                if (!k)
+                        return -ENOMEM;
+                p->colors = k;
+        }
         p->rows_cap = cap;
         return 0;
 }
@@ -364,10 +380,19 @@ int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src
         return 0;
 }
 
+void table_plain_color_row(struct table_plain *p, const struct table_plain_src *src) {
+        size_t i;
+
+        if (!p->colors || p->rows == 0)
+                return;
+        for (i = 0; i < p->n; i++)
+                p->colors[(p->rows - 1) * p->n + i] = src[i].kind == TABLE_PLAIN_TEXT ? src[i].color : NULL;
+}
+
 /*
  * On a terminal: the rows of the batch measured for the layout that fits
  * it (here, not as they come: the pipe's rows pay nothing for it), the
- * last column's width too, which table_plain_add_row() leaves unmeasured.
+ * last column's text too, which table_plain_add_row() leaves unmeasured.
  */
 static bool fit_rows(struct table_plain *p) {
         size_t r, i;
@@ -375,7 +400,9 @@ static bool fit_rows(struct table_plain *p) {
         for (r = 0; r < p->rows; r++) {
                 struct cell *c = &p->cells[r * p->n];
 
-                c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
+                /* Text is measured here (its width was its length); a LEVEL in its color is not as wide as its bytes. */
+                if (c[p->n - 1].width == c[p->n - 1].len)
+                        c[p->n - 1].width = measure(p->text + c[p->n - 1].off, c[p->n - 1].len);
                 for (i = 0; i < p->n; i++)
                         fit_measure(p->fit, i, c[i].width);
                 fit_row_done(p->fit);
@@ -452,7 +479,8 @@ void table_plain_print_rows(struct table_plain *p) {
                         const struct cell *c = &p->cells[r * p->n];
 
                         for (i = 0; i < p->n; i++)
-                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width };
+                                p->fit_cells[i] = (struct fit_cell){ p->text + c[i].off, c[i].len, c[i].width,
+                                                                     p->colors ? p->colors[r * p->n + i] : NULL };
                         fit_print_row(p->fit, p->fit_cells);
                 }
         } else if (!p->repad) {
@@ -478,4 +506,8 @@ void table_plain_print_rows(struct table_plain *p) {
         p->text_len = 0;
         p->repad = false;
         start_widths(p);
+}
+
+bool table_plain_spared(const struct table_plain *p, size_t i) {
+        return p->fit && fit_spared(p->fit, i);
 }

@@ -35,10 +35,12 @@ struct table_plain;
 
 /*
  * Fitted to a terminal termwidth columns wide (wrapping the free-text
- * columns when wrap), or for no width when termwidth is 0.  NULL when out
- * of memory.
+ * columns when wrap), or for no width when termwidth is 0; colored: the
+ * text cells' colors are used (table_plain_src's color).  NULL when out of
+ * memory.
  */
-struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap);
+struct table_plain *table_plain_new(const struct columns *cols, struct table_layout *lo, size_t termwidth, bool wrap,
+                                    bool colored);
 void table_plain_free(struct table_plain *p);
 
 /* Whether kdmesg lays out this table itself: no width to fit, the last column left-aligned. */
@@ -58,10 +60,18 @@ struct table_plain_src {
         const char *s;
         size_t len, width;
         uint64_t v;
+        /*
+         * TABLE_PLAIN_TEXT on a terminal: the escape sequence that starts
+         * its color, fit.c prints it around the pieces (NULL: none; for no
+         * width, a colored cell is TABLE_PLAIN_SAFE with its escapes).
+         */
+        const char *color;
 };
 
 /* A row: its cells, one a column.  Returns 0 or -ENOMEM. */
 int table_plain_add_row(struct table_plain *p, const struct table_plain_src *src);
+/* With colors on a terminal: the colors of the row just added (its text cells'), after table_plain_add_row(). */
+void table_plain_color_row(struct table_plain *p, const struct table_plain_src *src);
 
 /*
  * p[0..len) made safe for a cell (text_safe_into()) into d, which has room
@@ -76,5 +86,7 @@ bool table_plain_lay_out(struct table_plain *p);
 void table_plain_print_heading(struct table_plain *p);
 /* The rows, then forget them; the widths hold for the next batch. */
 void table_plain_print_rows(struct table_plain *p);
+/* On a terminal: whether column i was left out to fit it (fit_spared()); else false. */
+bool table_plain_spared(const struct table_plain *p, size_t i);
 
 #endif

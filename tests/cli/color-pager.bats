@@ -271,9 +271,25 @@ L1="[  +0.000000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
                 [ -n "$output" ]
                 [[ "$output" != *PAGED:* ]]
         done
-        # The table is for people: paged with -H.
-        run on_tty "PAGER='sed s/^/PAGED:/' '$KDMESG' $H --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
+        # The table is for people: paged with -H, as the classic view, by the same rules (issue 43), at 80 columns.
+        run on_tty "stty cols 80; PAGER='sed s/^/PAGED:/' '$KDMESG' $H --format=table --color=never -K '$DATA/classic.kmsg' --seq 0"
         [[ "${lines[0]}" == "PAGED:"*SEQ* ]]
+        run on_tty "stty cols 80; PAGER='sed s/^/PAGED:/' '$KDMESG' $H -o TIME,MESSAGE -K '$DATA/classic.kmsg' --seq 0"
+        [ "${lines[0]}" = "PAGED:         TIME MESSAGE" ]
+        [ "${lines[1]}" = "PAGED:  Nov14 22:13 Linux version 6.1.0 (test@build) #1 SMP PREEMPT_DYNAMIC" ]
+        # The pager gets the colors (less -R shows them).
+        run on_tty "stty cols 80; PAGER='sed s/^/PAGED:/' '$KDMESG' $H -o TIME,LEVEL,MESSAGE -K '$DATA/classic.kmsg' --seq 4"
+        [[ "${lines[1]}" == "PAGED:"*$'\e[31merr\e[0m'* ]]
+        local o
+        for o in -P --nopager; do
+                run on_tty "stty cols 80; PAGER='sed s/^/PAGED:/' '$KDMESG' $H $o --format=table -K '$DATA/classic.kmsg' --seq 0"
+                [[ "$output" != *PAGED:* ]]
+        done
+        run on_tty "stty cols 80; TERM=dumb PAGER='sed s/^/PAGED:/' '$KDMESG' $H --format=table -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" != *PAGED:* ]]
+        run on_tty "stty cols 80; PAGER= '$KDMESG' $H --format=table -K '$DATA/classic.kmsg' --seq 0"
+        [[ "$output" != *PAGED:* ]]
+        [[ "${lines[0]}" == *SEQ* ]]
 }
 
 @test "the pager: kdmesg waits for it and keeps the exit status" {
@@ -318,5 +334,38 @@ L1="[  +0.000000] Command line: BOOT_IMAGE=/vmlinuz root=/dev/sda1"
         # Without the escapes, the same table as without colors: they take no column.
         [ "$(sed 's/\x1b\[[0-9;]*m//g' <<<"$output")" = "$("$KDMESG" -K "$DATA/classic.kmsg" --format=table --color=never -q)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/classic.kmsg" --format=table --color=never -q
+        [[ "$output" != *$'\e'* ]]
+}
+
+@test "the table colors MESSAGE as the classic view colors it, on a terminal at 80 columns, piped and through libsmartcols (issue 43)" {
+        local err=$'\e[31m' seg=$'\e[2m\e[31m' off=$'\e[0m' strip='s/\x1b\[[0-9;]*m//g'
+        # On a terminal, colors are on by default: LEVEL and MESSAGE in the level's color, cut inside it.
+        run on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' --format=table"
+        [ "$status" -eq 0 ]
+        [ "${lines[5]}" = "      4      1.500000 ${err}err${off}    usb       c189:1     ${err}usb 1-1: device descriptor re…${off}" ]
+        # "segfault at" where the level has no color; emerg and info none, as util-linux.
+        [ "${lines[10]}" = "      9      2.400000 info                        ${seg}a.out[4242]: segfault at 0 ip…${off}" ]
+        [ "${lines[8]}" = "      7      2.200000 emerg                       emerg: not colored, as in uti…" ]
+        # The escapes take no column: the same table as without colors, whatever column is last.
+        [ "$(sed "$strip" <<<"$output")" = "$(on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' --format=table --color=never")" ]
+        run on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' -o MESSAGE,TIME,LEVEL"
+        [[ "$output" == *"${err}usb 1-1: device descriptor read/64, error -71${off}"*"${err}err${off}"* ]]
+        [ "$(sed "$strip" <<<"$output")" = "$(on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' -o MESSAGE,TIME,LEVEL --color=never")" ]
+        run on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' -o LEVEL,MESSAGE --wrap"
+        [ "$(sed "$strip" <<<"$output")" = "$(on_tty "stty cols 80; '$KDMESG' -K '$DATA/colors.kmsg' -o LEVEL,MESSAGE --wrap --color=never")" ]
+        # The same rules as the classic view: NO_COLOR, --color=never, the palette of KDMESG_COLORS.
+        run on_tty "stty cols 80; NO_COLOR=1 '$KDMESG' -K '$DATA/colors.kmsg' --format=table"
+        [[ "$output" != *$'\e'* ]]
+        run on_tty "stty cols 80; KDMESG_COLORS='err=4' '$KDMESG' -K '$DATA/colors.kmsg' --format=table"
+        [ "${lines[5]}" = "      4      1.500000 "$'\e[4m'"err${off}    usb       c189:1     "$'\e[4m'"usb 1-1: device descriptor re…${off}" ]
+        # Piped with --color=always, laid out by kdmesg and by libsmartcols (COLUMNS): colored, same columns.
+        run --separate-stderr "$KDMESG" -K "$DATA/colors.kmsg" --format=table --color=always
+        [ "${lines[5]}" = "      4      1.500000 ${err}err${off}    usb       c189:1     ${err}usb 1-1: device descriptor read/64, error -71${off}" ]
+        [ "$(sed "$strip" <<<"$output")" = "$("$KDMESG" -K "$DATA/colors.kmsg" --format=table --color=never 2>/dev/null)" ]
+        COLUMNS=120 run --separate-stderr "$KDMESG" -K "$DATA/colors.kmsg" --format=table --color=always
+        [[ "${lines[5]}" == *"${err}usb 1-1: device descriptor read/64, error -71${off}" ]]
+        [ "$(sed "$strip" <<<"$output")" = "$(COLUMNS=120 "$KDMESG" -K "$DATA/colors.kmsg" --format=table --color=never 2>/dev/null)" ]
+        # Piped without --color=always: none.
+        run --separate-stderr "$KDMESG" -K "$DATA/colors.kmsg" --format=table
         [[ "$output" != *$'\e'* ]]
 }

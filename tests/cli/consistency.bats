@@ -299,6 +299,16 @@ bash_complete() {
                 printf "%s\n" "${COMPREPLY[@]}"' _ "$BASHCOMP" "$@"
 }
 
+@test "--since completes no tomorrow (a log has nothing from then on), --until does; in zsh too (issue 43)" {
+        run bash_complete --since t
+        [ "$status" -eq 0 ]
+        [ "$output" = "today" ]
+        run bash_complete --until t
+        [ "$output" = "$(printf 'today\ntomorrow')" ]
+        grep -q -- "'--since=\[[^]]*\]:time:(now today yesterday -10min -1h)'" "$ZSHCOMP"
+        grep -q -- "'--until=\[[^]]*\]:time:(now today yesterday tomorrow -10min -1h)'" "$ZSHCOMP"
+}
+
 @test "the bash completion completes options" {
         run bash_complete --kmsg
         [ "$status" -eq 0 ]

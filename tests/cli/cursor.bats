@@ -52,6 +52,26 @@ setup() {
         grep -qx "seq=7" "$C"
 }
 
+@test "cursor: on a terminal, a run with nothing new says so in one line; piped it stays silent (issue 43)" {
+        command -v script > /dev/null || skip "script(1) is not installed"
+        emu_init 16
+        emu write 3
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        run script -qec "stty cols 80; LD_PRELOAD='$KMSG_EMU_SHIM' ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' '$KDMESG' --cursor-file '$C'; echo status \$?" /dev/null < /dev/null
+        [ "$(tr -d '\r' <<<"$output")" = "-- No new messages since the last run (cursor file $C) --
+status 0" ]
+        # With a new record, the record and no such line; -q: no line either.
+        emu write 1
+        run script -qec "LD_PRELOAD='$KMSG_EMU_SHIM' ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' '$KDMESG' --color=never --cursor-file '$C'" /dev/null < /dev/null
+        [ "$(tr -d '\r' <<<"$output")" = "[    0.004000] record 3" ]
+        run script -qec "LD_PRELOAD='$KMSG_EMU_SHIM' ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' '$KDMESG' -q --cursor-file '$C'" /dev/null < /dev/null
+        [ -z "$output" ]
+        # Piped: nothing (cron mails no empty run).
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+}
+
 @test "cursor: the file is replaced (a new file renamed over it), never rewritten in place" {
         local ino
         emu_init 16
@@ -291,11 +311,16 @@ setup() {
         printf 'garbage\n' >"$C"
         run --separate-stderr kdmesg_emu --cursor-file "$C"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: $C: line 1: expected KEY=VALUE" ]
+        # It says how to start over (issue 43): a cron job's mail tells what to do.
+        [ "$stderr" = "kdmesg: $C: line 1: expected KEY=VALUE; remove the file to start over from the oldest record in the ring" ]
         printf 'boot_id=x\nseq=12\npending=3\n' >"$C"
         run --separate-stderr kdmesg_emu --cursor-file "$C"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: $C: the pending range does not follow seq" ]
+        [ "$stderr" = "kdmesg: $C: the pending range does not follow seq; remove the file to start over from the oldest record in the ring" ]
+        # As it says: without the file, a first run.
+        rm "$C"
+        run --separate-stderr kdmesg_emu --cursor-file "$C"
+        [ "$status" -eq 0 ]
         run --separate-stderr "$KDMESG" --cursor-file "$C" -K /dev/null
         [ "$status" -eq 1 ]
         [ "${stderr_lines[1]}" = "Try 'kdmesg --help' for more information." ]
@@ -358,11 +383,11 @@ kdmesg_emu_t() {
         { printf 'boot_id=x\n'; head -c 5000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$C"
         run --separate-stderr kdmesg_emu_t --cursor-file "$C"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: $C: larger than 4096 bytes: not a cursor file" ]
+        [ "$stderr" = "kdmesg: $C: larger than 4096 bytes: not a cursor file; remove the file to start over from the oldest record in the ring" ]
         printf 'boot_id=x\n\0\0\nseq=1\n' >"$C"
         run --separate-stderr kdmesg_emu_t --cursor-file "$C"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: $C: contains a NUL byte: not a cursor file" ]
+        [ "$stderr" = "kdmesg: $C: contains a NUL byte: not a cursor file; remove the file to start over from the oldest record in the ring" ]
 }
 
 @test "cursor: seq 18446744073709551615 (2^64-1) is refused: nothing can follow it, and it must not wrap to 0" {
@@ -372,11 +397,11 @@ kdmesg_emu_t() {
         run --separate-stderr kdmesg_emu_t --cursor-file "$C"
         [ "$status" -eq 1 ]
         [ -z "$output" ]
-        [ "$stderr" = "kdmesg: $C: line 2: seq=18446744073709551615 is the last sequence number: no record can follow it" ]
+        [ "$stderr" = "kdmesg: $C: line 2: seq=18446744073709551615 is the last sequence number: no record can follow it; remove the file to start over from the oldest record in the ring" ]
         printf 'boot_id=%s\nseq=1\nusec=1\npending=18446744073709551615\n' "$(emu get boot_id | tr -d -)" >"$C"
         run --separate-stderr kdmesg_emu_t --cursor-file "$C"
         [ "$status" -eq 1 ]
-        [ "$stderr" = "kdmesg: $C: line 4: pending=18446744073709551615 is the last sequence number: no record can follow it" ]
+        [ "$stderr" = "kdmesg: $C: line 4: pending=18446744073709551615 is the last sequence number: no record can follow it; remove the file to start over from the oldest record in the ring" ]
 }
 
 @test "cursor: a seq beyond the newest record is reported, and the ring is read as after a reboot" {

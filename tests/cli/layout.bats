@@ -37,14 +37,18 @@ keys_before() {
                 [ "$status" -eq 0 ]
                 golden layout/devices-$w.txt
                 [ "$(widest <<<"$output")" -le $w ]
-                # As many lines as piped: no row wraps.
-                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
+                # As many lines as piped: no row wraps (at 80, one more says what gave way: below).
+                [ "${#lines[@]}" -eq $(($(wc -l <<<"$piped") + (w == 80))) ]
                 # The key columns as piped, whole (at 80, two of them give way: below).
                 [ $w -eq 80 ] || [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
+                [ $w -eq 80 ] || [[ "$output" != *"Not shown"* ]]
         done
         # At 80 the raw DEVICE values give way first (issue 43); NAME stays first and whole, as in lsblk.
+        # The report says so once, under it, as the table does.
         run on_term 80 -K "$DATA/devices.kmsg" --devices
         [ "$(keys_before MESS <<<"$output" | head -1)" = "NAME SUBSYSTEM COUNT LEVEL FIRST LAST " ]
+        [ "${lines[-1]}" = "-- Not shown at 80 columns: DEVICE (| less -S shows every column) --" ]
+        [ "$(grep -c 'Not shown' <<<"$output")" -eq 1 ]
         [ "${lines[1]}" = "sda1         block          1 crit   1.433835 1.433835 sda1: write access to a …" ]
         [ "${lines[3]}" = "ttyUSB0      usb-serial     3 err    0.935385 1.904595 ftdi_sio ttyUSB0: FTDI U…" ]
         # Cut where it did not fit, whole where it did.
@@ -62,15 +66,17 @@ keys_before() {
                 [ "$status" -eq 0 ]
                 golden layout/problems-$w.txt
                 [ "$(widest <<<"$output")" -le $w ]
-                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
-                [ "$(keys_before SUBJECT <<<"$output")" = "$(keys_before SUBJECT <<<"$piped")" ]
+                # At 80, one line more: what gave way (below).
+                [ "${#lines[@]}" -eq $(($(wc -l <<<"$piped") + (w == 80))) ]
+                [ "$(keys_before SUBJECT <<<"$output" | head -n $(wc -l <<<"$piped"))" = "$(keys_before SUBJECT <<<"$piped")" ]
         done
         # At 80 a subject past 40 characters is cut, a short one is whole; the kind is never cut.
         run on_term 80 -K "$DATA/problems.kmsg" --problems
-        # At 80 MESSAGE gives way to SUBJECT.
+        # At 80 MESSAGE gives way to SUBJECT (and the empty DEVICE), and the report says so under it (issue 43).
         [[ "${lines[0]}" == *"# KIND "*" COUNT "*" SUBJECT" ]]
-        [[ "${lines[-1]}" == *" panic "*" kernel panic: VFS: Unable to mou…" ]]
-        [[ "${lines[-2]}" == *" panic "*" kernel panic: Fatal exception" ]]
+        [[ "${lines[-2]}" == *" panic "*" kernel panic: VFS: Unable to mou…" ]]
+        [[ "${lines[-3]}" == *" panic "*" kernel panic: Fatal exception" ]]
+        [ "${lines[-1]}" = "-- Not shown at 80 columns: DEVICE, MESSAGE (| less -S shows every column) --" ]
 }
 
 @test "--lost at 80, 120 and 200 columns: one line a row, nothing cut" {
@@ -97,24 +103,40 @@ keys_before() {
                 [ "$status" -eq 0 ]
                 golden layout/table-$w.txt
                 [ "$(widest <<<"$output")" -le $w ]
-                [ "${#lines[@]}" -eq "$(wc -l <<<"$piped")" ]
+                # At 80, one line more: what was left out to fit (below).
+                [ "${#lines[@]}" -eq $(($(wc -l <<<"$piped") + (w == 80))) ]
                 [ $w -eq 80 ] || [ "$(keys_before MESS <<<"$output")" = "$(keys_before MESS <<<"$piped")" ]
         done
-        # At 80 the default set's DEVICE gives way to MESSAGE (which would get 30 columns), SUBSYSTEM stays.
+        # At 80 the default set's DEVICE gives way to MESSAGE (which would get 30 columns), SUBSYSTEM stays;
+        # the table says so once, under it (issue 43): its columns do not change with the width without a word.
         run on_term 80 -K "$DATA/devices.kmsg" --format=table
         [ "${lines[0]}" = "    SEQ          TIME LEVEL  SUBSYSTEM  MESSAGE" ]
         [ "${lines[1]}" = "      0      0.012345 notice            Linux version 6.1.0-18-amd64 (debian-ke…" ]
+        [ "${lines[-1]}" = "-- Not shown at 80 columns: DEVICE (-o names columns to keep) --" ]
+        [ "$(grep -c 'Not shown' <<<"$output")" -eq 1 ]
         # With ISO times (32 columns) SUBSYSTEM gives way too.
         run on_term 80 -K "$DATA/devices.kmsg" --format=table --time-format=iso --boot-time=@1700000000
         [ "${lines[0]}" = "    SEQ                             TIME LEVEL  MESSAGE" ]
         [ "$(widest <<<"$output")" -le 80 ]
-        # Columns that -o names never give way, however little is left.
+        [ "${lines[-1]}" = "-- Not shown at 80 columns: SUBSYSTEM, DEVICE (-o names columns to keep) --" ]
+        # In German too, where the translations are built.
+        if [ -f "$BUILDDIR/po/de/LC_MESSAGES/kdmesg.mo" ]; then
+                LANGUAGE=de KDMESG_LOCALEDIR="$BUILDDIR/po" run on_term 80 -K "$DATA/devices.kmsg" --format=table
+                [ "${lines[-1]}" = "-- Bei 80 Spalten nicht gezeigt: DEVICE (-o nennt, was bleibt) --" ]
+        fi
+        # Columns that -o names never give way, however little is left: nothing to say.
         run on_term 80 -K "$DATA/devices.kmsg" -o SEQ,TIME,LEVEL,SUBSYSTEM,DEVICE,MESSAGE --time-format=iso --boot-time=@1700000000
         [[ "${lines[0]}" == "    SEQ "*" TIME LEVEL  SUBSYSTEM  DEVICE "*" M"* ]]
+        [[ "$output" != *"Not shown"* ]]
         # Nor does anything at 120, nor piped.
         run on_term 120 -K "$DATA/devices.kmsg" --format=table
         [[ "${lines[0]}" == *" SUBSYSTEM  DEVICE "*" MESSAGE" ]]
+        [[ "$output" != *"Not shown"* ]]
         [[ "$(head -1 <<<"$piped")" == *" SUBSYSTEM  DEVICE "*" MESSAGE" ]]
+        [[ "$piped" != *"Not shown"* ]]
+        # Columns left out while empty hide nothing: no line for them.
+        run on_term 80 -K "$DATA/early-boot.kmsg" --format=table
+        [[ "$output" != *"Not shown"* ]]
 }
 
 @test "--timeline at 80, 120 and 200 columns: a line a row, block characters on a UTF-8 terminal" {
@@ -261,4 +283,29 @@ keys_before() {
         # Piped, every column, whole.
         run "$KDMESG" -K "$DATA/fallout.kmsg" --problems
         [[ "${lines[0]}" == " # KIND "*" LAST SUBJECT "*" MESSAGE" ]]
+}
+
+@test "the table's MESSAGE: newlines at its start and end are no text, as in the classic view; inside, \\x0a (issue 43)" {
+        printf '6,1,1000000,-;\\x0astarts with a newline\\x0aand a second\n6,2,2000000,-;ends in one\\x0a\n' > "$BATS_TEST_TMPDIR/nl.kmsg"
+        printf '6,3,3000000,-;\\x0a\\x0a\n6,4,4000000,-;\\x0aESC\\x1b[31m BEL\\x07\\x0a\n' >> "$BATS_TEST_TMPDIR/nl.kmsg"
+        run on_term 80 -K "$BATS_TEST_TMPDIR/nl.kmsg" -o TIME,MESSAGE --color=never
+        [ "$status" -eq 0 ]
+        [ "${lines[0]}" = "         TIME MESSAGE" ]
+        [ "${lines[1]}" = '     1.000000 starts with a newline\x0aand a second' ]
+        [ "${lines[2]}" = '     2.000000 ends in one' ]
+        [ "${lines[3]}" = '     3.000000' ]
+        # Every other control is still escaped.
+        [ "${lines[4]}" = '     4.000000 ESC\x1b[31m BEL\x07' ]
+        [ "${#lines[@]}" -eq 5 ]
+        # The classic view shows the same text: the first line empty, the text under it.
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/nl.kmsg" --seq 1
+        [ "${lines[0]}" = "[    1.000000] " ]
+        [ "${lines[1]}" = "               starts with a newline" ]
+        # Piped, and through libsmartcols (COLUMNS), the same cells.
+        run "$KDMESG" -K "$BATS_TEST_TMPDIR/nl.kmsg" -o TIME,MESSAGE
+        [ "${lines[1]}" = '     1.000000 starts with a newline\x0aand a second' ]
+        [ "${lines[4]}" = '     4.000000 ESC\x1b[31m BEL\x07' ]
+        COLUMNS=200 run "$KDMESG" -K "$BATS_TEST_TMPDIR/nl.kmsg" -o TIME,MESSAGE
+        [ "${lines[1]}" = '     1.000000 starts with a newline\x0aand a second' ]
+        [ "${lines[2]}" = '     2.000000 ends in one' ]
 }

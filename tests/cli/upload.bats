@@ -132,6 +132,35 @@ PY
         [ "$(journalctl --directory "$J" SEQNUM=10 -o cat --no-pager | wc -l)" -eq 3 ]
 }
 
+@test "--upload once on a terminal says what the collector took, or that nothing was new; piped or -q, nothing (issue 43)" {
+        command -v script > /dev/null || skip "script(1) is not installed"
+        local opts="-K '$DATA/journal.kmsg' --boot-time @1700000000" emu="LD_PRELOAD='$KMSG_EMU_SHIM' ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' KDMESG_BOOT_TIME=@1700000000"
+        start_remote
+        # The dump's 13 records (its loss entries are no records); then the gap's summary.
+        run script -qec "stty cols 80; '$KDMESG' $opts --upload '$URL'; echo status \$?" /dev/null < /dev/null
+        [ "$(tr -d '\r' <<<"$output")" = "-- 13 records sent to $URL: the collector has them --
+kdmesg: 2 messages lost (gap)
+status 0" ]
+        # A user:password in the URL is not shown; -q says nothing.
+        run script -qec "'$KDMESG' $opts --upload 'http://me:secret@127.0.0.1:$PORT'" /dev/null < /dev/null
+        [ "$(tr -d '\r' <<<"${lines[0]}")" = "-- 13 records sent to http://127.0.0.1:$PORT: the collector has them --" ]
+        run script -qec "'$KDMESG' $opts -q --upload '$URL'" /dev/null < /dev/null
+        [ -z "$output" ]
+        # Piped: silent, as before.
+        run --separate-stderr "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @1700000000 -q --upload "$URL"
+        [ "$status" -eq 0 ]
+        [ -z "$output" ]
+        [ -z "$stderr" ]
+        # A second run of a cursor file with nothing new: said, not silent.
+        emu_init 16
+        emu write 2
+        KDMESG_BOOT_TIME=@1700000000 kdmesg_emu --upload "$URL" --cursor-file "$C"
+        run script -qec "$emu '$KDMESG' --upload '$URL' --cursor-file '$C'; echo status \$?" /dev/null < /dev/null
+        [ "$(tr -d '\r' <<<"$output")" = "-- Nothing new to send to $URL --
+status 0" ]
+        kill_remote
+}
+
 @test "--upload the emulated ring: every entry with every field, this machine's _HOSTNAME, _MACHINE_ID and _BOOT_ID" {
         emu_init 16
         emu write 40

@@ -115,7 +115,7 @@ static void table_open(struct table *t, const char *list) {
         t->tb = scols_new_table();
         t->lo = table_layout_new(t->tb, &t->cols);
         CHECK(t->lo && table_plain_fits(&t->cols, t->lo));
-        t->p = table_plain_new(&t->cols, t->lo, 0, false);
+        t->p = table_plain_new(&t->cols, t->lo, 0, false, false);
         CHECK(t->p != NULL);
 }
 
