@@ -198,9 +198,6 @@ int main(int argc, char **argv) {
 
                 e = cursor_load(o.cursor_file, &run.cursor, err, sizeof(err));
                 if (e == -EILSEQ)
-                        errx_(_("%s: %s; remove the file to start over from the oldest record in the ring"),
-                              o.cursor_file, err);
-                if (e == -EILSEQ)
                         setup_fail(setup_error, false,
                                    _("%s: %s; remove the file to start over from the oldest record in the ring"),
                                    o.cursor_file, err);
