@@ -34,10 +34,10 @@ int loss_describe(const struct kmsg_loss *l, const struct timefmt *t, char *buf,
                 return snprintf(buf, size, _("-- unknown number of messages lost (%s, %s) --"), when, cause_name);
         }
         if (count == 0)
-                /* The unread tail of a previous boot: how much is not known. */
+                /* The previous boot's tail after the last record read: whether it had one is not known. */
                 return snprintf(buf, size,
-                                _("-- unknown number of messages lost (seq %" PRIu64
-                                  " and later of the previous boot, %s) --"),
+                                _("-- records of the previous boot from seq %" PRIu64
+                                  " on, if it had any, were not read (%s) --"),
                                 first, cause_name);
         if (count > 1)
                 snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, first, last);

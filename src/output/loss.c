@@ -56,7 +56,7 @@ void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, 
 
         buf[0] = '\0';
         if (s->total > 0 && s->unknown)
-                append(buf, size, &pos, _("%llu messages lost, and an unknown number before a reboot"),
+                append(buf, size, &pos, _("%llu messages lost; the previous boot's records after the last one read, if any, were not read"),
                        (unsigned long long)s->total);
         else if (s->total > 0)
                 append(buf, size, &pos, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
@@ -65,7 +65,7 @@ void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, 
                 append(buf, size, &pos, "%s",
                        _("an unknown number of messages lost (parts of the pstore dump are missing)"));
         else
-                append(buf, size, &pos, "%s", _("an unknown number of messages lost before a reboot"));
+                append(buf, size, &pos, "%s", _("the previous boot's records after the last one read, if any, were not read"));
         for (c = 0; c < LOSS_CAUSES; c++) {
                 if (!s->by_cause[c])
                         continue;

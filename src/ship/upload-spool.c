@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --upload's spool on disk (upload-spool.h).  Appends are fdatasync()ed
- * before spool_append() returns; a rewrite goes to "units.tmp", is synced,
+ * --upload's spool on disk (upload-spool.h).  Appends are written with
+ * pwrite(2) and synced by spool_sync() when the caller says; a rewrite goes to "units.tmp", is synced,
  * renamed over "units" and the directory synced, as the cursor file is
  * replaced: a crash leaves the old file or the new one, and at worst a
  * frame cut short at the end, which spool_load() finds by its length and
@@ -383,14 +383,12 @@ bad:
         return e;
 }
 
-int spool_append(struct spool *s, const char *frames, size_t len) {
+int spool_write(struct spool *s, const char *frames, size_t len) {
         int e;
 
         if (!s->writable)
                 return -EROFS;
         e = write_all(s->fd, frames, len, s->size);
-        if (e == 0 && fdatasync(s->fd) < 0)
-                e = -errno;
         if (e < 0) {
                 /* No frame cut short is left behind where it can be helped. */
                 if (ftruncate(s->fd, (off_t)s->size) < 0) {
@@ -399,6 +397,12 @@ int spool_append(struct spool *s, const char *frames, size_t len) {
         }
         s->size += len;
         return 0;
+}
+
+int spool_sync(struct spool *s) {
+        if (!s->writable)
+                return -EROFS;
+        return fdatasync(s->fd) < 0 ? -errno : 0;
 }
 
 int spool_rewrite(struct spool *s, const char *frames, size_t len) {
@@ -437,11 +441,12 @@ int spool_clear(struct spool *s) {
         if (s->size <= sizeof(s->head))
                 return 0;
         /*
-         * Synced: should the old size come back after a crash, a cursor of
-         * the same boot would leave those units out, but after a reboot
-         * the cursor is in another boot and they would be sent again.
+         * Not synced here: the next spool_sync() does.  Should the old size
+         * come back after a power loss, its units are those the cursor
+         * names as delivered, left out when the file is loaded (a boot's
+         * records after the cursor's only are sent).
          */
-        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0 || fdatasync(s->fd) < 0)
+        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0)
                 return -errno;
         s->size = sizeof(s->head);
         return 0;

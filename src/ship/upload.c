@@ -29,9 +29,11 @@
  * place of a loss entry that says so, with its sequence number and the
  * reason; the rest goes on.
  *
- * With a cursor file, what was read and not yet acknowledged is also kept
- * in a spool on disk, written when a send fails, every SPOOL_SYNC_MS
- * while the sender waits to retry, and when it ends (upload-store.c).
+ * With a cursor file, the spool on disk is a write-ahead log of what was
+ * read and not yet acknowledged (upload-store.c): the reader writes what
+ * it read there when it goes idle and every SPOOL_WRITE_UNITS records, the
+ * sender what is still missing before each send; the sender syncs it
+ * within SPOOL_SYNC_MS or SPOOL_SYNC_BYTES (upload-private.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -59,8 +61,6 @@
 #define TRIES_MAX 4
 /* An entry the collector dropped this many times in a row, alone, is refused. */
 #define REFUSALS_MAX 2
-/* While the sender waits to retry, what the reader added goes to the spool this often. */
-#define SPOOL_SYNC_MS 1000u
 
 static uint64_t now_ns(void) {
         struct timespec ts;
@@ -237,7 +237,7 @@ static bool commit(struct upload *u) {
                 fail(u);
                 return false;
         }
-        store_delivered(u);
+        store_delivered(u, now_ns());
         return true;
 }
 
@@ -249,8 +249,8 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
         if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
                 rnd = (uint32_t)time(NULL) * 2654435761u;
         end = now_ns() + (uint64_t)upload_backoff_ms(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, rnd) * 1000000u;
-        /* The collector does not take them: they go to the spool, and what the reader adds meanwhile. */
-        store_sync(u);
+        /* The collector does not take them: the spool is synced, and what the reader adds meanwhile. */
+        store_sync(u, now_ns());
         while (!stopping(u)) {
                 uint64_t now = now_ns(), left;
 
@@ -258,7 +258,7 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
                         break;
                 left = (end - now) / 1000000u + 1;
                 wait_ms(u, left < SPOOL_SYNC_MS ? (unsigned)left : SPOOL_SYNC_MS);
-                store_sync(u);
+                store_sync(u, now_ns());
         }
 }
 
@@ -369,18 +369,29 @@ static void *sender(void *userdata) {
 
         pthread_mutex_lock(&u->lock);
         for (;;) {
-                while (!stopping(u) && !(u->ending && u->q.n_closed == 0) && (w = send_due_in(u)) > 0)
+                while (!stopping(u) && !(u->ending && u->q.n_closed == 0) && (w = send_due_in(u)) > 0) {
+                        uint64_t s = store_sync_due_in(u, now_ns());
+
+                        if (s == 0) {
+                                store_sync(u, now_ns());
+                                continue;
+                        }
+                        w = s < w ? s : w;
                         timed_wait(u, &u->work, w > 200000000u ? 200 : (unsigned)((w + 999999u) / 1000000u));
+                }
                 if (stopping(u) || u->q.n_closed == 0)
                         break;
+                /* Nothing is sent that is not in the spool's file. */
+                store_write(u, now_ns());
+                if (store_sync_due_in(u, now_ns()) == 0)
+                        store_sync(u, now_ns());
                 if (!send_one(u, &attempt))
                         break;
         }
         if (!u->failed)
                 commit(u);
-        /* What was not delivered waits in the spool for the next run. */
-        if (u->q.n_closed > 0)
-                store_sync(u);
+        /* What was not delivered waits in the spool for the next run, synced. */
+        store_sync(u, now_ns());
         u->sender_done = true;
         pthread_cond_broadcast(&u->space);
         pthread_mutex_unlock(&u->lock);
@@ -462,6 +473,12 @@ void upload_mark(struct upload *u, uint64_t seq, uint64_t usec) {
         upload_queue_mark(&u->q, seq, usec, now_ns());
         if (u->q.open)
                 u->q.open->boot = u->cursor ? cursor_get_current_boot_id(u->cursor) : NULL;
+        /*
+         * Reading on without a pause: what was read goes to the spool before
+         * SPOOL_WRITE_UNITS records are held that it lacks, this one counted.
+         */
+        if (u->q.tail && u->q.tail->id + 1 >= u->spooled_id + SPOOL_WRITE_UNITS)
+                store_write(u, now_ns());
         closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
@@ -495,6 +512,8 @@ void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
         before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
+        /* All there was is read: it is in the spool's file before anything else happens. */
+        store_write(u, now_ns());
         closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
@@ -518,6 +537,7 @@ int upload_finish(struct upload *u, bool signalled) {
 
         pthread_mutex_lock(&u->lock);
         upload_queue_close(&u->q, now_ns());
+        store_write(u, now_ns());
         u->ending = true;
         if (limit_ms > 0) {
                 u->deadline_ns = now_ns() + (uint64_t)limit_ms * 1000000u;
