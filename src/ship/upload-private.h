@@ -64,7 +64,7 @@ struct upload {
         struct spool *spool;
         bool spool_ok;        /* written to: false once that failed (said once) */
         bool spool_full_said;
-        bool spool_busy;      /* the sender syncs or rewrites the file, the lock let go: the reader does not write */
+        bool spool_busy;      /* the sender rewrites the file, the lock let go: the reader waits to write */
         bool has_spooled;     /* the file holds the units up to spooled_id (and no others) */
         uint64_t spooled_id;
         uint64_t drops, file_drops; /* drops made; of them, those the file shows */
@@ -94,7 +94,7 @@ struct upload {
  */
 /* Load what an earlier run left, at the start; 0 or -errno (problems with the file are said). */
 int store_setup(struct upload *u);
-/* Append the closed units the file does not hold yet, not synced (reader or sender). */
+/* Append the closed units the file does not hold yet, not synced (reader, which waits for a rewrite, or sender). */
 void store_write(struct upload *u, uint64_t now);
 /* How long until the file is to be synced, in ns: 0 now, UINT64_MAX nothing to sync. */
 uint64_t store_sync_due_in(const struct upload *u, uint64_t now);

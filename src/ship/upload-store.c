@@ -99,6 +99,10 @@ void store_write(struct upload *u, uint64_t now) {
         size_t len;
         int e;
 
+        /* The reader's: the sender rewrites the file, the lock let go; it is written after that. */
+        while (u->spool_busy && !pthread_equal(pthread_self(), u->thread))
+                pthread_cond_wait(&u->space, &u->lock);
+
         if (!u->spool || !u->spool_ok || u->spool_busy || !u->q.tail ||
             (u->has_spooled && u->q.tail->id <= u->spooled_id))
                 return;
@@ -131,9 +135,9 @@ uint64_t store_sync_due_in(const struct upload *u, uint64_t now) {
  * of it when a drop changed what it has or most of it was delivered
  * (synced as it is renamed over the old file), else the units it lacks
  * appended and one fdatasync().  The sender's (or once it ended), with
- * the lock held, which is let go for the syncs; the reader writes nothing
- * while the file is rewritten, and what it read meanwhile is appended
- * after.
+ * the lock held, which is let go for the syncs; the reader waits while
+ * the file is rewritten (store_write() it calls when it must write then),
+ * and what it read meanwhile is appended after.
  */
 void store_sync(struct upload *u, uint64_t now) {
         uint64_t last_id = 0, drops = u->drops;
@@ -151,11 +155,10 @@ void store_sync(struct upload *u, uint64_t now) {
                         return;
                 u->dirty_ns = 0;
                 u->dirty_bytes = 0;
-                u->spool_busy = true;
+                /* The reader appends on meanwhile: fdatasync() and write(2) do not disturb each other. */
                 pthread_mutex_unlock(&u->lock);
                 e = spool_sync(u->spool);
                 pthread_mutex_lock(&u->lock);
-                u->spool_busy = false;
                 if (e < 0)
                         spool_failed(u, e);
                 return;
@@ -168,6 +171,7 @@ void store_sync(struct upload *u, uint64_t now) {
         e = spool_rewrite(u->spool, u->sbuf, len);
         pthread_mutex_lock(&u->lock);
         u->spool_busy = false;
+        pthread_cond_broadcast(&u->space);
         if (e < 0) {
                 spool_failed(u, e);
                 return;
