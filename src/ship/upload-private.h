@@ -67,6 +67,7 @@ struct upload {
         bool spool_busy;      /* the sender rewrites the file, the lock let go: the reader waits to write */
         bool has_spooled;     /* the file holds the units up to spooled_id (and no others) */
         uint64_t spooled_id;
+        const struct upload_unit *spool_last; /* the last unit written to the file, if still queued; NULL: not known */
         uint64_t drops, file_drops; /* drops made; of them, those the file shows */
         size_t file_dead;     /* bytes of frames in the file already delivered */
         uint64_t dirty_ns;    /* CLOCK_MONOTONIC of the first write or cut since the last sync; 0: synced */

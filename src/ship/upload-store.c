@@ -60,12 +60,17 @@ static void dirty(struct upload *u, size_t bytes, uint64_t now) {
         u->dirty_bytes += bytes;
 }
 
-/* Frame units (from x on, the ones the file does not hold unless all) into sbuf; their bytes, or 0 with none. */
+/*
+ * Frame the units the file does not hold (all of them with all) into
+ * sbuf; their bytes, or 0 with none.  The walk starts after the last unit
+ * written when that is known (u->spool_last): the reader calls this for
+ * every record it reads while the queue may hold thousands.
+ */
 static size_t frame_units(struct upload *u, bool all, uint64_t *ret_last_id) {
-        const struct upload_unit *x;
+        const struct upload_unit *x, *from = !all && u->has_spooled && u->spool_last ? u->spool_last->next : u->q.head;
         size_t len = 0, at = 0;
 
-        for (x = u->q.head; x; x = x->next)
+        for (x = from; x; x = x->next)
                 if (all || !u->has_spooled || x->id > u->spooled_id)
                         len += spool_frame_size(x->len);
         if (len == 0)
@@ -80,7 +85,7 @@ static size_t frame_units(struct upload *u, bool all, uint64_t *ret_last_id) {
                 u->sbuf = p;
                 u->scap = len;
         }
-        for (x = u->q.head; x; x = x->next) {
+        for (x = from; x; x = x->next) {
                 struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
                                        .lost_first = x->lost_first, .replaced = x->replaced };
 
@@ -117,6 +122,7 @@ void store_write(struct upload *u, uint64_t now) {
         }
         u->has_spooled = true;
         u->spooled_id = last_id;
+        u->spool_last = u->q.tail;
         dirty(u, len, now);
 }
 
@@ -178,6 +184,7 @@ void store_sync(struct upload *u, uint64_t now) {
         }
         u->has_spooled = any;
         u->spooled_id = last_id;
+        u->spool_last = NULL;
         u->file_dead = 0;
         u->file_drops = drops;
         u->dirty_ns = 0;
@@ -241,6 +248,7 @@ void store_make_room(struct upload *u) {
                 e = d.records > 0 ? export_spool_loss_entry(&u->cfg.machine, d.boot, d.records, d.first_seq,
                                                             d.last_lost, d.last_usec, d.merged, &entry, &len)
                                   : 0; /* only kdmesg's own entries, no record: nothing to count */
+                u->spool_last = NULL; /* it may be among the units dropped */
                 if (e == 0)
                         e = upload_queue_drop(&u->q, &d, entry, len);
                 free(entry);
@@ -325,6 +333,7 @@ int store_setup(struct upload *u) {
                         n = i + 1;
         store_acked(u, n);
         upload_queue_ack(&u->q, n);
+        u->spool_last = NULL;
         for (x = u->q.head; x; x = x->next)
                 if (x->has_seq)
                         last = x;

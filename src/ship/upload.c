@@ -159,6 +159,7 @@ static int refuse_head(struct upload *u) {
 
         if (!h->has_seq) {
                 warnx_thread(_("%s refused an entry of kdmesg's own (%s): left out"), u->url, u->why);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
@@ -171,6 +172,7 @@ static int refuse_head(struct upload *u) {
                 u->commit_usec = h->usec;
                 u->commit_boot = h->boot;
                 store_acked(u, 1);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
@@ -200,6 +202,7 @@ static bool dropped(struct upload *u, size_t n) {
                 u->refusals = 0;
                 return true;
         }
+        u->spool_last = NULL;
         k = upload_queue_split_head(&u->q, export_entry_len);
         if (k > 1) {
                 u->probe = (u->probe ? u->probe : 1) + (size_t)k - 1;
@@ -296,6 +299,7 @@ static bool send_one(struct upload *u, unsigned *attempt) {
         }
         if (acked > 0) {
                 store_acked(u, acked);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, acked);
                 u->probe = u->probe > acked ? u->probe - acked : 0;
                 /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
