@@ -33,6 +33,12 @@ int loss_describe(const struct kmsg_loss *l, const struct timefmt *t, char *buf,
                         snprintf(when, sizeof(when), _("before %s"), after_text);
                 return snprintf(buf, size, _("-- unknown number of messages lost (%s, %s) --"), when, cause_name);
         }
+        if (count == 0 && kmsg_loss_before_newest(l) && first > 0)
+                /* The last record read was the newest then: only what came later, if anything, was not read. */
+                return snprintf(buf, size,
+                                _("-- seq %" PRIu64 " was the newest record of the previous boot when it was "
+                                  "read; any written after it were not read (%s) --"),
+                                first - 1, cause_name);
         if (count == 0)
                 /* The previous boot's tail after the last record read: whether it had one is not known. */
                 return snprintf(buf, size,

@@ -30,6 +30,8 @@ int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret) {
         if (kmsg_loss_has_before(l))
                 kmsg_loss_set_before(c, kmsg_loss_get_usec_before(l));
         kmsg_loss_set_after(c, kmsg_loss_get_usec_after(l));
+        if (kmsg_loss_before_newest(l))
+                kmsg_loss_set_before_newest(c);
         *ret = c;
         return 0;
 }

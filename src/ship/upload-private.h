@@ -57,6 +57,7 @@ struct upload {
         unsigned refusals; /* times the unit at the head was dropped alone */
         bool has_commit;  /* delivered, the cursor not yet saved there (sending one at a time) */
         uint64_t commit_seq, commit_usec;
+        bool commit_newest;
         const char *commit_boot;
         char why[320];
 

@@ -28,6 +28,7 @@ struct spool_rec {
         uint64_t seq, usec;
         uint64_t lost, lost_first; /* a loss entry of the spool's own: lost records from seq lost_first */
         bool replaced;             /* the loss entry that took the place of a refused one */
+        bool newest;               /* its record was the newest in the ring when it was read */
         char boot[SPOOL_BOOT_MAX]; /* "" unknown */
 };
 

@@ -87,7 +87,8 @@ static size_t frame_units(struct upload *u, bool all, uint64_t *ret_last_id) {
         }
         for (x = from; x; x = x->next) {
                 struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
-                                       .lost_first = x->lost_first, .replaced = x->replaced };
+                                       .lost_first = x->lost_first, .replaced = x->replaced,
+                                       .newest = x->newest };
 
                 *ret_last_id = x->id;
                 if (!all && u->has_spooled && x->id <= u->spooled_id)
@@ -268,7 +269,7 @@ void store_make_room(struct upload *u) {
 static int spooled_unit(void *userdata, const struct spool_rec *r, const char *data, size_t len) {
         struct upload *u = userdata;
         struct upload_unit x = { .has_seq = r->has_seq, .seq = r->seq, .usec = r->usec, .lost = r->lost,
-                                 .lost_first = r->lost_first, .replaced = r->replaced };
+                                 .lost_first = r->lost_first, .replaced = r->replaced, .newest = r->newest };
         struct boot_name *b;
         int e;
 
@@ -346,7 +347,7 @@ int store_setup(struct upload *u) {
                 dirty(u, 0, 0);
         }
         if (last)
-                cursor_set_spooled(u->cursor, last->boot, last->seq, last->usec);
+                cursor_set_spooled(u->cursor, last->boot, last->seq, last->usec, last->newest);
         /* A bound lower than what is there: the oldest go now. */
         if (u->spool_ok && u->q.bytes > u->cfg.spool_max)
                 store_make_room(u);

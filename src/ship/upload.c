@@ -171,6 +171,7 @@ static int refuse_head(struct upload *u) {
                 u->commit_seq = h->seq;
                 u->commit_usec = h->usec;
                 u->commit_boot = h->boot;
+                u->commit_newest = h->newest;
                 store_acked(u, 1);
                 u->spool_last = NULL;
                 upload_queue_ack(&u->q, 1);
@@ -226,6 +227,7 @@ static bool dropped(struct upload *u, size_t n) {
  */
 static bool commit(struct upload *u) {
         uint64_t seq = u->commit_seq, usec = u->commit_usec;
+        bool newest = u->commit_newest;
         const char *boot = u->commit_boot;
         int e;
 
@@ -233,7 +235,7 @@ static bool commit(struct upload *u) {
                 return true;
         u->has_commit = false;
         pthread_mutex_unlock(&u->lock);
-        e = cursor_commit(u->cursor, boot, seq, usec);
+        e = cursor_commit(u->cursor, boot, seq, usec, newest);
         pthread_mutex_lock(&u->lock);
         if (e < 0) {
                 warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(u->cursor), strerror(-e));
@@ -296,6 +298,7 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                 u->commit_seq = last->seq;
                 u->commit_usec = last->usec;
                 u->commit_boot = last->boot;
+                u->commit_newest = last->newest;
         }
         if (acked > 0) {
                 store_acked(u, acked);
@@ -516,7 +519,13 @@ void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
         before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
-        /* All there was is read: it is in the spool's file before anything else happens. */
+        /*
+         * All there was is read: the last record was the ring's newest (said
+         * after a reboot), and it is in the spool's file before anything
+         * else happens.
+         */
+        if (u->q.tail && u->q.tail->has_seq)
+                u->q.tail->newest = true;
         store_write(u, now_ns());
         closed(u, before);
         pthread_mutex_unlock(&u->lock);

@@ -753,10 +753,10 @@ wait_retrying() {
         run by_boot
         echo "$output"
         # The old boot: all 100 (from the spool), once, with its boot id; the new boot's reboot entry
-        # says only what it cannot know: whether the old one wrote more after kdmesg stopped reading.
+        # says what the spool shows, no loss: kdmesg had read all the ring held (it waited for more).
         [ "${lines[0]}" = "$old records=100 dups=0 first=0 last=99 lost=0" ]
         [ "${lines[1]}" = "$new records=50 dups=0 first=0 last=49 lost=0" ]
-        [ "${lines[2]}" = "  -- records of the previous boot from seq 100 on, if it had any, were not read (reboot) --" ]
+        [ "${lines[2]}" = "  -- seq 99 was the newest record of the previous boot when it was read; any written after it were not read (reboot) --" ]
         [ "${#lines[@]}" -eq 3 ]
         # Delivered: the spool is empty (its header), the cursor in the new boot.
         [ "$(spool_size)" -eq 32 ]
@@ -1260,4 +1260,35 @@ time.sleep(60)
         wait "$PID" "$RPID" || true
         cat "$got"
         [ "$(cat "$got")" = "frames=100 records=100" ]
+}
+
+@test "crash: the cursor says newest=1 when the record delivered last was the ring's newest; after a reboot the entry says so" {
+        local i
+        emu_init 1024
+        emu write 100
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for ((i = 0; i < 200; i++)); do
+                [ "$(cursor_seq)" = 99 ] && break
+                sleep 0.05
+        done
+        stop_bg TERM
+        [ "$STATUS" -eq 0 ]
+        grep -qx 'seq=99' "$C"
+        grep -qx 'newest=1' "$C"
+        # Written while no kdmesg ran, then the reboot: after seq 99, which was the newest when read.
+        emu write 20
+        emu reboot
+        emu write 10
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        echo "$stderr"
+        [ "$status" -eq 0 ]
+        kill_remote
+        run by_boot
+        echo "$output"
+        [ "${lines[2]}" = "  -- seq 99 was the newest record of the previous boot when it was read; any written after it were not read (reboot) --" ]
+        [ "${#lines[@]}" -eq 3 ]
+        # A one-shot run read to the end of the ring too, but did not wait there: the cursor claims nothing.
+        grep -qx 'seq=9' "$C"
+        ! grep -q '^newest=' "$C" || false
 }
