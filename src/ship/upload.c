@@ -308,6 +308,13 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                 /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
                 if (u->probe == 0 && !commit(u))
                         return false;
+                /*
+                 * Entries of no record (a reboot's, a boot's) move no cursor;
+                 * once nothing in the spool's file is left to deliver, it is
+                 * emptied all the same, or the next run sends them again.
+                 */
+                if (!u->has_commit)
+                        store_delivered(u, now_ns());
                 u->refusals = 0;
                 pthread_cond_broadcast(&u->space);
                 if (u->failing)
