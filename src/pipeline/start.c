@@ -228,7 +228,7 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                                 newest = false;
                         }
                         start_loss(run, first, 0, KMSG_LOSS_REBOOT, has_seq, usec, ret_loss);
-                        /* The last record read was the ring's newest then: only what came later, if any, was not read. */
+                        /* The last record read was the ring's newest then: only later ones, if any, went unread. */
                         if (newest && *ret_loss)
                                 kmsg_loss_set_before_newest(*ret_loss);
                         run->start = START_PLAIN;

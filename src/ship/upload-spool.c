@@ -107,7 +107,8 @@ void spool_frame(char *dst, const struct spool_rec *r, const char *data, size_t 
         put64(dst + 16, r->usec);
         put64(dst + 24, r->lost);
         put64(dst + 32, r->lost_first);
-        put32(dst + 40, (r->has_seq ? FLAG_SEQ : 0) | (r->replaced ? FLAG_REPLACED : 0) | (r->newest ? FLAG_NEWEST : 0));
+        put32(dst + 40,
+              (r->has_seq ? FLAG_SEQ : 0) | (r->replaced ? FLAG_REPLACED : 0) | (r->newest ? FLAG_NEWEST : 0));
         memset(dst + 44, 0, SPOOL_BOOT_MAX);
         memcpy(dst + 44, r->boot, strnlen(r->boot, SPOOL_BOOT_MAX - 1));
         crc = spool_crc32(0, dst, 92);

@@ -308,11 +308,7 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                 /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
                 if (u->probe == 0 && !commit(u))
                         return false;
-                /*
-                 * Entries of no record (a reboot's, a boot's) move no cursor;
-                 * once nothing in the spool's file is left to deliver, it is
-                 * emptied all the same, or the next run sends them again.
-                 */
+                /* Entries of no record move no cursor: a spool left with nothing to deliver is emptied all the same. */
                 if (!u->has_commit)
                         store_delivered(u, now_ns());
                 u->refusals = 0;
@@ -412,22 +408,6 @@ static void *sender(void *userdata) {
         return NULL;
 }
 
-const char *upload_url_shown(const char *url, char *buf, size_t size) {
-        const char *a = strstr(url, "://"), *end, *at = NULL, *p;
-
-        /* Without a scheme ("admin:pw@host:1", a bad URL), the user:password is at the start. */
-        a = a && (size_t)(a - url) < strcspn(url, "/?#@") + 1 ? a + 3 : url;
-        end = a + strcspn(a, "/?#");
-        for (p = a; p < end; p++)
-                if (*p == '@')
-                        at = p;
-        if (at)
-                snprintf(buf, size, "%.*s%s", (int)(a - url), url, at + 1);
-        else
-                snprintf(buf, size, "%s", url);
-        return buf;
-}
-
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
                struct upload **ret) {
         struct upload *u;
@@ -487,10 +467,7 @@ void upload_mark(struct upload *u, uint64_t seq, uint64_t usec) {
         upload_queue_mark(&u->q, seq, usec, now_ns());
         if (u->q.open)
                 u->q.open->boot = u->cursor ? cursor_get_current_boot_id(u->cursor) : NULL;
-        /*
-         * Reading on without a pause: what was read goes to the spool before
-         * SPOOL_WRITE_UNITS records are held that it lacks, this one counted.
-         */
+        /* Reading on: to the spool before SPOOL_WRITE_UNITS records it lacks are held, this one counted. */
         if (u->q.tail && u->q.tail->id + 1 >= u->spooled_id + SPOOL_WRITE_UNITS)
                 store_write(u, now_ns());
         closed(u, before);
@@ -526,11 +503,7 @@ void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
         before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
-        /*
-         * All there was is read: the last record was the ring's newest (said
-         * after a reboot), and it is in the spool's file before anything
-         * else happens.
-         */
+        /* All there was is read: the last record is the ring's newest, and in the spool before anything else. */
         if (u->q.tail && u->q.tail->has_seq)
                 u->q.tail->newest = true;
         store_write(u, now_ns());
