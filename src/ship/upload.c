@@ -503,8 +503,8 @@ void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
         before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
-        /* All there was is read: the last record is the ring's newest, and in the spool before anything else. */
-        if (u->q.tail && u->q.tail->has_seq)
+        /* All there was is read: the last record is the ring's newest (if this run read it: not the spool's). */
+        if (u->q.tail && u->q.tail->has_seq && u->cursor && u->q.tail->boot == cursor_get_current_boot_id(u->cursor))
                 u->q.tail->newest = true;
         store_write(u, now_ns());
         closed(u, before);

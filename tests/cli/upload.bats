@@ -1292,3 +1292,29 @@ time.sleep(60)
         grep -qx 'seq=9' "$C"
         ! grep -q '^newest=' "$C" || false
 }
+
+@test "crash: records from the spool are not called the ring's newest by a run that did not read them" {
+        local i
+        emu_init 1024
+        emu write 100
+        # A one-shot run with the collector away: it gives up, the records wait in the spool, unmarked
+        # (it never waited at the ring's end).
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --upload "$URL" -q
+        [ "$status" -eq 1 ]
+        [ "$(spool_size)" -gt 10000 ]
+        # After a reboot with nothing new, a following run sends them and waits at the end of the new
+        # boot's empty ring: seq 99 of the old boot is no newest record of anything it read.
+        emu reboot
+        start_remote
+        kdmesg_bg -w --cursor-file "$C" --upload "$URL" -q
+        for ((i = 0; i < 200; i++)); do
+                [ "$(cursor_seq 2>/dev/null)" = 99 ] && break
+                sleep 0.05
+        done
+        cat "$C"
+        grep -qx 'seq=99' "$C"
+        ! grep -q '^newest=' "$C" || false
+        stop_bg TERM
+        kill_remote
+        [ "$STATUS" -eq 0 ]
+}
