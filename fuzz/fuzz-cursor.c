@@ -60,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_ASSERT(strcmp(again.boot_id, s.boot_id) == 0);
         FUZZ_ASSERT(again.has_seq == s.has_seq);
         FUZZ_ASSERT(!s.has_seq || (again.seq == s.seq && again.usec == s.usec));
+        FUZZ_ASSERT(again.newest == s.newest);
         FUZZ_ASSERT(again.has_pending == s.has_pending);
         FUZZ_ASSERT(!s.has_pending || (again.pending_from == s.pending_from && again.pending == s.pending));
         return 0;

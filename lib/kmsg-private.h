@@ -62,6 +62,7 @@ struct kmsg_loss {
         uint64_t count;     /* how many are missing; 0 when not known (KMSG_LOSS_REBOOT:
                                everything from first_seq to the end of that boot) */
         bool has_before;    /* whether usec_before is known */
+        bool before_newest; /* the record before the gap was the newest there when it was read */
         uint64_t usec_before; /* time stamp of the record before the gap */
         uint64_t usec_after;  /* time stamp of the record after the gap */
         enum kmsg_loss_cause cause;

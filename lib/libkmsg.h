@@ -336,6 +336,15 @@ struct kmsg_loss *kmsg_loss_unref(struct kmsg_loss *l);
 int kmsg_loss_set_before(struct kmsg_loss *l, uint64_t usec);
 /* The time stamp of the record after the loss.  Returns 0 or -EINVAL. */
 int kmsg_loss_set_after(struct kmsg_loss *l, uint64_t usec);
+/*
+ * The record before the loss was the newest the source held when it was
+ * read: what the loss stands for was written after that, if at all (a
+ * KMSG_LOSS_REBOOT loss: the previous boot may have written nothing more).
+ * Returns 0 or -EINVAL.
+ */
+int kmsg_loss_set_before_newest(struct kmsg_loss *l);
+/* Whether kmsg_loss_set_before_newest() was called. */
+int kmsg_loss_before_newest(const struct kmsg_loss *l);
 
 /* The first missing sequence number. */
 uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l);

@@ -55,6 +55,17 @@ _public_ int kmsg_loss_set_after(struct kmsg_loss *l, uint64_t usec) {
         return 0;
 }
 
+_public_ int kmsg_loss_set_before_newest(struct kmsg_loss *l) {
+        if (!l)
+                return -EINVAL;
+        l->before_newest = true;
+        return 0;
+}
+
+_public_ int kmsg_loss_before_newest(const struct kmsg_loss *l) {
+        return l && l->before_newest;
+}
+
 _public_ uint64_t kmsg_loss_get_first_seq(const struct kmsg_loss *l) {
         return l ? l->first_seq : 0;
 }

@@ -33,11 +33,17 @@ int loss_describe(const struct kmsg_loss *l, const struct timefmt *t, char *buf,
                         snprintf(when, sizeof(when), _("before %s"), after_text);
                 return snprintf(buf, size, _("-- unknown number of messages lost (%s, %s) --"), when, cause_name);
         }
-        if (count == 0)
-                /* The unread tail of a previous boot: how much is not known. */
+        if (count == 0 && kmsg_loss_before_newest(l) && first > 0)
+                /* The last record read was the newest then: only what came later, if anything, was not read. */
                 return snprintf(buf, size,
-                                _("-- unknown number of messages lost (seq %" PRIu64
-                                  " and later of the previous boot, %s) --"),
+                                _("-- seq %" PRIu64 " was the newest record of the previous boot when it was "
+                                  "read; any written after it were not read (%s) --"),
+                                first - 1, cause_name);
+        if (count == 0)
+                /* The previous boot's tail after the last record read: whether it had one is not known. */
+                return snprintf(buf, size,
+                                _("-- records of the previous boot from seq %" PRIu64
+                                  " on, if it had any, were not read (%s) --"),
                                 first, cause_name);
         if (count > 1)
                 snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, first, last);

@@ -30,6 +30,8 @@ int loss_copy(const struct kmsg_loss *l, struct kmsg_loss **ret) {
         if (kmsg_loss_has_before(l))
                 kmsg_loss_set_before(c, kmsg_loss_get_usec_before(l));
         kmsg_loss_set_after(c, kmsg_loss_get_usec_after(l));
+        if (kmsg_loss_before_newest(l))
+                kmsg_loss_set_before_newest(c);
         *ret = c;
         return 0;
 }
@@ -56,7 +58,7 @@ void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, 
 
         buf[0] = '\0';
         if (s->total > 0 && s->unknown)
-                append(buf, size, &pos, _("%llu messages lost, and an unknown number before a reboot"),
+                append(buf, size, &pos, _("%llu messages lost; the previous boot's records after the last one read, if any, were not read"),
                        (unsigned long long)s->total);
         else if (s->total > 0)
                 append(buf, size, &pos, s->total == 1 ? _("%llu message lost") : _("%llu messages lost"),
@@ -65,7 +67,7 @@ void loss_stats_describe(const struct loss_stats *s, uint64_t boots, char *buf, 
                 append(buf, size, &pos, "%s",
                        _("an unknown number of messages lost (parts of the pstore dump are missing)"));
         else
-                append(buf, size, &pos, "%s", _("an unknown number of messages lost before a reboot"));
+                append(buf, size, &pos, "%s", _("the previous boot's records after the last one read, if any, were not read"));
         for (c = 0; c < LOSS_CAUSES; c++) {
                 if (!s->by_cause[c])
                         continue;

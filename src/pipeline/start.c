@@ -221,9 +221,16 @@ enum kmsg_seek plan_device_start(struct run *run, bool lost, bool follow_new, st
                 if (old) {
                         uint64_t first = has_seq ? seq + 1 : 0;
 
-                        if (pending && from < first)
+                        bool newest = has_seq && cursor_get_newest(c);
+
+                        if (pending && from < first) {
                                 first = from;
+                                newest = false;
+                        }
                         start_loss(run, first, 0, KMSG_LOSS_REBOOT, has_seq, usec, ret_loss);
+                        /* The last record read was the ring's newest then: only later ones, if any, went unread. */
+                        if (newest && *ret_loss)
+                                kmsg_loss_set_before_newest(*ret_loss);
                         run->start = START_PLAIN;
                         return KMSG_SEEK_START;
                 }

@@ -35,7 +35,11 @@ static int parse_line(struct cursor_state *s, char *line, unsigned n, bool *has_
                 s->has_seq = e == 0;
         } else if (strcmp(line, "usec") == 0)
                 e = parse_u64(v, &s->usec);
-        else if (strcmp(line, "pending") == 0) {
+        else if (strcmp(line, "newest") == 0) {
+                /* "1": the record of seq was the newest in the ring when it was read. */
+                e = strcmp(v, "1") == 0 || strcmp(v, "0") == 0 ? 0 : -EINVAL;
+                s->newest = strcmp(v, "1") == 0;
+        } else if (strcmp(line, "pending") == 0) {
                 e = parse_u64(v, &s->pending);
                 s->has_pending = e == 0;
         } else if (strcmp(line, "pending_from") == 0) {
@@ -102,6 +106,8 @@ int cursor_parse(const char *buf, size_t len, struct cursor_state *ret, char *er
                         return -EBADMSG;
                 }
         }
+        /* Of no record, it says nothing. */
+        s.newest = s.newest && s.has_seq;
         s.loaded = true;
         *ret = s;
         return 0;
@@ -114,8 +120,8 @@ int cursor_format(const struct cursor_state *s, char *buf, size_t size) {
         if (len < 0 || (size_t)len >= size)
                 return -ENOBUFS;
         if (s->has_seq) {
-                k = snprintf(buf + len, size - (size_t)len, "seq=%llu\nusec=%llu\n", (unsigned long long)s->seq,
-                             (unsigned long long)s->usec);
+                k = snprintf(buf + len, size - (size_t)len, "seq=%llu\nusec=%llu\n%s", (unsigned long long)s->seq,
+                             (unsigned long long)s->usec, s->newest ? "newest=1\n" : "");
                 if (k < 0 || (size_t)k >= size - (size_t)len)
                         return -ENOBUFS;
                 len += k;

@@ -32,6 +32,7 @@ struct cursor {
         char boot_id[BOOT_ID_MAX];
         bool has_seq;
         uint64_t seq, usec;
+        bool newest;
         bool has_pending;
         uint64_t pending_from, pending;
 
@@ -109,6 +110,7 @@ static int read_file(struct cursor *c, int fd, char *err, size_t errlen) {
         c->has_seq = parsed.has_seq;
         c->seq = parsed.seq;
         c->usec = parsed.usec;
+        c->newest = parsed.newest;
         c->has_pending = parsed.has_pending;
         c->pending_from = parsed.pending_from;
         c->pending = parsed.pending;
@@ -245,12 +247,13 @@ const char *cursor_get_current_boot_id(const struct cursor *c) {
         return c->cur_boot;
 }
 
-void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec) {
+void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec, bool newest) {
         c->loaded = true;
         snprintf(c->boot_id, sizeof(c->boot_id), "%s", boot_id);
         c->has_seq = true;
         c->seq = seq;
         c->usec = usec;
+        c->newest = newest;
         c->has_pending = false;
 }
 
@@ -264,6 +267,10 @@ bool cursor_get_seq(const struct cursor *c, uint64_t *ret_seq, uint64_t *ret_use
         *ret_seq = c->seq;
         *ret_usec = c->usec;
         return true;
+}
+
+bool cursor_get_newest(const struct cursor *c) {
+        return c->loaded && c->has_seq && c->newest;
 }
 
 bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *ret_to) {
@@ -332,9 +339,9 @@ static int create_tmp(struct cursor *c) {
 }
 
 /* Write the file: boot (this run's when NULL) and the rest. */
-static int save_as(struct cursor *c, const char *boot, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending,
-                   uint64_t from, uint64_t pending) {
-        struct cursor_state st = { .has_seq = has_seq, .seq = seq, .usec = usec,
+static int save_as(struct cursor *c, const char *boot, bool has_seq, uint64_t seq, uint64_t usec, bool newest,
+                   bool has_pending, uint64_t from, uint64_t pending) {
+        struct cursor_state st = { .has_seq = has_seq, .seq = seq, .usec = usec, .newest = newest,
                                    .has_pending = has_pending, .pending_from = from, .pending = pending };
         char buf[320];
         int fd, len, e = 0;
@@ -376,7 +383,7 @@ static int save_as(struct cursor *c, const char *boot, bool has_seq, uint64_t se
 
 static int save(struct cursor *c, bool has_seq, uint64_t seq, uint64_t usec, bool has_pending, uint64_t from,
                 uint64_t pending) {
-        return save_as(c, NULL, has_seq, seq, usec, has_pending, from, pending);
+        return save_as(c, NULL, has_seq, seq, usec, false, has_pending, from, pending);
 }
 
 /*
@@ -432,13 +439,13 @@ int cursor_idle(struct cursor *c) {
         return save(c, true, c->last_seq, c->last_usec, false, 0, 0);
 }
 
-int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec) {
+int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec, bool newest) {
         int e;
 
         /* A record of an earlier boot (the spool's): the file names it with its boot; this run's state stays. */
         if (boot_id && strcmp(boot_id, c->cur_boot) != 0)
-                return save_as(c, boot_id, true, seq, usec, false, 0, 0);
-        e = save(c, true, seq, usec, false, 0, 0);
+                return save_as(c, boot_id, true, seq, usec, newest, false, 0, 0);
+        e = save_as(c, NULL, true, seq, usec, newest, false, 0, 0);
 
         /*
          * Delivered is behind everything processed before (-W's start): the

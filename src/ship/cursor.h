@@ -29,6 +29,7 @@ struct cursor_state {
         char boot_id[BOOT_ID_MAX];
         bool has_seq;
         uint64_t seq, usec; /* the last record written */
+        bool newest;        /* it was the newest record in the ring when it was read ("newest=1") */
         bool has_pending;
         uint64_t pending_from, pending; /* the records being written when it was saved */
 };
@@ -62,6 +63,8 @@ void cursor_free(struct cursor *c);
 /* What the file said. */
 const char *cursor_get_boot_id(const struct cursor *c); /* NULL: no state */
 bool cursor_get_seq(const struct cursor *c, uint64_t *ret_seq, uint64_t *ret_usec);
+/* Whether that record was the newest in the ring when it was read (--upload says so: cursor_commit()). */
+bool cursor_get_newest(const struct cursor *c);
 /* The records that were being written when a previous run was killed. */
 bool cursor_get_pending(const struct cursor *c, uint64_t *ret_from, uint64_t *ret_to);
 
@@ -70,10 +73,11 @@ const char *cursor_get_current_boot_id(const struct cursor *c);
 /*
  * --upload's spool holds the records up to seq (time stamp usec) of boot
  * boot_id, read by an earlier run and not yet delivered: reading goes on
- * after them, as if the file said so (they are sent from the spool).
+ * after them, as if the file said so (they are sent from the spool);
+ * newest: seq was the newest record in the ring when it was read.
  * Before cursor_set_boot_id().
  */
-void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec);
+void cursor_set_spooled(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec, bool newest);
 
 /* This run's boot id; saved with every update. */
 void cursor_set_boot_id(struct cursor *c, const char *boot_id);
@@ -110,9 +114,10 @@ int cursor_idle(struct cursor *c);
  * names records that are only processed or sent, so no pending range is
  * saved: after a crash they are sent again.  A record of an earlier boot
  * (from the spool) is saved with its boot id, and leaves this run's state
- * as it is.
+ * as it is.  newest: seq was the newest record in the ring when it was
+ * read (the file says so, for the entry after a reboot).
  */
-int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec);
+int cursor_commit(struct cursor *c, const char *boot_id, uint64_t seq, uint64_t usec, bool newest);
 /* At exit, after the last write: save what is not saved yet. */
 int cursor_sync(struct cursor *c);
 

@@ -57,6 +57,7 @@ struct upload {
         unsigned refusals; /* times the unit at the head was dropped alone */
         bool has_commit;  /* delivered, the cursor not yet saved there (sending one at a time) */
         uint64_t commit_seq, commit_usec;
+        bool commit_newest;
         const char *commit_boot;
         char why[320];
 
@@ -64,10 +65,14 @@ struct upload {
         struct spool *spool;
         bool spool_ok;        /* written to: false once that failed (said once) */
         bool spool_full_said;
+        bool spool_busy;      /* the sender rewrites the file, the lock let go: the reader waits to write */
         bool has_spooled;     /* the file holds the units up to spooled_id (and no others) */
         uint64_t spooled_id;
+        const struct upload_unit *spool_last; /* the last unit written to the file, if still queued; NULL: not known */
         uint64_t drops, file_drops; /* drops made; of them, those the file shows */
         size_t file_dead;     /* bytes of frames in the file already delivered */
+        uint64_t dirty_ns;    /* CLOCK_MONOTONIC of the first write or cut since the last sync; 0: synced */
+        size_t dirty_bytes;   /* bytes written since the last sync */
         char *sbuf;
         size_t scap;
         struct boot_name *boots;
@@ -75,16 +80,30 @@ struct upload {
 };
 
 /*
- * upload-store.c: the spool of the queue (upload.c's comment says when it
- * is written).  All with the lock held; store_sync() lets it go for its
- * I/O.
+ * The spool is a write-ahead log: what was read is written to it (write(2)
+ * only) when the reader goes idle, after every SPOOL_WRITE_UNITS records
+ * while it reads on, and before anything is sent; fdatasync() follows at
+ * most SPOOL_SYNC_MS after the first write not synced, or once
+ * SPOOL_SYNC_BYTES are written.
+ */
+#define SPOOL_WRITE_UNITS 64u
+#define SPOOL_SYNC_MS 1000u
+#define SPOOL_SYNC_BYTES (1024u * 1024)
+
+/*
+ * upload-store.c: the spool of the queue.  All with the lock held;
+ * store_sync() lets it go for its I/O; now is CLOCK_MONOTONIC in ns.
  */
 /* Load what an earlier run left, at the start; 0 or -errno (problems with the file are said). */
 int store_setup(struct upload *u);
-/* Write what the file does not hold yet (the sender's, or once it ended). */
-void store_sync(struct upload *u);
+/* Append the closed units the file does not hold yet, not synced (reader, which waits for a rewrite, or sender). */
+void store_write(struct upload *u, uint64_t now);
+/* How long until the file is to be synced, in ns: 0 now, UINT64_MAX nothing to sync. */
+uint64_t store_sync_due_in(const struct upload *u, uint64_t now);
+/* Write what the file does not hold yet (or rewrite it, after a drop) and sync it (the sender's, or once it ended). */
+void store_sync(struct upload *u, uint64_t now);
 /* The cursor was saved at what was delivered: a file that holds nothing else is emptied. */
-void store_delivered(struct upload *u);
+void store_delivered(struct upload *u, uint64_t now);
 /* The first n units of the queue were delivered. */
 void store_acked(struct upload *u, size_t n);
 /* The queue is over the spool's bound: the oldest make room, for a loss entry (the reader's). */

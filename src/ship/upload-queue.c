@@ -239,6 +239,7 @@ int upload_queue_split_head(struct upload_queue *q, size_t (*entry_len)(const ch
         last->has_seq = h->has_seq;
         last->seq = h->seq;
         last->usec = h->usec;
+        last->newest = h->newest;
         last->next = h->next;
         if (q->tail == h)
                 q->tail = last;
@@ -525,6 +526,7 @@ int upload_queue_push(struct upload_queue *q, const struct upload_unit *r, const
         u->lost = r->lost;
         u->lost_first = r->lost_first;
         u->replaced = r->replaced;
+        u->newest = r->newest;
         u->boot = r->boot;
         u->closed_ns = r->closed_ns;
         u->id = q->next_id++;

@@ -33,6 +33,7 @@ struct upload_unit {
         const char *boot;   /* the boot id of its record (the caller's string); NULL: not known */
         uint64_t lost, lost_first; /* a loss entry for dropped units: this many records, from seq lost_first */
         bool replaced;      /* its bytes are the loss entry that took the place of a refused one */
+        bool newest;        /* its record was the newest in the ring when it was read (the reader went idle) */
 };
 
 struct upload_queue {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --upload's spool on disk (upload-spool.h).  Appends are fdatasync()ed
- * before spool_append() returns; a rewrite goes to "units.tmp", is synced,
+ * --upload's spool on disk (upload-spool.h).  Appends are written with
+ * pwrite(2) and synced by spool_sync() when the caller says; a rewrite goes to "units.tmp", is synced,
  * renamed over "units" and the directory synced, as the cursor file is
  * replaced: a crash leaves the old file or the new one, and at worst a
  * frame cut short at the end, which spool_load() finds by its length and
@@ -14,7 +14,8 @@
  *  24  u64 lost        (a loss entry of the spool's own: how many records,
  *  32  u64 lost_first   from which seq)
  *  40  u32 flags       (1: it holds a record with a sequence number;
- *                       2: its entry took the place of a refused one)
+ *                       2: its entry took the place of a refused one;
+ *                       4: its record was the newest in the ring when read)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@
 #define FRAME_MAGIC "KSPU"
 #define FLAG_SEQ 1u
 #define FLAG_REPLACED 2u
+#define FLAG_NEWEST 4u
 /*
  * The most bytes a frame's data may claim: more is a damaged length.  A
  * unit is one record's entries, and a record is at most 8 MiB of input.
@@ -105,7 +107,8 @@ void spool_frame(char *dst, const struct spool_rec *r, const char *data, size_t 
         put64(dst + 16, r->usec);
         put64(dst + 24, r->lost);
         put64(dst + 32, r->lost_first);
-        put32(dst + 40, (r->has_seq ? FLAG_SEQ : 0) | (r->replaced ? FLAG_REPLACED : 0));
+        put32(dst + 40,
+              (r->has_seq ? FLAG_SEQ : 0) | (r->replaced ? FLAG_REPLACED : 0) | (r->newest ? FLAG_NEWEST : 0));
         memset(dst + 44, 0, SPOOL_BOOT_MAX);
         memcpy(dst + 44, r->boot, strnlen(r->boot, SPOOL_BOOT_MAX - 1));
         crc = spool_crc32(0, dst, 92);
@@ -129,7 +132,8 @@ static bool unframe(const char *p, uint64_t avail, struct spool_rec *r, size_t *
         if (crc != get32(p + 92) || p[44 + SPOOL_BOOT_MAX - 1] != '\0')
                 return false;
         *r = (struct spool_rec){ .has_seq = (get32(p + 40) & FLAG_SEQ) != 0,
-                                 .replaced = (get32(p + 40) & FLAG_REPLACED) != 0, .seq = get64(p + 8),
+                                 .replaced = (get32(p + 40) & FLAG_REPLACED) != 0,
+                                 .newest = (get32(p + 40) & FLAG_NEWEST) != 0, .seq = get64(p + 8),
                                  .usec = get64(p + 16), .lost = get64(p + 24), .lost_first = get64(p + 32) };
         memcpy(r->boot, p + 44, SPOOL_BOOT_MAX);
         *ret_len = len;
@@ -383,14 +387,12 @@ bad:
         return e;
 }
 
-int spool_append(struct spool *s, const char *frames, size_t len) {
+int spool_write(struct spool *s, const char *frames, size_t len) {
         int e;
 
         if (!s->writable)
                 return -EROFS;
         e = write_all(s->fd, frames, len, s->size);
-        if (e == 0 && fdatasync(s->fd) < 0)
-                e = -errno;
         if (e < 0) {
                 /* No frame cut short is left behind where it can be helped. */
                 if (ftruncate(s->fd, (off_t)s->size) < 0) {
@@ -399,6 +401,12 @@ int spool_append(struct spool *s, const char *frames, size_t len) {
         }
         s->size += len;
         return 0;
+}
+
+int spool_sync(struct spool *s) {
+        if (!s->writable)
+                return -EROFS;
+        return fdatasync(s->fd) < 0 ? -errno : 0;
 }
 
 int spool_rewrite(struct spool *s, const char *frames, size_t len) {
@@ -437,11 +445,12 @@ int spool_clear(struct spool *s) {
         if (s->size <= sizeof(s->head))
                 return 0;
         /*
-         * Synced: should the old size come back after a crash, a cursor of
-         * the same boot would leave those units out, but after a reboot
-         * the cursor is in another boot and they would be sent again.
+         * Not synced here: the next spool_sync() does.  Should the old size
+         * come back after a power loss, its units are those the cursor
+         * names as delivered, left out when the file is loaded (a boot's
+         * records after the cursor's only are sent).
          */
-        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0 || fdatasync(s->fd) < 0)
+        if (ftruncate(s->fd, (off_t)sizeof(s->head)) < 0)
                 return -errno;
         s->size = sizeof(s->head);
         return 0;

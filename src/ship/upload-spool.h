@@ -28,6 +28,7 @@ struct spool_rec {
         uint64_t seq, usec;
         uint64_t lost, lost_first; /* a loss entry of the spool's own: lost records from seq lost_first */
         bool replaced;             /* the loss entry that took the place of a refused one */
+        bool newest;               /* its record was the newest in the ring when it was read */
         char boot[SPOOL_BOOT_MAX]; /* "" unknown */
 };
 
@@ -63,11 +64,17 @@ size_t spool_frame_size(size_t len);
 /* Write the frame of unit r (data, len) at dst, which has spool_frame_size(len) bytes. */
 void spool_frame(char *dst, const struct spool_rec *r, const char *data, size_t len);
 
-/* Append len bytes of frames, then fsync().  0 or -errno. */
-int spool_append(struct spool *s, const char *frames, size_t len);
+/*
+ * Append len bytes of frames with write(2), not synced: they survive the
+ * end of the process (the page cache has them), not a power loss before
+ * spool_sync().  0 or -errno (nothing of them is left in the file).
+ */
+int spool_write(struct spool *s, const char *frames, size_t len);
+/* fdatasync() the file: what was written and cleared is on disk.  0 or -errno. */
+int spool_sync(struct spool *s);
 /* Replace the whole file by these frames (a new file, fsync()ed, renamed over it).  0 or -errno. */
 int spool_rewrite(struct spool *s, const char *frames, size_t len);
-/* Empty the file (everything in it was delivered).  0 or -errno. */
+/* Empty the file (everything in it was delivered), not synced (spool_sync()).  0 or -errno. */
 int spool_clear(struct spool *s);
 /* The file's size now. */
 uint64_t spool_size(const struct spool *s);

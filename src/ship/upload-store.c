@@ -4,12 +4,17 @@
  * collector does not take it, loaded by the next run, and held to its bound.
  *
  * With a cursor file, what was read and not yet acknowledged is also kept
- * in a spool on disk (upload-spool.h, in the directory FILE.spool) while
- * the collector does not take it: the sender writes the units it holds
- * there (one write and one fdatasync() for all of them) when a send
- * fails, every second while it waits to retry, and when it ends, and
- * empties the file once the cursor names all that was in it.  A collector
- * that answers writes nothing there.  The next run loads the spool, leaves
+ * in a spool on disk (upload-spool.h, in the directory FILE.spool), a
+ * write-ahead log: the reader appends the units it closed (one write(2)
+ * for all of them, no sync) when it goes idle and every
+ * SPOOL_WRITE_UNITS records while it reads on, and the sender appends
+ * what is still missing before each send, so nothing reaches the
+ * collector that is not in the file, and a killed process leaves in the
+ * page cache all it read but the last few records (upload-private.h).  The
+ * sender fdatasync()s the file SPOOL_SYNC_MS after the first write not
+ * synced, or once SPOOL_SYNC_BYTES are, and empties it (not synced, the
+ * next sync does) once the cursor names all that was in it.  The next run
+ * loads the spool, leaves
  * out what the cursor says was delivered, sends the rest first and reads
  * the ring from after the last record in it (cursor_set_spooled()), in the
  * same boot or, after a reboot, from the start of the new one: the old
@@ -48,70 +53,152 @@ static void spool_failed(struct upload *u, int e) {
         u->spool_ok = false;
 }
 
+/* The file was written to or cut: it is to be synced within the bound. */
+static void dirty(struct upload *u, size_t bytes, uint64_t now) {
+        if (u->dirty_ns == 0)
+                u->dirty_ns = now ? now : 1;
+        u->dirty_bytes += bytes;
+}
+
 /*
- * Write to the spool what it does not hold yet: the closed units after
- * those it has, or all of them when a drop changed what it has or most
- * of the file was delivered.  Called by the sender (or once it ended)
- * with the lock held, which is let go for the I/O.
+ * Frame the units the file does not hold (all of them with all) into
+ * sbuf; their bytes, or 0 with none.  The walk starts after the last unit
+ * written when that is known (u->spool_last): the reader calls this for
+ * every record it reads while the queue may hold thousands.
  */
-void store_sync(struct upload *u) {
-        const struct upload_unit *x;
-        bool rewrite;
+static size_t frame_units(struct upload *u, bool all, uint64_t *ret_last_id) {
+        const struct upload_unit *x, *from = !all && u->has_spooled && u->spool_last ? u->spool_last->next : u->q.head;
         size_t len = 0, at = 0;
+
+        for (x = from; x; x = x->next)
+                if (all || !u->has_spooled || x->id > u->spooled_id)
+                        len += spool_frame_size(x->len);
+        if (len == 0)
+                return 0;
+        if (len > u->scap) {
+                char *p = realloc(u->sbuf, len);
+
+                if (!p) {
+                        spool_failed(u, -ENOMEM);
+                        return 0;
+                }
+                u->sbuf = p;
+                u->scap = len;
+        }
+        for (x = from; x; x = x->next) {
+                struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
+                                       .lost_first = x->lost_first, .replaced = x->replaced,
+                                       .newest = x->newest };
+
+                *ret_last_id = x->id;
+                if (!all && u->has_spooled && x->id <= u->spooled_id)
+                        continue;
+                snprintf(r.boot, sizeof(r.boot), "%s", x->boot ? x->boot : "");
+                spool_frame(u->sbuf + at, &r, x->data, x->len);
+                at += spool_frame_size(x->len);
+        }
+        return len;
+}
+
+void store_write(struct upload *u, uint64_t now) {
+        uint64_t last_id = 0;
+        size_t len;
+        int e;
+
+        /* The reader's: the sender rewrites the file, the lock let go; it is written after that. */
+        while (u->spool_busy && !pthread_equal(pthread_self(), u->thread))
+                pthread_cond_wait(&u->space, &u->lock);
+
+        if (!u->spool || !u->spool_ok || u->spool_busy || !u->q.tail ||
+            (u->has_spooled && u->q.tail->id <= u->spooled_id))
+                return;
+        len = frame_units(u, false, &last_id);
+        if (len == 0)
+                return;
+        /* Under the lock: the reader and the sender both write, one after the other, at the file's end. */
+        e = spool_write(u->spool, u->sbuf, len);
+        if (e < 0) {
+                spool_failed(u, e);
+                return;
+        }
+        u->has_spooled = true;
+        u->spooled_id = last_id;
+        u->spool_last = u->q.tail;
+        dirty(u, len, now);
+}
+
+uint64_t store_sync_due_in(const struct upload *u, uint64_t now) {
+        uint64_t bound = (uint64_t)SPOOL_SYNC_MS * 1000000u;
+
+        if (!u->spool || !u->spool_ok || u->dirty_ns == 0)
+                return UINT64_MAX;
+        if (u->dirty_bytes >= SPOOL_SYNC_BYTES || now - u->dirty_ns >= bound)
+                return 0;
+        return bound - (now - u->dirty_ns);
+}
+
+/*
+ * Bring the file to what the queue holds and sync it: a rewrite of all
+ * of it when a drop changed what it has or most of it was delivered
+ * (synced as it is renamed over the old file), else the units it lacks
+ * appended and one fdatasync().  The sender's (or once it ended), with
+ * the lock held, which is let go for the syncs; the reader waits while
+ * the file is rewritten (store_write() it calls when it must write then),
+ * and what it read meanwhile is appended after.
+ */
+void store_sync(struct upload *u, uint64_t now) {
         uint64_t last_id = 0, drops = u->drops;
-        bool any = u->q.head != NULL;
+        bool rewrite, any = u->q.head != NULL;
+        size_t len;
         int e;
 
         if (!u->spool || !u->spool_ok)
                 return;
         rewrite = u->drops != u->file_drops ||
                   (u->file_dead >= SPOOL_COMPACT_MIN && u->file_dead > spool_size(u->spool) / 2);
-        for (x = u->q.head; x; x = x->next)
-                if (rewrite || !u->has_spooled || x->id > u->spooled_id)
-                        len += spool_frame_size(x->len);
-        if (len == 0 && !rewrite)
-                return;
-        if (len > u->scap) {
-                char *p = realloc(u->sbuf, len);
-
-                if (!p) {
-                        spool_failed(u, -ENOMEM);
+        if (!rewrite) {
+                store_write(u, now);
+                if (!u->spool_ok || u->dirty_ns == 0)
                         return;
-                }
-                u->sbuf = p;
-                u->scap = len;
+                u->dirty_ns = 0;
+                u->dirty_bytes = 0;
+                /* The reader appends on meanwhile: fdatasync() and write(2) do not disturb each other. */
+                pthread_mutex_unlock(&u->lock);
+                e = spool_sync(u->spool);
+                pthread_mutex_lock(&u->lock);
+                if (e < 0)
+                        spool_failed(u, e);
+                return;
         }
-        for (x = u->q.head; x; x = x->next) {
-                struct spool_rec r = { .has_seq = x->has_seq, .seq = x->seq, .usec = x->usec, .lost = x->lost,
-                                       .lost_first = x->lost_first, .replaced = x->replaced };
-
-                last_id = x->id;
-                if (!rewrite && u->has_spooled && x->id <= u->spooled_id)
-                        continue;
-                snprintf(r.boot, sizeof(r.boot), "%s", x->boot ? x->boot : "");
-                spool_frame(u->sbuf + at, &r, x->data, x->len);
-                at += spool_frame_size(x->len);
-        }
+        len = frame_units(u, true, &last_id);
+        if (!u->spool_ok)
+                return;
+        u->spool_busy = true;
         pthread_mutex_unlock(&u->lock);
-        e = rewrite ? spool_rewrite(u->spool, u->sbuf, len) : spool_append(u->spool, u->sbuf, len);
+        e = spool_rewrite(u->spool, u->sbuf, len);
         pthread_mutex_lock(&u->lock);
+        u->spool_busy = false;
+        pthread_cond_broadcast(&u->space);
         if (e < 0) {
                 spool_failed(u, e);
                 return;
         }
         u->has_spooled = any;
         u->spooled_id = last_id;
-        if (rewrite) {
-                u->file_dead = 0;
-                u->file_drops = drops;
-        }
+        u->spool_last = NULL;
+        u->file_dead = 0;
+        u->file_drops = drops;
+        u->dirty_ns = 0;
+        u->dirty_bytes = 0;
+        /* What the reader added meanwhile. */
+        store_write(u, now);
 }
 
 /*
  * The cursor was saved at what was delivered: a spool that holds nothing
  * else is emptied.  Called with the lock held.
  */
-void store_delivered(struct upload *u) {
+void store_delivered(struct upload *u, uint64_t now) {
         int e;
 
         if (!u->spool || !u->spool_ok || !u->has_spooled)
@@ -127,6 +214,7 @@ void store_delivered(struct upload *u) {
         u->has_spooled = false;
         u->file_dead = 0;
         u->file_drops = u->drops;
+        dirty(u, 0, now);
 }
 
 /* Units at the head were delivered: those in the spool's file are dead weight there. */
@@ -161,6 +249,7 @@ void store_make_room(struct upload *u) {
                 e = d.records > 0 ? export_spool_loss_entry(&u->cfg.machine, d.boot, d.records, d.first_seq,
                                                             d.last_lost, d.last_usec, d.merged, &entry, &len)
                                   : 0; /* only kdmesg's own entries, no record: nothing to count */
+                u->spool_last = NULL; /* it may be among the units dropped */
                 if (e == 0)
                         e = upload_queue_drop(&u->q, &d, entry, len);
                 free(entry);
@@ -180,7 +269,7 @@ void store_make_room(struct upload *u) {
 static int spooled_unit(void *userdata, const struct spool_rec *r, const char *data, size_t len) {
         struct upload *u = userdata;
         struct upload_unit x = { .has_seq = r->has_seq, .seq = r->seq, .usec = r->usec, .lost = r->lost,
-                                 .lost_first = r->lost_first, .replaced = r->replaced };
+                                 .lost_first = r->lost_first, .replaced = r->replaced, .newest = r->newest };
         struct boot_name *b;
         int e;
 
@@ -245,6 +334,7 @@ int store_setup(struct upload *u) {
                         n = i + 1;
         store_acked(u, n);
         upload_queue_ack(&u->q, n);
+        u->spool_last = NULL;
         for (x = u->q.head; x; x = x->next)
                 if (x->has_seq)
                         last = x;
@@ -254,9 +344,10 @@ int store_setup(struct upload *u) {
                         spool_failed(u, e);
                 u->has_spooled = false;
                 u->file_dead = 0;
+                dirty(u, 0, 0);
         }
         if (last)
-                cursor_set_spooled(u->cursor, last->boot, last->seq, last->usec);
+                cursor_set_spooled(u->cursor, last->boot, last->seq, last->usec, last->newest);
         /* A bound lower than what is there: the oldest go now. */
         if (u->spool_ok && u->q.bytes > u->cfg.spool_max)
                 store_make_room(u);

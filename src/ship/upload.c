@@ -29,9 +29,11 @@
  * place of a loss entry that says so, with its sequence number and the
  * reason; the rest goes on.
  *
- * With a cursor file, what was read and not yet acknowledged is also kept
- * in a spool on disk, written when a send fails, every SPOOL_SYNC_MS
- * while the sender waits to retry, and when it ends (upload-store.c).
+ * With a cursor file, the spool on disk is a write-ahead log of what was
+ * read and not yet acknowledged (upload-store.c): the reader writes what
+ * it read there when it goes idle and every SPOOL_WRITE_UNITS records, the
+ * sender what is still missing before each send; the sender syncs it
+ * within SPOOL_SYNC_MS or SPOOL_SYNC_BYTES (upload-private.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -59,8 +61,6 @@
 #define TRIES_MAX 4
 /* An entry the collector dropped this many times in a row, alone, is refused. */
 #define REFUSALS_MAX 2
-/* While the sender waits to retry, what the reader added goes to the spool this often. */
-#define SPOOL_SYNC_MS 1000u
 
 static uint64_t now_ns(void) {
         struct timespec ts;
@@ -159,6 +159,7 @@ static int refuse_head(struct upload *u) {
 
         if (!h->has_seq) {
                 warnx_thread(_("%s refused an entry of kdmesg's own (%s): left out"), u->url, u->why);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
@@ -170,7 +171,9 @@ static int refuse_head(struct upload *u) {
                 u->commit_seq = h->seq;
                 u->commit_usec = h->usec;
                 u->commit_boot = h->boot;
+                u->commit_newest = h->newest;
                 store_acked(u, 1);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, 1);
                 return 0;
         }
@@ -200,6 +203,7 @@ static bool dropped(struct upload *u, size_t n) {
                 u->refusals = 0;
                 return true;
         }
+        u->spool_last = NULL;
         k = upload_queue_split_head(&u->q, export_entry_len);
         if (k > 1) {
                 u->probe = (u->probe ? u->probe : 1) + (size_t)k - 1;
@@ -223,6 +227,7 @@ static bool dropped(struct upload *u, size_t n) {
  */
 static bool commit(struct upload *u) {
         uint64_t seq = u->commit_seq, usec = u->commit_usec;
+        bool newest = u->commit_newest;
         const char *boot = u->commit_boot;
         int e;
 
@@ -230,14 +235,14 @@ static bool commit(struct upload *u) {
                 return true;
         u->has_commit = false;
         pthread_mutex_unlock(&u->lock);
-        e = cursor_commit(u->cursor, boot, seq, usec);
+        e = cursor_commit(u->cursor, boot, seq, usec, newest);
         pthread_mutex_lock(&u->lock);
         if (e < 0) {
                 warnx_thread(_("cannot update the cursor file %s: %s"), cursor_get_path(u->cursor), strerror(-e));
                 fail(u);
                 return false;
         }
-        store_delivered(u);
+        store_delivered(u, now_ns());
         return true;
 }
 
@@ -249,8 +254,8 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
         if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
                 rnd = (uint32_t)time(NULL) * 2654435761u;
         end = now_ns() + (uint64_t)upload_backoff_ms(attempt, BACKOFF_BASE_MS, BACKOFF_CAP_MS, rnd) * 1000000u;
-        /* The collector does not take them: they go to the spool, and what the reader adds meanwhile. */
-        store_sync(u);
+        /* The collector does not take them: the spool is synced, and what the reader adds meanwhile. */
+        store_sync(u, now_ns());
         while (!stopping(u)) {
                 uint64_t now = now_ns(), left;
 
@@ -258,7 +263,7 @@ static void wait_backoff(struct upload *u, unsigned attempt) {
                         break;
                 left = (end - now) / 1000000u + 1;
                 wait_ms(u, left < SPOOL_SYNC_MS ? (unsigned)left : SPOOL_SYNC_MS);
-                store_sync(u);
+                store_sync(u, now_ns());
         }
 }
 
@@ -293,14 +298,19 @@ static bool send_one(struct upload *u, unsigned *attempt) {
                 u->commit_seq = last->seq;
                 u->commit_usec = last->usec;
                 u->commit_boot = last->boot;
+                u->commit_newest = last->newest;
         }
         if (acked > 0) {
                 store_acked(u, acked);
+                u->spool_last = NULL;
                 upload_queue_ack(&u->q, acked);
                 u->probe = u->probe > acked ? u->probe - acked : 0;
                 /* Sending one at a time, the cursor is saved once they are through (or before a wait). */
                 if (u->probe == 0 && !commit(u))
                         return false;
+                /* Entries of no record move no cursor: a spool left with nothing to deliver is emptied all the same. */
+                if (!u->has_commit)
+                        store_delivered(u, now_ns());
                 u->refusals = 0;
                 pthread_cond_broadcast(&u->space);
                 if (u->failing)
@@ -369,38 +379,33 @@ static void *sender(void *userdata) {
 
         pthread_mutex_lock(&u->lock);
         for (;;) {
-                while (!stopping(u) && !(u->ending && u->q.n_closed == 0) && (w = send_due_in(u)) > 0)
+                while (!stopping(u) && !(u->ending && u->q.n_closed == 0) && (w = send_due_in(u)) > 0) {
+                        uint64_t s = store_sync_due_in(u, now_ns());
+
+                        if (s == 0) {
+                                store_sync(u, now_ns());
+                                continue;
+                        }
+                        w = s < w ? s : w;
                         timed_wait(u, &u->work, w > 200000000u ? 200 : (unsigned)((w + 999999u) / 1000000u));
+                }
                 if (stopping(u) || u->q.n_closed == 0)
                         break;
+                /* Nothing is sent that is not in the spool's file. */
+                store_write(u, now_ns());
+                if (store_sync_due_in(u, now_ns()) == 0)
+                        store_sync(u, now_ns());
                 if (!send_one(u, &attempt))
                         break;
         }
         if (!u->failed)
                 commit(u);
-        /* What was not delivered waits in the spool for the next run. */
-        if (u->q.n_closed > 0)
-                store_sync(u);
+        /* What was not delivered waits in the spool for the next run, synced. */
+        store_sync(u, now_ns());
         u->sender_done = true;
         pthread_cond_broadcast(&u->space);
         pthread_mutex_unlock(&u->lock);
         return NULL;
-}
-
-const char *upload_url_shown(const char *url, char *buf, size_t size) {
-        const char *a = strstr(url, "://"), *end, *at = NULL, *p;
-
-        /* Without a scheme ("admin:pw@host:1", a bad URL), the user:password is at the start. */
-        a = a && (size_t)(a - url) < strcspn(url, "/?#@") + 1 ? a + 3 : url;
-        end = a + strcspn(a, "/?#");
-        for (p = a; p < end; p++)
-                if (*p == '@')
-                        at = p;
-        if (at)
-                snprintf(buf, size, "%.*s%s", (int)(a - url), url, at + 1);
-        else
-                snprintf(buf, size, "%s", url);
-        return buf;
 }
 
 int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile sig_atomic_t *quit,
@@ -462,6 +467,9 @@ void upload_mark(struct upload *u, uint64_t seq, uint64_t usec) {
         upload_queue_mark(&u->q, seq, usec, now_ns());
         if (u->q.open)
                 u->q.open->boot = u->cursor ? cursor_get_current_boot_id(u->cursor) : NULL;
+        /* Reading on: to the spool before SPOOL_WRITE_UNITS records it lacks are held, this one counted. */
+        if (u->q.tail && u->q.tail->id + 1 >= u->spooled_id + SPOOL_WRITE_UNITS)
+                store_write(u, now_ns());
         closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
@@ -495,6 +503,10 @@ void upload_idle(struct upload *u) {
         pthread_mutex_lock(&u->lock);
         before = u->q.n_closed;
         upload_queue_close(&u->q, now_ns());
+        /* All there was is read: the last record is the ring's newest (if this run read it: not the spool's). */
+        if (u->q.tail && u->q.tail->has_seq && u->cursor && u->q.tail->boot == cursor_get_current_boot_id(u->cursor))
+                u->q.tail->newest = true;
+        store_write(u, now_ns());
         closed(u, before);
         pthread_mutex_unlock(&u->lock);
 }
@@ -518,6 +530,7 @@ int upload_finish(struct upload *u, bool signalled) {
 
         pthread_mutex_lock(&u->lock);
         upload_queue_close(&u->q, now_ns());
+        store_write(u, now_ns());
         u->ending = true;
         if (limit_ms > 0) {
                 u->deadline_ns = now_ns() + (uint64_t)limit_ms * 1000000u;

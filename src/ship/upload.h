@@ -49,7 +49,11 @@ int upload_new(const struct upload_config *cfg, struct cursor *cursor, volatile 
 void upload_mark(struct upload *u, uint64_t seq, uint64_t usec);
 /* The bytes of the export stream (output.c's writer). 0, or -EIO once the upload has failed for good. */
 int upload_write(void *userdata, const void *p, size_t len);
-/* The reader is idle: what was read is closed into units, sent when the linger is over. */
+/*
+ * The reader is idle, the ring read to its end: what was read is closed
+ * into units (the last record marked as the newest then), written to the
+ * spool, and sent when the linger is over.
+ */
 void upload_idle(struct upload *u);
 /*
  * The end: send everything and stop the sender, as long as the tries last

@@ -112,11 +112,11 @@ status 0" ]
         emu write 3
         run --separate-stderr kdmesg_emu --cursor-file "$C" --fail-on-loss
         [ "$status" -eq 3 ]
-        [ "$output" = "-- unknown number of messages lost (seq 7 and later of the previous boot, reboot) --
+        [ "$output" = "-- records of the previous boot from seq 7 on, if it had any, were not read (reboot) --
 [    0.001000] record 0
 [    0.002000] record 1
 [    0.003000] record 2" ]
-        [ "$stderr" = "kdmesg: an unknown number of messages lost before a reboot" ]
+        [ "$stderr" = "kdmesg: the previous boot's records after the last one read, if any, were not read" ]
         grep -qx "boot_id=$(emu get boot_id | tr -d -)" "$C"
         grep -qx "seq=2" "$C"
         # JSON: the count is not known.
@@ -410,7 +410,7 @@ kdmesg_emu_t() {
         printf 'boot_id=%s\nseq=100\nusec=101000\n' "$(emu get boot_id | tr -d -)" >"$C"
         run --separate-stderr kdmesg_emu --cursor-file "$C"
         [ "$status" -eq 0 ]
-        [ "$output" = "-- unknown number of messages lost (seq 101 and later of the previous boot, reboot) --
+        [ "$output" = "-- records of the previous boot from seq 101 on, if it had any, were not read (reboot) --
 [    0.001000] record 0
 [    0.002000] record 1
 [    0.003000] record 2

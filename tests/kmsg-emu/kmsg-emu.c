@@ -18,7 +18,9 @@
  *                                      renames (rename() calls of the reader),
  *                                      out_writes (the reader's write()s to
  *                                      standard output), writer_late_us (the
- *                                      writer's worst lag behind its RATE)
+ *                                      writer's worst lag behind its RATE),
+ *                                      read_next (one past the highest seq a
+ *                                      read() was handed, 0: none, this boot)
  *   kmsg-emu wait RING FIELD N [SEC]   wait until FIELD >= N (default 10 s);
  *                                      exit 1 on time-out
  *
@@ -185,6 +187,8 @@ static uint64_t field(struct emu_ring *r, const char *name) {
                 return __atomic_load_n(&r->n_out_write, __ATOMIC_RELAXED);
         if (strcmp(name, "writer_late_us") == 0)
                 return r->writer_late_us;
+        if (strcmp(name, "read_next") == 0)
+                return __atomic_load_n(&r->read_next, __ATOMIC_RELAXED);
         fprintf(stderr, "kmsg-emu: unknown field %s\n", name);
         exit(2);
 }
@@ -232,7 +236,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[1], "reboot") == 0) {
                 lock(r);
                 new_boot_id(r);
-                r->first_seq = r->next_seq = r->clear_seq = 0;
+                r->first_seq = r->next_seq = r->clear_seq = r->read_next = 0;
                 pthread_mutex_unlock(&r->lock);
                 tick(r);
                 return 0;

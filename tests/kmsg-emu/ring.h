@@ -49,6 +49,8 @@ struct emu_ring {
         uint64_t n_out_write; /* write() calls to standard output */
         /* Set by "kmsg-emu write" at a fixed rate: its worst lag behind the schedule, microseconds. */
         uint64_t writer_late_us;
+        /* One past the highest seq a read() of any reader was handed (0: none yet); a reboot sets it to 0. */
+        uint64_t read_next;
         struct emu_slot slots[];
 };
 

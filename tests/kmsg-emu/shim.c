@@ -376,6 +376,8 @@ static ssize_t emu_read(int fd, void *buf, size_t n) {
                                        (unsigned long long)s->usec, (int)s->len, s->text);
         }
         f->pos++;
+        if (ring->read_next < f->pos)
+                ring->read_next = f->pos;
         more = f->pos < ring->next_seq;
         unlock();
         if (more && getenv("KMSG_EMU_LEVEL"))

@@ -543,10 +543,15 @@ TEST(loss_new_ref_unref_and_setters) {
         CHECK(kmsg_loss_ref(NULL) == NULL);
         CHECK(kmsg_loss_unref(NULL) == NULL);
 
-        /* Count 0: not known, as a reboot's tail. */
+        /* Count 0: not known, as a reboot's tail; that its record before was the newest, once said. */
         CHECK_INT(kmsg_loss_new(7, 0, KMSG_LOSS_REBOOT, &l), 0);
         CHECK_INT(kmsg_loss_get_count(l), 0);
+        CHECK_INT(kmsg_loss_before_newest(l), 0);
+        CHECK_INT(kmsg_loss_set_before_newest(l), 0);
+        CHECK_INT(kmsg_loss_before_newest(l), 1);
         kmsg_loss_unref(l);
+        CHECK_INT(kmsg_loss_set_before_newest(NULL), -EINVAL);
+        CHECK_INT(kmsg_loss_before_newest(NULL), 0);
 
         /* Bad arguments; *ret untouched. */
         m = (struct kmsg_loss *)&m;

@@ -289,6 +289,10 @@ TEST(spool_frames_carry_their_record_and_a_crc) {
         CHECK(memcmp(frame, "KSPU", 4) == 0 && memcmp(frame + SPOOL_FRAME_HEAD, "hello", 5) == 0);
         CHECK(frame[4] == 5 && frame[8] == 7 && frame[16] == 8 && frame[24] == 3 && frame[32] == 5 && frame[40] == 1);
         CHECK(strcmp(frame + 44, "b0") == 0);
+        /* Flags: 2 replaced, 4 the newest record in the ring when it was read. */
+        r.newest = true;
+        spool_frame(frame, &r, "hello", 5);
+        CHECK(frame[40] == 5);
 }
 
 TEST(backoff_doubles_to_the_cap_with_jitter_in_the_upper_half) {
