@@ -350,13 +350,13 @@ sigterm_5_times() {
 
 @test "--upload relp://: a bad URL, TLS options without TLS and an unreachable collector are one line each, exit 1; librelp is loaded only when used" {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://127.0.0.1:0 -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:0' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload relp://u:pw@127.0.0.1:1/x -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad URL 'relp://127.0.0.1:1/x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp://127.0.0.1:1 --trust all -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --trust is for --upload https:// or relp+tls://; relp:// has no TLS" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @1700000000 --upload "$URL" -q
         [ "$status" -eq 1 ]
@@ -371,7 +371,7 @@ sigterm_5_times() {
         [ -n "$lib" ] || skip "librelp.so.0 not in the linker cache"
         run --separate-stderr unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@"' _ "$lib" \
                 "$KDMESG" -K "$DATA/basic.kmsg" --upload "$URL" --boot-time 0
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: --upload relp:// needs librelp (librelp.so.0), which cannot be loaded: install librelp0" ]
         [ -z "$output" ]
 }
@@ -467,27 +467,27 @@ follow_ends() {
 
 @test "--upload relp+tls://: --trust all, --key without --cert and a certificate file that cannot be read are one line each, before anything is sent" {
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --trust all -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --trust all is for https://: relp+tls:// always checks the server's certificate (give the file of its CA)" ]
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 --key /k -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --key is the key of --cert: add --cert" ]
         # Without --cert librelp speaks anonymous TLS, which imrelp refuses: it would never connect.
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 \
                 --trust "$DATA/basic.kmsg" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr%%$'\n'*}" = "kdmesg: relp+tls:// needs --cert: without a client certificate librelp speaks anonymous TLS, which imrelp refuses" ]
         for o in --trust --cert --key; do
                 local args=(--trust "$DATA/basic.kmsg" --cert "$DATA/basic.kmsg")
                 [ "$o" = --key ] && args+=(--key "$BATS_TEST_TMPDIR/none") || args+=("$o" "$BATS_TEST_TMPDIR/none")
                 run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --boot-time @0 --upload relp+tls://127.0.0.1:1 \
                         "${args[@]}" -q
-                [ "$status" -eq 1 ]
+                [ "$status" -eq 78 ]
                 [ "$stderr" = "kdmesg: cannot read the $o file $BATS_TEST_TMPDIR/none: No such file or directory" ]
         done
         # The bad URL's message names both forms.
         run --separate-stderr "$KDMESG" -K "$DATA/basic.kmsg" --upload relp+tls://127.0.0.1:x -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad URL 'relp+tls://127.0.0.1:x' for --upload (expected relp://HOST:PORT or relp+tls://HOST:PORT)" ]
 }
 

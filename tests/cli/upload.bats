@@ -220,7 +220,7 @@ PY
         run --separate-stderr "$KDMESG" --upload ftp://x
         [ "$stderr" = "kdmesg: bad URL 'ftp://x' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
         run --separate-stderr "$KDMESG" --upload "$URL" --json
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr_lines[0]}" = "kdmesg: --upload sends the export form, not --format=json" ]
         run --separate-stderr "$KDMESG" --trust all
         [ "${stderr_lines[0]}" = "kdmesg: --trust is for --upload" ]
@@ -460,7 +460,7 @@ PY
         [ -n "$lib" ] || skip "libcurl.so.4 not in the linker cache"
         run --separate-stderr unshare -m sh -c 'mount --bind /dev/null "$1" && shift && "$@"' _ "$lib" \
                 "$KDMESG" -K "$DATA/basic.kmsg" --upload http://127.0.0.1:9/ --boot-time 0
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: --upload needs libcurl (libcurl.so.4), which cannot be loaded: install libcurl4" ]
         [ -z "$output" ]
 }
@@ -583,7 +583,7 @@ PY
         [ "$STATUS" -eq 143 ]
         # Usage: a bad time is one line.
         run --separate-stderr env KDMESG_UPLOAD_STOP_MS=0 "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 --upload "$URL" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad time '0' in KDMESG_UPLOAD_STOP_MS (milliseconds, 1 to 3600000)" ]
 }
 
@@ -682,11 +682,11 @@ posts() {
         [ "$(cursor_seq)" = 5 ]
         run --separate-stderr env KDMESG_UPLOAD_LINGER_MS=60001 "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 \
                 --upload "$URL" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad time '60001' in KDMESG_UPLOAD_LINGER_MS (milliseconds, 0 to 60000)" ]
         run --separate-stderr env KDMESG_UPLOAD_LINGER_MS=200ms "$KDMESG" -K "$DATA/journal.kmsg" --boot-time @0 \
                 --upload "$URL" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "$stderr" = "kdmesg: bad time '200ms' in KDMESG_UPLOAD_LINGER_MS (milliseconds, 0 to 60000)" ]
 }
 
@@ -1058,7 +1058,7 @@ print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         emu_init 64
         emu write 3
         run --separate-stderr kdmesg_emu --upload 'admin:S3cretPW@127.0.0.1:1' -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         echo "$stderr"
         [ "${stderr_lines[0]}" = "kdmesg: bad URL '127.0.0.1:1' for --upload (expected http://, https://, relp:// or relp+tls://)" ]
         run --separate-stderr kdmesg_emu --upload 'http://admin:S3cretPW@127.0.0.1:1' -q
@@ -1108,15 +1108,15 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
         # What is wrong with the file is said without its content.
         printf 'S3cretPW\n' > "$auth"
         KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "$URL" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $auth: its first line is no user:password" ]
         mkfifo "$BATS_TEST_TMPDIR/fifo"
         KDMESG_UPLOAD_AUTH_FILE="$BATS_TEST_TMPDIR/fifo" run --separate-stderr timeout 10 env LD_PRELOAD="$KMSG_EMU_SHIM" \
                 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" --upload "$URL" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE $BATS_TEST_TMPDIR/fifo is not a regular file" ]
         KDMESG_UPLOAD_AUTH_FILE="$auth" run --separate-stderr kdmesg_emu --upload "relp://127.0.0.1:$PORT" -q
-        [ "$status" -eq 1 ]
+        [ "$status" -eq 78 ]
         [ "${stderr_lines[0]}" = "kdmesg: KDMESG_UPLOAD_AUTH_FILE is for http:// and https://, not relp://" ]
 }
 
@@ -1132,7 +1132,7 @@ http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
                                 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$KDMESG" \
                                 --upload "$url" "$opt" "$f" $([ "$opt" != --cert ] && echo --cert "$DATA/basic.kmsg") -q
                         echo "$url $opt: $status $stderr"
-                        [ "$status" -eq 1 ]
+                        [ "$status" -eq 78 ]
                         [ "${stderr_lines[0]}" = "kdmesg: the $opt file $f is not a regular file" ]
                 done
         done
