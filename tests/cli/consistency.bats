@@ -75,8 +75,8 @@ sink_rows() {
                 KDMESG_BOOT_TIME=@0 "$KDMESG" --format="$f" -K "$DATA/classic.kmsg" >/dev/null 2>&1 ||
                         missing+=" --format=$f(refused)"
         done
-        # ... and has its own entry under OUTPUT FORMATS.
-        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$MAN")
+        # ... and has its own entry under OUTPUT FORMATS of kdmesg-formats(5).
+        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$SRC/man/kdmesg-formats.5.scd")
         for f in $formats; do
                 grep -qE "^\*$f\*( |\$)" <<<"$section" || missing+=" format:$f"
         done
