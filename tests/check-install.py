@@ -47,7 +47,9 @@ with tempfile.TemporaryDirectory() as dest:
               ] + [os.path.join(root, "share", "kdmesg", "kdmesg-%s.schema.json" % s)
                    for s in ("record", "lost", "devices", "dmesg")]
     if opts.get("man"):
-        wanted.append(os.path.join(root, "share", "man", "man1", "kdmesg.1"))
+        wanted += [os.path.join(root, "share", "man", "man" + p[-1], p)
+                   for p in ("kdmesg.1", "kdmesg-formats.5", "kdmesg-problems.5", "kdmesg-reports.7",
+                             "kdmesg-upload.8")]
         wanted += [os.path.join(root, "share", "man", "man3", p + ".3")
                    for p in ("libkmsg", "kmsg_record", "kmsg_reader", "kmsg_seqtrack")]
     missing = [p[len(dest):] for p in wanted if not os.path.exists(p)]

@@ -73,7 +73,7 @@ void metrics_options_setup(struct options *o, struct run *run, struct metrics *m
                 m->boot_id[0] = '\0';
         /*
          * The cursor file names the last record of this boot a previous run
-         * wrote: the gauge starts there.  The counters start at 0 (kdmesg(1)).
+         * wrote: the gauge starts there.  The counters start at 0 (kdmesg-upload(8)).
          */
         cur_boot = run->cursor ? cursor_get_boot_id(run->cursor) : NULL;
         if (cur_boot && m->boot_id[0] && strcmp(cur_boot, m->boot_id) == 0 &&

@@ -155,7 +155,11 @@ void __attribute__((noreturn)) usage(void) {
                 "undelivered upload), 3 lost messages with --fail-on-loss, 4 a problem with\n"
                 "--fail-on-problem, 78 a configuration error of --upload.\n"),
               o);
-        /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's. */
-        fprintf(o, _("\nColumns: --list-columns.  For more details see %s(1).\n"), "kdmesg");
+        /* The page is kdmesg(1) under any name: dmesg(1) is util-linux's.  Its reference is in
+         * pages of their own. */
+        fprintf(o,
+                _("\nColumns: --list-columns.  For more details see %s(1), kdmesg-formats(5),\n"
+                  "kdmesg-problems(5), kdmesg-reports(7) and kdmesg-upload(8).\n"),
+                "kdmesg");
         exit(EXIT_SUCCESS);
 }

@@ -7,7 +7,7 @@
  * exposition format, for node_exporter's textfile collector.  The file
  * is written whole into a temporary file in its directory and renamed
  * over FILE, so a scrape never sees half of it.  The counters start at 0
- * with the process (Prometheus takes a drop for a restart); kdmesg(1),
+ * with the process (Prometheus takes a drop for a restart); kdmesg-upload(8),
  * METRICS, says what --cursor-file changes.
  */
 #include <stdbool.h>

@@ -118,7 +118,7 @@ int run_loss(struct run *run, const struct kmsg_loss *l) {
  * Records gone before this read could have seen them: rotated out of the
  * ring before kdmesg started, or numbered before the first record of a
  * dump or of a boot in it.  That is what the input covers, not a loss of
- * this read (kdmesg(1), LOST MESSAGES): only --lost lists it, and it
+ * this read (kdmesg-reports(7), LOST MESSAGES): only --lost lists it, and it
  * counts neither in the summary on stderr nor for --fail-on-loss.  A
  * reader that should have seen them keeps them as losses: a cursor file
  * behind the ring, a start position promised by the probes (what rotated

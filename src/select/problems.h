@@ -11,7 +11,7 @@
 
 /*
  * Known problems: rules (select/rules.c; the format is in
- * data/problems.rules and kdmesg(1)), built in or read from files
+ * data/problems.rules and kdmesg-problems(5)), built in or read from files
  * (select/rules-load.c), sort records into kinds, and the records of one
  * multi-line report (an oops with its registers, call trace and "Modules
  * linked in:") into one problem with a subject (select/problems.c).

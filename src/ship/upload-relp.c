@@ -265,7 +265,7 @@ static int make_messages(struct relp *r, const char *buf, const size_t *unit_len
  * compares the host with the certificate's DNS names and its common name,
  * not with IP addresses), and the client shows --cert if given.
  * librelp 1.11 loses 16 bytes with each client whose permitted peer is
- * set (see kdmesg(1), SHIPPING TO A COLLECTOR); "certvalid", which would
+ * set (see kdmesg-upload(8), SHIPPING TO A COLLECTOR); "certvalid", which would
  * not, checks nothing of the server's certificate with GnuTLS.
  */
 static relpRetVal new_client(struct relp *r, relpClt_t **ret) {

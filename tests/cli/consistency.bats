@@ -75,8 +75,8 @@ sink_rows() {
                 KDMESG_BOOT_TIME=@0 "$KDMESG" --format="$f" -K "$DATA/classic.kmsg" >/dev/null 2>&1 ||
                         missing+=" --format=$f(refused)"
         done
-        # ... and has its own entry under OUTPUT FORMATS.
-        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$MAN")
+        # ... and has its own entry under OUTPUT FORMATS of kdmesg-formats(5).
+        section=$(sed -n '/^# OUTPUT FORMATS/,/^# [A-Z]/p' "$SRC/man/kdmesg-formats.5.scd")
         for f in $formats; do
                 grep -qE "^\*$f\*( |\$)" <<<"$section" || missing+=" format:$f"
         done
@@ -104,7 +104,18 @@ sink_rows() {
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
         [[ "${lines[0]}" == "Usage:" ]]
-        [[ "$output" == *"For more details see kdmesg(1)."* ]]
+        [[ "$output" == *"For more details see kdmesg(1), kdmesg-formats(5),"* ]]
+}
+
+@test "--help points at kdmesg(1) and at every reference page of its SEE ALSO (issue 42)" {
+        local p missing= help
+        help=$("$KDMESG" --help | tr '\n' ' ')
+        for p in kdmesg.1 $(see_also_pages); do
+                [[ "$help" == *" ${p%.*}(${p##*.})"[,.\ ]* ]] || missing+=" $p"
+        done
+        echo "not in --help:$missing"
+        [ -z "$missing" ]
+        [ "$(see_also_pages | wc -l)" -ge 4 ]
 }
 
 @test "--help lists --help and --version last in the options" {
@@ -281,10 +292,78 @@ option_tokens() {
                 tr -s ' ,\n' '\n' | grep -vxE '' | sort)" = "$(grep -vx auto <<<"$forms")" ]
 }
 
-@test "the man page source is valid scdoc" {
+@test "the man page sources are valid scdoc: kdmesg(1) and its reference pages" {
         command -v scdoc >/dev/null || skip "scdoc is not installed"
-        run bash -c 'scdoc < "$1" > /dev/null' _ "$MAN"
+        local p n=0
+        for p in "$SRC"/man/kdmesg*.scd; do
+                echo "$p"
+                run bash -c 'scdoc < "$1" > /dev/null' _ "$p"
+                [ "$status" -eq 0 ]
+                n=$((n + 1))
+        done
+        [ "$n" -ge 5 ]
+}
+
+# The pages of kdmesg's own that kdmesg(1)'s SEE ALSO names: "kdmesg-formats.5" ...
+see_also_pages() {
+        sed -n '/^# SEE ALSO/,/^# [A-Z]/p' "$MAN" | grep -oE '\*kdmesg-[a-z-]+\*\([1-8]\)' |
+                sed -E 's/\*//g; s/\(([1-8])\)/.\1/' | sort -u
+}
+
+# kdmesg(1) rendered as man(1) shows it on a terminal of 80 columns.
+man80() {
+        command -v scdoc >/dev/null || skip "scdoc is not installed"
+        command -v man >/dev/null || skip "man is not installed"
+        scdoc < "$1" > "$BATS_TEST_TMPDIR/page"
+        MANWIDTH=80 MANPAGER=cat PAGER=cat man -l "$BATS_TEST_TMPDIR/page" 2>/dev/null
+}
+
+@test "kdmesg(1) is a page for the terminal: at most 900 lines at 80 columns, EXAMPLES within its first 300 (issue 42)" {
+        local lines examples
+        lines=$(man80 "$MAN" | wc -l)
+        examples=$(man80 "$MAN" | grep -nx 'EXAMPLES' | cut -d: -f1)
+        echo "kdmesg(1): $lines lines, EXAMPLES at line $examples"
+        [ "$lines" -ge 300 ]
+        [ "$lines" -le 900 ]
+        [ -n "$examples" ]
+        [ "$examples" -le 300 ]
+        # What it is for comes first: EXAMPLES before OPTIONS, the exit statuses kept.
+        [ "$examples" -lt "$(man80 "$MAN" | grep -nx 'OPTIONS' | cut -d: -f1)" ]
+        man80 "$MAN" | grep -qx 'EXIT STATUS'
+}
+
+@test "kdmesg(1) names its reference pages in SEE ALSO and in its options, and every man/kdmesg-*.scd is one of them" {
+        local p missing= pages opts
+        pages=$(see_also_pages)
+        echo "SEE ALSO: $pages"
+        [ "$(wc -l <<<"$pages")" -ge 4 ]
+        [ "$(cd "$SRC/man" && ls kdmesg-*.scd | sed 's/\.scd$//' | sort)" = "$pages" ]
+        opts=$(sed -n '/^# OPTIONS/,/^# [A-Z]/p' "$MAN")
+        for p in $pages; do
+                grep -qF "*${p%.*}*(${p##*.})" <<<"$opts" || missing+=" $p(OPTIONS)"
+                grep -qF "'$p'" "$SRC/man/meson.build" || missing+=" $p(man/meson.build)"
+                head -1 "$SRC/man/$p.scd" | grep -qF "${p%.*}(${p##*.}) " || missing+=" $p(title)"
+        done
+        echo "missing:$missing"
+        [ -z "$missing" ]
+}
+
+@test "meson install puts kdmesg(1) and every page of its SEE ALSO in place, built by scdoc" {
+        command -v meson > /dev/null || skip "meson is not on PATH"
+        local d="$BATS_TEST_TMPDIR/inst" p f missing=
+        run meson install -C "$BUILDDIR" --destdir "$d" --no-rebuild --quiet
         [ "$status" -eq 0 ]
+        for p in kdmesg.1 $(see_also_pages); do
+                f=$(find "$d" -path "*/man${p##*.}/$p")
+                echo "$p: $f"
+                if [ -z "$f" ]; then
+                        missing+=" $p"
+                        continue
+                fi
+                grep -qi "^\.TH \"${p%.*}\" \"${p##*.}\"" "$f" || missing+=" $p(.TH)"
+        done
+        echo "not installed:$missing"
+        [ -z "$missing" ]
 }
 
 # Completions bash offers for the command line "$@" (the last word is completed).

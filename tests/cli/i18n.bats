@@ -19,7 +19,7 @@ setup() {
         [ "${lines[0]}" = "Aufruf:" ]
         [[ "$output" == *"Eingabe:"* ]]
         [[ "$output" == *" -h, --help                  diese Hilfe anzeigen"* ]]
-        [[ "$output" == *"Weitere Informationen finden Sie in kdmesg(1)."* ]]
+        [[ "$output" == *"Näheres in kdmesg(1), kdmesg-formats(5),"* ]]
 }
 
 @test "LANGUAGE=de: the German help fits in 80 columns and 100 lines" {

@@ -75,11 +75,11 @@ start_node_exporter() {
         until_true 20 curl -sf -o /dev/null "http://127.0.0.1:$NE_PORT/metrics"
 }
 
-# rules: the alerting rules of kdmesg(1), as a file.
+# rules: the alerting rules of kdmesg-upload(8), as a file.
 rules() {
         # The first literal block after the heading.
         awk '/^## Alerting rules$/ { on = 1; next } on && /^```$/ { if (++fence == 2) exit; next } on && fence == 1' \
-                "$TESTS/../man/kdmesg.1.scd" >"$T/kdmesg.rules.yml"
+                "$TESTS/../man/kdmesg-upload.8.scd" >"$T/kdmesg.rules.yml"
         [ -s "$T/kdmesg.rules.yml" ]
 }
 
@@ -342,7 +342,7 @@ firing() {
         done
 }
 
-@test "the alerting rules of kdmesg(1) pass promtool check rules" {
+@test "the alerting rules of kdmesg-upload(8) pass promtool check rules" {
         rules
         run promtool check rules "$T/kdmesg.rules.yml"
         echo "$output"

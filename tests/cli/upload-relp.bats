@@ -376,9 +376,9 @@ sigterm_5_times() {
         [ -z "$output" ]
 }
 
-@test "--upload relp://: the rsyslog configuration of the man page takes the messages and stores their fields" {
-        local man="$TESTS/../man/kdmesg.1.scd"
-        # The block from the man page, on this test's port and file (scdoc's "\\" is a backslash).
+@test "--upload relp://: the rsyslog configuration of kdmesg-upload(8) takes the messages and stores their fields" {
+        local man="$TESTS/../man/kdmesg-upload.8.scd"
+        # The block from kdmesg-upload(8), on this test's port and file (scdoc's "\\" is a backslash).
         {
                 echo "global(workDirectory=\"$R/work\")"
                 sed -n '/^main_queue(queue.type="Direct")$/,/^}$/p; /^ruleset(name="kdmesg") {$/,/^}$/p' "$man" |

@@ -208,7 +208,7 @@ Try 'dmesg --help' for more information." ]
         [[ "$stderr" != *kdmesg:* ]]
         run "$BATS_TEST_TMPDIR/bin/dmesg" --help
         [[ "$output" == *$'Usage:\n dmesg [options]\n'* ]]
-        [[ "$output" == *"For more details see kdmesg(1)."* ]]
+        [[ "$output" == *"For more details see kdmesg(1), kdmesg-formats(5),"* ]]
         # Under its own name, kdmesg.
         run --separate-stderr "$KDMESG" --bogus
         [ "$stderr" = "kdmesg: unrecognized option '--bogus'
