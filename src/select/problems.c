@@ -129,6 +129,29 @@ bool frame_skipped(const struct problems *p, int kind, const char *name) {
         return false;
 }
 
+const struct rule *frame_anchor(const struct problems *p, int kind, const char *name, regmatch_t *m) {
+        size_t i;
+
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (r->type == RULE_ANCHOR && (r->kind == KIND_ANY || r->kind == kind) &&
+                    regexec(&r->re, name, 10, m, 0) == 0)
+                        return r;
+        }
+        return NULL;
+}
+
+/* Whether a report of kind has anchor rules. */
+static bool kind_anchored(const struct problems *p, int kind) {
+        size_t i;
+
+        for (i = 0; i < p->n; i++)
+                if (p->rules[i].type == RULE_ANCHOR && (p->rules[i].kind == KIND_ANY || p->rules[i].kind == kind))
+                        return true;
+        return false;
+}
+
 /*
  * The open report's subject from its template: \f the culprit frame (the
  * first that no skip rule matches; else the first frame; no frame at all:
@@ -179,7 +202,8 @@ static void render(struct problems *p) {
 
 /* Whether the open report's subject is settled: no retitle, culprit frame or access to wait for. */
 static bool settled(const struct problems *p) {
-        return !p->provisional && (p->found || !strstr(p->tmpl, "\\f")) && (p->access[0] || !strstr(p->tmpl, "\\a"));
+        return !p->provisional && ((p->found && (!p->anchoring || p->anchored)) || !strstr(p->tmpl, "\\f")) &&
+               (p->access[0] || !strstr(p->tmpl, "\\a"));
 }
 
 /* Whether a line of text[0..len) starts with lit. */
@@ -276,7 +300,9 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
 /*
  * A line of the open report that names a function (a frame rule, among
  * the candidates of the record's text): the first gives the fallback, the
- * first that no skip rule matches is the culprit.
+ * first that no skip rule matches is the culprit; in a report of a kind
+ * with anchor rules, until an anchor names it: the frame before the
+ * anchor (when no rule skips it), or the name of the anchor's name=.
  */
 static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
         char name[MAX_FRAME];
@@ -295,10 +321,31 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
                         return;
                 if (!p->fallback[0])
                         snprintf(p->fallback, sizeof(p->fallback), "%s", name);
-                if (!frame_skipped(p, p->open, name)) {
-                        snprintf(p->culprit, sizeof(p->culprit), "%s", name);
-                        p->found = true;
+                if (p->anchoring) {
+                        regmatch_t am[10];
+                        const struct rule *a = frame_anchor(p, p->open, name, am);
+
+                        if (a && (a->name || p->prev[0])) {
+                                if (a->name)
+                                        expand(p->culprit, sizeof(p->culprit), a->name, name, am, "", true);
+                                else
+                                        snprintf(p->culprit, sizeof(p->culprit), "%s", p->prev);
+                                p->found = p->anchored = true;
+                                return;
+                        }
+                        if (a) {
+                                p->prev[0] = '\0';
+                                return;
+                        }
                 }
+                if (frame_skipped(p, p->open, name)) {
+                        p->prev[0] = '\0';
+                        return;
+                }
+                snprintf(p->prev, sizeof(p->prev), "%s", name);
+                if (!p->found)
+                        snprintf(p->culprit, sizeof(p->culprit), "%s", name);
+                p->found = true;
                 return;
         }
 }
@@ -321,7 +368,7 @@ static void report_update(struct problems *p, const struct kmsg_record *rec, siz
         }
         if (r && r->access && !was)
                 expand(p->access, sizeof(p->access), r->access, p->text, m, "", true);
-        if (!p->found && strstr(p->tmpl, "\\f"))
+        if ((!p->found || (p->anchoring && !p->anchored)) && strstr(p->tmpl, "\\f"))
                 note_frame(p, rec, len, m);
         render(p);
         if (strcmp(p->subject, p->open_subject) != 0 || (settled(p) && !was)) {
@@ -420,8 +467,9 @@ static int classify(struct problems *p, const struct kmsg_record *rec, struct pr
                 expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "", true);
                 ret->devname = p->devname;
         }
-        p->access[0] = p->culprit[0] = p->fallback[0] = '\0';
-        p->found = false;
+        p->access[0] = p->culprit[0] = p->fallback[0] = p->prev[0] = '\0';
+        p->found = p->anchored = false;
+        p->anchoring = r->report && kind_anchored(p, r->kind);
         if (r->report) {
                 p->open = r->kind;
                 p->provisional = r->retitle;

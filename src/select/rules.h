@@ -29,9 +29,13 @@
 /*
  * RULE_FRAME: a line of an open report that names a function of its stack
  * (name=); RULE_SKIP: a function of the machinery that detects and reports
- * a bug, never the culprit (the regex is matched against the name).
+ * a bug, never the culprit (the regex is matched against the name);
+ * RULE_ANCHOR: a function that runs the code of others (a system call's
+ * entry, the VFS, socket, netlink, timer and task-work dispatch), in a
+ * report of code that loops (a stall): the culprit is the frame just
+ * before it (name=: the name its groups give, "sys_\3").
  */
-enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP };
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP, RULE_ANCHOR };
 #define KIND_ANY (-2)
 
 struct rule {
@@ -87,6 +91,13 @@ struct problems {
         char culprit[MAX_FRAME];   /* the first frame no skip rule matches */
         char fallback[MAX_FRAME];  /* the first frame, when every one is skipped */
         bool found;                /* culprit is known: the frames after it do not matter */
+        /*
+         * The open report's kind has anchor rules: the culprit is settled
+         * only when an anchor names it (anchored) or the report ends; prev is
+         * the frame before the one being looked at, when no rule skips it.
+         */
+        bool anchoring, anchored;
+        char prev[MAX_FRAME];
         char error[512];
         /* regexec() failed (REG_ESPACE ...) on a rule this many times; the last one's code. */
         uint64_t engine_errors;
@@ -147,6 +158,11 @@ void frame_strip_suffix(char *name);
 
 /* Whether name is a function of the machinery for a report of kind (a skip rule matches it). */
 bool frame_skipped(const struct problems *p, int kind, const char *name);
+/*
+ * The anchor rule of kind that name matches (its groups in m, 10 of them),
+ * or NULL.
+ */
+const struct rule *frame_anchor(const struct problems *p, int kind, const char *name, regmatch_t *m);
 
 /* The literals of the quick check, one per top-level branch; returns how many (0: no check). */
 size_t rule_find_literals(const char *re, struct lit *lits, size_t max);

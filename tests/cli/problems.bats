@@ -191,7 +191,7 @@ RULES
         printf 'oops level=bad /abc/\n' | check_bad "1: unknown level 'bad'"
         printf 'oops subject=\\2 /(a)/\n' | check_bad "1: subject=: \\2, but the regex has 1 groups"
         printf 'oops subject="a b /x/\n' | check_bad "1: a quoted value has no closing '\"'"
-        printf 'any /x/\n' | check_bad "1: 'any' is only for 'part', 'stop', 'frame' and 'skip' rules"
+        printf 'any /x/\n' | check_bad "1: 'any' is only for 'part', 'stop', 'frame', 'skip' and 'anchor' rules"
         printf 'oops part level=err /x/\n' | check_bad "1: a 'part' rule takes no conditions and no devname"
         printf 'oops /^(a*)*\\1X$/\n' | check_bad "1: regex too costly: a back-reference (\\1 to \\9): its matching time has no bound"
         printf 'oops //\n' | check_bad "1: an empty regex"
@@ -448,4 +448,24 @@ RULES
         run --separate-stderr "$KDMESG" -K "$DATA/fallout.kmsg" --problems
         [[ "${lines[0]}" == " # KIND "* ]]
         ! grep -qF '"file"' <<<"$("$KDMESG" -K "$DATA/fallout.kmsg" --problems --json)" || false
+}
+
+@test "a stall and a soft lockup are titled by where the looping code was entered: the call before the VFS, or the system call" {
+        # kernel/rcu/tree_stall.h and kernel/watchdog.c's first lines, show_trace_log_lvl()'s frames (5.x).
+        local dump=$BATS_TEST_TMPDIR/stall.kmsg
+        printf '%s\n' '3,1,1000000,-;rcu: INFO: rcu_preempt self-detected stall on CPU' \
+                '4,2,1000001,-;Call Trace:' '4,3,1000002,-; <IRQ>' \
+                '4,4,1000003,-; rcu_sched_clock_irq.cold+0x1/0x2' '4,5,1000004,-; update_process_times+0x1/0x2' \
+                '4,6,1000005,-; </IRQ>' '4,7,1000006,-;RIP: 0010:memcpy_erms+0x6/0x10' \
+                '4,8,1000007,-; mulaw_decode+0x52f/0x770' '4,9,1000008,-; snd_pcm_oss_write2.isra.3+0x260/0x420' \
+                '4,10,1000009,-; snd_pcm_oss_write+0x5fe/0x830' '4,11,1000010,-; vfs_write+0x189/0x510' \
+                '4,12,1000011,-; ksys_write+0x1/0x2' '4,13,1000012,-; do_syscall_64+0x1/0x2' \
+                '0,14,9000000,-;watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [syz-executor:123]' \
+                '4,15,9000001,-;RIP: 0010:d_walk+0x1/0x2' '4,16,9000002,-; shrink_dcache_parent+0x1/0x2' \
+                '4,17,9000003,-; vfs_rmdir+0x1/0x2' '4,18,9000004,-; do_rmdir+0x1/0x2' \
+                '4,19,9000005,-; __x64_sys_rmdir+0x1/0x2' '4,20,9000006,-; do_syscall_64+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"INFO: rcu detected stall in snd_pcm_oss_write"' <<<"$output"
+        grep -qF '"subject":"BUG: soft lockup in sys_rmdir"' <<<"$output"
 }

@@ -86,7 +86,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops retitle /x/\n"), "t.rules:1: unknown word 'retitle'");
         CHECK_STR(load_error("oops subject=\\s /x/\n"), "t.rules:1: subject=: \\s (the report's subject) is for 'part' rules");
         CHECK_STR(load_error("any part subject=\"\\s in \\1\" /(x)/\nany stop /y/\n"), "");
-        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part', 'stop', 'frame' and 'skip' rules");
+        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part', 'stop', 'frame', 'skip' and 'anchor' rules");
         CHECK_STR(load_error("oops level=loud /x/\n"), "t.rules:1: unknown level 'loud'");
         CHECK_STR(load_error("oops //\n"), "t.rules:1: an empty regex");
         CHECK(strncmp(load_error("oops /[/\n"), "t.rules:1: bad regex: ", 22) == 0);
@@ -572,7 +572,7 @@ TEST(frame_skip_rules_by_kind) {
         CHECK(frame_skipped(p, PROBLEM_HUNG_TASK, "schedule"));
         /* A skip rule is never an opener: a record holding its text opens nothing. */
         CHECK_INT(classify(p, "0,0,0,-;lock_acquire").kind, PROBLEM_NONE);
-        CHECK_STR(load_error("oops skip subject=x /x/\n"), "t.rules:1: a 'frame' or 'skip' rule takes no conditions and no subject");
+        CHECK_STR(load_error("oops skip subject=x /x/\n"), "t.rules:1: a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject");
         CHECK_STR(load_error("any frame /x/\n"), "t.rules:1: a 'frame' rule needs name=");
         CHECK_STR(load_error("oops subject=\"a in \\f\" /x/\n"), "t.rules:1: subject=: \\f is for the subject of a report");
         CHECK_STR(load_error("any part access=\\2 /(R)/\n"), "t.rules:1: access=: \\2, but the regex has 1 groups");
@@ -644,4 +644,67 @@ TEST(every_frame_machinery_gives_the_first) {
         CHECK(h.retitled && h.provisional);
         CHECK_STR(h.subject, "KASAN: slab-out-of-bounds in memcpy");
         problems_free(p);
+}
+
+/*
+ * A stall's culprit: the frame before the first anchor (the VFS's write, from kernel/rcu/tree_stall.h's
+ * report and show_trace_log_lvl()'s lines), or the system call an anchor's name= names; unsettled until then.
+ */
+static const char anchor_rules[] =
+        "rcu-stall report subject=\"INFO: rcu detected stall in \\f\" /^INFO: rcu_[a-z]+ detected stalls?/\n"
+        "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
+        "any skip /^(memcpy|apic_timer_interrupt)$/\n"
+        "rcu-stall anchor /^(__vfs_write|vfs_write|(__x64_)?(sys|SyS)_write)$/\n"
+        "rcu-stall anchor name=\"sys_\\3\" /^(__x64_|__do_)?(sys|SyS)_([a-z0-9_]+)$/\n";
+
+TEST(anchor_names_the_stalled_code) {
+        struct problems *p = load(anchor_rules);
+        struct problem_hit h;
+
+        h = classify(p, "4,0,1000000,-;INFO: rcu_sched detected stalls on CPUs/tasks:");
+        CHECK(h.opens && h.kind == PROBLEM_RCU_STALL);
+        classify(p, "4,1,1000001,-; apic_timer_interrupt+0xa9/0xb0");
+        classify(p, "4,2,1000002,-; memcpy+0x37/0x50");
+        h = classify(p, "4,3,1000003,-; mulaw_decode+0x52f/0x770");
+        /* The first frame no rule skips, for now: an anchor may come. */
+        CHECK(h.retitled && h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in mulaw_decode");
+        classify(p, "4,4,1000004,-; snd_pcm_oss_write2.isra.3+0x260/0x420");
+        h = classify(p, "4,5,1000005,-; snd_pcm_oss_write+0x5fe/0x830");
+        CHECK(!h.retitled);
+        h = classify(p, "4,6,1000006,-; __vfs_write+0xef/0x970");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in snd_pcm_oss_write");
+        h = classify(p, "4,7,1000007,-; vfs_write+0x189/0x510");
+        CHECK(h.kind == PROBLEM_RCU_STALL && !h.retitled);
+        problems_free(p);
+
+        /* A system call that is no anchor of its own: named by its name, whatever its wrapper. */
+        p = load(anchor_rules);
+        classify(p, "4,0,1000000,-;INFO: rcu_preempt detected stalls on CPUs/tasks:");
+        classify(p, "4,1,1000001,-; d_walk+0x1/0x2");
+        classify(p, "4,2,1000002,-; do_rmdir+0x1/0x2");
+        h = classify(p, "4,3,1000003,-; __x64_sys_rmdir+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in sys_rmdir");
+        problems_free(p);
+
+        /* The frame before the anchor is machinery: no culprit from it, the first frame stands. */
+        p = load(anchor_rules);
+        classify(p, "4,0,1000000,-;INFO: rcu_sched detected stalls on CPUs/tasks:");
+        classify(p, "4,1,1000001,-; foo+0x1/0x2");
+        classify(p, "4,2,1000002,-; memcpy+0x1/0x2");
+        h = classify(p, "4,3,1000003,-; vfs_write+0x1/0x2");
+        CHECK(!h.retitled);
+        h = classify(p, "4,4,1000004,-; SyS_write+0x1/0x2");
+        CHECK(!h.retitled);
+        CHECK_STR(p->subject, "INFO: rcu detected stall in foo");
+        /* Without an anchor, the report's end settles it (a record past it ends the report). */
+        h = classify(p, "4,5,9000000,-;something else");
+        CHECK(h.kind == PROBLEM_NONE);
+        problems_free(p);
+
+        CHECK_STR(load_error("oops anchor subject=x /x/\n"), "t.rules:1: a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject");
+        CHECK_STR(load_error("oops anchor name=\\2 /(x)/\n"), "t.rules:1: name=: \\2, but the regex has 1 groups");
+        CHECK_STR(load_error("any anchor /^x$/\n"), "");
 }
