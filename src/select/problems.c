@@ -155,7 +155,7 @@ static bool kind_anchored(const struct problems *p, int kind) {
 /*
  * The open report's subject from its template: \f the culprit frame (the
  * first that no skip rule matches; else the first frame; no frame at all:
- * the subject ends before the " in " ahead of \f), \a a blank and the
+ * "corrupted", the report is cut short, as syzbot titles it), \a a blank and the
  * access when a line gave one.
  */
 static void render(struct problems *p) {
@@ -175,11 +175,8 @@ static void render(struct problems *p) {
                 t++;
                 if (*t == 'f') {
                         from = p->found ? p->culprit : p->fallback;
-                        if (!*from) {
-                                if (n >= 4 && memcmp(buf + n - 4, " in ", 4) == 0)
-                                        n -= 4;
-                                continue;
-                        }
+                        if (!*from)
+                                from = "corrupted";
                 } else if (*t == 'a') {
                         if (!p->access[0])
                                 continue;
