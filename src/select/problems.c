@@ -354,7 +354,7 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
  */
 static void report_update(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m,
                           const struct rule *r, struct problem_hit *ret) {
-        bool was = settled(p);
+        bool was = settled(p), hide = p->hide_frame;
 
         if (r && r->subject) {
                 char t[MAX_SUBJECT];
@@ -365,7 +365,8 @@ static void report_update(struct problems *p, const struct kmsg_record *rec, siz
         }
         if (r && r->access && !was)
                 expand(p->access, sizeof(p->access), r->access, p->text, m, "", true);
-        if ((!p->found || (p->anchoring && !p->anchored)) && strstr(p->tmpl, "\\f"))
+        p->hide_frame = r && r->hidenext;
+        if (!hide && (!p->found || (p->anchoring && !p->anchored)) && strstr(p->tmpl, "\\f"))
                 note_frame(p, rec, len, m);
         render(p);
         if (strcmp(p->subject, p->open_subject) != 0 || (settled(p) && !was)) {
@@ -465,7 +466,7 @@ static int classify(struct problems *p, const struct kmsg_record *rec, struct pr
                 ret->devname = p->devname;
         }
         p->access[0] = p->culprit[0] = p->fallback[0] = p->prev[0] = '\0';
-        p->found = p->anchored = false;
+        p->found = p->anchored = p->hide_frame = false;
         p->anchoring = r->report && kind_anchored(p, r->kind);
         if (r->report) {
                 p->open = r->kind;

@@ -296,6 +296,8 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                         r.access = strdup(w + 7);
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
+                else if (strcmp(w, "hidenext") == 0 && r.type == RULE_PART)
+                        r.hidenext = true;
                 else if (strncmp(w, "level=", 6) == 0) {
                         char item[64];
                         const char *badlvl = parse_levels(w + 6, &r.levels, item);

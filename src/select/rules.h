@@ -42,6 +42,7 @@ struct rule {
         enum rule_type type;
         int kind; /* KIND_ANY: a part or stop of any report */
         bool report, end;
+        bool hidenext; /* part: the record after it names no frame of the trace (a lone address) */
         bool retitle; /* report: a part rule with subject= may give the subject */
         const char *source; /* the file (or "(built-in)"), in problems.sources */
         unsigned line;
@@ -97,6 +98,7 @@ struct problems {
          * the frame before the one being looked at, when no rule skips it.
          */
         bool anchoring, anchored;
+        bool hide_frame; /* the record being classified names no frame (a 'part hidenext' came before it) */
         char prev[MAX_FRAME];
         char error[512];
         /* regexec() failed (REG_ESPACE ...) on a rule this many times; the last one's code. */

@@ -469,3 +469,23 @@ RULES
         grep -qF '"subject":"INFO: rcu detected stall in snd_pcm_oss_write"' <<<"$output"
         grep -qF '"subject":"BUG: soft lockup in sys_rmdir"' <<<"$output"
 }
+
+@test "scheduling while atomic and a sleep in atomic context: titled by the caller of the scheduler, not where preemption was disabled" {
+        # kernel/sched/core.c __schedule_bug() (5.x, panic_on_warn) and __might_resched()'s first lines.
+        local dump=$BATS_TEST_TMPDIR/atomic.kmsg
+        printf '%s\n' '3,1,1000000,-;BUG: scheduling while atomic: syz-executor.1/12771/0x00000002' \
+                '3,2,1000001,-;Preemption disabled at:' '3,3,1000002,-;[<ffffffff812b2934>] kernel_fpu_begin_mask+0x64/0x260' \
+                '0,4,1000003,-;Kernel panic - not syncing: scheduling while atomic' '4,5,1000004,-;Call Trace:' \
+                '4,6,1000005,-; dump_stack_lvl+0x1/0x2' '4,7,1000006,-; panic+0x1/0x2' '4,8,1000007,-; __schedule_bug.cold+0x1/0x2' \
+                '4,9,1000008,-; __schedule+0x1/0x2' '4,10,1000009,-; schedule+0x1/0x2' \
+                '4,11,1000010,-; exit_to_user_mode_prepare+0x1/0x2' \
+                '3,12,9000000,-;BUG: sleeping function called from invalid context at include/linux/sched/mm.h:201' \
+                '3,13,9000001,-;Preemption disabled at:' '3,14,9000002,-;[<ffffffff8709e980>] __dev_queue_xmit+0x1f0/0x2e30' \
+                '4,15,9000003,-;Call Trace:' '4,16,9000004,-; dump_stack+0x1/0x2' '4,17,9000005,-; ___might_sleep.cold+0x1/0x2' \
+                '4,18,9000006,-; kmem_cache_alloc_node+0x1/0x2' '4,19,9000007,-; __alloc_skb+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"BUG: scheduling while atomic in exit_to_user_mode_prepare"' <<<"$output"
+        grep -qF '"subject":"BUG: sleeping function called from invalid context in __alloc_skb"' <<<"$output"
+        ! grep -qF '"problem":"panic"' <<<"$output" || false
+}

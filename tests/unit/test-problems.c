@@ -708,3 +708,32 @@ TEST(anchor_names_the_stalled_code) {
         CHECK_STR(load_error("oops anchor name=\\2 /(x)/\n"), "t.rules:1: name=: \\2, but the regex has 1 groups");
         CHECK_STR(load_error("any anchor /^x$/\n"), "");
 }
+
+/*
+ * kernel/sched/core.c's __schedule_bug(): "Preemption disabled at:" and print_ip_sym()'s address on the
+ * next line, before the trace: a 'part hidenext' line makes the record after it name no frame.
+ */
+TEST(hidenext_keeps_a_lone_address_out_of_the_culprit) {
+        struct problems *p = load("oops report subject=\"BUG: scheduling while atomic in \\f\" /^BUG: scheduling while atomic: /\n"
+                                  "any part hidenext /^Preemption disabled at:$/\n"
+                                  "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
+                                  "any skip /^(dump_stack|__schedule_bug|__schedule|schedule)$/\n");
+        struct problem_hit h;
+
+        h = classify(p, "3,0,1000000,-;BUG: scheduling while atomic: syz/123/0x00000002");
+        CHECK(h.opens && h.kind == PROBLEM_OOPS);
+        h = classify(p, "3,1,1000001,-;Preemption disabled at:");
+        CHECK(h.kind == PROBLEM_OOPS);
+        h = classify(p, "3,2,1000002,-;[<ffffffff812b2934>] kernel_fpu_begin_mask+0x64/0x260");
+        CHECK(h.kind == PROBLEM_OOPS && !h.retitled);
+        CHECK_STR(p->subject, "BUG: scheduling while atomic in corrupted");
+        classify(p, "4,3,1000003,-; dump_stack+0x1/0x2");
+        classify(p, "4,4,1000004,-; __schedule_bug.cold+0x1/0x2");
+        classify(p, "4,5,1000005,-; __schedule+0x1/0x2");
+        classify(p, "4,6,1000006,-; schedule+0x1/0x2");
+        h = classify(p, "4,7,1000007,-; exit_to_user_mode_prepare+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "BUG: scheduling while atomic in exit_to_user_mode_prepare");
+        problems_free(p);
+        CHECK_STR(load_error("oops hidenext /x/\n"), "t.rules:1: unknown word 'hidenext'");
+}
