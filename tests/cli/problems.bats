@@ -489,3 +489,27 @@ RULES
         grep -qF '"subject":"BUG: sleeping function called from invalid context in __alloc_skb"' <<<"$output"
         ! grep -qF '"problem":"panic"' <<<"$output" || false
 }
+
+@test "titles from the kernel's own words: the unmount of a dentry still in use, the work function that leaked a lock, the caller of the run-queue lock" {
+        # fs/dcache.c umount_check(), kernel/workqueue.c process_one_work(), kernel/locking/spinlock_debug.c
+        # spin_bug() with its trace (4.x), lockdep's "already holding lock" when the lock taken is machinery.
+        local dump=$BATS_TEST_TMPDIR/words.kmsg
+        printf '%s\n' '3,1,1000000,-;BUG: Dentry ffff888119d8a000{i=0,n=.index}  still in use (1) [unmount of ramfs ramfs]' \
+                '3,2,5000000,-;BUG: workqueue leaked lock or atomic: kworker/0:0/0x00000000/4' \
+                '3,3,5000001,-;     last function: addrconf_dad_work' \
+                '4,4,5000002,-; #0:  (rcu_read_lock_bh){......}, at: [<ffffffff8294ef60>] hashlimit_mt_common.isra.11+0x190/0x22a0' \
+                '3,5,9000000,-;BUG: spinlock recursion on CPU#0, syz-executor7/5032' \
+                '4,6,9000001,-; [<ffffffff834c3ae9>] dump_stack+0x2ee/0x3f5' '4,7,9000002,-; [<ffffffff81577284>] do_raw_spin_lock+0x3f4/0x5d0' \
+                '4,8,9000003,-; [<ffffffff814b7615>] __task_rq_lock+0xf5/0x330' '4,9,9000004,-; [<ffffffff814c89b2>] wake_up_new_task+0x592/0x1000' \
+                '4,10,13000000,-;WARNING: possible circular locking dependency detected' \
+                '4,11,13000001,-;syz-executor.2/31457 is trying to acquire lock:' \
+                '4,12,13000002,-;ffffffff8600aef8 ((console_sem).lock){-.-.}, at: down_trylock+0x13/0x70' \
+                '4,13,13000003,-;but task is already holding lock:' \
+                '4,14,13000004,-;ffff88006c849558 (&rq->lock){-.-.}, at: tick_handler+0x17e/0xb00' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"BUG: Dentry still in use in unmount"' <<<"$output"
+        grep -qF '"subject":"BUG: workqueue leaked lock or atomic in addrconf_dad_work"' <<<"$output"
+        grep -qF '"subject":"BUG: spinlock recursion in wake_up_new_task"' <<<"$output"
+        grep -qF '"subject":"possible deadlock in tick_handler"' <<<"$output"
+}
