@@ -154,9 +154,9 @@ static bool kind_anchored(const struct problems *p, int kind) {
 
 /*
  * The open report's subject from its template: \f the culprit frame (the
- * first that no skip rule matches; else the first frame; no frame at all:
- * "corrupted", the report is cut short, as syzbot titles it), \a a blank and the
- * access when a line gave one.
+ * first that no skip rule matches; none, every frame the machinery's or no
+ * frame at all: "corrupted", the report is cut short, as syzbot titles
+ * it), \a a blank and the access when a line gave one.
  */
 static void render(struct problems *p) {
         const char *t = p->tmpl;
@@ -174,9 +174,7 @@ static void render(struct problems *p) {
                 }
                 t++;
                 if (*t == 'f') {
-                        from = p->found ? p->culprit : p->fallback;
-                        if (!*from)
-                                from = "corrupted";
+                        from = p->found ? p->culprit : "corrupted";
                 } else if (*t == 'a') {
                         if (!p->access[0])
                                 continue;
@@ -296,8 +294,8 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
 
 /*
  * A line of the open report that names a function (a frame rule, among
- * the candidates of the record's text): the first gives the fallback, the
- * first that no skip rule matches is the culprit; in a report of a kind
+ * the candidates of the record's text): the first that no skip rule
+ * matches is the culprit; in a report of a kind
  * with anchor rules, until an anchor names it: the frame before the
  * anchor (when no rule skips it), or the name of the anchor's name=.
  */
@@ -316,8 +314,6 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
                 frame_strip_suffix(name);
                 if (!name[0])
                         return;
-                if (!p->fallback[0])
-                        snprintf(p->fallback, sizeof(p->fallback), "%s", name);
                 if (p->anchoring) {
                         regmatch_t am[10];
                         const struct rule *a = frame_anchor(p, p->open, name, am);
@@ -465,7 +461,7 @@ static int classify(struct problems *p, const struct kmsg_record *rec, struct pr
                 expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "", true);
                 ret->devname = p->devname;
         }
-        p->access[0] = p->culprit[0] = p->fallback[0] = p->prev[0] = '\0';
+        p->access[0] = p->culprit[0] = p->prev[0] = '\0';
         p->found = p->anchored = p->hide_frame = false;
         p->anchoring = r->report && kind_anchored(p, r->kind);
         if (r->report) {

@@ -90,7 +90,6 @@ struct problems {
         char tmpl[MAX_SUBJECT];
         char access[MAX_FRAME];
         char culprit[MAX_FRAME];   /* the first frame no skip rule matches */
-        char fallback[MAX_FRAME];  /* the first frame, when every one is skipped */
         bool found;                /* culprit is known: the frames after it do not matter */
         /*
          * The open report's kind has anchor rules: the culprit is settled
