@@ -53,22 +53,22 @@ static size_t leading_spaces(const char *p, size_t len) {
  * Where a head starts in a line that does not start with one: the output
  * of user space on the console run together with the kernel's line
  * ("syzkaller login: [   16.305150] INFO: ...", a prompt without its
- * newline).  The first '[' of the line, after a blank, where a time stamp
- * head follows; the line must not start with a blank (the further lines
- * of a record are indented).  0 when there is none.
+ * newline; "...: allocation failure: 8 bytes[   76.471107] BUG: ...", a
+ * kernel line without its own).  The first '[' after the line's first
+ * byte where a time stamp head follows; the line must not start with a
+ * blank (the further lines of a record are indented).  0 when there is
+ * none.
  */
 static size_t run_in_head(const char *p, size_t len) {
-        const char *b;
+        const char *b = p, *end = p + len;
         struct prefix pf;
 
         if (len == 0 || p[0] == ' ' || p[0] == '\t')
                 return 0;
-        b = memchr(p, '[', len);
-        if (!b || b == p || b[-1] != ' ')
-                return 0;
-        if (syslog_parse_prefix(b, len - (size_t)(b - p), &pf) == 0 || (!pf.has_timestamp && !pf.wall_clock))
-                return 0;
-        return (size_t)(b - p);
+        while ((b = memchr(b + 1, '[', (size_t)(end - b - 1))) != NULL)
+                if (syslog_parse_prefix(b, (size_t)(end - b), &pf) > 0 && (pf.has_timestamp || pf.wall_clock))
+                        return (size_t)(b - p);
+        return 0;
 }
 
 /*

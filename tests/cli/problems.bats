@@ -121,9 +121,11 @@ user_rules() {
         run "$KDMESG" -K "$DUMP" --problems --json -l emerg
         [ "$status" -eq 0 ]
         ! grep -qE '"problem":"(io-error|fs-error)"' <<<"$output" || false
-        # Of the 41 oops rows only the three emerg ones (a double fault, an SError, a bad mode: pr_emerg).
-        [ "$(grep -c '"problem":"oops"' <<<"$output")" -eq 3 ]
-        [ "$(grep '"problem":"oops"' <<<"$output" | grep -oE '"first_seq":[0-9]+' | tr '\n' ' ')" = '"first_seq":281 "first_seq":282 "first_seq":283 ' ]
+        # Of the oops rows only the two emerg ones (a double fault, an SError: pr_emerg); the bad mode (pr_emerg too)
+        # is arm64's panic.
+        [ "$(grep -c '"problem":"oops"' <<<"$output")" -eq 2 ]
+        [ "$(grep '"problem":"oops"' <<<"$output" | grep -oE '"first_seq":[0-9]+' | tr '\n' ' ')" = '"first_seq":281 "first_seq":282 ' ]
+        grep -qF '"first_seq":283,"last_seq":283,"time_first":731.500000,"time_last":731.500000,"subject":"kernel panic: bad mode"' <<<"$output"
         grep -qF '"problem":"panic"' <<<"$output"
         # unregister_netdevice's line is at emerg (pr_emerg), the WARN lines are not.
         ! grep -qF '"subject":"WARNING' <<<"$output" || false
@@ -297,7 +299,7 @@ bash_complete() {
         run --separate-stderr "$KDMESG" -K "$DUMP" --problem panic -q
         [ "$status" -eq 0 ]
         [ -z "$stderr" ]
-        [ "${#lines[@]}" -eq 4 ]
+        [ "${#lines[@]}" -eq 5 ]
 }
 
 @test "--problem-rules FILE: only its rules; --list-problem-rules names each rule's file and line" {
@@ -512,4 +514,23 @@ RULES
         grep -qF '"subject":"BUG: workqueue leaked lock or atomic in addrconf_dad_work"' <<<"$output"
         grep -qF '"subject":"BUG: spinlock recursion in wake_up_new_task"' <<<"$output"
         grep -qF '"subject":"possible deadlock in tick_handler"' <<<"$output"
+}
+
+@test "panic_on_warn's dots, arm64's bad mode panic and a WARNING of a task whose PID went bad are found and titled" {
+        # kernel/panic.c 4.x panic("panic_on_warn set ...\n"); arch/arm64/kernel/traps.c bad_mode() and its
+        # panic("bad mode"); kernel/panic.c __warn() prints the PID with %d.
+        local dump=$BATS_TEST_TMPDIR/panics.kmsg
+        printf '%s\n' '0,1,1000000,-;Kernel panic - not syncing: panic_on_warn set ...' \
+                '2,2,9000000,-;Bad mode in Synchronous Abort handler detected on CPU0, code 0x34000001 -- BTI' \
+                '0,3,9000001,-;Kernel panic - not syncing: bad mode' \
+                '4,4,19000000,-;WARNING: CPU: 5 PID: -534549613 at kernel/sched/core.c:2681 finish_task_switch+0x230/0x23c' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"problem":"panic","count":1,"first_seq":1,"last_seq":1,' <<<"$output"
+        grep -qF '"subject":"kernel panic: panic_on_warn set"' <<<"$output"
+        # The panic that bad_mode() ends in is a line of its report, no second problem.
+        [ "${#lines[@]}" -eq 3 ]
+        grep -qF '"problem":"panic","count":1,"first_seq":2,"last_seq":2,' <<<"$output"
+        grep -qF '"subject":"kernel panic: bad mode"' <<<"$output"
+        grep -qF '"subject":"WARNING in finish_task_switch"' <<<"$output"
 }
