@@ -534,3 +534,16 @@ RULES
         grep -qF '"subject":"kernel panic: bad mode"' <<<"$output"
         grep -qF '"subject":"WARNING in finish_task_switch"' <<<"$output"
 }
+
+@test "an audit record printed in the middle of a report does not end it" {
+        # kauditd prints "audit: type=1400 ..." whenever it runs; __warn()'s panic_on_warn and its trace follow.
+        local dump=$BATS_TEST_TMPDIR/audit.kmsg
+        printf '%s\n' '4,1,1000000,-;WARNING: CPU: 1 PID: 15540 at mm/page_alloc.c:4977 __alloc_pages_nodemask+0x1/0x2' \
+                '5,2,1000001,-;audit: type=1400 audit(1518457683.474:8): avc:  denied  { map_create } for  pid=4183' \
+                '0,3,1000002,-;Kernel panic - not syncing: panic_on_warn set ...' '4,4,1000003,-;Call Trace:' \
+                '4,5,1000004,-; __kmalloc+0x1/0x2' '4,6,1000005,-; rds_rdma_extra_size+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 1 ]
+        grep -qF '"subject":"WARNING in rds_rdma_extra_size"' <<<"$output"
+}
