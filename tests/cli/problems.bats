@@ -547,3 +547,14 @@ RULES
         [ "${#lines[@]}" -eq 1 ]
         grep -qF '"subject":"WARNING in rds_rdma_extra_size"' <<<"$output"
 }
+
+@test "a stall in a page fault is titled by the ->fault that __do_fault() called" {
+        local dump=$BATS_TEST_TMPDIR/fault.kmsg
+        printf '%s\n' '3,1,1000000,-;INFO: rcu_preempt detected stalls on CPUs/tasks:' \
+                '4,2,1000001,-; oom_kill_process.cold.9+0x1/0x2' '4,3,1000002,-; out_of_memory+0x1/0x2' \
+                '4,4,1000003,-; filemap_fault+0x1/0x2' '4,5,1000004,-; ext4_filemap_fault+0x1/0x2' \
+                '4,6,1000005,-; __do_fault+0x1/0x2' '4,7,1000006,-; handle_mm_fault+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"INFO: rcu detected stall in ext4_filemap_fault"' <<<"$output"
+}
