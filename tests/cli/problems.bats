@@ -558,3 +558,20 @@ RULES
         [ "$status" -eq 0 ]
         grep -qF '"subject":"INFO: rcu detected stall in ext4_filemap_fault"' <<<"$output"
 }
+
+@test "a KASAN report past the timer and driver-core helpers: the caller that deleted the timer or removed the file" {
+        # mm/kasan/report.c's first lines and dump_stack_lvl()'s trace (6.x).
+        local dump=$BATS_TEST_TMPDIR/helpers.kmsg
+        printf '%s\n' '3,1,1000000,-;BUG: KASAN: slab-use-after-free in lock_timer_base+0x1d9/0x220' \
+                '3,2,1000001,-;Read of size 4 at addr ffff88804c251150 by task kworker/0:4/5994' \
+                '4,3,1000002,-; lock_timer_base+0x1d9/0x220' '4,4,1000003,-; __try_to_del_timer_sync+0x8d/0x170' \
+                '4,5,1000004,-; __timer_delete_sync+0xf4/0x1b0' '4,6,1000005,-; sk_stop_timer_sync+0x1b/0x80' \
+                '4,7,1000006,-; mptcp_pm_del_add_timer+0x1ae/0x320' \
+                '3,8,9000000,-;BUG: KASAN: use-after-free in sysfs_remove_file_ns+0x1/0x2' \
+                '3,9,9000001,-;Read of size 8 at addr ffff88804c251150 by task kworker/0:4/5994' \
+                '4,10,9000002,-; device_remove_file+0x1/0x2' '4,11,9000003,-; usbvision_release+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"KASAN: slab-use-after-free Read in mptcp_pm_del_add_timer"' <<<"$output"
+        grep -qF '"subject":"KASAN: use-after-free Read in usbvision_release"' <<<"$output"
+}
