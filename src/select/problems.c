@@ -80,7 +80,7 @@ static void expand(char *buf, size_t size, const char *t, const char *text, cons
                         memcpy(buf + n, from, len);
                         n += len;
                         continue;
-                } else if (*t == '\\' && !final && (t[1] == '\\' || t[1] == 'f' || t[1] == 'a')) {
+                } else if (*t == '\\' && !final && (t[1] == '\\' || t[1] == 'f' || t[1] == 'F' || t[1] == 'a')) {
                         if (n + 2 >= size)
                                 break;
                         buf[n++] = *t++;
@@ -142,15 +142,6 @@ const struct rule *frame_anchor(const struct problems *p, int kind, const char *
         return NULL;
 }
 
-/* Whether a report of kind has anchor rules. */
-static bool kind_anchored(const struct problems *p, int kind) {
-        size_t i;
-
-        for (i = 0; i < p->n; i++)
-                if (p->rules[i].type == RULE_ANCHOR && (p->rules[i].kind == KIND_ANY || p->rules[i].kind == kind))
-                        return true;
-        return false;
-}
 
 /*
  * The open report's subject from its template: \f the culprit frame (the
@@ -173,7 +164,7 @@ static void render(struct problems *p) {
                         continue;
                 }
                 t++;
-                if (*t == 'f') {
+                if (*t == 'f' || *t == 'F') {
                         from = p->found ? p->culprit : "corrupted";
                 } else if (*t == 'a') {
                         if (!p->access[0])
@@ -196,8 +187,12 @@ static void render(struct problems *p) {
 }
 
 /* Whether the open report's subject is settled: no retitle, culprit frame or access to wait for. */
+static bool has_frame(const char *tmpl) {
+        return strstr(tmpl, "\\f") || strstr(tmpl, "\\F");
+}
+
 static bool settled(const struct problems *p) {
-        return !p->provisional && ((p->found && (!p->anchoring || p->anchored)) || !strstr(p->tmpl, "\\f")) &&
+        return !p->provisional && ((p->found && (!p->anchoring || p->anchored)) || !has_frame(p->tmpl)) &&
                (p->access[0] || !strstr(p->tmpl, "\\a"));
 }
 
@@ -358,11 +353,12 @@ static void report_update(struct problems *p, const struct kmsg_record *rec, siz
                 expand(t, sizeof(t), r->subject, p->text, m, p->tmpl, false);
                 snprintf(p->tmpl, sizeof(p->tmpl), "%s", t);
                 p->provisional = false;
+                p->anchoring = strstr(p->tmpl, "\\F") != NULL;
         }
         if (r && r->access && !was)
                 expand(p->access, sizeof(p->access), r->access, p->text, m, "", true);
         p->hide_frame = r && r->hidenext;
-        if (!hide && (!p->found || (p->anchoring && !p->anchored)) && strstr(p->tmpl, "\\f"))
+        if (!hide && (!p->found || (p->anchoring && !p->anchored)) && has_frame(p->tmpl))
                 note_frame(p, rec, len, m);
         render(p);
         if (strcmp(p->subject, p->open_subject) != 0 || (settled(p) && !was)) {
@@ -463,12 +459,12 @@ static int classify(struct problems *p, const struct kmsg_record *rec, struct pr
         }
         p->access[0] = p->culprit[0] = p->prev[0] = '\0';
         p->found = p->anchored = p->hide_frame = false;
-        p->anchoring = r->report && kind_anchored(p, r->kind);
+        p->anchoring = r->report && strstr(p->tmpl, "\\F") != NULL;
         if (r->report) {
                 p->open = r->kind;
                 p->provisional = r->retitle;
                 /* The opening line may name the function (a WARNING's "at file:line foo+0x12/0x34"). */
-                if (strstr(p->tmpl, "\\f"))
+                if (has_frame(p->tmpl))
                         note_frame(p, rec, len, m);
                 ret->provisional = !settled(p);
                 note_time(p, rec);

@@ -205,7 +205,7 @@ static int check_template(struct problems *p, const char *name, unsigned line, c
                                    n_groups);
                 if (t[1] == 's' && !part)
                         return bad(p, name, line, _("%s=: \\s (the report's subject) is for 'part' rules"), key);
-                if ((t[1] == 'f' || t[1] == 'a') && !report)
+                if ((t[1] == 'f' || t[1] == 'F' || t[1] == 'a') && !report)
                         return bad(p, name, line, _("%s=: \\%c is for the subject of a report"), key, t[1]);
                 if (t[1])
                         t++;

@@ -31,9 +31,9 @@
  * (name=); RULE_SKIP: a function of the machinery that detects and reports
  * a bug, never the culprit (the regex is matched against the name);
  * RULE_ANCHOR: a function that runs the code of others (a system call's
- * entry, the VFS, socket, netlink, timer and task-work dispatch), in a
- * report of code that loops (a stall): the culprit is the frame just
- * before it (name=: the name its groups give, "sys_\3").
+ * entry, the VFS, socket, netlink, timer and task-work dispatch): for the
+ * \F of a subject (code that loops, a stack that overflowed), the culprit
+ * is the frame just before it (name=: the name its groups give, "sys_\3").
  */
 enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP, RULE_ANCHOR };
 #define KIND_ANY (-2)
@@ -92,8 +92,8 @@ struct problems {
         char culprit[MAX_FRAME];   /* the first frame no skip rule matches */
         bool found;                /* culprit is known: the frames after it do not matter */
         /*
-         * The open report's kind has anchor rules: the culprit is settled
-         * only when an anchor names it (anchored) or the report ends; prev is
+         * The open report's subject has \F, the culprit an anchor names:
+         * settled only when one does (anchored) or the report ends; prev is
          * the frame before the one being looked at, when no rule skips it.
          */
         bool anchoring, anchored;

@@ -575,3 +575,19 @@ RULES
         grep -qF '"subject":"KASAN: slab-use-after-free Read in mptcp_pm_del_add_timer"' <<<"$output"
         grep -qF '"subject":"KASAN: use-after-free Read in usbvision_release"' <<<"$output"
 }
+
+@test "a stack that overflowed in the scheduler is titled where the deep code was entered: the work function, the system call" {
+        # kernel/sched/core.c schedule_debug(): panic("corrupted stack end detected inside scheduler\n").
+        local dump=$BATS_TEST_TMPDIR/stackend.kmsg
+        printf '%s\n' '0,1,1000000,-;Kernel panic - not syncing: corrupted stack end detected inside scheduler' \
+                '4,2,1000001,-; __schedule+0x1/0x2' '4,3,1000002,-; pagecache_get_page+0x1/0x2' \
+                '4,4,1000003,-; ext4_writepages+0x1/0x2' '4,5,1000004,-; wb_workfn+0x1/0x2' \
+                '4,6,1000005,-; process_one_work+0x1/0x2' \
+                '0,7,9000000,-;Kernel panic - not syncing: corrupted stack end detected inside scheduler' \
+                '4,8,9000001,-; selinux_inode_alloc_security+0x1/0x2' '4,9,9000002,-; sock_alloc+0x1/0x2' \
+                '4,10,9000003,-; __sys_socket+0x1/0x2' '4,11,9000004,-; __arm64_sys_socket+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"kernel panic: corrupted stack end in wb_workfn"' <<<"$output"
+        grep -qF '"subject":"kernel panic: corrupted stack end in sys_socket"' <<<"$output"
+}

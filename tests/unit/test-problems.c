@@ -653,7 +653,8 @@ TEST(every_frame_machinery_is_corrupted) {
  * report and show_trace_log_lvl()'s lines), or the system call an anchor's name= names; unsettled until then.
  */
 static const char anchor_rules[] =
-        "rcu-stall report subject=\"INFO: rcu detected stall in \\f\" /^INFO: rcu_[a-z]+ detected stalls?/\n"
+        "rcu-stall report subject=\"INFO: rcu detected stall in \\F\" /^INFO: rcu_[a-z]+ detected stalls?/\n"
+        "oops report subject=\"BUG: oops in \\f\" /^BUG: oops$/\n"
         "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
         "any skip /^(memcpy|apic_timer_interrupt)$/\n"
         "rcu-stall anchor /^(__vfs_write|vfs_write|(__x64_)?(sys|SyS)_write)$/\n"
@@ -704,6 +705,16 @@ TEST(anchor_names_the_stalled_code) {
         /* Without an anchor, the report's end settles it (a record past it ends the report). */
         h = classify(p, "4,5,9000000,-;something else");
         CHECK(h.kind == PROBLEM_NONE);
+        problems_free(p);
+
+        /* \f is the first frame no rule skips: anchors do not move it. */
+        p = load(anchor_rules);
+        h = classify(p, "4,0,1000000,-;BUG: oops");
+        h = classify(p, "4,1,1000001,-; snd_pcm_oss_write+0x5fe/0x830");
+        CHECK(h.retitled && !h.provisional);
+        h = classify(p, "4,2,1000002,-; __vfs_write+0xef/0x970");
+        CHECK(!h.retitled);
+        CHECK_STR(p->subject, "BUG: oops in snd_pcm_oss_write");
         problems_free(p);
 
         CHECK_STR(load_error("oops anchor subject=x /x/\n"), "t.rules:1: a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject");
