@@ -290,9 +290,9 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
 /*
  * A line of the open report that names a function (a frame rule, among
  * the candidates of the record's text): the first that no skip rule
- * matches is the culprit; in a report of a kind
- * with anchor rules, until an anchor names it: the frame before the
- * anchor (when no rule skips it), or the name of the anchor's name=.
+ * matches is the culprit; for \F, until an anchor names it: the frame
+ * before the anchor (when no rule skips it), or the name of the anchor's
+ * name=; or a frame that follows itself (a recursion).
  */
 static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
         char name[MAX_FRAME];
@@ -311,7 +311,15 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
                         return;
                 if (p->anchoring) {
                         regmatch_t am[10];
-                        const struct rule *a = frame_anchor(p, p->open, name, am);
+                        const struct rule *a;
+
+                        /* A function that calls itself: the recursion that overflowed the stack is its. */
+                        if (p->prev[0] && strcmp(name, p->prev) == 0) {
+                                snprintf(p->culprit, sizeof(p->culprit), "%s", name);
+                                p->found = p->anchored = true;
+                                return;
+                        }
+                        a = frame_anchor(p, p->open, name, am);
 
                         if (a && (a->name || p->prev[0])) {
                                 if (a->name)

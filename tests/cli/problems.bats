@@ -591,3 +591,19 @@ RULES
         grep -qF '"subject":"kernel panic: corrupted stack end in wb_workfn"' <<<"$output"
         grep -qF '"subject":"kernel panic: corrupted stack end in sys_socket"' <<<"$output"
 }
+
+@test "a stack guard page hit by a recursion is titled by the function that calls itself" {
+        # arch/x86/kernel/traps.c handle_stack_overflow() (5.x+).
+        local dump=$BATS_TEST_TMPDIR/guard.kmsg
+        printf '%s\n' '0,1,1000000,-;BUG: TASK stack guard page was hit at ffffc900054afff8 (stack is ffffc900054b0000..ffffc900054b8000)' \
+                '4,2,1000001,-;RIP: 0010:__sanitizer_cov_trace_const_cmp4+0x1/0x2' '4,3,1000002,-;Call Trace:' \
+                '4,4,1000003,-; do_tls_setsockopt+0x1/0x2' '4,5,1000004,-; tls_setsockopt+0x1/0x2' \
+                '4,6,1000005,-; tls_setsockopt+0x1/0x2' '4,7,1000006,-; tls_setsockopt+0x1/0x2' \
+                '0,8,9000000,-;BUG: TASK stack guard page was hit at ffffc900054afff8 (stack is ffffc900054b0000..ffffc900054b8000)' \
+                '4,9,9000001,-; netdev_next_lower_dev_rcu+0x1/0x2' '4,10,9000002,-; __netdev_update_features+0x1/0x2' \
+                '4,11,9000003,-; rtnl_newlink+0x1/0x2' '4,12,9000004,-; rtnetlink_rcv_msg+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"BUG: stack guard page was hit in tls_setsockopt"' <<<"$output"
+        grep -qF '"subject":"BUG: stack guard page was hit in rtnl_newlink"' <<<"$output"
+}
