@@ -607,3 +607,18 @@ RULES
         grep -qF '"subject":"BUG: stack guard page was hit in tls_setsockopt"' <<<"$output"
         grep -qF '"subject":"BUG: stack guard page was hit in rtnl_newlink"' <<<"$output"
 }
+
+@test "a bad page state past the page cache and page pool allocators, a WARNING past mark_buffer_dirty()" {
+        # mm/page_alloc.c bad_page() with page_owner's allocation stack (6.x), fs/buffer.c's WARN_ON_ONCE() (6.19 form).
+        local dump=$BATS_TEST_TMPDIR/pages.kmsg
+        printf '%s\n' '1,1,1000000,-;BUG: Bad page state in process syz-executor209  pfn:7deea' \
+                '4,2,1000001,-; post_alloc_hook+0x1/0x2' '4,3,1000002,-; __alloc_pages_noprof+0x1/0x2' \
+                '4,4,1000003,-; filemap_alloc_folio_noprof+0x1/0x2' '4,5,1000004,-; __filemap_get_folio+0x1/0x2' \
+                '4,6,1000005,-; pagecache_get_page+0x1/0x2' '4,7,1000006,-; __get_metapage+0x1/0x2' \
+                '4,8,9000000,-;WARNING: fs/buffer.c:1183 at mark_buffer_dirty+0x1/0x2, CPU#1: syz/123' \
+                '4,9,9000001,-;RIP: 0010:mark_buffer_dirty+0x1/0x2' '4,10,9000002,-; bfs_get_block+0x1/0x2' >"$dump"
+        run "$KDMESG" -K "$dump" --problems --json
+        [ "$status" -eq 0 ]
+        grep -qF '"subject":"BUG: Bad page state in __get_metapage"' <<<"$output"
+        grep -qF '"subject":"WARNING in bfs_get_block"' <<<"$output"
+}
