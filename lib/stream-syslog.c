@@ -16,7 +16,10 @@
  * record are lines of its message (a message that ends in a newline prints
  * as a blank line after it).  Lines before the first head, and the lines of
  * a file with no heads at all (a dmesg without time stamps), are records of
- * their own with no priority and no time, one a line.
+ * their own with no priority and no time, one a line.  A line whose text
+ * runs into a head ("syzkaller login: [   16.305150] INFO: ...": user
+ * space's output on the console without its newline) is two: the text
+ * before the head, a record with no head, and the record the head starts.
  *
  * These lines carry no sequence numbers.  \xNN escapes in the message are
  * decoded only for the bytes a printer escapes (control bytes, DEL, the
@@ -47,9 +50,32 @@ static size_t leading_spaces(const char *p, size_t len) {
 }
 
 /*
+ * Where a head starts in a line that does not start with one: the output
+ * of user space on the console run together with the kernel's line
+ * ("syzkaller login: [   16.305150] INFO: ...", a prompt without its
+ * newline; "...: allocation failure: 8 bytes[   76.471107] BUG: ...", a
+ * kernel line without its own).  The first '[' after the line's first
+ * byte where a time stamp head follows; the line must not start with a
+ * blank (the further lines of a record are indented).  0 when there is
+ * none.
+ */
+static size_t run_in_head(const char *p, size_t len) {
+        const char *b = p, *end = p + len;
+        struct prefix pf;
+
+        if (len == 0 || p[0] == ' ' || p[0] == '\t')
+                return 0;
+        while ((b = memchr(b + 1, '[', (size_t)(end - b - 1))) != NULL)
+                if (syslog_parse_prefix(b, (size_t)(end - b), &pf) > 0 && (pf.has_timestamp || pf.wall_clock))
+                        return (size_t)(b - p);
+        return 0;
+}
+
+/*
  * Whether the line p[0..len) continues the record before it: it starts no
- * record of its own.  After a record without a head, only blank lines do
- * (a file with no heads has a record a line).
+ * record of its own, not even after text run together with it.  After a
+ * record without a head, only blank lines do (a file with no heads has a
+ * record a line).
  */
 static bool continues(const char *p, size_t len, bool headless) {
         struct prefix pf;
@@ -58,7 +84,7 @@ static bool continues(const char *p, size_t len, bool headless) {
                 return false;
         if (headless)
                 return blank_line(p, len);
-        return syslog_parse_prefix(p, len, &pf) == 0;
+        return syslog_parse_prefix(p, len, &pf) == 0 && run_in_head(p, len) == 0;
 }
 
 /* Whether \xNN stands for a byte that a printer escapes: one it would not print as it is. */
@@ -129,7 +155,7 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
                        bool has_nl, const char **ret_err) {
         const char *p = rd->buf + rd->start;
         struct prefix pf;
-        size_t head, off = len + 1, indent;
+        size_t head, off = len + 1, indent, split;
         bool headless;
         int e;
 
@@ -144,6 +170,14 @@ static int read_record(struct kmsg_reader *rd, struct syslog_state *st, struct k
         }
         head = syslog_parse_prefix(p, len, &pf);
         headless = head == 0;
+        /* Text run together with a head: a record of its own, the head starts the next one. */
+        split = headless ? run_in_head(p, len) : 0;
+        if (split > 0) {
+                off = split;
+                for (len = split; len > 0 && p[len - 1] == ' '; len--)
+                        ;
+                has_nl = false;
+        }
         r->priority = pf.priority;
         r->has_priority = pf.has_priority;
         r->usec = pf.usec;

@@ -80,7 +80,7 @@ static void expand(char *buf, size_t size, const char *t, const char *text, cons
                         memcpy(buf + n, from, len);
                         n += len;
                         continue;
-                } else if (*t == '\\' && !final && (t[1] == '\\' || t[1] == 'f' || t[1] == 'a')) {
+                } else if (*t == '\\' && !final && (t[1] == '\\' || t[1] == 'f' || t[1] == 'F' || t[1] == 'a')) {
                         if (n + 2 >= size)
                                 break;
                         buf[n++] = *t++;
@@ -129,11 +129,25 @@ bool frame_skipped(const struct problems *p, int kind, const char *name) {
         return false;
 }
 
+const struct rule *frame_anchor(const struct problems *p, int kind, const char *name, regmatch_t *m) {
+        size_t i;
+
+        for (i = 0; i < p->n; i++) {
+                const struct rule *r = &p->rules[i];
+
+                if (r->type == RULE_ANCHOR && (r->kind == KIND_ANY || r->kind == kind) &&
+                    regexec(&r->re, name, 10, m, 0) == 0)
+                        return r;
+        }
+        return NULL;
+}
+
+
 /*
  * The open report's subject from its template: \f the culprit frame (the
- * first that no skip rule matches; else the first frame; no frame at all:
- * the subject ends before the " in " ahead of \f), \a a blank and the
- * access when a line gave one.
+ * first that no skip rule matches; none, every frame the machinery's or no
+ * frame at all: "corrupted", the report is cut short, as syzbot titles
+ * it), \a a blank and the access when a line gave one.
  */
 static void render(struct problems *p) {
         const char *t = p->tmpl;
@@ -150,13 +164,8 @@ static void render(struct problems *p) {
                         continue;
                 }
                 t++;
-                if (*t == 'f') {
-                        from = p->found ? p->culprit : p->fallback;
-                        if (!*from) {
-                                if (n >= 4 && memcmp(buf + n - 4, " in ", 4) == 0)
-                                        n -= 4;
-                                continue;
-                        }
+                if (*t == 'f' || *t == 'F') {
+                        from = p->found ? p->culprit : "corrupted";
                 } else if (*t == 'a') {
                         if (!p->access[0])
                                 continue;
@@ -178,8 +187,13 @@ static void render(struct problems *p) {
 }
 
 /* Whether the open report's subject is settled: no retitle, culprit frame or access to wait for. */
+static bool has_frame(const char *tmpl) {
+        return strstr(tmpl, "\\f") || strstr(tmpl, "\\F");
+}
+
 static bool settled(const struct problems *p) {
-        return !p->provisional && (p->found || !strstr(p->tmpl, "\\f")) && (p->access[0] || !strstr(p->tmpl, "\\a"));
+        return !p->provisional && ((p->found && (!p->anchoring || p->anchored)) || !has_frame(p->tmpl)) &&
+               (p->access[0] || !strstr(p->tmpl, "\\a"));
 }
 
 /* Whether a line of text[0..len) starts with lit. */
@@ -275,8 +289,10 @@ static size_t first_opener(struct problems *p, const struct kmsg_record *rec, si
 
 /*
  * A line of the open report that names a function (a frame rule, among
- * the candidates of the record's text): the first gives the fallback, the
- * first that no skip rule matches is the culprit.
+ * the candidates of the record's text): the first that no skip rule
+ * matches is the culprit; for \F, until an anchor names it: the frame
+ * before the anchor (when no rule skips it), or the name of the anchor's
+ * name=; or a frame that follows itself (a recursion).
  */
 static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m) {
         char name[MAX_FRAME];
@@ -293,12 +309,39 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
                 frame_strip_suffix(name);
                 if (!name[0])
                         return;
-                if (!p->fallback[0])
-                        snprintf(p->fallback, sizeof(p->fallback), "%s", name);
-                if (!frame_skipped(p, p->open, name)) {
-                        snprintf(p->culprit, sizeof(p->culprit), "%s", name);
-                        p->found = true;
+                if (p->anchoring) {
+                        regmatch_t am[10];
+                        const struct rule *a;
+
+                        /* A function that calls itself: the recursion that overflowed the stack is its. */
+                        if (p->prev[0] && strcmp(name, p->prev) == 0) {
+                                snprintf(p->culprit, sizeof(p->culprit), "%s", name);
+                                p->found = p->anchored = true;
+                                return;
+                        }
+                        a = frame_anchor(p, p->open, name, am);
+
+                        if (a && (a->name || p->prev[0])) {
+                                if (a->name)
+                                        expand(p->culprit, sizeof(p->culprit), a->name, name, am, "", true);
+                                else
+                                        snprintf(p->culprit, sizeof(p->culprit), "%s", p->prev);
+                                p->found = p->anchored = true;
+                                return;
+                        }
+                        if (a) {
+                                p->prev[0] = '\0';
+                                return;
+                        }
                 }
+                if (frame_skipped(p, p->open, name)) {
+                        p->prev[0] = '\0';
+                        return;
+                }
+                snprintf(p->prev, sizeof(p->prev), "%s", name);
+                if (!p->found)
+                        snprintf(p->culprit, sizeof(p->culprit), "%s", name);
+                p->found = true;
                 return;
         }
 }
@@ -310,7 +353,7 @@ static void note_frame(struct problems *p, const struct kmsg_record *rec, size_t
  */
 static void report_update(struct problems *p, const struct kmsg_record *rec, size_t len, regmatch_t *m,
                           const struct rule *r, struct problem_hit *ret) {
-        bool was = settled(p);
+        bool was = settled(p), hide = p->hide_frame;
 
         if (r && r->subject) {
                 char t[MAX_SUBJECT];
@@ -318,10 +361,12 @@ static void report_update(struct problems *p, const struct kmsg_record *rec, siz
                 expand(t, sizeof(t), r->subject, p->text, m, p->tmpl, false);
                 snprintf(p->tmpl, sizeof(p->tmpl), "%s", t);
                 p->provisional = false;
+                p->anchoring = strstr(p->tmpl, "\\F") != NULL;
         }
         if (r && r->access && !was)
                 expand(p->access, sizeof(p->access), r->access, p->text, m, "", true);
-        if (!p->found && strstr(p->tmpl, "\\f"))
+        p->hide_frame = r && r->hidenext;
+        if (!hide && (!p->found || (p->anchoring && !p->anchored)) && has_frame(p->tmpl))
                 note_frame(p, rec, len, m);
         render(p);
         if (strcmp(p->subject, p->open_subject) != 0 || (settled(p) && !was)) {
@@ -420,13 +465,14 @@ static int classify(struct problems *p, const struct kmsg_record *rec, struct pr
                 expand(p->devname, sizeof(p->devname), r->devname, p->text, m, "", true);
                 ret->devname = p->devname;
         }
-        p->access[0] = p->culprit[0] = p->fallback[0] = '\0';
-        p->found = false;
+        p->access[0] = p->culprit[0] = p->prev[0] = '\0';
+        p->found = p->anchored = p->hide_frame = false;
+        p->anchoring = r->report && strstr(p->tmpl, "\\F") != NULL;
         if (r->report) {
                 p->open = r->kind;
                 p->provisional = r->retitle;
                 /* The opening line may name the function (a WARNING's "at file:line foo+0x12/0x34"). */
-                if (strstr(p->tmpl, "\\f"))
+                if (has_frame(p->tmpl))
                         note_frame(p, rec, len, m);
                 ret->provisional = !settled(p);
                 note_time(p, rec);

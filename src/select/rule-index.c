@@ -98,8 +98,8 @@ int rule_index_build(struct problems *p) {
         for (i = 0; i < p->n; i++) {
                 struct rule *r = &p->rules[i];
 
-                /* A skip rule is tried on function names, never on a record's text. */
-                if (r->type == RULE_SKIP)
+                /* A skip or anchor rule is tried on function names, never on a record's text. */
+                if (r->type == RULE_SKIP || r->type == RULE_ANCHOR)
                         continue;
                 r->indexed = r->n_literals > 0;
                 for (k = 0; k < r->n_literals; k++)

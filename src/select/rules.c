@@ -205,7 +205,7 @@ static int check_template(struct problems *p, const char *name, unsigned line, c
                                    n_groups);
                 if (t[1] == 's' && !part)
                         return bad(p, name, line, _("%s=: \\s (the report's subject) is for 'part' rules"), key);
-                if ((t[1] == 'f' || t[1] == 'a') && !report)
+                if ((t[1] == 'f' || t[1] == 'F' || t[1] == 'a') && !report)
                         return bad(p, name, line, _("%s=: \\%c is for the subject of a report"), key, t[1]);
                 if (t[1])
                         t++;
@@ -288,12 +288,16 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                         r.type = RULE_FRAME;
                 else if (strcmp(w, "skip") == 0 && r.type == RULE_PROBLEM && !r.report)
                         r.type = RULE_SKIP;
-                else if (strncmp(w, "name=", 5) == 0 && r.type == RULE_FRAME && !r.name)
+                else if (strcmp(w, "anchor") == 0 && r.type == RULE_PROBLEM && !r.report)
+                        r.type = RULE_ANCHOR;
+                else if (strncmp(w, "name=", 5) == 0 && (r.type == RULE_FRAME || r.type == RULE_ANCHOR) && !r.name)
                         r.name = strdup(w + 5);
                 else if (strncmp(w, "access=", 7) == 0 && r.type == RULE_PART && !r.access)
                         r.access = strdup(w + 7);
                 else if (strcmp(w, "end") == 0 && r.type == RULE_PART)
                         r.end = true;
+                else if (strcmp(w, "hidenext") == 0 && r.type == RULE_PART)
+                        r.hidenext = true;
                 else if (strncmp(w, "level=", 6) == 0) {
                         char item[64];
                         const char *badlvl = parse_levels(w + 6, &r.levels, item);
@@ -322,12 +326,12 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
         else if (!*re)
                 e = bad(p, name, line, _("an empty regex"));
         else if (r.kind == KIND_ANY && (r.type == RULE_PROBLEM || r.type == RULE_IGNORE))
-                e = bad(p, name, line, _("'any' is only for 'part', 'stop', 'frame' and 'skip' rules"));
+                e = bad(p, name, line, _("'any' is only for 'part', 'stop', 'frame', 'skip' and 'anchor' rules"));
         else if (r.type == RULE_FRAME && !r.name)
                 e = bad(p, name, line, _("a 'frame' rule needs name="));
-        else if ((r.type == RULE_FRAME || r.type == RULE_SKIP) &&
+        else if ((r.type == RULE_FRAME || r.type == RULE_SKIP || r.type == RULE_ANCHOR) &&
                  (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
-                e = bad(p, name, line, _("a 'frame' or 'skip' rule takes no conditions and no subject"));
+                e = bad(p, name, line, _("a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject"));
         else if (r.type == RULE_PART && (r.have_levels || r.subsystem || r.device || r.devname))
                 e = bad(p, name, line, _("a 'part' rule takes no conditions and no devname"));
         else if (r.type == RULE_STOP && (r.have_levels || r.subsystem || r.device || r.subject || r.devname))
@@ -342,7 +346,7 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
          * MAX_FRAME bytes, never on a record: the bound on what a match may
          * skip is for the 8 MiB a record's text may be, not for it.
          */
-        why = r.type == RULE_SKIP ? regex_cost_measure(re, &pieces) : regex_cost_rule(re, &pieces);
+        why = r.type == RULE_SKIP || r.type == RULE_ANCHOR ? regex_cost_measure(re, &pieces) : regex_cost_rule(re, &pieces);
         if (why) {
                 rule_free_strings(&r);
                 return bad(p, name, line, _("regex too costly: %s"), why);
@@ -373,8 +377,8 @@ static int parse_rule(struct problems *p, const char *name, unsigned line, char 
                 rule_done(&r);
                 return -EINVAL;
         }
-        /* A skip rule's regex is on a function's name: not in the index of the records' text. */
-        if (!icase && r.type != RULE_SKIP) {
+        /* A skip or anchor rule's regex is on a function's name: not in the index of the records' text. */
+        if (!icase && r.type != RULE_SKIP && r.type != RULE_ANCHOR) {
                 struct lit lits[MAX_LITERALS];
                 size_t n = rule_find_literals(re, lits, MAX_LITERALS), i;
 

@@ -29,15 +29,20 @@
 /*
  * RULE_FRAME: a line of an open report that names a function of its stack
  * (name=); RULE_SKIP: a function of the machinery that detects and reports
- * a bug, never the culprit (the regex is matched against the name).
+ * a bug, never the culprit (the regex is matched against the name);
+ * RULE_ANCHOR: a function that runs the code of others (a system call's
+ * entry, the VFS, socket, netlink, timer and task-work dispatch): for the
+ * \F of a subject (code that loops, a stack that overflowed), the culprit
+ * is the frame just before it (name=: the name its groups give, "sys_\3").
  */
-enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP };
+enum rule_type { RULE_PROBLEM, RULE_PART, RULE_STOP, RULE_IGNORE, RULE_FRAME, RULE_SKIP, RULE_ANCHOR };
 #define KIND_ANY (-2)
 
 struct rule {
         enum rule_type type;
         int kind; /* KIND_ANY: a part or stop of any report */
         bool report, end;
+        bool hidenext; /* part: the record after it names no frame of the trace (a lone address) */
         bool retitle; /* report: a part rule with subject= may give the subject */
         const char *source; /* the file (or "(built-in)"), in problems.sources */
         unsigned line;
@@ -85,8 +90,15 @@ struct problems {
         char tmpl[MAX_SUBJECT];
         char access[MAX_FRAME];
         char culprit[MAX_FRAME];   /* the first frame no skip rule matches */
-        char fallback[MAX_FRAME];  /* the first frame, when every one is skipped */
         bool found;                /* culprit is known: the frames after it do not matter */
+        /*
+         * The open report's subject has \F, the culprit an anchor names:
+         * settled only when one does (anchored) or the report ends; prev is
+         * the frame before the one being looked at, when no rule skips it.
+         */
+        bool anchoring, anchored;
+        bool hide_frame; /* the record being classified names no frame (a 'part hidenext' came before it) */
+        char prev[MAX_FRAME];
         char error[512];
         /* regexec() failed (REG_ESPACE ...) on a rule this many times; the last one's code. */
         uint64_t engine_errors;
@@ -147,6 +159,11 @@ void frame_strip_suffix(char *name);
 
 /* Whether name is a function of the machinery for a report of kind (a skip rule matches it). */
 bool frame_skipped(const struct problems *p, int kind, const char *name);
+/*
+ * The anchor rule of kind that name matches (its groups in m, 10 of them),
+ * or NULL.
+ */
+const struct rule *frame_anchor(const struct problems *p, int kind, const char *name, regmatch_t *m);
 
 /* The literals of the quick check, one per top-level branch; returns how many (0: no check). */
 size_t rule_find_literals(const char *re, struct lit *lits, size_t max);

@@ -36,10 +36,10 @@ PY
 @test "export: the records of a problem carry KDMESG_PROBLEM, KDMESG_PROBLEM_SUBJECT and, on the first, KDMESG_PROBLEM_START" {
         "$KDMESG" -K "$DATA/oops.kmsg" --format=export --boot-time @1700000000 > "$BATS_TEST_TMPDIR/x"
         [ "$(fields 4)" = "KDMESG_PROBLEM=oops
-KDMESG_PROBLEM_SUBJECT=BUG: unable to handle kernel paging request
+KDMESG_PROBLEM_SUBJECT=BUG: unable to handle kernel paging request in corrupted
 KDMESG_PROBLEM_START=1" ]
         [ "$(fields 7)" = "KDMESG_PROBLEM=oops
-KDMESG_PROBLEM_SUBJECT=BUG: unable to handle kernel paging request" ]
+KDMESG_PROBLEM_SUBJECT=BUG: unable to handle kernel paging request in corrupted" ]
         [ "$(fields 2)" = "KDMESG_PROBLEM=warning
 KDMESG_PROBLEM_SUBJECT=WARNING in intel_modeset
 KDMESG_PROBLEM_START=1" ]
@@ -84,8 +84,8 @@ PY
         run --separate-stderr "$KDMESG" -K "$DATA/oops.kmsg" --json --problem oops
         [ "$status" -eq 0 ]
         [ "${#lines[@]}" -eq 4 ]
-        [[ "${lines[0]}" == *',"dict":{},"problem":"oops","problem_subject":"BUG: unable to handle kernel paging request","problem_start":true}' ]]
-        [[ "${lines[1]}" == *',"dict":{},"problem":"oops","problem_subject":"BUG: unable to handle kernel paging request"}' ]]
+        [[ "${lines[0]}" == *',"dict":{},"problem":"oops","problem_subject":"BUG: unable to handle kernel paging request in corrupted","problem_start":true}' ]]
+        [[ "${lines[1]}" == *',"dict":{},"problem":"oops","problem_subject":"BUG: unable to handle kernel paging request in corrupted"}' ]]
         local fast=$output
         run --separate-stderr env KDMESG_JSON_SLOW=1 "$KDMESG" -K "$DATA/oops.kmsg" --json --problem oops
         [ "$output" = "$fast" ]

@@ -200,7 +200,7 @@ BOOT=1700000000
         [ -z "$output" ]
         [ "$stderr" = "kdmesg: $P:1: a record with only the wall clock of a dmesg -T paste: seconds since boot match no such record" ]
         run --separate-stderr env TZ=UTC "$KDMESG" -F "$P" --problems
-        [ "${lines[1]}" = "1* hung-task     2 Wed Dec 19 03:36:07 2018 Wed Dec 19 03:40:10 2018 INFO: task hung        INFO: task logrotate:17344 blocked for more than 120 seconds." ]
+        [ "${lines[1]}" = "1* hung-task     2 Wed Dec 19 03:36:07 2018 Wed Dec 19 03:40:10 2018 INFO: task hung in corrupted        INFO: task logrotate:17344 blocked for more than 120 seconds." ]
         run --separate-stderr env TZ=UTC "$KDMESG" -F "$P" --problems --time-format iso
         [[ "${lines[1]}" == "1* hung-task     2 2018-12-19T03:36:07,000000+00:00 2018-12-19T03:40:10,000000+00:00 "* ]]
 }

@@ -218,8 +218,8 @@ dump_arrives() {
         # The oops's four records, and only they, went through the filter, each with its kind and subject.
         [ "$(cut -f7 "$R/oops" | jq -r '."kdmesg@32473".seq' | tr '\n' ' ')" = "4 5 6 7 " ]
         [ "$(cut -f7 "$R/oops" | jq -c '."kdmesg-problem@32473"' | sort | uniq -c | sed 's/^ *//')" = \
-          '1 {"kind":"oops","subject":"BUG: unable to handle kernel paging request","start":"1"}
-3 {"kind":"oops","subject":"BUG: unable to handle kernel paging request"}' ]
+          '1 {"kind":"oops","subject":"BUG: unable to handle kernel paging request in corrupted","start":"1"}
+3 {"kind":"oops","subject":"BUG: unable to handle kernel paging request in corrupted"}' ]
         # The warning's records carry their kind too; the others none.
         [ "$(cut -f7 "$GOT" | jq -r 'select(."kdmesg-problem@32473".kind == "warning") | ."kdmesg@32473".seq' | tr '\n' ' ')" = "2 3 " ]
         [ "$(cut -f7 "$GOT" | jq -r 'select(."kdmesg-problem@32473" == null) | ."kdmesg@32473".seq' | tr '\n' ' ')" = "0 1 8 9 10 " ]

@@ -87,7 +87,7 @@ while i < len(d):
         [ "$status" -eq 0 ]
         # The oops: its four records, each with its kind and subject; the first says it starts there.
         [ "$(jq -r '.SEQNUM' <<<"$output" | tr '\n' ' ')" = "4 5 6 7 " ]
-        [ "$(jq -r '.KDMESG_PROBLEM_SUBJECT' <<<"$output" | sort -u)" = "BUG: unable to handle kernel paging request" ]
+        [ "$(jq -r '.KDMESG_PROBLEM_SUBJECT' <<<"$output" | sort -u)" = "BUG: unable to handle kernel paging request in corrupted" ]
         [ "$(jq -r 'select(.KDMESG_PROBLEM_START == "1") | .SEQNUM' <<<"$output")" = 4 ]
         # The warning is a problem of its own kind; the records of no problem carry none.
         [ "$(journalctl -D "$J" KDMESG_PROBLEM=warning -o json --no-pager | wc -l)" -eq 2 ]

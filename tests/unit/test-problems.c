@@ -86,7 +86,7 @@ TEST(errors_name_the_line) {
         CHECK_STR(load_error("oops retitle /x/\n"), "t.rules:1: unknown word 'retitle'");
         CHECK_STR(load_error("oops subject=\\s /x/\n"), "t.rules:1: subject=: \\s (the report's subject) is for 'part' rules");
         CHECK_STR(load_error("any part subject=\"\\s in \\1\" /(x)/\nany stop /y/\n"), "");
-        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part', 'stop', 'frame' and 'skip' rules");
+        CHECK_STR(load_error("any report /x/\n"), "t.rules:1: 'any' is only for 'part', 'stop', 'frame', 'skip' and 'anchor' rules");
         CHECK_STR(load_error("oops level=loud /x/\n"), "t.rules:1: unknown level 'loud'");
         CHECK_STR(load_error("oops //\n"), "t.rules:1: an empty regex");
         CHECK(strncmp(load_error("oops /[/\n"), "t.rules:1: bad regex: ", 22) == 0);
@@ -572,7 +572,7 @@ TEST(frame_skip_rules_by_kind) {
         CHECK(frame_skipped(p, PROBLEM_HUNG_TASK, "schedule"));
         /* A skip rule is never an opener: a record holding its text opens nothing. */
         CHECK_INT(classify(p, "0,0,0,-;lock_acquire").kind, PROBLEM_NONE);
-        CHECK_STR(load_error("oops skip subject=x /x/\n"), "t.rules:1: a 'frame' or 'skip' rule takes no conditions and no subject");
+        CHECK_STR(load_error("oops skip subject=x /x/\n"), "t.rules:1: a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject");
         CHECK_STR(load_error("any frame /x/\n"), "t.rules:1: a 'frame' rule needs name=");
         CHECK_STR(load_error("oops subject=\"a in \\f\" /x/\n"), "t.rules:1: subject=: \\f is for the subject of a report");
         CHECK_STR(load_error("any part access=\\2 /(R)/\n"), "t.rules:1: access=: \\2, but the regex has 1 groups");
@@ -594,14 +594,14 @@ TEST(culprit_frame_names_the_report) {
 
         h = classify(p, "3,0,1000000,-;BUG: KASAN: use-after-free in memcpy+0x1/0x2");
         CHECK(h.opens && h.provisional);
-        /* No frame yet: the subject stops before " in ". */
-        CHECK_STR(h.subject, "KASAN: use-after-free");
+        /* No frame yet: the report names none so far, it would be cut short here. */
+        CHECK_STR(h.subject, "KASAN: use-after-free in corrupted");
         h = classify(p, "3,1,1000001,-;Read of size 8 at addr ffff888012345678 by task x/1");
         CHECK(h.retitled && h.provisional);
-        CHECK_STR(h.subject, "KASAN: use-after-free Read");
+        CHECK_STR(h.subject, "KASAN: use-after-free Read in corrupted");
         h = classify(p, "3,2,1000002,-; dump_stack+0x1/0x2");
-        CHECK(h.retitled && h.provisional);
-        CHECK_STR(h.subject, "KASAN: use-after-free Read in dump_stack");
+        CHECK(!h.retitled);
+        CHECK_STR(p->subject, "KASAN: use-after-free Read in corrupted");
         h = classify(p, "3,3,1000003,-; ? stale_guess+0x1/0x2");
         CHECK(!h.retitled);
         h = classify(p, "3,4,1000004,-; kasan_report.cold+0x1/0x2");
@@ -616,7 +616,7 @@ TEST(culprit_frame_names_the_report) {
         /* Where a hung task sleeps: the scheduler and the lock it waits for are skipped for this kind only. */
         h = classify(p, "3,7,9000000,-;INFO: task kworker/0:1:123 blocked for more than 120 seconds.");
         CHECK(h.opens && h.kind == PROBLEM_HUNG_TASK);
-        CHECK_STR(h.subject, "INFO: task hung");
+        CHECK_STR(h.subject, "INFO: task hung in corrupted");
         classify(p, "6,8,9000001,-; __schedule+0x1/0x2");
         classify(p, "6,9,9000002,-; schedule+0x1/0x2");
         classify(p, "6,10,9000003,-; mutex_lock+0x1/0x2");
@@ -626,7 +626,7 @@ TEST(culprit_frame_names_the_report) {
         problems_free(p);
 }
 
-TEST(every_frame_machinery_gives_the_first) {
+TEST(every_frame_machinery_is_corrupted) {
         struct problems *p = load(culprit_rules);
         struct problem_hit h;
 
@@ -634,14 +634,119 @@ TEST(every_frame_machinery_gives_the_first) {
         classify(p, "3,1,1000001,-; memcpy+0x1/0x2");
         h = classify(p, "3,2,1000002,-; dump_stack+0x1/0x2");
         CHECK(!h.retitled);
-        /* The report ends: the first frame stands, unsettled. */
+        /* The report ends: no culprit, unsettled. */
         h = classify(p, "3,3,9000000,-;something else");
         CHECK(h.kind == PROBLEM_NONE);
         problems_free(p);
         p = load(culprit_rules);
         h = classify(p, "3,0,1000000,-;BUG: KASAN: slab-out-of-bounds in memcpy+0x1/0x2");
+        CHECK(h.opens && h.provisional);
+        /* Every frame the machinery's: the report is cut short, its culprit unknown. */
+        CHECK_STR(h.subject, "KASAN: slab-out-of-bounds in corrupted");
         h = classify(p, "3,1,1000001,-; memcpy+0x1/0x2");
-        CHECK(h.retitled && h.provisional);
-        CHECK_STR(h.subject, "KASAN: slab-out-of-bounds in memcpy");
+        CHECK(!h.retitled);
         problems_free(p);
+}
+
+/*
+ * A stall's culprit: the frame before the first anchor (the VFS's write, from kernel/rcu/tree_stall.h's
+ * report and show_trace_log_lvl()'s lines), or the system call an anchor's name= names; unsettled until then.
+ */
+static const char anchor_rules[] =
+        "rcu-stall report subject=\"INFO: rcu detected stall in \\F\" /^INFO: rcu_[a-z]+ detected stalls?/\n"
+        "oops report subject=\"BUG: oops in \\f\" /^BUG: oops$/\n"
+        "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
+        "any skip /^(memcpy|apic_timer_interrupt)$/\n"
+        "rcu-stall anchor /^(__vfs_write|vfs_write|(__x64_)?(sys|SyS)_write)$/\n"
+        "rcu-stall anchor name=\"sys_\\3\" /^(__x64_|__do_)?(sys|SyS)_([a-z0-9_]+)$/\n";
+
+TEST(anchor_names_the_stalled_code) {
+        struct problems *p = load(anchor_rules);
+        struct problem_hit h;
+
+        h = classify(p, "4,0,1000000,-;INFO: rcu_sched detected stalls on CPUs/tasks:");
+        CHECK(h.opens && h.kind == PROBLEM_RCU_STALL);
+        classify(p, "4,1,1000001,-; apic_timer_interrupt+0xa9/0xb0");
+        classify(p, "4,2,1000002,-; memcpy+0x37/0x50");
+        h = classify(p, "4,3,1000003,-; mulaw_decode+0x52f/0x770");
+        /* The first frame no rule skips, for now: an anchor may come. */
+        CHECK(h.retitled && h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in mulaw_decode");
+        classify(p, "4,4,1000004,-; snd_pcm_oss_write2.isra.3+0x260/0x420");
+        h = classify(p, "4,5,1000005,-; snd_pcm_oss_write+0x5fe/0x830");
+        CHECK(!h.retitled);
+        h = classify(p, "4,6,1000006,-; __vfs_write+0xef/0x970");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in snd_pcm_oss_write");
+        h = classify(p, "4,7,1000007,-; vfs_write+0x189/0x510");
+        CHECK(h.kind == PROBLEM_RCU_STALL && !h.retitled);
+        problems_free(p);
+
+        /* A system call that is no anchor of its own: named by its name, whatever its wrapper. */
+        p = load(anchor_rules);
+        classify(p, "4,0,1000000,-;INFO: rcu_preempt detected stalls on CPUs/tasks:");
+        classify(p, "4,1,1000001,-; d_walk+0x1/0x2");
+        classify(p, "4,2,1000002,-; do_rmdir+0x1/0x2");
+        h = classify(p, "4,3,1000003,-; __x64_sys_rmdir+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "INFO: rcu detected stall in sys_rmdir");
+        problems_free(p);
+
+        /* The frame before the anchor is machinery: no culprit from it, the first frame stands. */
+        p = load(anchor_rules);
+        classify(p, "4,0,1000000,-;INFO: rcu_sched detected stalls on CPUs/tasks:");
+        classify(p, "4,1,1000001,-; foo+0x1/0x2");
+        classify(p, "4,2,1000002,-; memcpy+0x1/0x2");
+        h = classify(p, "4,3,1000003,-; vfs_write+0x1/0x2");
+        CHECK(!h.retitled);
+        h = classify(p, "4,4,1000004,-; SyS_write+0x1/0x2");
+        CHECK(!h.retitled);
+        CHECK_STR(p->subject, "INFO: rcu detected stall in foo");
+        /* Without an anchor, the report's end settles it (a record past it ends the report). */
+        h = classify(p, "4,5,9000000,-;something else");
+        CHECK(h.kind == PROBLEM_NONE);
+        problems_free(p);
+
+        /* \f is the first frame no rule skips: anchors do not move it. */
+        p = load(anchor_rules);
+        h = classify(p, "4,0,1000000,-;BUG: oops");
+        h = classify(p, "4,1,1000001,-; snd_pcm_oss_write+0x5fe/0x830");
+        CHECK(h.retitled && !h.provisional);
+        h = classify(p, "4,2,1000002,-; __vfs_write+0xef/0x970");
+        CHECK(!h.retitled);
+        CHECK_STR(p->subject, "BUG: oops in snd_pcm_oss_write");
+        problems_free(p);
+
+        CHECK_STR(load_error("oops anchor subject=x /x/\n"), "t.rules:1: a 'frame', 'skip' or 'anchor' rule takes no conditions and no subject");
+        CHECK_STR(load_error("oops anchor name=\\2 /(x)/\n"), "t.rules:1: name=: \\2, but the regex has 1 groups");
+        CHECK_STR(load_error("any anchor /^x$/\n"), "");
+}
+
+/*
+ * kernel/sched/core.c's __schedule_bug(): "Preemption disabled at:" and print_ip_sym()'s address on the
+ * next line, before the trace: a 'part hidenext' line makes the record after it name no frame.
+ */
+TEST(hidenext_keeps_a_lone_address_out_of_the_culprit) {
+        struct problems *p = load("oops report subject=\"BUG: scheduling while atomic in \\f\" /^BUG: scheduling while atomic: /\n"
+                                  "any part hidenext /^Preemption disabled at:$/\n"
+                                  "any frame name=\\2 /^ *(\\[<[0-9a-f]+>\\] )?([A-Za-z_][A-Za-z0-9_.]*)\\+0x[0-9a-f]+\\/0x[0-9a-f]+/\n"
+                                  "any skip /^(dump_stack|__schedule_bug|__schedule|schedule)$/\n");
+        struct problem_hit h;
+
+        h = classify(p, "3,0,1000000,-;BUG: scheduling while atomic: syz/123/0x00000002");
+        CHECK(h.opens && h.kind == PROBLEM_OOPS);
+        h = classify(p, "3,1,1000001,-;Preemption disabled at:");
+        CHECK(h.kind == PROBLEM_OOPS);
+        h = classify(p, "3,2,1000002,-;[<ffffffff812b2934>] kernel_fpu_begin_mask+0x64/0x260");
+        CHECK(h.kind == PROBLEM_OOPS && !h.retitled);
+        CHECK_STR(p->subject, "BUG: scheduling while atomic in corrupted");
+        classify(p, "4,3,1000003,-; dump_stack+0x1/0x2");
+        classify(p, "4,4,1000004,-; __schedule_bug.cold+0x1/0x2");
+        classify(p, "4,5,1000005,-; __schedule+0x1/0x2");
+        classify(p, "4,6,1000006,-; schedule+0x1/0x2");
+        h = classify(p, "4,7,1000007,-; exit_to_user_mode_prepare+0x1/0x2");
+        CHECK(h.retitled && !h.provisional);
+        CHECK_STR(h.subject, "BUG: scheduling while atomic in exit_to_user_mode_prepare");
+        problems_free(p);
+        CHECK_STR(load_error("oops hidenext /x/\n"), "t.rules:1: unknown word 'hidenext'");
 }

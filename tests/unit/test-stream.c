@@ -938,6 +938,41 @@ TEST(syslog_paste_every_boundary) {
         free(t);
 }
 
+/*
+ * User space's output on the console run together with the kernel's line
+ * (a login prompt without its newline, printk's "** N printk messages
+ * dropped **" in 4.x, a kernel line without its newline after a line that
+ * starts with no head): the text before the head is a record of its own,
+ * the head starts the next; text before a '[' that is no time stamp, or
+ * an indented line, continues the record before.
+ */
+static const char syslog_run_in[] =
+        "[    1.000000] first\n"
+        "syzkaller login: [    2.000000] INFO: task hung\n"
+        "               cont\n"
+        "** 3 printk messages dropped ** [    3.000000]  [<ffffffff81234567>] foo+0x1/0x2\n"
+        "not a head [sda] x\n"
+        "  indented [    4.000000] kept\n"
+        "[    5.000000] last\n"
+        "x: allocation failure: 8 bytes[    6.000000] BUG: y\n";
+static const char syslog_run_in_want[] =
+        "R@1 usec=1000000 flags= fields= msg=first\n"
+        "R@2 flags= fields= msg=syzkaller login:\n"
+        "R@2 usec=2000000 flags= fields= msg=INFO: task hung\\0acont\n"
+        "R@4 flags= fields= msg=** 3 printk messages dropped **\n"
+        "R@4 usec=3000000 flags= fields= msg= [<ffffffff81234567>] foo+0x1/0x2\\0anot a head [sda] x\\0a  indented [    4.000000] kept\n"
+        "R@7 usec=5000000 flags= fields= msg=last\n"
+        "R@8 flags= fields= msg=x: allocation failure: 8 bytes\n"
+        "R@8 usec=6000000 flags= fields= msg=BUG: y\n"
+        "EOF\n";
+
+TEST(syslog_run_in_every_boundary) {
+        char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_run_in), KMSG_FORMAT_SYSLOG, 0);
+
+        check_transcript(__FILE__, __LINE__, t, syslog_run_in_want);
+        free(t);
+}
+
 TEST(syslog_cut_every_boundary) {
         char *t = check_all_boundaries(__FILE__, __LINE__, LIT(syslog_cut), KMSG_FORMAT_SYSLOG, 0);
 
