@@ -290,7 +290,12 @@ static const struct report_column columns[] = {
         [COL_KIND] = { "KIND", 0.1, 0 },
         [COL_COUNT] = { "COUNT", 0.05, SCOLS_FL_RIGHT },
         [COL_FIRST] = { "FIRST", 0.1, SCOLS_FL_RIGHT },
-        /* At 80 columns a subject of up to 40 characters stays whole: MESSAGE, then LAST give way. */
+        /*
+         * At 80 columns a subject of up to 40 characters stays whole: MESSAGE,
+         * then LAST give way (the line under the table says so), LAST also
+         * where it differs from FIRST: the time a problem was last seen
+         * matters less than what it is.
+         */
         [COL_LAST] = { "LAST", 0.1, SCOLS_FL_RIGHT, 0, false, 2 },
         [COL_SUBJECT] = { "SUBJECT", 0.15, SCOLS_FL_TRUNC, 0, true, 0, 40 },
         [COL_DEVICE] = { "DEVICE", 0.05, 0, 0, false, 3 },
@@ -354,11 +359,7 @@ static int print_table(struct problems_sink *p, struct group **groups, size_t n)
 
         if (!tb)
                 return -ENOMEM;
-        /* LAST gives way on a narrow terminal only where it says no more than FIRST, in every row. */
         memcpy(cols, columns, sizeof(cols));
-        for (i = 0; i < n; i++)
-                if (groups[i]->has_first && groups[i]->last != groups[i]->first)
-                        cols[COL_LAST].spare = 0;
         for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 

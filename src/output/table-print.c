@@ -7,6 +7,7 @@
  * which columns gave way to the terminal's width.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "output/loss-text.h"
 #include "output/loss.h"
 #include "output/table-private.h"
+#include "text/escape.h"
 #include "text/writer.h"
 
 /* Marks held until the heading can be printed; more are printed after a heading of default widths. */
@@ -224,6 +226,9 @@ static void say_spared(struct table_sink *t) {
         /* TRANSLATORS: %2$s lists column headings (SUBSYSTEM, DEVICE); -o is the option. */
         snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (-o names columns to keep) --"),
                  t->s.termwidth, names);
+        /* The line itself fits the terminal: without the hint where it would not. */
+        if (text_width(line, strlen(line), SIZE_MAX, NULL) > t->s.termwidth)
+                snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s --"), t->s.termwidth, names);
         out_puts(line);
         out_putc('\n');
 }
