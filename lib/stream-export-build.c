@@ -68,6 +68,13 @@ static int kmsg_dict(struct build *b, const char *val, size_t vlen) {
         if (!deq || deq == val)
                 return bad(b, "KMSG_DICT is not KEY=VALUE");
         kl = (size_t)(deq - val);
+        /*
+         * A key is a C string: a NUL byte in a binary field's KEY would cut
+         * it (to nothing, or to a part that --format=kmsg then writes as the
+         * whole key), so the entry is refused.  An escaped one (\x00) is text.
+         */
+        if (memchr(val, '\0', kl))
+                return bad(b, "KMSG_DICT's KEY holds a NUL byte");
         k = malloc(kl);
         if (!k)
                 return -ENOMEM;

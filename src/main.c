@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
                         goto out;
                 }
                 if (o.list_boots) {
-                        run.status = boots_list(&b);
+                        run.status = boots_list(&b, o.format == FORMAT_JSON);
                         boots_free(&b);
                         goto out;
                 }

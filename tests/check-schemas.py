@@ -51,7 +51,7 @@ for name, s in schemas.items():
     # file's own name, relative, so that it resolves beside the file it is in.
     check("%s has the relative $id %s" % (name, name), s.get("$id") == name, "$id: %r" % s.get("$id"))
 for name in ("kdmesg-record", "kdmesg-lost", "kdmesg-devices", "kdmesg-dmesg", "kdmesg-problems",
-             "kdmesg-timeline"):
+             "kdmesg-timeline", "kdmesg-boots"):
     check("data/%s.schema.json exists" % name, name + ".schema.json" in schemas)
 if not all(ok for _, ok, _ in results):
     schemas = {}
@@ -93,6 +93,10 @@ runs = [("--json", ["-J"], "kdmesg-record.schema.json", True),
                                            "--json"], "kdmesg-problems.schema.json", True),
         ("--timeline --json", ["--timeline", "--json"], "kdmesg-timeline.schema.json", True),
         ("--timeline --problems --json", ["--timeline", "--problems", "--json"], "kdmesg-timeline.schema.json", True),
+        ("--list-boots --json", ["--list-boots", "--json"], "kdmesg-boots.schema.json", True),
+        # first_realtime and last_realtime.
+        ("--list-boots --json --boot-time", ["--list-boots", "--json", "--boot-time", "@1700000000"],
+         "kdmesg-boots.schema.json", True),
         ("--json=dmesg", ["--json=dmesg"], "kdmesg-dmesg.schema.json", False),
         ("--json=dmesg -x", ["--json=dmesg", "-x"], "kdmesg-dmesg.schema.json", False)]
 for label, args, schema, lines in runs:
@@ -200,6 +204,15 @@ rejects = [
     ("kdmesg-problems.schema.json", '{"problem":"oom","count":1,"subject":"","message":"x"}'),
     ("kdmesg-problems.schema.json", '{"problem":"oops","count":0,"subject":"","message":"x"}'),
     ("kdmesg-problems.schema.json", '{"problem":"oops","count":1,"message":"x"}'),
+    ("kdmesg-boots.schema.json", '{"boot":0,"index":0,"records":1}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":1,"records":1}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0,"records":1,"first_seq":0}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0,"records":1,"first_time":1.5}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0,"records":1,"first_realtime":"2023-11-14T22:13:20.000000Z"}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0,"records":1,"first_realtime":"2023-11-14 22:13:20",'
+                                 '"first_realtime_usec":1,"last_realtime":"2023-11-14 22:13:20","last_realtime_usec":1}'),
+    ("kdmesg-boots.schema.json", '{"boot":1,"index":0,"records":1,"seq":1}'),
     ("kdmesg-timeline.schema.json", '{"time_start":0,"time_end":1,"counts":{"errors":1}}'),
     ("kdmesg-timeline.schema.json", '{"time_start":0,"counts":{"warn":1}}'),
 ]

@@ -180,6 +180,13 @@ enum options_result options_check(struct options *o) {
                                     _("--list-boots lists the boots of the input and ends; it cannot be combined with %s"),
                                     o->in.follow ? "--follow" : o->upload ? "--upload" : o->boot_arg ? "--boot"
                                     : o->reports ? first_report(o->reports)->option : o->action_option);
+        /* util-linux has no --list-boots: its -J stays JSON Lines under the name dmesg too. */
+        if (o->list_boots && o->format == FORMAT_JSON_DMESG && o->as_dmesg && o->json_option)
+                o->format = FORMAT_JSON;
+        if (o->list_boots && o->format != FORMAT_SHORT && o->format != FORMAT_JSON)
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("--list-boots prints a table, or JSON with --json; not --format=%s"),
+                                    output_format_to_name(o->format));
         /* Counted from the last, the boots are counted first: the input is read twice. */
         if (o->boot_arg && o->boot_back)
                 for (size_t i = 0; i < o->in.n_sources; i++)

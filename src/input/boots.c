@@ -10,6 +10,8 @@
 #include "base/i18n.h"
 #include "input/boots.h"
 #include "output/place.h"
+#include "output/report.h"
+#include "text/json.h"
 #include "text/diag.h"
 #include "text/util.h"
 #include "text/writer.h"
@@ -186,11 +188,69 @@ static void cell(const char *s, int width) {
                 out_putc(' ');
 }
 
-int boots_list(const struct boots *b) {
+/* The wall clock usec as ISO 8601 and as microseconds, under the keys iso and usec_key. */
+static int add_wall(struct json_object *o, const char *iso_key, const char *usec_key, int64_t usec) {
+        char iso[PLACE_ISO_LEN], text[20];
+        int64_t cache = -1;
+
+        place_iso(usec, &cache, text, iso);
+        if (json_add(o, iso_key, json_object_new_string_len(iso, PLACE_ISO_LEN)) < 0)
+                return -ENOMEM;
+        return json_add(o, usec_key, json_object_new_int64(usec));
+}
+
+/* One boot as a JSON object (data/kdmesg-boots.schema.json): what is not known is absent. */
+static struct json_object *boot_json(const struct boots *b, size_t i) {
+        const struct boot_summary *s = &b->b[i];
+        struct json_object *o = json_object_new_object();
+        int e;
+
+        if (!o)
+                return NULL;
+        e = json_add(o, "boot", json_object_new_uint64(i + 1));
+        if (e >= 0)
+                e = json_add(o, "index", json_object_new_int64(-(int64_t)(b->n - 1 - i)));
+        if (e >= 0 && s->boot_id[0])
+                e = json_add(o, "boot_id", json_bytes_new(s->boot_id, strlen(s->boot_id)));
+        if (e >= 0)
+                e = json_add(o, "records", json_object_new_uint64(s->records));
+        if (e >= 0 && s->have_seq)
+                e = json_add(o, "first_seq", json_object_new_uint64(s->first_seq));
+        if (e >= 0 && s->have_seq)
+                e = json_add(o, "last_seq", json_object_new_uint64(s->last_seq));
+        if (e >= 0 && s->have_time)
+                e = json_add(o, "first_time", json_usec_new(s->first_usec));
+        if (e >= 0 && s->have_time)
+                e = json_add(o, "last_time", json_usec_new(s->last_usec));
+        if (e >= 0 && s->have_wall)
+                e = add_wall(o, "first_realtime", "first_realtime_usec", s->first_wall);
+        if (e >= 0 && s->have_wall)
+                e = add_wall(o, "last_realtime", "last_realtime_usec", s->last_wall);
+        if (e < 0) {
+                json_object_put(o);
+                return NULL;
+        }
+        return o;
+}
+
+static int boots_list_json(const struct boots *b) {
+        size_t i;
+
+        for (i = 0; i < b->n; i++)
+                if (report_json_line(boot_json(b, i)) < 0) {
+                        warnx_("%s", strerror(ENOMEM));
+                        return EXIT_BAD_INPUT;
+                }
+        return out_close() < 0 ? EXIT_BAD_INPUT : 0;
+}
+
+int boots_list(const struct boots *b, bool json) {
         bool wall = false;
         char buf[64];
         size_t i;
 
+        if (json)
+                return boots_list_json(b);
         for (i = 0; i < b->n; i++)
                 wall |= b->b[i].have_wall;
         out_puts(_("BOOT   IDX BOOT ID                          RECORDS        FIRST         LAST"));

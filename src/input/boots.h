@@ -41,7 +41,10 @@ struct boots {
  */
 int boots_scan(const struct input *in, const struct output_settings *set, struct boots *ret);
 void boots_free(struct boots *b);
-/* --list-boots: the table of the boots, one line each; an exit status. */
-int boots_list(const struct boots *b);
+/*
+ * --list-boots: the table of the boots, one line each, or with json one
+ * JSON object a line (data/kdmesg-boots.schema.json); an exit status.
+ */
+int boots_list(const struct boots *b, bool json);
 
 #endif

@@ -77,6 +77,13 @@ struct json_sink {
         int64_t rt_second;
         char rt_head[48], rt_mid[48];
         size_t rt_mid_n;
+        /*
+         * ',"seq":352' of seq_last (seq_member_n 0: none yet): the next
+         * number's text is this one's with its last digit stepped.
+         */
+        uint64_t seq_last;
+        char seq_member[KEY_SIZE];
+        size_t seq_member_n;
         /* The same for "time": ',"time":12.' of time_second (time_head_n 0: none yet). */
         uint64_t time_second;
         char time_head[64];
@@ -299,6 +306,29 @@ static char *put_realtime(struct json_sink *js, const struct json_tables *tab, c
         return o + 6;
 }
 
+/* ',"seq":N' at o (KEY_SIZE bytes of room): the last one's text stepped by one where seq follows it. */
+static inline char *put_seq(struct json_sink *js, const struct json_tables *tab, char *o, uint64_t seq) {
+        char *m = js->seq_member;
+
+        if (js->seq_member_n && seq == js->seq_last + 1) {
+                size_t i = js->seq_member_n - 1;
+
+                /* Trailing nines become zeros; a number of nines only grows by a digit (handled below). */
+                while (m[i] == '9')
+                        m[i--] = '0';
+                if (m[i] >= '0' && m[i] <= '8')
+                        m[i]++;
+                else
+                        js->seq_member_n = 0;
+        } else
+                js->seq_member_n = 0;
+        if (!js->seq_member_n)
+                js->seq_member_n = (size_t)(put_u64(put_key(tab, m, COL_SEQ), seq) - m);
+        js->seq_last = seq;
+        memcpy(o, m, KEY_SIZE);
+        return o + js->seq_member_n;
+}
+
 static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record *r,
                              const struct match *m, const struct record_texts *t) {
         const struct json_tables *tab = &json_members;
@@ -312,7 +342,7 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
         /* Each key with its comma; the first comma is then the '{'. */
         start = o;
         if (kmsg_record_has_seqnum(r))
-                o = put_u64(put_key(tab, o, COL_SEQ), kmsg_record_get_seqnum(r));
+                o = put_seq(js, tab, o, kmsg_record_get_seqnum(r));
         if (kmsg_record_has_timestamp(r)) {
                 uint64_t usec = kmsg_record_get_timestamp(r), sec = usec / 1000000;
                 unsigned us = (unsigned)(usec - sec * 1000000);

@@ -12,15 +12,16 @@
 
 void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret) {
         const char *own = kmsg_record_get_boot_id(r);
-        /* A record of another boot than the settings' gets neither their time nor their id. */
-        bool settings = !own || !set->boot_id || strcmp(own, set->boot_id) == 0;
+        bool mono = kmsg_record_has_timestamp(r);
 
         ret->boot_id = own ? own : set->boot_id;
         /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
-        ret->have_wall = kmsg_record_has_timestamp(r) ? false : record_printed_wall(r, &ret->wall_usec);
+        ret->have_wall = !mono && record_printed_wall(r, &ret->wall_usec);
         if (!ret->have_wall)
                 ret->have_wall = record_carried_wall(r, &ret->wall_usec);
-        if (!ret->have_wall && settings && set->time.have_boot && kmsg_record_has_timestamp(r)) {
+        /* A record of another boot than the settings' gets neither their time nor their id. */
+        if (!ret->have_wall && mono && set->time.have_boot &&
+            (!own || !set->boot_id || strcmp(own, set->boot_id) == 0)) {
                 ret->wall_usec = timefmt_wall(&set->time, kmsg_record_get_timestamp(r));
                 ret->have_wall = true;
         }

@@ -3,7 +3,8 @@
  * The literals of all rules in one index, each by two of its bytes (the
  * rarest in text: punctuation and capitals rather than small letters and
  * blanks), so that one pass over a record's text tells which rules can
- * match it: a bit per two bytes rejects most positions at once, and the
+ * match it: a byte per two bytes rejects most positions at once (a load
+ * and a test: a bit would take a shift and a mask more), and the
  * literals indexed by the two bytes of a position are compared there.  A
  * rule is then tried (its conditions, its regex) only when one of its
  * literals is in the text; every record costs one pass, not one search
@@ -82,7 +83,7 @@ int rule_index_build(struct problems *p) {
         rule_index_free(p);
         for (i = 0; i < p->n; i++)
                 n += p->rules[i].n_literals;
-        p->bigrams = calloc(KEYS / 8, 1);
+        p->bigrams = calloc(KEYS, 1);
         p->heads = malloc(KEYS * sizeof(*p->heads));
         p->entries = malloc((n ? n : 1) * sizeof(*p->entries));
         p->stamps = calloc(p->n ? p->n : 1, sizeof(*p->stamps));
@@ -115,7 +116,7 @@ int rule_index_build(struct problems *p) {
                                 .rule = (uint32_t)i, .lit = (uint16_t)k, .at = (uint16_t)at, .next = p->heads[key]
                         };
                         p->heads[key] = (int32_t)n++;
-                        p->bigrams[key >> 3] |= (uint8_t)(1u << (key & 7));
+                        p->bigrams[key] = 1;
                 }
         }
         p->gen = 0;
@@ -134,10 +135,14 @@ void rule_index_scan(struct problems *p, const char *text, size_t len) {
         }
         /* The rules with a literal here, then merged with always into cand. */
         for (i = 0; i + 1 < len; i++) {
-                unsigned key = key_of(text + i);
+                unsigned key;
                 int32_t e;
 
-                if (!(p->bigrams[key >> 3] & (1u << (key & 7))))
+                /* Two positions a turn while neither is indexed: nearly every position of a text. */
+                while (i + 3 < len && !p->bigrams[key_of(text + i)] && !p->bigrams[key_of(text + i + 1)])
+                        i += 2;
+                key = key_of(text + i);
+                if (!p->bigrams[key])
                         continue;
                 for (e = p->heads[key]; e >= 0; e = p->entries[e].next) {
                         const struct lit_entry *le = &p->entries[e];

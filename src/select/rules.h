@@ -105,7 +105,7 @@ struct problems {
         int engine_error;
         /* The index of the rules' literals (rule-index.c), built before the first record. */
         size_t indexed;          /* the rules it covers (bigrams NULL: none built) */
-        uint8_t *bigrams;        /* a bit per two bytes that some literal is indexed by */
+        uint8_t *bigrams;        /* a byte per two bytes, 1 where some literal is indexed by them */
         int32_t *heads;          /* per two bytes: the first of its entries, or -1 */
         struct lit_entry *entries;
         uint32_t *stamps, gen;   /* rule i may match the record when stamps[i] == gen */

@@ -96,10 +96,11 @@ static int classify_record(const struct suspends *s, const struct kmsg_record *r
         size_t len;
 
         *ret_duration = -1;
-        if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) != 0)
-                return MARK_NONE;
+        /* The first byte first: it rules out nearly every record. */
         msg = kmsg_record_get_message(r, &len);
         if (len == 0 || !s->mark_first[(unsigned char)msg[0]])
+                return MARK_NONE;
+        if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) != 0)
                 return MARK_NONE;
         return suspends_classify(msg, len, ret_duration);
 }

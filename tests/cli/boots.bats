@@ -285,6 +285,49 @@ same id twice" ]
         [ "${stderr%%$'\n'*}" = "kdmesg: --list-boots lists the boots of the input and ends; it cannot be combined with --follow" ]
 }
 
+@test "--list-boots --json: one object a boot, numbered as --boot and journalctl, what is not known absent" {
+        run --separate-stderr "$KDMESG" -K "$EXPORT" --list-boots --json
+        [ "$status" -eq 0 ]
+        [ -z "$stderr" ]
+        [ "$output" = '{"boot":1,"index":-1,"boot_id":"4b1d5a0c9e8f47d2a6b3c1e0f9d8a7b6","records":3,"first_seq":10,"last_seq":12,"first_time":5.000000,"last_time":5.200000}
+{"boot":2,"index":0,"boot_id":"c0ffee0123456789abcdef0123456789","records":2,"first_seq":13,"last_seq":14,"first_time":5.300000,"last_time":5.400000}' ]
+        # A dump without boot ids, its wall clock from --boot-time (boot 1 is an earlier boot, an hour before).
+        run --separate-stderr "$KDMESG" -K "$FORWARD" --list-boots --json --boot-time @1700000000
+        [ "$status" -eq 0 ]
+        [ "$output" = '{"boot":1,"index":-1,"records":3,"first_seq":250,"last_seq":252,"first_time":3600.000000,"last_time":3601.000000,"first_realtime":"2023-11-14T23:13:20.000000Z","first_realtime_usec":1700003600000000,"last_realtime":"2023-11-14T23:13:21.000000Z","last_realtime_usec":1700003601000000}
+{"boot":2,"index":0,"records":3,"first_seq":300,"last_seq":303,"first_time":1.200000,"last_time":1.900000,"first_realtime":"2023-11-14T22:13:21.200000Z","first_realtime_usec":1700000001200000,"last_realtime":"2023-11-14T22:13:21.900000Z","last_realtime_usec":1700000001900000}' ]
+        # Each object's records and numbers are the table's, and --boot takes both numbers to the same records.
+        local b i
+        for b in 1 2; do
+                i=$(jq -r "select(.boot == $b) | .index" <<<"$output")
+                [ "$(jq -r "select(.boot == $b) | .records" <<<"$output")" -eq \
+                  "$("$KDMESG" -K "$FORWARD" --list-boots | awk -v b=$b '$1 == b { print $4 }')" ]
+                cmp <("$KDMESG" -K "$FORWARD" --boot "$b" --json) <("$KDMESG" -K "$FORWARD" --boot "$i" --json)
+        done
+        run --separate-stderr "$KDMESG" -K "$RESET" --list-boots --json
+        [ "$(jq -r '[.boot, .index, .records, .first_seq, .last_seq, has("boot_id")] | @tsv' <<<"$output")" = \
+          "$(printf '1\t-1\t5\t0\t5\tfalse\n2\t0\t4\t0\t3\tfalse')" ]
+        # -J by the name dmesg is JSON Lines too (util-linux has no --list-boots); other formats are refused.
+        ln -s "$KDMESG" "$BATS_TEST_TMPDIR/dmesg"
+        cmp <("$BATS_TEST_TMPDIR/dmesg" -K "$EXPORT" --list-boots -J) <("$KDMESG" -K "$EXPORT" --list-boots --json)
+        for f in --format=syslog --json=dmesg "-o seq"; do
+                run --separate-stderr "$KDMESG" -K "$EXPORT" --list-boots $f
+                [ "$status" -eq 1 ]
+                [ "${stderr%%$'\n'*}" = "kdmesg: --list-boots prints a table, or JSON with --json; not --format=$(
+                        case $f in --format=*) echo "${f#--format=}" ;; --json=dmesg) echo json-dmesg ;; *) echo table ;; esac)" ]
+        done
+}
+
+@test "--list-boots --json of the live log: one boot, the running boot's id and wall clock" {
+        [ -r /dev/kmsg ] || skip "/dev/kmsg cannot be read"
+        run --separate-stderr "$KDMESG" --list-boots --json
+        [ "$status" -eq 0 ]
+        [ "${#lines[@]}" -eq 1 ]
+        [ "$(jq -r '[.boot, .index, .boot_id] | @tsv' <<<"$output")" = "$(printf '1\t0\t%s' "$(tr -d - </proc/sys/kernel/random/boot_id)")" ]
+        # The last record's wall clock is not after now.
+        [ "$(jq -r '.last_realtime_usec' <<<"$output")" -le "$(($(date +%s) * 1000000 + 1000000))" ]
+}
+
 @test "--list-boots of the live log: one boot, the running boot's id" {
         [ -r /dev/kmsg ] || skip "/dev/kmsg cannot be read"
         run --separate-stderr "$KDMESG" --list-boots

@@ -180,6 +180,40 @@ TEST(export_kernel_field_name_with_nul) {
 }
 
 /*
+ * The same for KMSG_DICT's KEY of a binary field (fuzz-output's crash: a
+ * key of NUL bytes was the empty key, one of "1\v\0" the key "1\v", and
+ * --format=kmsg wrote what did not read back as the record); the text
+ * \x00 stays a key as written.
+ */
+TEST(export_kmsg_dict_key_with_nul) {
+        static char in[128];
+        size_t n = 0;
+        struct memsrc m = { .data = in };
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r = NULL;
+        const char *k, *v;
+
+        n += put(in + n, "SEQNUM=1\nMESSAGE=a\n");
+        n += put_bin(in + n, "KMSG_DICT", 6, "1\v\0=xy", 6);
+        n += put(in + n, "\nSEQNUM=2\nMESSAGE=b\n");
+        n += put_bin(in + n, "KMSG_DICT", 4, "\0\0=x", 4);
+        n += put(in + n, "\nSEQNUM=3\nMESSAGE=c\nKMSG_DICT=nul\\x00=2\n\n");
+        m.len = n;
+        CHECK_INT(kmsg_reader_new_stream_ops(&memsrc_ops, &m, "mem", KMSG_FORMAT_EXPORT, &rd), 0);
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "KMSG_DICT's KEY holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), -EBADMSG);
+        CHECK_STR(kmsg_reader_get_error(rd), "KMSG_DICT's KEY holds a NUL byte");
+        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+        CHECK_STR(kmsg_record_get_message(r, NULL), "c");
+        CHECK_INT(kmsg_record_get_dict_entry(r, 0, &k, &v, NULL), 0);
+        CHECK_STR(k, "nul\\x00");
+        CHECK_STR(v, "2");
+        CHECK_INT(kmsg_reader_next(rd, &r), 0);
+        kmsg_reader_unref(rd);
+}
+
+/*
  * A position is a line as sed -n Np, grep -n and editors count them: every
  * newline byte before the record, also those inside binary data and inside
  * a little-endian length (10 is "\n\0\0\0\0\0\0\0").

@@ -122,6 +122,28 @@ TEST(a_nul_byte_in_a_rules_file) {
         problems_free(p);
 }
 
+TEST(index_finds_a_literal_at_every_position_and_none_past_the_text) {
+        char text[64];
+        size_t len, at;
+
+        /* The scan takes two positions a turn: the literal at even and odd places, at the end, alone. */
+        for (len = 2; len <= 24; len++)
+                for (at = 0; at + 2 <= len; at++) {
+                        struct problems *p = load("segfault /QZ/\n");
+                        struct problem_hit h;
+
+                        snprintf(text, sizeof(text), "4,0,0,-;%.*sQZ%.*s", (int)at, "aaaaaaaaaaaaaaaaaaaaaaaa",
+                                 (int)(len - at - 2), "bbbbbbbbbbbbbbbbbbbbbbbb");
+                        h = classify(p, text);
+                        CHECK_INT(h.kind, PROBLEM_SEGFAULT);
+                        /* Its first byte last: no match, and no byte read past the message. */
+                        snprintf(text, sizeof(text), "4,1,0,-;%.*sQ", (int)(len - 1), "aaaaaaaaaaaaaaaaaaaaaaaa");
+                        h = classify(p, text);
+                        CHECK_INT(h.kind, PROBLEM_NONE);
+                        problems_free(p);
+                }
+}
+
 TEST(subjects_from_templates_and_quotes) {
         struct problems *p = load("oops subject=\"\\2 at \\1\" devname=\\2 /^crash in ([a-z]+) on ([a-z0-9]+)$/\n"
                                   "segfault subject=\\\\lit /^seg/\n");
