@@ -371,6 +371,10 @@ static void print_totals(struct lost_sink *t) {
                 return;
         } else if (t->stats.events == 0)
                 out_puts(_("Total: no messages lost"));
+        else if (t->stats.total == 0 && !t->stats.unknown_parts)
+                /* Only an earlier boot's tail after the last record read: nothing is known to be lost. */
+                out_puts(_("Total: none known lost; the previous boot's records after the last one read, if any, "
+                           "were not read"));
         else {
                 char buf[160];
 
@@ -393,7 +397,9 @@ static void print_totals(struct lost_sink *t) {
                 }
                 if (t->stats.unknown) {
                         out_puts(sep);
-                        out_puts(_("an unknown number before a reboot"));
+                        out_puts(t->stats.unknown_parts ? _("an unknown number where parts of the dump are missing")
+                                                        : _("the previous boot's records after the last one read, "
+                                                            "if any, not read"));
                         sep = ", ";
                 }
                 if (*sep == ',')

@@ -126,6 +126,25 @@ status 0" ]
         [ "$output" = '{"first_seq":3,"last_seq":null,"count":null,"cause":"reboot","time_before":0.003000}' ]
 }
 
+@test "cursor: --lost after a reboot asserts no loss it cannot know: the previous boot's tail, if any, was not read" {
+        emu_init 16
+        emu write 7
+        kdmesg_emu --cursor-file "$C" >/dev/null
+        emu reboot
+        emu write 3
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --lost
+        [ "$status" -eq 0 ]
+        echo "$output"
+        [[ "$output" == *"Total: none known lost; the previous boot's records after the last one read, if any, were not read"* ]]
+        [[ "$output" != *"messages lost"* && "$output" != *"message lost"* ]]
+        # With a gap of known size in the same read: its count, and the tail said as not read, not lost.
+        emu reboot
+        emu write 20       # seq 0-19 in a ring of 16: 0-3 are gone before the read
+        run --separate-stderr kdmesg_emu --cursor-file "$C" --lost
+        echo "$output"
+        [[ "$output" == *"Total: 4 messages lost in 2 gaps (4 rotated, the previous boot's records after the last one read, if any, not read)"* ]]
+}
+
 @test "cursor: records being written when kdmesg was killed are reported, never printed twice" {
         emu_init 16
         emu write 12
