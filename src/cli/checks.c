@@ -183,6 +183,9 @@ enum options_result options_check(struct options *o) {
         /* util-linux has no --list-boots: its -J stays JSON Lines under the name dmesg too. */
         if (o->list_boots && o->format == FORMAT_JSON_DMESG && o->as_dmesg && o->json_option)
                 o->format = FORMAT_JSON;
+        if (o->list_boots && o->columns.n > 0)
+                return options_fail(o, OPTIONS_BAD_USAGE,
+                                    _("--list-boots prints columns of its own; -o chooses those of the records' table"));
         if (o->list_boots && o->format != FORMAT_SHORT && o->format != FORMAT_JSON)
                 return options_fail(o, OPTIONS_BAD_USAGE,
                                     _("--list-boots prints a table, or JSON with --json; not --format=%s"),
