@@ -3,7 +3,8 @@
 """What `meson install` ships works from the installed tree alone.  Prints TAP.
 
 Installs the build into a temporary DESTDIR, then:
-  1. the program, library, header, pkg-config file, schemas and man pages are there;
+  1. the program, library, header, pkg-config file, schemas (every
+     data/kdmesg-*.schema.json) and man pages are there;
   2. examples/kmsg-errors.c builds with nothing but the installed
      libkmsg.pc and runs on a dump;
   3. the installed kdmesg reads that dump as the built one does, and carries
@@ -11,6 +12,7 @@ Installs the build into a temporary DESTDIR, then:
 
 usage: check-install.py SRCDIR BUILDDIR MESON CC...
 """
+import glob
 import json
 import os
 import subprocess
@@ -44,8 +46,8 @@ with tempfile.TemporaryDirectory() as dest:
     kdmesg = os.path.join(root, bindir, "kdmesg")
     wanted = [kdmesg, os.path.join(lib, "libkmsg.so.1"), os.path.join(lib, "libkmsg.so"),
               os.path.join(root, "include", "libkmsg.h"), os.path.join(lib, "pkgconfig", "libkmsg.pc"),
-              ] + [os.path.join(root, "share", "kdmesg", "kdmesg-%s.schema.json" % s)
-                   for s in ("record", "lost", "devices", "dmesg")]
+              ] + [os.path.join(root, "share", "kdmesg", os.path.basename(s))
+                   for s in sorted(glob.glob(os.path.join(srcdir, "data", "kdmesg-*.schema.json")))]
     if opts.get("man"):
         wanted += [os.path.join(root, "share", "man", "man" + p[-1], p)
                    for p in ("kdmesg.1", "kdmesg-formats.5", "kdmesg-problems.5", "kdmesg-reports.7",
