@@ -52,18 +52,8 @@ static struct fit_cell cell_of(struct libscols_line *ln, size_t i) {
  * report, as the table says them: piped, every column shows.
  */
 static void say_spared(const struct fit *f) {
-        char names[256], line[512];
-
-        if (!fit_spared_names(f, names, sizeof(names)))
-                return;
-        /* TRANSLATORS: %2$s lists column headings (DEVICE, FIRST); "| less -S" is a shell pipe to the pager. */
-        snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (| less -S shows every column) --"),
-                 fit_termwidth(f), names);
-        /* The line itself fits the terminal: without the hint where it would not. */
-        if (text_width(line, strlen(line), SIZE_MAX, NULL) > fit_termwidth(f))
-                snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s --"), fit_termwidth(f), names);
-        out_puts(line);
-        out_putc('\n');
+        /* TRANSLATORS: "| less -S" is a shell pipe to the pager. */
+        fit_say_spared(f, _("| less -S shows every column"));
 }
 
 /*

@@ -7,7 +7,6 @@
  * which columns gave way to the terminal's width.
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,6 @@
 #include "output/loss-text.h"
 #include "output/loss.h"
 #include "output/table-private.h"
-#include "text/escape.h"
 #include "text/writer.h"
 
 /* Marks held until the heading can be printed; more are printed after a heading of default widths. */
@@ -211,26 +209,9 @@ int table_boot(struct sink *s, uint64_t n, const struct kmsg_record *r) {
  * person must not look for one in vain.  Nothing for the empty ones.
  */
 static void say_spared(struct table_sink *t) {
-        const struct columns *cols = t->s.settings->columns;
-        char names[256] = "", line[512];
-        size_t i, n = 0;
-
-        for (i = 0; t->plain && i < cols->n; i++) {
-                if (!table_plain_spared(t->plain, i))
-                        continue;
-                n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0, "%s%s", n ? ", " : "",
-                                      column_heading(&cols->v[i]));
-        }
-        if (n == 0 || n >= sizeof(names))
-                return;
-        /* TRANSLATORS: %2$s lists column headings (SUBSYSTEM, DEVICE); -o is the option. */
-        snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (-o names columns to keep) --"),
-                 t->s.termwidth, names);
-        /* The line itself fits the terminal: without the hint where it would not. */
-        if (text_width(line, strlen(line), SIZE_MAX, NULL) > t->s.termwidth)
-                snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s --"), t->s.termwidth, names);
-        out_puts(line);
-        out_putc('\n');
+        /* TRANSLATORS: -o is the option. */
+        if (t->plain)
+                table_plain_say_spared(t->plain, _("-o names columns to keep"));
 }
 
 int table_finish(struct sink *s) {

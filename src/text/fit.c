@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/i18n.h"
 #include "text/escape.h"
 #include "text/fit.h"
 #include "text/writer.h"
@@ -212,28 +213,22 @@ size_t fit_width(const struct fit *f, size_t i) {
         return f->w[i];
 }
 
-bool fit_spared(const struct fit *f, size_t i) {
-        return f->spared[i];
-}
-
-size_t fit_termwidth(const struct fit *f) {
-        return f->termwidth;
-}
-
-bool fit_spared_names(const struct fit *f, char *buf, size_t size) {
+void fit_say_spared(const struct fit *f, const char *hint) {
+        char names[256], line[512];
         size_t i, n = 0;
 
-        if (size == 0)
-                return false;
-        *buf = '\0';
-        for (i = 0; i < f->n; i++) {
-                if (!f->spared[i])
-                        continue;
-                n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s", n ? ", " : "", f->cols[i].heading);
-                if (n >= size)
-                        return false;
-        }
-        return n > 0;
+        for (i = 0; i < f->n && n < sizeof(names); i++)
+                if (f->spared[i])
+                        n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "", f->cols[i].heading);
+        if (n == 0 || n >= sizeof(names))
+                return;
+        /* TRANSLATORS: %2$s lists column headings (DEVICE, FIRST); %3$s says how to see them all. */
+        snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s (%3$s) --"), f->termwidth, names, hint);
+        /* The line itself fits the terminal: without the hint where it would not. */
+        if (text_width(line, strlen(line), SIZE_MAX, NULL) > f->termwidth)
+                snprintf(line, sizeof(line), _("-- Not shown at %1$zu columns: %2$s --"), f->termwidth, names);
+        out_puts(line);
+        out_putc('\n');
 }
 
 /* Append s[0..len) to the line; text (not padding) moves the end that is kept. */

@@ -86,15 +86,13 @@ bool fit_lay_out(struct fit *f);
 /* The width column i was laid out with; 0: it is left out. */
 size_t fit_width(const struct fit *f, size_t i);
 /*
- * Whether spare column i was left out to fit the terminal in a layout so
- * far (not one left out while empty: that hides nothing), which the
- * caller says once, as the columns then change with the width.
+ * The spare columns left out to fit the terminal in the layouts so far
+ * (not those left out while empty: they hide nothing), said once under
+ * the table or report, as the columns change with the width: "-- Not
+ * shown at 80 columns: DEVICE (hint) --", without the hint where the line
+ * would not fit the terminal.  Nothing when none was.
  */
-bool fit_spared(const struct fit *f, size_t i);
-/* The width fitted to. */
-size_t fit_termwidth(const struct fit *f);
-/* The headings of the columns fit_spared() says, ", " between them, into buf; false for none (or no room). */
-bool fit_spared_names(const struct fit *f, char *buf, size_t size);
+void fit_say_spared(const struct fit *f, const char *hint);
 
 /* The heading line; a row, cells[] one per column, in as many lines as wrapping takes. */
 void fit_print_heading(struct fit *f);

@@ -508,6 +508,7 @@ void table_plain_print_rows(struct table_plain *p) {
         start_widths(p);
 }
 
-bool table_plain_spared(const struct table_plain *p, size_t i) {
-        return p->fit && fit_spared(p->fit, i);
+void table_plain_say_spared(const struct table_plain *p, const char *hint) {
+        if (p->fit)
+                fit_say_spared(p->fit, hint);
 }

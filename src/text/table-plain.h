@@ -86,7 +86,7 @@ bool table_plain_lay_out(struct table_plain *p);
 void table_plain_print_heading(struct table_plain *p);
 /* The rows, then forget them; the widths hold for the next batch. */
 void table_plain_print_rows(struct table_plain *p);
-/* On a terminal: whether column i was left out to fit it (fit_spared()); else false. */
-bool table_plain_spared(const struct table_plain *p, size_t i);
+/* On a terminal: the columns left out to fit it, said in one line (fit_say_spared()); else nothing. */
+void table_plain_say_spared(const struct table_plain *p, const char *hint);
 
 #endif
