@@ -349,7 +349,6 @@ static int fill_line(struct problems_sink *p, struct libscols_line *ln, const st
 }
 
 static int print_table(struct problems_sink *p, struct group **groups, size_t n) {
-        struct report_column cols[sizeof(columns) / sizeof(columns[0])];
         /* FILE: with several inputs only. */
         struct libscols_table *tb = report_table_new(columns, sizeof(columns) / sizeof(columns[0]),
                                                      p->n_files > 0 ? 0 : 1ul << COL_FILE,
@@ -359,13 +358,12 @@ static int print_table(struct problems_sink *p, struct group **groups, size_t n)
 
         if (!tb)
                 return -ENOMEM;
-        memcpy(cols, columns, sizeof(cols));
         for (i = 0; i < n && e >= 0; i++) {
                 struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
                 e = ln ? fill_line(p, ln, groups[i], i + 1) : -ENOMEM;
         }
-        return report_table_print(&p->sink, tb, cols, sizeof(cols) / sizeof(cols[0]), e);
+        return report_table_print(&p->sink, tb, columns, sizeof(columns) / sizeof(columns[0]), e);
 }
 
 /* One group as a line of JSON: problem, count, first_seq, ..., message. */

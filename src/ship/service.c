@@ -46,12 +46,12 @@ static bool line_wanted(const char *line, size_t len, int pass) {
 
 bool service_of_cgroup(const char *text, char *ret, size_t size) {
         const char *p;
+        size_t len;
         int pass;
 
         for (pass = 0; pass < 2; pass++)
-                for (p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
-                        size_t len = strcspn(p, "\n");
-
+                for (p = text; *p; p += len + (p[len] == '\n')) {
+                        len = strcspn(p, "\n");
                         if (line_wanted(p, len, pass) && line_service(p, len, ret, size))
                                 return true;
                 }
