@@ -150,6 +150,34 @@ const char *kmsg_record_get_device(const struct kmsg_record *r);
  */
 const char *kmsg_record_get_boot_id(const struct kmsg_record *r);
 
+/*
+ * A record's fields at once, for a reader that takes most of them from
+ * each of many records: one call where the getters above are a dozen.
+ * Each member is what its getter gives; pointers stay valid as long as
+ * the record.  size is sizeof(struct kmsg_record_view) as the caller was
+ * built: later versions add members at the end and fill only the first
+ * size bytes.  Returns 0, or -EINVAL (r or v NULL, or size smaller than
+ * libkmsg 1.5's view).
+ */
+struct kmsg_record_view {
+        uint64_t seqnum;        /* kmsg_record_get_seqnum(), when has_seqnum */
+        uint64_t usec;          /* kmsg_record_get_timestamp(), when has_timestamp */
+        unsigned priority;      /* kmsg_record_get_priority(), when has_priority */
+        unsigned char has_priority, has_seqnum, has_timestamp;
+        unsigned char has_printed_time; /* kmsg_record_get_printed_time() gives a time */
+        const char *flags;      /* kmsg_record_get_flags() */
+        const char *fields;     /* kmsg_record_get_fields() */
+        const char *caller;     /* kmsg_record_get_caller_text(), or NULL */
+        const char *message;    /* kmsg_record_get_message(), NUL-terminated */
+        size_t message_len;
+        size_t n_dict;          /* kmsg_record_get_dict_count() */
+        const char *subsystem;  /* kmsg_record_get_subsystem(), or NULL */
+        const char *device;     /* kmsg_record_get_device(), or NULL */
+        const char *boot_id;    /* kmsg_record_get_boot_id(), or NULL */
+        size_t n_journal;       /* kmsg_record_get_journal_count() */
+};
+int kmsg_record_get_view(const struct kmsg_record *r, struct kmsg_record_view *v, size_t size);
+
 /* ------------------------------------------------------------------ */
 /* Readers                                                            */
 

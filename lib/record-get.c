@@ -5,6 +5,7 @@
  * -EINVAL), so a caller's missing record is never a crash.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,4 +200,45 @@ _public_ const char *kmsg_record_get_boot_id(const struct kmsg_record *r) {
         if (!r || r->boot_id_off == SIZE_MAX)
                 return NULL;
         return r->data + r->boot_id_off;
+}
+
+/* The view as libkmsg 1.5 made it: the smallest size a caller may pass. */
+#define VIEW_1_5_SIZE (offsetof(struct kmsg_record_view, n_journal) + sizeof(size_t))
+
+static void view_fill(const struct kmsg_record *r, struct kmsg_record_view *v) {
+        const char *d = r->data_cap ? r->data : NULL;
+
+        v->seqnum = r->seqnum;
+        v->usec = r->usec;
+        v->priority = r->priority;
+        v->has_priority = r->has_priority;
+        v->has_seqnum = r->has_seqnum;
+        v->has_timestamp = r->has_timestamp;
+        v->has_printed_time = r->has_printed_time;
+        /* A record that never held text has no data area: its texts are "" (str_at()). */
+        v->flags = d ? d + r->flags_off : "";
+        v->fields = d ? d + r->fields_off : "";
+        v->caller = r->caller_off == SIZE_MAX ? NULL : r->data + r->caller_off;
+        v->message = d ? d + r->msg_off : "";
+        v->message_len = r->msg_len;
+        v->n_dict = r->n_dict;
+        v->subsystem = r->subsystem_idx < 0 ? NULL : r->data + r->dict[r->subsystem_idx].val_off;
+        v->device = r->device_idx < 0 ? NULL : r->data + r->dict[r->device_idx].val_off;
+        v->boot_id = r->boot_id_off == SIZE_MAX ? NULL : r->data + r->boot_id_off;
+        v->n_journal = r->n_jf;
+}
+
+_public_ int kmsg_record_get_view(const struct kmsg_record *r, struct kmsg_record_view *v, size_t size) {
+        struct kmsg_record_view all;
+
+        if (!r || !v || size < VIEW_1_5_SIZE)
+                return -EINVAL;
+        if (size == sizeof(*v)) {
+                view_fill(r, v);
+                return 0;
+        }
+        /* A caller built against another version: as much as both know. */
+        view_fill(r, &all);
+        memcpy(v, &all, size < sizeof(all) ? size : sizeof(all));
+        return 0;
 }

@@ -189,6 +189,7 @@ static inline char *jw_text_member(struct jw *w, const struct json_tables *tab, 
  * texts are NULL.  "fields" is absent when it says no more than "caller".
  */
 struct record_texts {
+        const struct kmsg_record *r; /* for its dictionary */
         struct text flags, caller, fields, subsystem, device, devname, boot_id;
         size_t n_dict;
         struct place place;
@@ -203,20 +204,21 @@ static void text_set(struct text *t, const char *v) {
         t->n = v ? strlen(v) : 0;
 }
 
-static void record_texts(struct sink *s, const struct kmsg_record *r, const struct match *m,
-                         struct record_texts *t) {
-        const char *flags = kmsg_record_get_flags(r), *fields = kmsg_record_get_fields(r);
+static void record_texts(struct sink *s, const struct kmsg_record *r, const struct kmsg_record_view *v,
+                         const struct match *m, struct record_texts *t) {
+        const char *flags = v->flags, *fields = v->fields;
         const struct devnamer *d = s->settings->devices;
 
+        t->r = r;
         t->flags.p = flags;
         /* "-", as nearly every record has. */
         t->flags.n = flags[0] == '-' && !flags[1] ? 1 : strlen(flags);
-        text_set(&t->caller, kmsg_record_get_caller_text(r));
+        text_set(&t->caller, v->caller);
         text_set(&t->fields, fields_say_more(fields, t->caller.p) ? fields : NULL);
-        /* The shorthands of two dictionary entries: none without a dictionary. */
-        t->n_dict = kmsg_record_get_dict_count(r);
-        text_set(&t->subsystem, t->n_dict ? kmsg_record_get_subsystem(r) : NULL);
-        text_set(&t->device, t->n_dict ? kmsg_record_get_device(r) : NULL);
+        /* The shorthands of two dictionary entries. */
+        t->n_dict = v->n_dict;
+        text_set(&t->subsystem, v->subsystem);
+        text_set(&t->device, v->device);
         /*
          * Without sysfs (a dump, no --resolve or --sysroot), only a
          * "+subsystem:name" value has a name: the others are not looked up.
@@ -224,7 +226,7 @@ static void record_texts(struct sink *s, const struct kmsg_record *r, const stru
         text_set(&t->devname, d && t->device.p && (t->device.p[0] == '+' || devnames_from_sysfs(d->names))
                                       ? devnamer_name(d, r)
                                       : NULL);
-        place_of(s->settings, r, &t->place);
+        place_of_view(s->settings, r, v, &t->place);
         text_set(&t->boot_id, t->place.boot_id);
         t->problem = s->settings->problem_fields
                              ? problem_fields_of(&((struct json_sink *)s)->pf, &m->problem, &t->subject.p,
@@ -329,10 +331,9 @@ static inline char *put_seq(struct json_sink *js, const struct json_tables *tab,
         return o + js->seq_member_n;
 }
 
-static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record *r,
+static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const struct kmsg_record_view *v,
                              const struct match *m, const struct record_texts *t) {
         const struct json_tables *tab = &json_members;
-        const char *msg;
         char *start;
         size_t i, len;
 
@@ -341,10 +342,10 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
                 return NULL;
         /* Each key with its comma; the first comma is then the '{'. */
         start = o;
-        if (kmsg_record_has_seqnum(r))
-                o = put_seq(js, tab, o, kmsg_record_get_seqnum(r));
-        if (kmsg_record_has_timestamp(r)) {
-                uint64_t usec = kmsg_record_get_timestamp(r), sec = usec / 1000000;
+        if (v->has_seqnum)
+                o = put_seq(js, tab, o, v->seqnum);
+        if (v->has_timestamp) {
+                uint64_t usec = v->usec, sec = usec / 1000000;
                 unsigned us = (unsigned)(usec - sec * 1000000);
 
                 /* ',"time":12.' made once a second (put_seconds()'s digits), then the microseconds. */
@@ -362,8 +363,8 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
                 memcpy(o + 4, digit_pairs + 2 * (us % 100), 2);
                 o += 6;
         }
-        if (kmsg_record_has_priority(r)) {
-                unsigned pri = kmsg_record_get_priority(r);
+        if (v->has_priority) {
+                unsigned pri = v->priority;
 
                 if (pri < N_FACILITIES * 8) {
                         memcpy(o, tab->pri_members[pri].s, PRI_SIZE);
@@ -393,9 +394,8 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
                 return NULL;
         if (t->fields.p && !(o = jw_text_member(w, tab, o, KEY_FIELDS, &t->fields)))
                 return NULL;
-        msg = kmsg_record_get_message(r, &len);
         o = jw_room(w, o, KEY_SIZE);
-        if (!o || !(o = jw_value(w, put_key(tab, o, COL_MESSAGE), msg, len)))
+        if (!o || !(o = jw_value(w, put_key(tab, o, COL_MESSAGE), v->message, v->message_len)))
                 return NULL;
         if (t->subsystem.p && !(o = jw_text_member(w, tab, o, COL_SUBSYSTEM, &t->subsystem)))
                 return NULL;
@@ -415,16 +415,16 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
         o = put_key(tab, o, COL_DICT);
         *o++ = '{';
         for (i = 0; i < t->n_dict; i++) {
-                const char *k, *v;
+                const char *k, *val;
 
-                if (kmsg_record_get_dict_entry(r, i, &k, &v, &len) < 0)
+                if (kmsg_record_get_dict_entry(t->r, i, &k, &val, &len) < 0)
                         continue;
                 if (i)
                         *o++ = ',';
                 if (!(o = jw_text(w, o, k, strlen(k))))
                         return NULL;
                 *o++ = ':';
-                if (!(o = jw_value(w, o, v, len)))
+                if (!(o = jw_value(w, o, val, len)))
                         return NULL;
         }
         *o++ = '}';
@@ -473,20 +473,22 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_sink *js = (struct json_sink *)s;
         struct jw w = { .lim = out_buf + OUT_BUF_SIZE };
+        struct kmsg_record_view v;
         struct record_texts t;
         char *end;
 
         if (js->force_slow)
                 return json_record_slow(s, r, m);
-        record_texts(s, r, m, &t);
-        end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
+        kmsg_record_get_view(r, &v, sizeof(v));
+        record_texts(s, r, &v, m, &t);
+        end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
         if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
                 out_drain();
-                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
         }
         if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
                 w.stream = true;
-                end = json_put_record(js, &w, out_buf + out_len, r, m, &t);
+                end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
         }
         if (!end)
                 return json_record_slow(s, r, m);

@@ -11,18 +11,26 @@
 #include "text/writer.h"
 
 void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret) {
-        const char *own = kmsg_record_get_boot_id(r);
-        bool mono = kmsg_record_has_timestamp(r);
+        struct kmsg_record_view v;
+
+        kmsg_record_get_view(r, &v, sizeof(v));
+        place_of_view(set, r, &v, ret);
+}
+
+void place_of_view(const struct output_settings *set, const struct kmsg_record *r, const struct kmsg_record_view *v,
+                   struct place *ret) {
+        const char *own = v->boot_id;
 
         ret->boot_id = own ? own : set->boot_id;
         /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
-        ret->have_wall = !mono && record_printed_wall(r, &ret->wall_usec);
-        if (!ret->have_wall)
+        ret->have_wall = !v->has_timestamp && v->has_printed_time && record_printed_wall(r, &ret->wall_usec);
+        /* Only export and JSON input carry journal fields, among them the wall clock. */
+        if (!ret->have_wall && v->n_journal)
                 ret->have_wall = record_carried_wall(r, &ret->wall_usec);
         /* A record of another boot than the settings' gets neither their time nor their id. */
-        if (!ret->have_wall && mono && set->time.have_boot &&
+        if (!ret->have_wall && v->has_timestamp && set->time.have_boot &&
             (!own || !set->boot_id || strcmp(own, set->boot_id) == 0)) {
-                ret->wall_usec = timefmt_wall(&set->time, kmsg_record_get_timestamp(r));
+                ret->wall_usec = timefmt_wall(&set->time, v->usec);
                 ret->have_wall = true;
         }
         if (ret->have_wall && (ret->wall_usec < 0 || ret->wall_usec >= PLACE_WALL_MAX))

@@ -39,6 +39,9 @@ struct place {
  * asks for --boot-time where an earlier boot comes first in the dump.)
  */
 void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret);
+/* The same, for a caller that holds r's view already. */
+void place_of_view(const struct output_settings *set, const struct kmsg_record *r, const struct kmsg_record_view *v,
+                   struct place *ret);
 
 /*
  * The wall-clock time usec (0 to PLACE_WALL_MAX) in ISO 8601, UTC, with

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -1015,4 +1016,84 @@ TEST(syslog_printed_time) {
         CHECK_INT(kmsg_record_get_printed_time(r, &sec), -ENODATA);
         CHECK_INT(sec, 42);
         kmsg_record_unref(r);
+}
+
+/* Every member of r's view is what its getter gives. */
+static void check_view(const struct kmsg_record *r, int line) {
+        struct kmsg_record_view v;
+        size_t len = 0;
+        int64_t sec;
+
+        memset(&v, 0x5a, sizeof(v));
+        if (kmsg_record_get_view(r, &v, sizeof(v)) != 0) {
+                test_fail(__FILE__, line, "kmsg_record_get_view() failed");
+                return;
+        }
+        if (v.has_priority != !!kmsg_record_has_priority(r) || v.has_seqnum != !!kmsg_record_has_seqnum(r) ||
+            v.has_timestamp != !!kmsg_record_has_timestamp(r) ||
+            v.has_printed_time != (kmsg_record_get_printed_time(r, &sec) == 0) ||
+            v.priority != kmsg_record_get_priority(r) || v.seqnum != kmsg_record_get_seqnum(r) ||
+            v.usec != kmsg_record_get_timestamp(r) || v.flags != kmsg_record_get_flags(r) ||
+            v.fields != kmsg_record_get_fields(r) || v.caller != kmsg_record_get_caller_text(r) ||
+            v.message != kmsg_record_get_message(r, &len) || v.message_len != len ||
+            v.n_dict != kmsg_record_get_dict_count(r) || v.subsystem != kmsg_record_get_subsystem(r) ||
+            v.device != kmsg_record_get_device(r) || v.boot_id != kmsg_record_get_boot_id(r) ||
+            v.n_journal != kmsg_record_get_journal_count(r))
+                test_fail(__FILE__, line, "the view of \"%s\" is not what the getters give", kmsg_record_get_message(r, NULL));
+}
+
+/* Each form's records, read, give the getters' values in one view. */
+TEST(record_view_is_the_getters) {
+        static const struct {
+                enum kmsg_format format;
+                const char *in;
+                size_t n;
+        } forms[] = {
+                { KMSG_FORMAT_KMSG,
+                  "6,1,100,-,caller=T12;usb 1-1: new device\n SUBSYSTEM=usb\n DEVICE=c189:1\n"
+                  "3,2,200,c;no caller\\x0aline\n"
+                  "14,3,300,-,caller=C0,foo=bar;fields\n X=y\n",
+                  3 },
+                { KMSG_FORMAT_SYSLOG, "[Wed Dec 19 03:36:07 2018] printed\n<4>[    1.500000] plain\n", 2 },
+                { KMSG_FORMAT_EXPORT,
+                  "__REALTIME_TIMESTAMP=1700000000000000\n_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\n"
+                  "PRIORITY=6\nSYSLOG_FACILITY=0\nSEQNUM=7\nTIMESTAMP=123\n_KERNEL_DEVICE=b8:0\nMESSAGE=sda: x\n\n",
+                  1 },
+        };
+        struct kmsg_record_view v, wide[2];
+        struct kmsg_reader *rd = NULL;
+        struct kmsg_record *r;
+        size_t f, i;
+
+        for (f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+                CHECK_INT(kmsg_reader_new_buffer(forms[f].in, strlen(forms[f].in), "buf", forms[f].format, &rd), 0);
+                for (i = 0; i < forms[f].n; i++) {
+                        CHECK_INT(kmsg_reader_next(rd, &r), 1);
+                        check_view(r, __LINE__);
+                        if (f == 0 && i == 0) {
+                                /* A caller built with a later, longer view: the bytes past this one's are not touched. */
+                                memset(wide, 0x5a, sizeof(wide));
+                                CHECK_INT(kmsg_record_get_view(r, &wide[0], sizeof(wide)), 0);
+                                CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)), 0);
+                                CHECK(memcmp(&wide[0], &v, offsetof(struct kmsg_record_view, n_journal) + sizeof(size_t)) == 0);
+                                CHECK(((unsigned char *)&wide[1])[0] == 0x5a);
+                                CHECK_STR(v.caller, "T12");
+                                CHECK_STR(v.subsystem, "usb");
+                                CHECK_STR(v.device, "c189:1");
+                                /* One built with a shorter view than 1.5's, or no record: refused. */
+                                CHECK_INT(kmsg_record_get_view(r, &v, offsetof(struct kmsg_record_view, n_journal)), -EINVAL);
+                                CHECK_INT(kmsg_record_get_view(NULL, &v, sizeof(v)), -EINVAL);
+                                CHECK_INT(kmsg_record_get_view(r, NULL, sizeof(v)), -EINVAL);
+                        }
+                        if (f == 1 && i == 0)
+                                CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)) == 0 && v.has_printed_time, 1);
+                        if (f == 2) {
+                                CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)), 0);
+                                CHECK_STR(v.boot_id, "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
+                                CHECK(v.n_journal >= 1);
+                        }
+                }
+                CHECK_INT(kmsg_reader_next(rd, &r), 0);
+                kmsg_reader_unref(rd);
+        }
 }
