@@ -473,22 +473,31 @@ static char *json_put_record(struct json_sink *js, struct jw *w, char *o, const 
 static int json_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct json_sink *js = (struct json_sink *)s;
         struct jw w = { .lim = out_buf + OUT_BUF_SIZE };
-        struct kmsg_record_view v;
+        const struct kmsg_record_view *v = m->view;
+        struct kmsg_record_view own;
         struct record_texts t;
         char *end;
 
         if (js->force_slow)
                 return json_record_slow(s, r, m);
-        kmsg_record_get_view(r, &v, sizeof(v));
-        record_texts(s, r, &v, m, &t);
-        end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
-        if (!end && w.fail == JW_NO_ROOM && out_len > 0) {
-                out_drain();
-                end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
+        /* The pipeline's view of the record, where it took one. */
+        if (!v) {
+                kmsg_record_get_view(r, &own, sizeof(own));
+                v = &own;
         }
-        if (!end && w.fail == JW_NO_ROOM && record_texts_valid(r, &t)) {
-                w.stream = true;
-                end = json_put_record(js, &w, out_buf + out_len, &v, m, &t);
+        record_texts(s, r, v, m, &t);
+        /*
+         * Where the record does not fit: again after the buffer is written
+         * out, then in stream mode (a record longer than the buffer).  One
+         * call site, so that the compiler can inline the writer.
+         */
+        while (!(end = json_put_record(js, &w, out_buf + out_len, v, m, &t)) && w.fail == JW_NO_ROOM) {
+                if (out_len > 0 && !w.stream)
+                        out_drain();
+                else if (!w.stream && record_texts_valid(r, &t))
+                        w.stream = true;
+                else
+                        break;
         }
         if (!end)
                 return json_record_slow(s, r, m);

@@ -17,26 +17,6 @@ void place_of(const struct output_settings *set, const struct kmsg_record *r, st
         place_of_view(set, r, &v, ret);
 }
 
-void place_of_view(const struct output_settings *set, const struct kmsg_record *r, const struct kmsg_record_view *v,
-                   struct place *ret) {
-        const char *own = v->boot_id;
-
-        ret->boot_id = own ? own : set->boot_id;
-        /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
-        ret->have_wall = !v->has_timestamp && v->has_printed_time && record_printed_wall(r, &ret->wall_usec);
-        /* Only export and JSON input carry journal fields, among them the wall clock. */
-        if (!ret->have_wall && v->n_journal)
-                ret->have_wall = record_carried_wall(r, &ret->wall_usec);
-        /* A record of another boot than the settings' gets neither their time nor their id. */
-        if (!ret->have_wall && v->has_timestamp && set->time.have_boot &&
-            (!own || !set->boot_id || strcmp(own, set->boot_id) == 0)) {
-                ret->wall_usec = timefmt_wall(&set->time, v->usec);
-                ret->have_wall = true;
-        }
-        if (ret->have_wall && (ret->wall_usec < 0 || ret->wall_usec >= PLACE_WALL_MAX))
-                ret->have_wall = false;
-}
-
 /* Days since 1970-01-01 to the civil date (proleptic Gregorian), for days >= 0. */
 static void civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d) {
         int64_t era, yoe, doy, mp;

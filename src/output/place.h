@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libkmsg.h"
 #include "output/sink.h"
@@ -39,9 +40,26 @@ struct place {
  * asks for --boot-time where an earlier boot comes first in the dump.)
  */
 void place_of(const struct output_settings *set, const struct kmsg_record *r, struct place *ret);
-/* The same, for a caller that holds r's view already. */
-void place_of_view(const struct output_settings *set, const struct kmsg_record *r, const struct kmsg_record_view *v,
-                   struct place *ret);
+/* The same, for a caller that holds r's view already (inline: --json calls it for every record). */
+static inline void place_of_view(const struct output_settings *set, const struct kmsg_record *r,
+                                 const struct kmsg_record_view *v, struct place *ret) {
+        const char *own = v->boot_id;
+
+        ret->boot_id = own ? own : set->boot_id;
+        /* A "dmesg -T" paste's record has no time stamp but the wall clock it printed (time/timefmt.h). */
+        ret->have_wall = !v->has_timestamp && v->has_printed_time && record_printed_wall(r, &ret->wall_usec);
+        /* Only export and JSON input carry journal fields, among them the wall clock. */
+        if (!ret->have_wall && v->n_journal)
+                ret->have_wall = record_carried_wall(r, &ret->wall_usec);
+        /* A record of another boot than the settings' gets neither their time nor their id. */
+        if (!ret->have_wall && v->has_timestamp && set->time.have_boot &&
+            (!own || !set->boot_id || strcmp(own, set->boot_id) == 0)) {
+                ret->wall_usec = timefmt_wall(&set->time, v->usec);
+                ret->have_wall = true;
+        }
+        if (ret->have_wall && (ret->wall_usec < 0 || ret->wall_usec >= PLACE_WALL_MAX))
+                ret->have_wall = false;
+}
 
 /*
  * The wall-clock time usec (0 to PLACE_WALL_MAX) in ISO 8601, UTC, with

@@ -24,6 +24,8 @@ struct match {
         const char *device;    /* DEVMATCH_TEXT: that device's DEVICE value */
         const char *subsystem; /* DEVMATCH_TEXT: and its subsystem, or NULL */
         struct problem_hit problem;
+        /* The record's fields (kmsg_record_get_view()), where the pipeline took them already; else NULL. */
+        const struct kmsg_record_view *view;
 };
 
 #endif

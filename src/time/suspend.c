@@ -91,18 +91,14 @@ int suspends_classify(const char *msg, size_t len, int64_t *ret_duration_usec) {
         return MARK_NONE;
 }
 
-static int classify_record(const struct suspends *s, const struct kmsg_record *r, int64_t *ret_duration) {
-        const char *msg;
-        size_t len;
-
+static int classify_record(const struct suspends *s, const struct kmsg_record_view *v, int64_t *ret_duration) {
         *ret_duration = -1;
         /* The first byte first: it rules out nearly every record. */
-        msg = kmsg_record_get_message(r, &len);
-        if (len == 0 || !s->mark_first[(unsigned char)msg[0]])
+        if (v->message_len == 0 || !s->mark_first[(unsigned char)v->message[0]])
                 return MARK_NONE;
-        if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) != 0)
+        if (!v->has_priority || v->priority >> 3 != 0)
                 return MARK_NONE;
-        return suspends_classify(msg, len, ret_duration);
+        return suspends_classify(v->message, v->message_len, ret_duration);
 }
 
 struct suspends *suspends_new(int64_t total_usec, int64_t (*total_now)(void)) {
@@ -136,9 +132,9 @@ struct suspends *suspends_free(struct suspends *s) {
  * resume-side record after a suspend entry; *ret_duration is set (else -1)
  * when the record logs the duration of the sleep, the first time for it.
  */
-static bool step(struct suspends *s, const struct kmsg_record *r, int64_t *ret_duration) {
+static bool step(struct suspends *s, const struct kmsg_record_view *v, int64_t *ret_duration) {
         int64_t d;
-        int mark = classify_record(s, r, &d);
+        int mark = classify_record(s, v, &d);
         bool next = false;
 
         *ret_duration = -1;
@@ -219,6 +215,7 @@ int suspends_prescan(struct suspends *s, struct kmsg_reader *rd) {
         if (s->total < 0)
                 return -EINVAL;
         for (;;) {
+                struct kmsg_record_view v;
                 int64_t d;
 
                 e = kmsg_reader_next(rd, &r);
@@ -234,7 +231,8 @@ int suspends_prescan(struct suspends *s, struct kmsg_reader *rd) {
                         s->complete = kmsg_record_get_seqnum(r) == 0;
                 first = false;
                 s->scanned_seq = kmsg_record_get_seqnum(r);
-                if (step(s, r, &d) && s->n < MAX_SUSPENDS) {
+                kmsg_record_get_view(r, &v, sizeof(v));
+                if (step(s, &v, &d) && s->n < MAX_SUSPENDS) {
                         struct sleep *ns = realloc(s->sleeps, (s->n + 1) * sizeof(*ns));
 
                         if (!ns)
@@ -257,13 +255,20 @@ int suspends_prescan(struct suspends *s, struct kmsg_reader *rd) {
 }
 
 void suspends_feed(struct suspends *s, const struct kmsg_record *r) {
+        struct kmsg_record_view v;
+
+        if (s && kmsg_record_get_view(r, &v, sizeof(v)) == 0)
+                suspends_feed_view(s, &v);
+}
+
+void suspends_feed_view(struct suspends *s, const struct kmsg_record_view *v) {
         int64_t d;
         bool next;
 
         if (!s)
                 return;
-        if (s->prescanned && kmsg_record_has_seqnum(r) && kmsg_record_get_seqnum(r) <= s->scanned_seq) {
-                uint64_t seq = kmsg_record_get_seqnum(r);
+        if (s->prescanned && v->has_seqnum && v->seqnum <= s->scanned_seq) {
+                uint64_t seq = v->seqnum;
 
                 /* What the prescan saw: the stretch is found by sequence number. */
                 s->stretch = 0;
@@ -272,7 +277,7 @@ void suspends_feed(struct suspends *s, const struct kmsg_record *r) {
                 s->offset = s->offsets[s->stretch];
                 return;
         }
-        next = step(s, r, &d);
+        next = step(s, v, &d);
         if (next && s->total_now) {
                 /* A sleep while following the live log: the clocks tell it. */
                 s->offset = s->total_now();

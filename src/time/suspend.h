@@ -45,6 +45,8 @@ struct suspends *suspends_free(struct suspends *s);
 int suspends_prescan(struct suspends *s, struct kmsg_reader *rd);
 /* Feed a record, in the order of the log: moves to the next stretch at a resume. */
 void suspends_feed(struct suspends *s, const struct kmsg_record *r);
+/* The same for a caller that holds the record's view. */
+void suspends_feed_view(struct suspends *s, const struct kmsg_record_view *v);
 /* A new boot starts (a dump of several): nothing slept yet. */
 void suspends_new_boot(struct suspends *s);
 /* The offset of the stretch the last record fed lies in, µs (0 before any). */
