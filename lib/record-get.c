@@ -206,7 +206,7 @@ _public_ const char *kmsg_record_get_boot_id(const struct kmsg_record *r) {
 #define VIEW_1_5_SIZE (offsetof(struct kmsg_record_view, n_journal) + sizeof(size_t))
 
 static void view_fill(const struct kmsg_record *r, struct kmsg_record_view *v) {
-        const char *d = r->data_cap ? r->data : NULL;
+        const char *d = r->data;
 
         v->seqnum = r->seqnum;
         v->usec = r->usec;
@@ -215,17 +215,22 @@ static void view_fill(const struct kmsg_record *r, struct kmsg_record_view *v) {
         v->has_seqnum = r->has_seqnum;
         v->has_timestamp = r->has_timestamp;
         v->has_printed_time = r->has_printed_time;
-        /* A record that never held text has no data area: its texts are "" (str_at()). */
-        v->flags = d ? d + r->flags_off : "";
-        v->fields = d ? d + r->fields_off : "";
-        v->caller = r->caller_off == SIZE_MAX ? NULL : r->data + r->caller_off;
-        v->message = d ? d + r->msg_off : "";
         v->message_len = r->msg_len;
         v->n_dict = r->n_dict;
-        v->subsystem = r->subsystem_idx < 0 ? NULL : r->data + r->dict[r->subsystem_idx].val_off;
-        v->device = r->device_idx < 0 ? NULL : r->data + r->dict[r->device_idx].val_off;
-        v->boot_id = r->boot_id_off == SIZE_MAX ? NULL : r->data + r->boot_id_off;
         v->n_journal = r->n_jf;
+        if (!r->data_cap) {
+                /* A record that never held text has no data area: its texts are "" (str_at()), and it has no others. */
+                v->flags = v->fields = v->message = "";
+                v->caller = v->subsystem = v->device = v->boot_id = NULL;
+                return;
+        }
+        v->flags = d + r->flags_off;
+        v->fields = d + r->fields_off;
+        v->message = d + r->msg_off;
+        v->caller = r->caller_off == SIZE_MAX ? NULL : d + r->caller_off;
+        v->subsystem = r->subsystem_idx < 0 ? NULL : d + r->dict[r->subsystem_idx].val_off;
+        v->device = r->device_idx < 0 ? NULL : d + r->dict[r->device_idx].val_off;
+        v->boot_id = r->boot_id_off == SIZE_MAX ? NULL : d + r->boot_id_off;
 }
 
 _public_ int kmsg_record_get_view(const struct kmsg_record *r, struct kmsg_record_view *v, size_t size) {

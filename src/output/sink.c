@@ -42,11 +42,6 @@ struct sink *sink_free(struct sink *s) {
         return NULL;
 }
 
-void sink_end_item(const struct sink *s) {
-        if (s->settings && s->settings->stream)
-                out_flush_within(s->settings->flush_usec);
-}
-
 void sink_check_readback(const struct kmsg_record *r, uint64_t start, bool *warned) {
         uint64_t n = out_position() - start;
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "libkmsg.h"
+#include "text/writer.h"
 #include "time/timefmt.h"
 
 struct columns;
@@ -233,8 +234,11 @@ int sink_finish(struct sink *s);
 /* Free s (NULL is fine); returns NULL. */
 struct sink *sink_free(struct sink *s);
 
-/* Call at the end of each record or loss event: flushes as settings->stream and flush_usec say. */
-void sink_end_item(const struct sink *s);
+/* Call at the end of each record or loss event: flushes as settings->stream and flush_usec say (inline: every record). */
+static inline void sink_end_item(const struct sink *s) {
+        if (s->settings && s->settings->stream)
+                out_flush_within(s->settings->flush_usec);
+}
 /*
  * The kmsg and syslog forms read back records of at most
  * KMSG_DEFAULT_MAX_RECORD bytes as written; one that took more (escaping

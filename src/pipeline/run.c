@@ -268,9 +268,13 @@ static int mark_boot(struct run *run, const struct kmsg_record *r, bool in_windo
         return s->ops->boot(s, run->boots, r);
 }
 
-/* Show a record the sequence tracker let through, with the boot it starts and the loss before it. */
-static int deliver(struct run *run, struct kmsg_reader *rd, const struct kmsg_record *r, int fl,
-                   const struct kmsg_loss *l) {
+/*
+ * Show a record the sequence tracker let through, with the boot it starts
+ * and the loss before it.  Inline in its two callers: it runs for every record.
+ */
+static inline __attribute__((always_inline)) int deliver(struct run *run, struct kmsg_reader *rd,
+                                                         const struct kmsg_record *r, int fl,
+                                                         const struct kmsg_loss *l) {
         struct kmsg_record_view v;
         struct match m = { .problem.kind = PROBLEM_NONE, .view = &v };
         bool in_window, shown;

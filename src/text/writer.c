@@ -506,10 +506,6 @@ void out_flush_within(unsigned usec) {
         }
 }
 
-int out_failed(void) {
-        return out_state.error ? -out_state.error : 0;
-}
-
 int out_close(void) {
         return out_flush();
 }

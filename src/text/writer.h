@@ -114,8 +114,8 @@ int out_flush(void);
 void out_flush_within(unsigned usec);
 /* Flush and return 0, or -errno of the first write error (-ECANCELED: see out_set_write_hooks()). */
 int out_close(void);
-/* -errno of the first write error so far, or 0 (does not flush). */
-int out_failed(void);
+/* -errno of the first write error so far, or 0 (does not flush; inline below: asked after every record). */
+static inline int out_failed(void);
 
 /* Bytes buffered, not yet written. */
 size_t out_pending(void);
@@ -163,6 +163,10 @@ struct out_state {
 extern struct out_state out_state;
 /* The buffer, for the inline writers here and the JSON writer's steps (text/json.h). */
 #define out_buf (out_state.buf)
+
+static inline int out_failed(void) {
+        return out_state.error ? -out_state.error : 0;
+}
 #define out_len (out_state.len)
 #define out_drained (out_state.drained)
 
