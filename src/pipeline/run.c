@@ -339,7 +339,8 @@ static inline __attribute__((always_inline)) int deliver(struct run *run, struct
                 if (e < 0)
                         return e;
         }
-        mark_for_cursor(run, r);
+        if (run->upload || run->cursor)
+                mark_for_cursor(run, r);
         run->read++;
         run->delivered += in_window;
         shown = in_window && wanted(run, r, &m);

@@ -86,18 +86,6 @@ const char *timefmt_name(const struct timefmt *t) {
         return "raw";
 }
 
-int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
-        int64_t w;
-
-        if (t->wall_stamp)
-                return usec > INT64_MAX ? INT64_MAX : (int64_t)usec;
-        /* A time stamp no clock reaches (a hostile dump's, up to 2^64 - 1 us) ends the range instead of wrapping. */
-        if (usec > INT64_MAX || __builtin_add_overflow(t->boot_usec, suspends_offset(t->susp), &w) ||
-            __builtin_add_overflow(w, (int64_t)usec, &w))
-                return INT64_MAX;
-        return w;
-}
-
 size_t timefmt_mono(uint64_t usec, char *buf, size_t size) {
         char tmp[28];
         int n;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "time/suspend.h"
+
 /*
  * Time stamps.  Records carry monotonic microseconds since boot; the wall
  * clock is boot time + the time slept before the record (suspend.h) + stamp.  The boot time is known for the live log
@@ -67,10 +69,18 @@ struct timefmt {
         char ctime_text[64];
 };
 
-struct suspends;
-
 /* The wall-clock time of a stamp, µs since the epoch: boot + time slept before it + usec (usec itself for a wall_stamp). */
-int64_t timefmt_wall(const struct timefmt *t, uint64_t usec);
+static inline int64_t timefmt_wall(const struct timefmt *t, uint64_t usec) {
+        int64_t w;
+
+        if (t->wall_stamp)
+                return usec > INT64_MAX ? INT64_MAX : (int64_t)usec;
+        /* A time stamp no clock reaches (a hostile dump's, up to 2^64 - 1 us) ends the range instead of wrapping. */
+        if (usec > INT64_MAX || __builtin_add_overflow(t->boot_usec, suspends_offset(t->susp), &w) ||
+            __builtin_add_overflow(w, (int64_t)usec, &w))
+                return INT64_MAX;
+        return w;
+}
 
 struct kmsg_record;
 /*
