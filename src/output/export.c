@@ -296,6 +296,8 @@ static void say_adjusted(struct export_sink *x, const struct kmsg_record *r) {
 static int export_record(struct sink *s, const struct kmsg_record *r, const struct match *m) {
         struct export_entry *ent = &((struct export_sink *)s)->ent;
         const struct output_settings *set = s->settings;
+        const struct kmsg_record_view *rv = m->view;
+        struct kmsg_record_view fetched;
         const char *msg, *key, *val;
         struct syslog_ident id;
         bool has_id = false;
@@ -303,33 +305,38 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         int64_t v;
         int e;
 
+        /* The pipeline's view of the record, where it took one. */
+        if (!rv) {
+                kmsg_record_get_view(r, &fetched, sizeof(fetched));
+                rv = &fetched;
+        }
         flush_loss(s, r);
         export_entry_begin(ent);
-        if (kmsg_record_has_timestamp(r) && set->time.have_boot)
+        if (rv->has_timestamp && set->time.have_boot)
                 export_field_u64(ent, "__REALTIME_TIMESTAMP",
-                          export_clamp_time(timefmt_wall(&set->time, kmsg_record_get_timestamp(r)), true, &ent->rt_clamped));
-        else if ((v = carried_time(r, "__REALTIME_TIMESTAMP", &ent->rt_clamped)) > 0)
+                          export_clamp_time(timefmt_wall(&set->time, rv->usec), true, &ent->rt_clamped));
+        else if (rv->n_journal && (v = carried_time(r, "__REALTIME_TIMESTAMP", &ent->rt_clamped)) > 0)
                 export_field_u64(ent, "__REALTIME_TIMESTAMP", (uint64_t)v);
-        else if (!kmsg_record_has_timestamp(r) && record_printed_wall(r, &v))
+        else if (!rv->has_timestamp && rv->has_printed_time && record_printed_wall(r, &v))
                 /* A "dmesg -T" paste's printed time, read in the local zone (time/timefmt.h). */
                 export_field_u64(ent, "__REALTIME_TIMESTAMP", export_clamp_time(v, true, &ent->rt_clamped));
-        if ((v = carried_time(r, "__MONOTONIC_TIMESTAMP", &ent->mono_clamped)) >= 0)
+        if (rv->n_journal && (v = carried_time(r, "__MONOTONIC_TIMESTAMP", &ent->mono_clamped)) >= 0)
                 export_field_u64(ent, "__MONOTONIC_TIMESTAMP", (uint64_t)v);
-        else if (kmsg_record_has_timestamp(r))
+        else if (rv->has_timestamp)
                 export_field_u64(ent, "__MONOTONIC_TIMESTAMP",
-                          export_clamp_time(kmsg_record_get_timestamp(r) > INT64_MAX ? INT64_MAX
-                                                                              : (int64_t)kmsg_record_get_timestamp(r),
-                                     false, &ent->mono_clamped));
+                          export_clamp_time(rv->usec > INT64_MAX ? INT64_MAX : (int64_t)rv->usec, false,
+                                            &ent->mono_clamped));
         machine_fields(ent, set, r);
-        if (kmsg_record_has_timestamp(r))
-                export_field_u64(ent, "_SOURCE_MONOTONIC_TIMESTAMP", kmsg_record_get_timestamp(r));
+        if (rv->has_timestamp)
+                export_field_u64(ent, "_SOURCE_MONOTONIC_TIMESTAMP", rv->usec);
         export_field_str(ent, "_TRANSPORT", "kernel");
-        msg = kmsg_record_get_message(r, &len);
-        if (kmsg_record_has_priority(r)) {
-                export_field_u64(ent, "PRIORITY", kmsg_record_get_level(r));
+        msg = rv->message;
+        len = rv->message_len;
+        if (rv->has_priority) {
+                export_field_u64(ent, "PRIORITY", rv->priority & 7);
                 /* journald writes it on every record, the kernel's (0) too: journalctl --facility=kern. */
-                export_field_u64(ent, "SYSLOG_FACILITY", kmsg_record_get_facility(r));
-                if (kmsg_record_get_facility(r) != 0)
+                export_field_u64(ent, "SYSLOG_FACILITY", rv->priority >> 3);
+                if (rv->priority >> 3 != 0)
                         has_id = export_parse_identifier(msg, len, &id);
         }
         if (has_id) {
@@ -341,7 +348,7 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                 if (!prefix_is_plain(msg, len, &id))
                         export_field(ent, "KMSG_MESSAGE", msg, len);
         } else {
-                if (!kmsg_record_has_priority(r) || kmsg_record_get_facility(r) == 0)
+                if (!rv->has_priority || rv->priority >> 3 == 0)
                         export_field_str(ent, "SYSLOG_IDENTIFIER", "kernel");
                 export_field(ent, "MESSAGE", msg, len);
         }
@@ -350,11 +357,11 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
         if (e < 0)
                 return e;
         udev_fields(ent, set, r);
-        if (kmsg_record_has_seqnum(r))
-                export_field_u64(ent, "SEQNUM", kmsg_record_get_seqnum(r));
-        export_field_str(ent, "KMSG_FLAGS", kmsg_record_get_flags(r));
-        if (*kmsg_record_get_fields(r))
-                export_field_str(ent, "KMSG_FIELDS", kmsg_record_get_fields(r));
+        if (rv->has_seqnum)
+                export_field_u64(ent, "SEQNUM", rv->seqnum);
+        export_field_str(ent, "KMSG_FLAGS", rv->flags);
+        if (*rv->fields)
+                export_field_str(ent, "KMSG_FIELDS", rv->fields);
         if (set->problem_fields) {
                 const char *kind, *subject;
                 size_t subject_len;
@@ -369,7 +376,7 @@ static int export_record(struct sink *s, const struct kmsg_record *r, const stru
                                 export_field_str(ent, "KDMESG_PROBLEM_START", "1");
                 }
         }
-        n = kmsg_record_get_journal_count(r);
+        n = rv->n_journal;
         /* The source journal's own __ fields (__CURSOR, __SEQNUM, ...) are not the record's. */
         for (i = 0; i < n; i++)
                 if (kmsg_record_get_journal_field(r, i, &key, &val, &len) == 0 && !is_own(key) &&
