@@ -40,6 +40,7 @@ struct kmsg_record {
         size_t flags_off;
         size_t fields_off;
         size_t caller_off; /* SIZE_MAX: none */
+        size_t caller_len; /* its length (the text holds no NUL), where caller_off is set */
         size_t boot_id_off; /* the export form's _BOOT_ID; SIZE_MAX: none */
         size_t msg_off;
         size_t msg_len;
@@ -165,6 +166,7 @@ static inline void record_parse_caller(struct kmsg_record *r, const char *v, siz
         size_t n;
 
         r->caller_off = off;
+        r->caller_len = len;
         /* Lenient: "T123", "C4"; anything else is kept as text only. */
         if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
                 n = scan_u64(v + 1, v + len, &id);

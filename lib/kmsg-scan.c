@@ -353,6 +353,7 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 /* Its text is the end of the fields' copy. */
                 r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
                 r->caller_off = r->fields_off + 7;
+                r->caller_len = fields_len - 7;
                 r->has_caller = true;
                 r->caller_kind = fields[7];
                 r->caller_id = caller;

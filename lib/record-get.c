@@ -222,12 +222,14 @@ static void view_fill(const struct kmsg_record *r, struct kmsg_record_view *v) {
                 /* A record that never held text has no data area: its texts are "" (str_at()), and it has no others. */
                 v->flags = v->fields = v->message = "";
                 v->caller = v->subsystem = v->device = v->boot_id = NULL;
+                v->caller_len = 0;
                 return;
         }
         v->flags = d + r->flags_off;
         v->fields = d + r->fields_off;
         v->message = d + r->msg_off;
         v->caller = r->caller_off == SIZE_MAX ? NULL : d + r->caller_off;
+        v->caller_len = r->caller_off == SIZE_MAX ? 0 : r->caller_len;
         v->subsystem = r->subsystem_idx < 0 ? NULL : d + r->dict[r->subsystem_idx].val_off;
         v->device = r->device_idx < 0 ? NULL : d + r->dict[r->device_idx].val_off;
         v->boot_id = r->boot_id_off == SIZE_MAX ? NULL : d + r->boot_id_off;

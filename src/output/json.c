@@ -213,7 +213,8 @@ static void record_texts(struct sink *s, const struct kmsg_record *r, const stru
         t->flags.p = flags;
         /* "-", as nearly every record has. */
         t->flags.n = flags[0] == '-' && !flags[1] ? 1 : strlen(flags);
-        text_set(&t->caller, v->caller);
+        t->caller.p = v->caller;
+        t->caller.n = v->caller_len;
         text_set(&t->fields, fields_say_more(fields, t->caller.p) ? fields : NULL);
         /* The shorthands of two dictionary entries. */
         t->n_dict = v->n_dict;

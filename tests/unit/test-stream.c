@@ -1035,6 +1035,7 @@ static void check_view(const struct kmsg_record *r, int line) {
             v.priority != kmsg_record_get_priority(r) || v.seqnum != kmsg_record_get_seqnum(r) ||
             v.usec != kmsg_record_get_timestamp(r) || v.flags != kmsg_record_get_flags(r) ||
             v.fields != kmsg_record_get_fields(r) || v.caller != kmsg_record_get_caller_text(r) ||
+            v.caller_len != (v.caller ? strlen(v.caller) : 0) ||
             v.message != kmsg_record_get_message(r, &len) || v.message_len != len ||
             v.n_dict != kmsg_record_get_dict_count(r) || v.subsystem != kmsg_record_get_subsystem(r) ||
             v.device != kmsg_record_get_device(r) || v.boot_id != kmsg_record_get_boot_id(r) ||
