@@ -188,13 +188,15 @@ bool header_check(const char *p, size_t len);
  * kmsg-scan.c: parse the plain record of the text form that starts at buf
  * (len bytes are in the buffer, and buf[len] is a NUL byte; complete: no
  * more will come) in one pass.
- * Returns 1 with the bytes it takes (*ret_used, at most max) and the
- * newlines among them (*ret_lines), or 0 when the record is not a plain one
- * or its end is not known yet: then r is to be reset and the general path
- * (the splitter, record_parse_lines()) must take it, as it would take any.
+ * Returns the bytes it takes (at most max; its newlines are 1 + r->n_dict,
+ * the message line and a line for each dictionary entry), or 0 when the
+ * record is not a plain one or its end is not known yet: then r is to be
+ * reset and the general path (the splitter, record_parse_lines()) must
+ * take it, as it would take any.  (The lines are not passed back through
+ * a pointer: a seventh argument goes on the stack, and the stores cost each
+ * record too.)
  */
-int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
-                     size_t *ret_used, uint64_t *ret_lines);
+size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max);
 
 /* reader.c: the device test double. */
 struct kmsg_device_ops {

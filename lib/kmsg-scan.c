@@ -289,12 +289,11 @@ static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t
         return at;
 }
 
-int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
-                     size_t *ret_used, uint64_t *ret_lines) {
+size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max) {
         const char *p = buf, *end = buf + len, *flags = NULL, *fields = NULL, *caller_end = NULL, *c, *semi, *msg,
                    *eol, *lim;
         size_t flags_len = 0, fields_len = 0, o;
-        uint64_t pri, seq, usec, caller_id, lines = 1;
+        uint64_t pri, seq, usec, caller_id;
         uint32_t caller = 0;
         struct escapes esc;
         bool commas = false;
@@ -419,12 +418,8 @@ int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool co
                 else if (which == DEVICE && r->device_idx < 0)
                         r->device_idx = (ssize_t)r->n_dict;
                 r->n_dict++;
-                lines++;
         }
         r->data_len = o;
-        if ((size_t)(p - buf) > max)
-                return 0;
-        *ret_used = (size_t)(p - buf);
-        *ret_lines = lines;
-        return 1;
+        /* Not 0 for a record taken: it took its message line's newline at least. */
+        return (size_t)(p - buf) <= max ? (size_t)(p - buf) : 0;
 }

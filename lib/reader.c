@@ -286,8 +286,6 @@ _public_ int kmsg_reader_is_device(const struct kmsg_reader *rd) {
 static __attribute__((noinline)) int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_record *r;
         const char *err;
-        size_t used;
-        uint64_t lines;
         ssize_t n;
         int e;
 
@@ -341,8 +339,7 @@ static __attribute__((noinline)) int device_next(struct kmsg_reader *rd, struct 
                 return -ENOMEM;
         /* One read() is one record: the scanner's when it takes all of it, else the general parser's. */
         rd->buf[n] = '\0';
-        if (!rd->general_only && kmsg_scan_record(r, rd->buf, (size_t)n, true, (size_t)n, &used, &lines) &&
-            used == (size_t)n) {
+        if (!rd->general_only && kmsg_scan_record(r, rd->buf, (size_t)n, true, (size_t)n) == (size_t)n) {
                 *ret = r;
                 return 1;
         }
