@@ -32,33 +32,33 @@
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
+#if defined(__SSE2__)
+/* The bytes of p[0..64) below 0x20 or backslashes, as a mask: bit i for p[i]. */
+static inline uint64_t block_stops(const char *p) {
+        const __m128i below = _mm_set1_epi8(0x1f), bs = _mm_set1_epi8('\\');
+        uint64_t mask = 0;
+
+        for (int i = 0; i < 4; i++) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+                __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(v, bs));
+
+                mask |= (uint64_t)(unsigned)_mm_movemask_epi8(hit) << (16 * i);
+        }
+        return mask;
+}
+#endif
+
 /*
  * The first byte of p[0..end) below 0x20 or a backslash, or end: where a
  * line ends (newline), an escape starts, or the general path must look
- * (NUL, CR).  The lowest hit of the word tests is exact.
+ * (NUL, CR).  The lowest hit of the word tests is exact.  line_end() takes
+ * blocks of sixty-four bytes itself (block_stops()); this is for the
+ * line's last bytes before end.
  */
 static inline const char *next_stop(const char *p, const char *end) {
 #if defined(__SSE2__)
         const __m128i below = _mm_set1_epi8(0x1f), bs = _mm_set1_epi8('\\');
 
-        /*
-         * Sixty-four bytes a step while there are, in one mask: most lines
-         * end in the first, and a loop that ends after a varying number of
-         * steps costs a mispredicted branch.
-         */
-        while (end - p >= 64) {
-                uint64_t mask = 0;
-
-                for (int i = 0; i < 4; i++) {
-                        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
-                        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(v, bs));
-
-                        mask |= (uint64_t)(unsigned)_mm_movemask_epi8(hit) << (16 * i);
-                }
-                if (mask)
-                        return p + __builtin_ctzll(mask);
-                p += 64;
-        }
         while (end - p >= 16) {
                 __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
                 __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(v, bs));
@@ -98,6 +98,30 @@ struct escapes {
  */
 static inline const char *line_end(const char *p, const char *lim, struct escapes *e) {
         e->n = 0;
+#if defined(__SSE2__)
+        /*
+         * Sixty-four bytes a step while there are, in one mask: most lines
+         * end in the first, and a loop that ends after a varying number of
+         * steps costs a mispredicted branch.  The stops of a block are taken
+         * in turn from its mask: a backslash costs no new search.
+         */
+        for (; lim - p >= 64; p += 64) {
+                for (uint64_t mask = block_stops(p); mask; mask &= mask - 1) {
+                        const char *s = p + __builtin_ctzll(mask);
+
+                        if (*s == '\n')
+                                return s;
+                        if (*s == '\0' || *s == '\r')
+                                return NULL;
+                        if (*s == '\\') {
+                                if (e->n < ESCAPES_KEPT)
+                                        e->at[e->n] = s;
+                                e->n++;
+                        }
+                        /* A backslash or another control byte: part of the text. */
+                }
+        }
+#endif
         for (;;) {
                 p = next_stop(p, lim);
                 if (p == lim || *p == '\0' || *p == '\r')
