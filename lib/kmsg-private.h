@@ -71,8 +71,11 @@ struct kmsg_loss {
 /* record.c */
 struct kmsg_record *record_new(void);
 
-/* Empty the record for the next parse (inline: it runs for every record). */
-static inline void record_reset(struct kmsg_record *r) {
+/*
+ * record_reset() but for the data area's "" at offset 0: for the scanner,
+ * which writes it once it has room (inline: it runs for every record).
+ */
+static inline void record_reset_fields(struct kmsg_record *r) {
         r->priority = 0;
         r->seqnum = 0;
         r->usec = 0;
@@ -88,6 +91,10 @@ static inline void record_reset(struct kmsg_record *r) {
         /* Offsets of "" until set: data always holds at least one NUL. */
         r->flags_off = r->fields_off = r->msg_off = 0;
         r->msg_len = 0;
+}
+/* Empty the record for the next parse (inline: it runs for every record). */
+static inline void record_reset(struct kmsg_record *r) {
+        record_reset_fields(r);
         if (r->data_cap > 0)
                 r->data[0] = '\0';
 }
@@ -97,8 +104,12 @@ int record_reserve(struct kmsg_record *r, size_t extra);
 static inline int record_room(struct kmsg_record *r, size_t extra) {
         return r->data_len + extra < r->data_cap ? 0 : record_reserve(r, extra);
 }
-/* Room for one more dictionary entry; 0 or -ENOMEM. */
-int record_dict_reserve(struct kmsg_record *r);
+/* The dictionary's room grown for one more entry; 0 or -ENOMEM. */
+int record_dict_grow(struct kmsg_record *r);
+/* Room for one more dictionary entry; 0 or -ENOMEM.  Inline: usually there, one comparison then. */
+static inline int record_dict_reserve(struct kmsg_record *r) {
+        return r->n_dict < r->dict_cap ? 0 : record_dict_grow(r);
+}
 /* Append len bytes (+ NUL) to the data area; returns offset or -ENOMEM via *ret. */
 int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_off);
 /* Append len bytes decoding \xNN escapes; returns offset and decoded length. */

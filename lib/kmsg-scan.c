@@ -296,17 +296,17 @@ static size_t unescape_found(char *dst, const char *p, size_t n, const struct es
  * Copy n bytes to the data area at *o (room reserved, with SLACK), decoding
  * the escapes e found; NUL-terminate.  Returns the offset.
  */
-static inline size_t put(struct kmsg_record *r, size_t *o, const char *p, size_t n, const struct escapes *e,
+static inline size_t put(char *data, size_t *o, const char *p, size_t n, const struct escapes *e,
                          const char *src_end, size_t *ret_len) {
         size_t at = *o;
 
         if (!e || e->n == 0)
-                copy(r->data + at, p, n, src_end);
+                copy(data + at, p, n, src_end);
         else if (e->n <= ESCAPES_KEPT)
-                n = unescape_found(r->data + at, p, n, e, src_end);
+                n = unescape_found(data + at, p, n, e, src_end);
         else
-                n = kmsg_unescape(r->data + at, p, n);
-        r->data[at + n] = '\0';
+                n = kmsg_unescape(data + at, p, n);
+        data[at + n] = '\0';
         *o = at + n + 1;
         if (ret_len)
                 *ret_len = n;
@@ -317,14 +317,23 @@ size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool
         const char *p = buf, *end = buf + len, *flags = NULL, *fields = NULL, *caller_end = NULL, *c, *semi, *msg,
                    *eol, *lim;
         size_t flags_len = 0, fields_len = 0, o;
+        char *data;
         uint64_t pri, seq, usec, caller_id;
         uint32_t caller = 0;
         struct escapes esc;
         bool commas = false;
 
-        /* The header: PRI,SEQ,USEC[,FLAGS[,FIELDS]]; */
-        if (!(p = small_number(p, &pri)) || pri > UINT32_MAX || *p++ != ',' || !(p = number(p, end, &seq)) ||
-            *p++ != ',' || !(p = number(p, end, &usec)))
+        /*
+         * The header: PRI,SEQ,USEC[,FLAGS[,FIELDS]]; the priority of a
+         * kernel record (facility 0) is one digit, taken without the loop
+         * (buf[1] can be read: buf[len] is the end mark).
+         */
+        if ((unsigned)(unsigned char)p[0] - '0' <= 9 && p[1] == ',') {
+                pri = (unsigned char)p[0] - '0';
+                p += 2;
+        } else if (!(p = small_number(p, &pri)) || pri > UINT32_MAX || *p++ != ',')
+                return 0;
+        if (!(p = number(p, end, &seq)) || *p++ != ',' || !(p = number(p, end, &usec)))
                 return 0;
         if (*p == ',') {
                 flags = ++p;
@@ -360,7 +369,7 @@ size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool
         if (!eol)
                 return 0;
 
-        record_reset(r);
+        record_reset_fields(r);
         r->priority = (unsigned)pri;
         r->seqnum = seq;
         r->usec = usec;
@@ -368,27 +377,33 @@ size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool
         /* Offset 0 is the empty string; then the flags, the fields, the message, as the general parser lays them. */
         if (record_room(r, 1 + flags_len + 1 + fields_len + 1 + (size_t)(eol - msg) + 1 + SLACK) < 0)
                 return 0;
-        r->data[0] = '\0';
+        /*
+         * The data area in a variable: r->data read again after every byte
+         * stored (a char store may change any field) cost a load a copy.
+         */
+        data = r->data;
+        data[0] = '\0';
         o = 1;
         if (flags)
-                r->flags_off = put(r, &o, flags, flags_len, NULL, end, NULL);
+                r->flags_off = put(data, &o, flags, flags_len, NULL, end, NULL);
         if (caller_end) {
                 /* Its text is the end of the fields' copy. */
-                r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
+                r->fields_off = put(data, &o, fields, fields_len, NULL, end, NULL);
                 r->caller_off = r->fields_off + 7;
                 r->has_caller = true;
                 r->caller_kind = fields[7];
                 r->caller_id = caller;
         } else if (fields && !commas && fields_len > 7 && memcmp(fields, "caller=", 7) == 0) {
-                r->fields_off = put(r, &o, fields, fields_len, NULL, end, NULL);
+                r->fields_off = put(data, &o, fields, fields_len, NULL, end, NULL);
                 record_parse_caller(r, fields + 7, fields_len - 7, r->fields_off + 7);
         } else if (fields) {
                 r->data_len = o;
                 if (record_set_fields(r, fields, fields_len) < 0 || record_room(r, (size_t)(eol - msg) + SLACK) < 0)
                         return 0;
                 o = r->data_len;
+                data = r->data;
         }
-        r->msg_off = put(r, &o, msg, (size_t)(eol - msg), &esc, end, &r->msg_len);
+        r->msg_off = put(data, &o, msg, (size_t)(eol - msg), &esc, end, &r->msg_len);
 
         /* Dictionary lines: " KEY=VALUE", the key plain. */
         lim = len > max ? buf + max + 1 : end;
@@ -434,9 +449,10 @@ size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool
                 r->data_len = o;
                 if (!eol || record_dict_reserve(r) < 0 || record_room(r, (size_t)(eol - key) + SLACK) < 0)
                         return 0;
+                data = r->data;
                 d = &r->dict[r->n_dict];
-                d->key_off = put(r, &o, key, (size_t)(eq - key), NULL, end, NULL);
-                d->val_off = put(r, &o, eq + 1, (size_t)(eol - eq - 1), &esc, end, &d->val_len);
+                d->key_off = put(data, &o, key, (size_t)(eq - key), NULL, end, NULL);
+                d->val_off = put(data, &o, eq + 1, (size_t)(eol - eq - 1), &esc, end, &d->val_len);
                 if (which == SUBSYSTEM && r->subsystem_idx < 0)
                         r->subsystem_idx = (ssize_t)r->n_dict;
                 else if (which == DEVICE && r->device_idx < 0)
