@@ -402,12 +402,13 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         used = kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused, rd->max_record);
         if (!used)
                 return kmsg_next_general(rd, ret);
-        st->junk = 0;
+        /* rd->state and rd->rec read again, not kept across the call: a frame with fewer registers to save. */
+        ((struct kmsg_state *)rd->state)->junk = 0;
         rd->pos = rd->line;
         /* The message line and a line for each dictionary entry. */
-        rd->line += 1 + r->n_dict;
+        rd->line += 1 + rd->rec->n_dict;
         rd->start += used;
-        *ret = r;
+        *ret = rd->rec;
         return 1;
 }
 
