@@ -72,8 +72,11 @@ struct kmsg_loss {
 /* record.c */
 struct kmsg_record *record_new(void);
 
-/* Empty the record for the next parse (inline: it runs for every record). */
-static inline void record_reset(struct kmsg_record *r) {
+/*
+ * record_reset() but for the data area's "" at offset 0: for the scanner,
+ * which writes it once it has room (inline: it runs for every record).
+ */
+static inline void record_reset_fields(struct kmsg_record *r) {
         r->priority = 0;
         r->seqnum = 0;
         r->usec = 0;
@@ -89,6 +92,10 @@ static inline void record_reset(struct kmsg_record *r) {
         /* Offsets of "" until set: data always holds at least one NUL. */
         r->flags_off = r->fields_off = r->msg_off = 0;
         r->msg_len = 0;
+}
+/* Empty the record for the next parse (inline: it runs for every record). */
+static inline void record_reset(struct kmsg_record *r) {
+        record_reset_fields(r);
         if (r->data_cap > 0)
                 r->data[0] = '\0';
 }
@@ -98,8 +105,12 @@ int record_reserve(struct kmsg_record *r, size_t extra);
 static inline int record_room(struct kmsg_record *r, size_t extra) {
         return r->data_len + extra < r->data_cap ? 0 : record_reserve(r, extra);
 }
-/* Room for one more dictionary entry; 0 or -ENOMEM. */
-int record_dict_reserve(struct kmsg_record *r);
+/* The dictionary's room grown for one more entry; 0 or -ENOMEM. */
+int record_dict_grow(struct kmsg_record *r);
+/* Room for one more dictionary entry; 0 or -ENOMEM.  Inline: usually there, one comparison then. */
+static inline int record_dict_reserve(struct kmsg_record *r) {
+        return r->n_dict < r->dict_cap ? 0 : record_dict_grow(r);
+}
 /* Append len bytes (+ NUL) to the data area; returns offset or -ENOMEM via *ret. */
 int record_append(struct kmsg_record *r, const void *p, size_t len, size_t *ret_off);
 /* Append len bytes decoding \xNN escapes; returns offset and decoded length. */
@@ -190,13 +201,15 @@ bool header_check(const char *p, size_t len);
  * kmsg-scan.c: parse the plain record of the text form that starts at buf
  * (len bytes are in the buffer, and buf[len] is a NUL byte; complete: no
  * more will come) in one pass.
- * Returns 1 with the bytes it takes (*ret_used, at most max) and the
- * newlines among them (*ret_lines), or 0 when the record is not a plain one
- * or its end is not known yet: then r is to be reset and the general path
- * (the splitter, record_parse_lines()) must take it, as it would take any.
+ * Returns the bytes it takes (at most max; its newlines are 1 + r->n_dict,
+ * the message line and a line for each dictionary entry), or 0 when the
+ * record is not a plain one or its end is not known yet: then r is to be
+ * reset and the general path (the splitter, record_parse_lines()) must
+ * take it, as it would take any.  (The lines are not passed back through
+ * a pointer: a seventh argument goes on the stack, and the stores cost each
+ * record too.)
  */
-int kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max,
-                     size_t *ret_used, uint64_t *ret_lines);
+size_t kmsg_scan_record(struct kmsg_record *r, const char *buf, size_t len, bool complete, size_t max);
 
 /* reader.c: the device test double. */
 struct kmsg_device_ops {

@@ -282,11 +282,10 @@ _public_ int kmsg_reader_is_device(const struct kmsg_reader *rd) {
         return rd && rd->is_device;
 }
 
-static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+/* Out of line, as are the stream's rarer ways: kmsg_reader_next() then needs no frame for a stream's record. */
+static __attribute__((noinline)) int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_record *r;
         const char *err;
-        size_t used;
-        uint64_t lines;
         ssize_t n;
         int e;
 
@@ -340,8 +339,7 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 return -ENOMEM;
         /* One read() is one record: the scanner's when it takes all of it, else the general parser's. */
         rd->buf[n] = '\0';
-        if (!rd->general_only && kmsg_scan_record(r, rd->buf, (size_t)n, true, (size_t)n, &used, &lines) &&
-            used == (size_t)n) {
+        if (!rd->general_only && kmsg_scan_record(r, rd->buf, (size_t)n, true, (size_t)n) == (size_t)n) {
                 *ret = r;
                 return 1;
         }
@@ -350,7 +348,7 @@ static int device_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
 }
 
 /* A stream reader stopped by its interrupt flag: name what it leaves unread. */
-static int stream_stopped(struct kmsg_reader *rd) {
+static __attribute__((noinline, cold)) int stream_stopped(struct kmsg_reader *rd) {
         if (rd->start < rd->end) {
                 rd->pos = rd->line;
                 reader_set_error(rd, "reading interrupted: %zu bytes of an unfinished record left unread",
@@ -359,7 +357,8 @@ static int stream_stopped(struct kmsg_reader *rd) {
         return -EINTR;
 }
 
-static int stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
+/* A stream's first next(): its buffer, its form (detected where it is not given), then its record. */
+static __attribute__((noinline)) int stream_first(struct kmsg_reader *rd, struct kmsg_record **ret) {
         int e;
 
         /* The splitters index the buffer: give them one, even for empty input. */
@@ -373,8 +372,7 @@ static int stream_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 if (e < 0)
                         return e;
         }
-        if (!rd->fmt)
-                rd->fmt = stream_form(rd->format);
+        rd->fmt = stream_form(rd->format);
         if (!rd->fmt)
                 rd->fmt = &stream_kmsg_ops;
         return rd->fmt->next(rd, ret);
@@ -388,6 +386,7 @@ _public_ int kmsg_reader_next(struct kmsg_reader *rd, struct kmsg_record **ret) 
         rd->err[0] = '\0';
         if (rd->is_device)
                 return reader_interrupted(rd) ? -EINTR : device_next(rd, ret);
-        e = stream_next(rd, ret);
+        /* Once a stream has its form (rd->fmt), it has its buffer and a format that is not KMSG_FORMAT_AUTO. */
+        e = rd->fmt ? rd->fmt->next(rd, ret) : stream_first(rd, ret);
         return e == -EINTR ? stream_stopped(rd) : e;
 }

@@ -110,7 +110,7 @@ int record_append_unescaped(struct kmsg_record *r, const char *p, size_t len, si
         return 0;
 }
 
-int record_dict_reserve(struct kmsg_record *r) {
+int record_dict_grow(struct kmsg_record *r) {
         struct dict_entry *e;
         size_t cap;
 

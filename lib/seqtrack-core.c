@@ -50,86 +50,9 @@ void queue_clear(struct queue *q) {
         q->head = q->len = 0;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t v) {
-        h = (h ^ v) * 0x100000001b3u;
-        return h ^ h >> 29;
-}
-
-/* Up to 8 bytes as one word (little end first), without reading past p + n. */
-static inline uint64_t load(const unsigned char *p, size_t n) {
-        uint64_t v = 0;
-
-        if (n >= 8) {
-                memcpy(&v, p, 8);
-                return v;
-        }
-        while (n-- > 0)
-                v = v << 8 | p[n];
-        return v;
-}
-
-static inline uint64_t load8(const unsigned char *p) {
-        uint64_t v;
-
-        memcpy(&v, p, 8);
-        return v;
-}
-
-/*
- * The time stamp, priority and length of the message, with the words of
- * its head and its tail (the first and the last 32 bytes, overlapping in a
- * short message): enough to tell records apart.  This runs for every
- * record, so the words are multiplied by constants of their own and
- * summed, each product independent of the others, then mixed once, rather
- * than mixed one after another.
- */
+/* Out of line for the tracker's rarer ways; kmsg_seqtrack_feed()'s usual record uses the inline one. */
 uint32_t seq_fingerprint(const struct kmsg_record *r) {
-        const unsigned char *m;
-        uint64_t h, w0, w1, w2 = 0, w3 = 0, w4 = 0, w5 = 0, w6 = 0, w7 = 0;
-        size_t len;
-
-        /* The record's own fields: kmsg_record_get_message() is exported, a call through the PLT. */
-        m = (const unsigned char *)(r->data_cap ? r->data + r->msg_off : "");
-        len = r->msg_len;
-        /* Words in variables, not an array: one the compiler kept on the stack cost a third of this. */
-        if (len >= 32) {
-                const unsigned char *e = m + len - 32;
-
-                w0 = load8(m);
-                w1 = load8(m + 8);
-                w2 = load8(m + 16);
-                w3 = load8(m + 24);
-                w4 = load8(e);
-                w5 = load8(e + 8);
-                w6 = load8(e + 16);
-                w7 = load8(e + 24);
-        } else if (len >= 8) {
-                w0 = load8(m);
-                w1 = load8(m + len - 8);
-                if (len >= 16) {
-                        w2 = load8(m + 8);
-                        w3 = load8(m + len - 16);
-                }
-                if (len >= 24) {
-                        w4 = load8(m + 16);
-                        w5 = load8(m + len - 24);
-                }
-        } else {
-                w0 = load(m, len);
-                w1 = 0;
-        }
-        h = (r->usec ^ 0x9e3779b97f4a7c15u) * 0xbf58476d1ce4e5b9u;
-        h += ((uint64_t)r->priority << 32 | (uint32_t)len) * 0x94d049bb133111ebu;
-        h += (w0 ^ 0x2545f4914f6cdd1du) * 0xff51afd7ed558ccdu;
-        h += (w1 ^ 0x1b873593u) * 0xc4ceb9fe1a85ec53u;
-        h += (w2 ^ 0x85ebca6bu) * 0x9fb21c651e98df25u;
-        h += (w3 ^ 0xc2b2ae35u) * 0xd6e8feb86659fd93u;
-        h += (w4 ^ 0x27d4eb2fu) * 0xa0761d6478bd642fu;
-        h += (w5 ^ 0x165667b1u) * 0xe7037ed1a0b428dbu;
-        h += (w6 ^ 0xd3a2646cu) * 0x8ebc6af09c88c6e3u;
-        h += (w7 ^ 0xfd7046c5u) * 0x589965cc75374cc3u;
-        h = mix(h, h >> 31);
-        return (uint32_t)(h ^ h >> 32);
+        return fingerprint(r);
 }
 
 static void fill_loss(struct kmsg_seqtrack *t, struct kmsg_loss *l, uint64_t first, uint64_t count,

@@ -3,6 +3,8 @@
 #ifndef KMSG_SEQTRACK_PRIVATE_H
 #define KMSG_SEQTRACK_PRIVATE_H
 
+#include <string.h>
+
 #include "kmsg-private.h"
 
 /* The sequence numbers remembered (with a fingerprint each) for telling duplicates. */
@@ -86,6 +88,89 @@ bool seq_time_drops(const struct kmsg_seqtrack *t, const struct kmsg_record *r);
 int seq_new_segment(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp, struct kmsg_loss *ret_loss);
 int queue_push(struct queue *q, const struct kmsg_record *r, int flags, struct kmsg_loss *l);
 void queue_clear(struct queue *q);
+/* Up to 8 bytes as one word (little end first), without reading past p + n. */
+static inline uint64_t fp_load(const unsigned char *p, size_t n) {
+        uint64_t v = 0;
+
+        if (n >= 8) {
+                memcpy(&v, p, 8);
+                return v;
+        }
+        while (n-- > 0)
+                v = v << 8 | p[n];
+        return v;
+}
+
+static inline uint64_t fp_load8(const unsigned char *p) {
+        uint64_t v;
+
+        memcpy(&v, p, 8);
+        return v;
+}
+
+/* The odd multiplier of the fingerprint's polynomials. */
+#define FP_K UINT64_C(0x9e3779b97f4a7c15)
+
+/*
+ * The fingerprint of a record from its time stamp, priority and message
+ * length and eight words of the message (the head's and the tail's, see
+ * fingerprint()).  This runs for every record, so the words go into two
+ * polynomials in FP_K by Horner's rule, a multiplication and an addition a
+ * word (the addition reads the word from memory), the two independent of
+ * each other so that they run side by side, and are mixed once: under half
+ * the instructions of a product a word with a multiplier and a key of its
+ * own.  It tells records apart as well: FP_K and the multiplier that joins
+ * the polynomials are odd, and an odd multiplication loses no bit modulo
+ * 2^64, so two records that differ in one of these words (or in the time
+ * stamp, priority or length) always differ in the 64-bit sum; only the
+ * fold to 32 bits can then make them look the same, about one pair in 2^32.
+ */
+static inline uint32_t fp_words(const struct kmsg_record *r, size_t len, uint64_t w0, uint64_t w1, uint64_t w2,
+                                uint64_t w3, uint64_t w4, uint64_t w5, uint64_t w6, uint64_t w7) {
+        uint64_t a, b;
+
+        a = (((r->usec * FP_K + w0) * FP_K + w1) * FP_K + w2) * FP_K + w3;
+        b = ((((uint64_t)r->priority << 32 | (uint32_t)len) * FP_K + w4) * FP_K + w5) * FP_K + w6;
+        a = a * UINT64_C(0xbf58476d1ce4e5b9) + b * FP_K + w7;
+        a = (a ^ a >> 31) * UINT64_C(0x94d049bb133111eb);
+        a ^= a >> 29;
+        return (uint32_t)(a ^ a >> 32);
+}
+
+/*
+ * The time stamp, priority and length of the message, with the words of
+ * its head and its tail (the first and the last 32 bytes, overlapping in a
+ * short message): enough to tell records apart.  Inline for
+ * kmsg_seqtrack_feed()'s usual record; seq_fingerprint() is the same out
+ * of line.
+ */
+static inline uint32_t fingerprint(const struct kmsg_record *r) {
+        const unsigned char *m;
+        uint64_t w2 = 0, w3 = 0, w4 = 0, w5 = 0;
+        size_t len;
+
+        /* The record's own fields: kmsg_record_get_message() is exported, a call through the PLT. */
+        m = (const unsigned char *)(r->data_cap ? r->data + r->msg_off : "");
+        len = r->msg_len;
+        /* Each way its own sum: the usual one then reads its words in the additions. */
+        if (len >= 32) {
+                const unsigned char *e = m + len - 32;
+
+                return fp_words(r, len, fp_load8(m), fp_load8(m + 8), fp_load8(m + 16), fp_load8(m + 24),
+                                fp_load8(e), fp_load8(e + 8), fp_load8(e + 16), fp_load8(e + 24));
+        }
+        if (len < 8)
+                return fp_words(r, len, fp_load(m, len), 0, 0, 0, 0, 0, 0, 0);
+        if (len >= 16) {
+                w2 = fp_load8(m + 8);
+                w3 = fp_load8(m + len - 16);
+        }
+        if (len >= 24) {
+                w4 = fp_load8(m + 16);
+                w5 = fp_load8(m + len - 24);
+        }
+        return fp_words(r, len, fp_load8(m), fp_load8(m + len - 8), w2, w3, w4, w5, 0, 0);
+}
 uint32_t seq_fingerprint(const struct kmsg_record *r);
 bool seq_starts_boot(const struct kmsg_seqtrack *t, const struct kmsg_record *r);
 void seq_accept(struct kmsg_seqtrack *t, const struct kmsg_record *r, uint32_t fp);

@@ -179,7 +179,7 @@ _public_ int kmsg_seqtrack_feed(struct kmsg_seqtrack *t, const struct kmsg_recor
                 /* The next number starts a boot only with another boot id (seq_starts_boot()). */
                 if (r->boot_id_off == SIZE_MAX) {
                         t->have_cause = false;
-                        seq_note(t, r, seq_fingerprint(r));
+                        seq_note(t, r, fingerprint(r));
                         if (ret_loss)
                                 *ret_loss = NULL;
                         return 0;

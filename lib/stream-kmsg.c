@@ -391,7 +391,6 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
         struct kmsg_state *st = rd->state;
         struct kmsg_record *r;
         size_t used;
-        uint64_t lines;
 
         if (!st || st->split_note || st->skip != SKIP_NONE || rd->general_only || rd->start == rd->end)
                 return kmsg_next_general(rd, ret);
@@ -400,14 +399,16 @@ static int kmsg_next(struct kmsg_reader *rd, struct kmsg_record **ret) {
                 return -ENOMEM;
         /* The scanner's end mark: the buffer has a byte more than it holds (stream_fill()). */
         rd->buf[rd->end] = '\0';
-        if (!kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused, rd->max_record,
-                              &used, &lines))
+        used = kmsg_scan_record(r, rd->buf + rd->start, rd->end - rd->start, rd->eof || rd->paused, rd->max_record);
+        if (!used)
                 return kmsg_next_general(rd, ret);
-        st->junk = 0;
+        /* rd->state and rd->rec read again, not kept across the call: a frame with fewer registers to save. */
+        ((struct kmsg_state *)rd->state)->junk = 0;
         rd->pos = rd->line;
-        rd->line += lines;
+        /* The message line and a line for each dictionary entry. */
+        rd->line += 1 + rd->rec->n_dict;
         rd->start += used;
-        *ret = r;
+        *ret = rd->rec;
         return 1;
 }
 
