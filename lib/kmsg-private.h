@@ -3,6 +3,7 @@
 #define KMSG_PRIVATE_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "libkmsg.h"
@@ -40,7 +41,7 @@ struct kmsg_record {
         size_t flags_off;
         size_t fields_off;
         size_t caller_off; /* SIZE_MAX: none */
-        size_t caller_len; /* its length (the text holds no NUL), where caller_off is set */
+        size_t caller_len; /* its text's length up to a NUL (strlen()), where caller_off is set */
         size_t boot_id_off; /* the export form's _BOOT_ID; SIZE_MAX: none */
         size_t msg_off;
         size_t msg_len;
@@ -177,7 +178,8 @@ static inline void record_parse_caller(struct kmsg_record *r, const char *v, siz
         size_t n;
 
         r->caller_off = off;
-        r->caller_len = len;
+        /* Up to a NUL, as the text's getter sees it (export's binary form may carry one). */
+        r->caller_len = strnlen(v, len);
         /* Lenient: "T123", "C4"; anything else is kept as text only. */
         if (len >= 2 && (v[0] == 'T' || v[0] == 'C')) {
                 n = scan_u64(v + 1, v + len, &id);

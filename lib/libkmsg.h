@@ -168,7 +168,7 @@ struct kmsg_record_view {
         const char *flags;      /* kmsg_record_get_flags() */
         const char *fields;     /* kmsg_record_get_fields() */
         const char *caller;     /* kmsg_record_get_caller_text(), or NULL */
-        size_t caller_len;      /* its length */
+        size_t caller_len;      /* strlen(caller) */
         const char *message;    /* kmsg_record_get_message(), NUL-terminated */
         size_t message_len;
         size_t n_dict;          /* kmsg_record_get_dict_count() */

@@ -1044,11 +1044,16 @@ static void check_view(const struct kmsg_record *r, int line) {
 }
 
 /* Each form's records, read, give the getters' values in one view. */
+#define EXPORT_NUL_CALLERS                                                                                         \
+        "PRIORITY=6\nSEQNUM=8\nKMSG_FIELDS\n\014\0\0\0\0\0\0\0caller=T7\001\0x\nMESSAGE=a\n\n"                              \
+        "PRIORITY=6\nSEQNUM=9\nKMSG_FIELDS\n\017\0\0\0\0\0\0\0caller=C1\0y,a=b\nMESSAGE=b\n\n"
+
 TEST(record_view_is_the_getters) {
         static const struct {
                 enum kmsg_format format;
                 const char *in;
                 size_t n;
+                size_t len; /* of in; 0: strlen(in) */
         } forms[] = {
                 { KMSG_FORMAT_KMSG,
                   "6,1,100,-,caller=T12;usb 1-1: new device\n SUBSYSTEM=usb\n DEVICE=c189:1\n"
@@ -1060,6 +1065,11 @@ TEST(record_view_is_the_getters) {
                   "__REALTIME_TIMESTAMP=1700000000000000\n_BOOT_ID=0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e\n"
                   "PRIORITY=6\nSYSLOG_FACILITY=0\nSEQNUM=7\nTIMESTAMP=123\n_KERNEL_DEVICE=b8:0\nMESSAGE=sda: x\n\n",
                   1 },
+                /*
+                 * NUL bytes in the header fields of export's binary form (as
+                 * fuzz-output made them): the caller's text and length end at the first.
+                 */
+                { KMSG_FORMAT_EXPORT, EXPORT_NUL_CALLERS, 2, sizeof(EXPORT_NUL_CALLERS) - 1 },
         };
         struct kmsg_record_view v, wide[2];
         struct kmsg_reader *rd = NULL;
@@ -1067,7 +1077,9 @@ TEST(record_view_is_the_getters) {
         size_t f, i;
 
         for (f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
-                CHECK_INT(kmsg_reader_new_buffer(forms[f].in, strlen(forms[f].in), "buf", forms[f].format, &rd), 0);
+                CHECK_INT(kmsg_reader_new_buffer(forms[f].in, forms[f].len ? forms[f].len : strlen(forms[f].in), "buf",
+                                                 forms[f].format, &rd),
+                          0);
                 for (i = 0; i < forms[f].n; i++) {
                         CHECK_INT(kmsg_reader_next(rd, &r), 1);
                         check_view(r, __LINE__);
@@ -1088,6 +1100,10 @@ TEST(record_view_is_the_getters) {
                         }
                         if (f == 1 && i == 0)
                                 CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)) == 0 && v.has_printed_time, 1);
+                        if (f == 3) {
+                                CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)), 0);
+                                CHECK_STR(v.caller, i == 0 ? "T7\001" : "C1");
+                        }
                         if (f == 2) {
                                 CHECK_INT(kmsg_record_get_view(r, &v, sizeof(v)), 0);
                                 CHECK_STR(v.boot_id, "0f2c3e1d5a6b47c89d0e1f2a3b4c5d6e");
