@@ -313,7 +313,8 @@ static char *put_realtime(struct json_sink *js, const struct json_tables *tab, c
 static inline char *put_seq(struct json_sink *js, const struct json_tables *tab, char *o, uint64_t seq) {
         char *m = js->seq_member;
 
-        if (js->seq_member_n && seq == js->seq_last + 1) {
+        /* Not after 2^64 - 1: seq_last + 1 wraps to 0, which is no step. */
+        if (js->seq_member_n && seq == js->seq_last + 1 && seq != 0) {
                 size_t i = js->seq_member_n - 1;
 
                 /* Trailing nines become zeros; a number of nines only grows by a digit (handled below). */
