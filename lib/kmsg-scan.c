@@ -57,15 +57,11 @@ static inline uint64_t block_stops(const char *p, int blocks) {
  */
 static inline const char *next_stop(const char *p, const char *end) {
 #if defined(__SSE2__)
-        const __m128i below = _mm_set1_epi8(0x1f), bs = _mm_set1_epi8('\\');
-
         while (end - p >= 16) {
-                __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-                __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(v, bs));
-                unsigned mask = (unsigned)_mm_movemask_epi8(hit);
+                uint64_t mask = block_stops(p, 1);
 
                 if (mask)
-                        return p + __builtin_ctz(mask);
+                        return p + __builtin_ctzll(mask);
                 p += 16;
         }
 #endif
